@@ -1,0 +1,46 @@
+# Hyzer Kiosk. `make run` and `make test` each work alone on a fresh Debian 12 or
+# Raspberry Pi OS (bookworm) machine with Swift 6.1+ installed.
+
+SWIFT ?= swift
+# Debian packages the project and its tests need (build headers, tools the tests call).
+APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Extra flags for the programs `make run` starts, e.g. DATA=--data=/tmp/hyzer
+DATA ?=
+BENCHMARKS ?= standings store
+
+.PHONY: deps build test run bench clean
+
+# Idempotent: installs only what is missing, so it is cheap to run before every target.
+deps:
+	@command -v $(SWIFT) >/dev/null 2>&1 || { echo "Swift 6.1 or newer is required (https://www.swift.org/install/linux/)"; exit 1; }
+	@missing=""; for p in $(APT_PACKAGES); do \
+		dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+# Until the kiosk screen lands, `run` shows the best there is: the seeded database,
+# a demo round part-way through, and its live standings.
+run: deps
+	$(SWIFT) build --product hyzer
+	@echo "== Hyzer: database, seeded courses and a demo round (the SDL board is coming) =="
+	.build/debug/hyzer init $(DATA)
+	@.build/debug/hyzer standings $(DATA) >/dev/null 2>&1 || .build/debug/hyzer demo $(DATA)
+	.build/debug/hyzer standings $(DATA)
+
+bench: deps
+	$(SWIFT) build -c release --product hyzer-bench
+	@for b in $(BENCHMARKS); do echo "== hyzer-bench $$b"; .build/release/hyzer-bench $$b || exit 1; done
+
+clean:
+	rm -rf .build

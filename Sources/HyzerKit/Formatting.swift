@@ -1,0 +1,29 @@
+/// How scores read everywhere: always a sign and a number, never colour alone (NFR18).
+public enum ScoreFormat {
+    /// "E", "+2", "-1". `minus` lets the board use a typographic minus (U+2212).
+    public static func toPar(_ value: Int, minus: String = "-") -> String {
+        value == 0 ? "E" : (value > 0 ? "+\(value)" : "\(minus)\(-value)")
+    }
+
+    /// "thru 7", "F" when finished, "DNF".
+    public static func progress(_ standing: Standing) -> String {
+        switch standing.status {
+        case .finished: "F"
+        case .dnf: "DNF"
+        case .playing: "thru \(standing.thru)"
+        }
+    }
+}
+
+/// SplitMix64: a tiny, seedable generator so demos, traces and benchmarks repeat exactly.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+
+/// Someone playing in a round: a registered player, or a guest label scoped to this
+/// round alone (FR12b: guests are never de-duplicated, two "Marcus" guests are two people).
+public struct Participant: Sendable, Hashable, Codable, Identifiable {
+    public enum Kind: String, Sendable, Hashable, Codable { case registered, guest }
+
+    /// For a registered player this is the player's id, so history can follow a player
+    /// across rounds (FR61). For a guest it is a fresh id that means nothing elsewhere.
+    public var id: UUID
+    public var name: String
+    public var kind: Kind
+
+    public init(id: UUID, name: String, kind: Kind) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+    }
+
+    public static func registered(_ player: Player) -> Participant {
+        Participant(id: player.id, name: player.displayName, kind: .registered)
+    }
+
+    public static func guest(named name: String, id: UUID = UUID()) throws(RoundError) -> Participant {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .emptyGuestName }
+        return Participant(id: id, name: trimmed, kind: .guest)
+    }
+
+    public var isGuest: Bool { kind == .guest }
+}
+
+/// `setup → active → awaitingFinalization → completed`. A manual finish (FR15) can jump
+/// from `active` straight to `completed`.
+public enum RoundStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    case setup, active, awaitingFinalization, completed
+
+    /// Scores may be recorded (and corrected) until the round is completed.
+    public var acceptsScores: Bool { self == .active || self == .awaitingFinalization }
+}
+
+/// A round of one course by a fixed list of participants.
+///
+/// The value type enforces the lifecycle rules; the store persists the result and
+/// repeats the participant lock in SQL so no other writer can break it (FR13).
+public struct Round: Sendable, Hashable, Codable, Identifiable {
+    public var id: UUID
+    public var courseID: UUID
+    /// The round's creator (FR16).
+    public var organizerID: UUID
+    public private(set) var participants: [Participant]
+    public private(set) var status: RoundStatus
+    public var createdAt: Date
+    public private(set) var startedAt: Date?
+    public private(set) var completedAt: Date?
+
+    public init(
+        id: UUID = UUID(), courseID: UUID, organizerID: UUID,
+        participants: [Participant] = [], status: RoundStatus = .setup,
+        createdAt: Date = Date(), startedAt: Date? = nil, completedAt: Date? = nil
+    ) {
+        self.id = id
+        self.courseID = courseID
+        self.organizerID = organizerID
+        self.participants = participants
+        self.status = status
+        self.createdAt = createdAt
+        self.startedAt = startedAt
+        self.completedAt = completedAt
+    }
+
+    public static let maxParticipants = 24
+
+    public func participant(_ id: UUID) -> Participant? {
+        participants.first { $0.id == id }
+    }
+
+    // MARK: Participant list (setup only, FR13)
+
+    public mutating func add(_ participant: Participant) throws(RoundError) {
+        guard status == .setup else { throw .participantsLocked(status) }
+        guard !participants.contains(where: { $0.id == participant.id }) else {
+            throw .duplicateParticipant(participant.name)
+        }
+        guard participants.count < Round.maxParticipants else { throw .tooManyParticipants(Round.maxParticipants) }
+        participants.append(participant)
+    }
+
+    public mutating func remove(participantID: UUID) throws(RoundError) {
+        guard status == .setup else { throw .participantsLocked(status) }
+        guard let index = participants.firstIndex(where: { $0.id == participantID }) else {
+            throw .unknownParticipant(participantID)
+        }
+        participants.remove(at: index)
+    }
+
+    // MARK: Lifecycle
+
+    public mutating func start(at date: Date = Date()) throws(RoundError) {
+        guard status == .setup else { throw .invalidTransition(from: status, to: .active) }
+        guard !participants.isEmpty else { throw .noParticipants }
+        status = .active
+        startedAt = date
+    }
+
+    /// FR14: every participant has a value on every hole. Only an active round moves;
+    /// a correction never moves a round back out of `awaitingFinalization`.
+    public mutating func markAllScored() {
+        if status == .active { status = .awaitingFinalization }
+    }
+
+    /// FR15: finish at any point after the start; holes without a value become DNF.
+    public mutating func finish(at date: Date = Date()) throws(RoundError) {
+        guard status.acceptsScores else { throw .invalidTransition(from: status, to: .completed) }
+        status = .completed
+        completedAt = date
+    }
+}
+
+public enum RoundError: Error, Equatable, Sendable, CustomStringConvertible {
+    case participantsLocked(RoundStatus)
+    case duplicateParticipant(String)
+    case unknownParticipant(UUID)
+    case tooManyParticipants(Int)
+    case noParticipants
+    case emptyGuestName
+    case invalidTransition(from: RoundStatus, to: RoundStatus)
+
+    public var description: String {
+        switch self {
+        case .participantsLocked(let s):
+            "the participant list cannot change once the round is \(s.rawValue)"
+        case .duplicateParticipant(let name): "\(name) is already in this round"
+        case .unknownParticipant(let id): "participant \(id) is not in this round"
+        case .tooManyParticipants(let n): "a round has at most \(n) participants"
+        case .noParticipants: "a round needs at least one participant before it starts"
+        case .emptyGuestName: "a guest needs a name"
+        case .invalidTransition(let from, let to):
+            "a round cannot go from \(from.rawValue) to \(to.rawValue)"
+        }
+    }
+}

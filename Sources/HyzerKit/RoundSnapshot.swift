@@ -1,0 +1,33 @@
+import Foundation
+
+/// Everything needed to show or rank one round, read in one consistent transaction.
+public struct RoundSnapshot: Sendable {
+    public var round: Round
+    public var course: Course
+    public var events: [ScoreEvent]
+    /// Aliases of registered participants, for the voice parser.
+    public var aliases: [UUID: [String]]
+    public let scorecard: Scorecard
+
+    public init(round: Round, course: Course, events: [ScoreEvent], aliases: [UUID: [String]] = [:]) {
+        self.round = round
+        self.course = course
+        self.events = events
+        self.aliases = aliases
+        self.scorecard = Scorecard(course: course, round: round, events: events)
+    }
+
+    public var standings: Standings {
+        StandingsEngine.standings(scorecard: scorecard, participants: round.participants,
+                                  finished: round.status == .completed)
+    }
+
+    public var voiceCandidates: [VoiceCandidate] {
+        round.participants.map { VoiceCandidate(id: $0.id, name: $0.name, aliases: aliases[$0.id] ?? []) }
+    }
+
+    /// The first hole someone still lacks a score on, or the last hole when all are in.
+    public var currentHole: Int {
+        course.holes.first { !scorecard.isHoleComplete($0) } ?? course.holeCount
+    }
+}

@@ -1,0 +1,214 @@
+import Foundation
+
+/// A self-contained scoring scenario: a course, participants, raw events, and whether
+/// the round was finished. `hyzer standings SCENARIO.json` evaluates one, so anybody can
+/// check the ranking and conflict rules from outside. Format: docs/scenario-format.md.
+public struct Scenario: Sendable, Decodable {
+    public struct CourseSpec: Sendable, Decodable {
+        public var name: String
+        public var pars: [Int]
+    }
+    public struct ParticipantSpec: Sendable, Decodable {
+        public var id: String
+        public var name: String
+        public var guest: Bool?
+    }
+    public struct EventSpec: Sendable, Decodable {
+        public var id: String
+        public var participant: String
+        public var hole: Int
+        public var strokes: Int
+        public var device: String
+        public var reportedBy: String?
+        public var createdAt: String?
+        public var supersedes: [String]?
+        public var resolution: Bool?
+    }
+
+    public var course: CourseSpec
+    public var participants: [ParticipantSpec]
+    public var events: [EventSpec]
+    public var finished: Bool?
+
+    /// Scenarios may use short courses to keep examples small; stored courses are 9 or 18.
+    public static let allowedHoleCounts = 1...18
+
+    public static func decode(_ data: Data) throws -> Scenario {
+        do {
+            return try JSONDecoder().decode(Scenario.self, from: data)
+        } catch let error as DecodingError {
+            throw ScenarioError.malformed(Self.describe(error))
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            let p = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return p.isEmpty ? "the document" : String(p.drop { $0 == "." })
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            let at = path(context)
+            return "missing field \"\(key.stringValue)\"" + (context.codingPath.isEmpty ? "" : " in \(at)")
+        case .typeMismatch(let type, let context): return "\(path(context)) should be \(type)"
+        case .valueNotFound(let type, let context): return "\(path(context)) should be \(type), not null"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not valid JSON" : "\(path(context)): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+
+    /// Validates and evaluates. Ids may be any non-empty strings; they are echoed back.
+    public func evaluate() throws(ScenarioError) -> ScenarioResult {
+        guard Self.allowedHoleCounts.contains(course.pars.count) else {
+            throw .invalid("course.pars has \(course.pars.count) holes; use 1 to 18")
+        }
+        for (i, par) in course.pars.enumerated() where !Course.allowedPars.contains(par) {
+            throw .invalid("course.pars[\(i)] is par \(par); use \(Course.allowedPars.lowerBound)–\(Course.allowedPars.upperBound)")
+        }
+        var ids = IdentifierMap()
+        var participantList: [Participant] = []
+        var names: [UUID: String] = [:]
+        for spec in participants {
+            guard !spec.id.isEmpty else { throw .invalid("a participant has an empty id") }
+            guard ids.existing(spec.id) == nil else { throw .invalid("participant id \"\(spec.id)\" appears twice") }
+            let name = spec.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !name.isEmpty else { throw .invalid("participant \"\(spec.id)\" has an empty name") }
+            let id = ids.uuid(for: spec.id)
+            participantList.append(Participant(id: id, name: name, kind: spec.guest == true ? .guest : .registered))
+            names[id] = spec.id
+        }
+        guard !participantList.isEmpty else { throw .invalid("the scenario has no participants") }
+
+        var eventIDs = IdentifierMap()
+        var scoreEvents: [ScoreEvent] = []
+        // File order is irrelevant to the result (A7); it only decides which duplicate id is reported.
+        for spec in events {
+            guard !spec.id.isEmpty else { throw .invalid("an event has an empty id") }
+            guard eventIDs.existing(spec.id) == nil else { throw .invalid("event id \"\(spec.id)\" appears twice") }
+            guard let participant = ids.existing(spec.participant) else {
+                throw .invalid("event \"\(spec.id)\": unknown participant \"\(spec.participant)\"")
+            }
+            guard course.pars.indices.contains(spec.hole - 1) else {
+                throw .invalid("event \"\(spec.id)\": hole \(spec.hole) is not on this \(course.pars.count)-hole course")
+            }
+            guard ScoreEvent.allowedStrokes.contains(spec.strokes) else {
+                throw .invalid("event \"\(spec.id)\": strokes \(spec.strokes) outside 1–10")
+            }
+            guard !spec.device.isEmpty else { throw .invalid("event \"\(spec.id)\": empty device") }
+            var created = Date(timeIntervalSince1970: 0)
+            if let text = spec.createdAt {
+                guard let date = ISO8601DateFormatter().date(from: text) else {
+                    throw .invalid("event \"\(spec.id)\": createdAt \"\(text)\" is not an ISO 8601 time")
+                }
+                created = date
+            }
+            let reporter = spec.reportedBy.map { ids.uuid(for: $0) } ?? participant
+            let eventID = eventIDs.uuid(for: spec.id)
+            let supersedes = (spec.supersedes ?? []).map { eventIDs.uuid(for: $0) }
+            guard !supersedes.contains(eventID) else { throw .invalid("event \"\(spec.id)\" supersedes itself") }
+            if spec.resolution == true && supersedes.isEmpty {
+                throw .invalid("event \"\(spec.id)\" is a resolution but supersedes nothing")
+            }
+            scoreEvents.append(ScoreEvent(
+                id: eventID, roundID: UUID(uuid: UUID_NULL), participantID: participant, hole: spec.hole,
+                strokes: spec.strokes, supersedes: supersedes, reportedBy: reporter, deviceID: spec.device,
+                createdAt: created, isResolution: spec.resolution == true))
+        }
+
+        let scorecard = Scorecard(pars: course.pars, participantIDs: participantList.map(\.id), events: scoreEvents)
+        let standings = StandingsEngine.standings(
+            scorecard: scorecard, participants: participantList, finished: finished == true)
+        return ScenarioResult(standings: standings, discrepancies: scorecard.discrepancies, ids: names)
+    }
+}
+
+/// Maps the scenario's string ids to UUIDs, allocating on first sight, so a supersedes
+/// reference to an event that appears later (or never) still resolves consistently.
+private struct IdentifierMap {
+    private var map: [String: UUID] = [:]
+    func existing(_ key: String) -> UUID? { map[key] }
+    mutating func uuid(for key: String) -> UUID {
+        if let id = map[key] { return id }
+        let id = UUID()
+        map[key] = id
+        return id
+    }
+}
+
+private let UUID_NULL: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
+    case malformed(String)
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .malformed(let m): "malformed scenario: \(m)"
+        case .invalid(let m): "invalid scenario: \(m)"
+        }
+    }
+}
+
+/// The printed result: rows in display order and open discrepancies.
+public struct ScenarioResult: Sendable, Equatable, Encodable {
+    public struct Row: Sendable, Equatable, Encodable {
+        public var participant: String
+        public var name: String
+        public var position: Int?
+        public var tied: Bool
+        public var toPar: Int
+        public var strokes: Int
+        public var thru: Int
+        public var status: StandingStatus
+
+        init(_ standing: Standing, id: String) {
+            participant = id
+            name = standing.name
+            position = standing.position
+            tied = standing.tied
+            toPar = standing.toPar
+            strokes = standing.strokes
+            thru = standing.thru
+            status = standing.status
+        }
+
+        enum CodingKeys: String, CodingKey { case participant, name, position, tied, toPar, strokes, thru, status }
+
+        // Written by hand: `position` must appear as null for DNF, not be left out.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(participant, forKey: .participant)
+            try c.encode(name, forKey: .name)
+            if let position { try c.encode(position, forKey: .position) } else { try c.encodeNil(forKey: .position) }
+            try c.encode(tied, forKey: .tied)
+            try c.encode(toPar, forKey: .toPar)
+            try c.encode(strokes, forKey: .strokes)
+            try c.encode(thru, forKey: .thru)
+            try c.encode(status, forKey: .status)
+        }
+    }
+    public struct DiscrepancyRow: Sendable, Equatable, Encodable {
+        public var participant: String
+        public var hole: Int
+        public var values: [Int]
+    }
+
+    public var standings: [Row]
+    public var discrepancies: [DiscrepancyRow]
+
+    /// `ids` names each participant in the output (the scenario's own ids, or UUIDs).
+    public init(standings: Standings, discrepancies: [Discrepancy], ids: [UUID: String]) {
+        self.standings = standings.rows.map { Row($0, id: ids[$0.participantID] ?? $0.participantID.uuidString) }
+        self.discrepancies = discrepancies.map {
+            DiscrepancyRow(participant: ids[$0.cell.participantID] ?? $0.cell.participantID.uuidString,
+                           hole: $0.cell.hole, values: $0.values)
+        }
+    }
+
+    public func jsonData(pretty: Bool = false) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}

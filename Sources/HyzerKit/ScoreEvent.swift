@@ -1,0 +1,116 @@
+import Foundation
+
+/// One immutable score statement (FR36): "participant P took N strokes on hole H",
+/// said by `reportedBy` on device `deviceID`.
+///
+/// Events are never edited. A correction (FR37) or a discrepancy resolution (FR52) is a
+/// new event listing the events it replaces in `supersedes`. The architecture document
+/// had a single `supersedesEventID`; a resolution must replace *every* conflicting leaf,
+/// which one id cannot express, hence a list.
+public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
+    public static let allowedStrokes: ClosedRange<Int> = 1...10
+
+    public var id: UUID
+    public var roundID: UUID
+    public var participantID: UUID
+    public var hole: Int
+    public var strokes: Int
+    public var supersedes: [UUID]
+    /// The player whose device made the statement (attribution: "Jake says 3").
+    public var reportedBy: UUID
+    public var deviceID: String
+    /// Display only. Never used to decide which value counts (A7): clocks skew.
+    public var createdAt: Date
+    /// A discrepancy resolution: authoritative, never raises a discrepancy itself.
+    public var isResolution: Bool
+
+    public init(
+        id: UUID = UUID(), roundID: UUID, participantID: UUID, hole: Int, strokes: Int,
+        supersedes: [UUID] = [], reportedBy: UUID, deviceID: String,
+        createdAt: Date = Date(), isResolution: Bool = false
+    ) {
+        self.id = id
+        self.roundID = roundID
+        self.participantID = participantID
+        self.hole = hole
+        self.strokes = strokes
+        self.supersedes = supersedes
+        self.reportedBy = reportedBy
+        self.deviceID = deviceID
+        self.createdAt = createdAt
+        self.isResolution = isResolution
+    }
+
+    public var cell: ScoreCell { ScoreCell(participantID: participantID, hole: hole) }
+}
+
+/// The {participant, hole} pair a score belongs to.
+public struct ScoreCell: Sendable, Hashable, Codable, Comparable {
+    public var participantID: UUID
+    public var hole: Int
+
+    public init(participantID: UUID, hole: Int) {
+        self.participantID = participantID
+        self.hole = hole
+    }
+
+    public static func < (a: ScoreCell, b: ScoreCell) -> Bool {
+        a.hole != b.hole ? a.hole < b.hole : a.participantID.uuidString < b.participantID.uuidString
+    }
+}
+
+/// Why a score event was refused. Every case says what was wrong.
+public enum ScoringError: Error, Equatable, Sendable, CustomStringConvertible {
+    case strokesOutOfRange(Int)
+    case unknownHole(Int, holeCount: Int)
+    case unknownParticipant(UUID)
+    case wrongRound(expected: UUID, got: UUID)
+    case roundNotStarted
+    case roundCompleted
+    case emptyDeviceID
+    case selfSupersession
+    case supersedesOtherCell(UUID)
+    case resolutionWithoutTargets
+
+    public var description: String {
+        switch self {
+        case .strokesOutOfRange(let n):
+            "strokes must be between \(ScoreEvent.allowedStrokes.lowerBound) and \(ScoreEvent.allowedStrokes.upperBound), not \(n)"
+        case .unknownHole(let h, let count): "hole \(h) does not exist on this \(count)-hole course"
+        case .unknownParticipant(let id): "participant \(id) is not in this round"
+        case .wrongRound(let expected, let got): "the event belongs to round \(got), not \(expected)"
+        case .roundNotStarted: "the round has not started yet"
+        case .roundCompleted: "the round is completed; its scores are final"
+        case .emptyDeviceID: "a score event needs the id of the device that made it"
+        case .selfSupersession: "an event cannot supersede itself"
+        case .supersedesOtherCell(let id):
+            "event \(id) belongs to another participant or hole and cannot be superseded by this one"
+        case .resolutionWithoutTargets: "a resolution must supersede the events it resolves"
+        }
+    }
+}
+
+public extension ScoreEvent {
+    /// Checks an event against its round and course before anything stores it.
+    ///
+    /// `known` are the events already recorded for the round; any of them this event
+    /// supersedes must be in the same cell. Supersession of an event not (yet) known is
+    /// allowed: on a syncing device the corrected event may arrive after its correction.
+    func validate(in round: Round, course: Course, known: [UUID: ScoreEvent] = [:]) throws(ScoringError) {
+        guard roundID == round.id else { throw .wrongRound(expected: round.id, got: roundID) }
+        switch round.status {
+        case .setup: throw .roundNotStarted
+        case .completed: throw .roundCompleted
+        case .active, .awaitingFinalization: break
+        }
+        guard ScoreEvent.allowedStrokes.contains(strokes) else { throw .strokesOutOfRange(strokes) }
+        guard course.holes.contains(hole) else { throw .unknownHole(hole, holeCount: course.holeCount) }
+        guard round.participant(participantID) != nil else { throw .unknownParticipant(participantID) }
+        guard !deviceID.isEmpty else { throw .emptyDeviceID }
+        guard !supersedes.contains(id) else { throw .selfSupersession }
+        if isResolution && supersedes.isEmpty { throw .resolutionWithoutTargets }
+        for target in supersedes {
+            if let old = known[target], old.cell != cell { throw .supersedesOtherCell(target) }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+
+/// A disagreement the group should look at (FR48): one per {participant, hole} at most.
+public struct Discrepancy: Sendable, Hashable, Codable {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// Two or more current leaves hold different values (concurrent scoring).
+        case disagreeingLeaves
+        /// A leaf replaced another device's score with a different value: a correction
+        /// of someone else's statement, which the organizer should confirm.
+        case crossDeviceOverride
+    }
+
+    public var cell: ScoreCell
+    /// The distinct values in dispute, ascending.
+    public var values: [Int]
+    /// The events that hold those values (current leaves and overridden events), by id.
+    public var eventIDs: [UUID]
+    public var kinds: Set<Kind>
+}
+
+/// The resolved state of one {participant, hole}.
+public struct CellResolution: Sendable, Hashable {
+    public var cell: ScoreCell
+    /// The value that counts, or nil when nothing was recorded.
+    public var value: Int?
+    /// Events no other event supersedes, ordered by id so every device lists them alike.
+    public var leaves: [ScoreEvent]
+    public var discrepancy: Discrepancy?
+
+    /// Resolves one cell from its events, in any order (A7: never by timestamp).
+    ///
+    /// - All leaves agree: that value, silently, however many devices said it (NFR20).
+    /// - Leaves disagree: a discrepancy. Until someone resolves it the value that counts
+    ///   is chosen the same way on every device: if any leaf is a resolution only
+    ///   resolution leaves are candidates; then the value held by the most leaves wins;
+    ///   a tie goes to the lower value. (Fewest strokes keeps the board stable and is
+    ///   what a friendly group would concede while the organizer decides.)
+    /// - A non-resolution leaf that supersedes another device's event with a different
+    ///   value also raises a discrepancy; the leaf's value counts.
+    /// - A resolution leaf raises no override discrepancy of its own.
+    public static func resolve(_ cell: ScoreCell, events: [ScoreEvent]) -> CellResolution {
+        guard !events.isEmpty else { return CellResolution(cell: cell, value: nil, leaves: [], discrepancy: nil) }
+        var byID: [UUID: ScoreEvent] = [:]
+        byID.reserveCapacity(events.count)
+        var superseded = Set<UUID>()
+        for event in events {
+            byID[event.id] = event
+            superseded.formUnion(event.supersedes)
+        }
+        var leaves = byID.values.filter { !superseded.contains($0.id) }
+        if leaves.isEmpty {
+            // Only a supersession cycle gets here (malformed input from some device).
+            // Treat every event as current so the disagreement is visible, not hidden.
+            leaves = Array(byID.values)
+        }
+        leaves.sort { $0.id.uuidString < $1.id.uuidString }
+
+        var disputed = Set<Int>()
+        var disputedIDs = Set<UUID>()
+        var kinds = Set<Discrepancy.Kind>()
+
+        let leafValues = Set(leaves.map(\.strokes))
+        if leafValues.count > 1 {
+            disputed.formUnion(leafValues)
+            disputedIDs.formUnion(leaves.map(\.id))
+            kinds.insert(.disagreeingLeaves)
+        }
+        for leaf in leaves where !leaf.isResolution {
+            for targetID in leaf.supersedes {
+                guard let target = byID[targetID],
+                      target.deviceID != leaf.deviceID,
+                      target.strokes != leaf.strokes else { continue }
+                disputed.formUnion([target.strokes, leaf.strokes])
+                disputedIDs.formUnion([target.id, leaf.id])
+                kinds.insert(.crossDeviceOverride)
+            }
+        }
+
+        let discrepancy = kinds.isEmpty ? nil : Discrepancy(
+            cell: cell, values: disputed.sorted(),
+            eventIDs: disputedIDs.sorted { $0.uuidString < $1.uuidString }, kinds: kinds)
+        return CellResolution(cell: cell, value: countingValue(of: leaves), leaves: leaves, discrepancy: discrepancy)
+    }
+
+    private static func countingValue(of leaves: [ScoreEvent]) -> Int? {
+        let resolutions = leaves.filter(\.isResolution)
+        let candidates = resolutions.isEmpty ? leaves : resolutions
+        var votes: [Int: Int] = [:]
+        for leaf in candidates { votes[leaf.strokes, default: 0] += 1 }
+        return votes.max { a, b in a.value != b.value ? a.value < b.value : a.key > b.key }?.key
+    }
+}
+
+/// Every cell of a round, resolved. Built from the raw events in any arrival order.
+public struct Scorecard: Sendable {
+    public let pars: [Int]
+    public let participantIDs: [UUID]
+    private let cells: [ScoreCell: CellResolution]
+
+    public init(pars: [Int], participantIDs: [UUID], events: [ScoreEvent]) {
+        self.pars = pars
+        self.participantIDs = participantIDs
+        var grouped: [ScoreCell: [ScoreEvent]] = [:]
+        for event in events { grouped[event.cell, default: []].append(event) }
+        var cells: [ScoreCell: CellResolution] = [:]
+        cells.reserveCapacity(grouped.count)
+        for (cell, cellEvents) in grouped {
+            cells[cell] = CellResolution.resolve(cell, events: cellEvents)
+        }
+        self.cells = cells
+    }
+
+    public init(course: Course, round: Round, events: [ScoreEvent]) {
+        self.init(pars: course.pars, participantIDs: round.participants.map(\.id), events: events)
+    }
+
+    public var holeCount: Int { pars.count }
+
+    public func resolution(participant: UUID, hole: Int) -> CellResolution {
+        let cell = ScoreCell(participantID: participant, hole: hole)
+        return cells[cell] ?? CellResolution(cell: cell, value: nil, leaves: [], discrepancy: nil)
+    }
+
+    public func value(participant: UUID, hole: Int) -> Int? {
+        cells[ScoreCell(participantID: participant, hole: hole)]?.value
+    }
+
+    /// Open discrepancies of the round's participants, by hole then participant.
+    public var discrepancies: [Discrepancy] {
+        let members = Set(participantIDs)
+        return cells.values
+            .compactMap(\.discrepancy)
+            .filter { members.contains($0.cell.participantID) }
+            .sorted { $0.cell < $1.cell }
+    }
+
+    /// Holes with a value for a participant.
+    public func holesScored(by participant: UUID) -> Int {
+        pars.indices.reduce(0) { $0 + (value(participant: participant, hole: $1 + 1) == nil ? 0 : 1) }
+    }
+
+    /// FR14: every participant has a value on every hole.
+    public var isComplete: Bool {
+        guard !participantIDs.isEmpty else { return false }
+        return participantIDs.allSatisfy { holesScored(by: $0) == pars.count }
+    }
+
+    /// True when every participant has a value on `hole` (FR20 auto-advance).
+    public func isHoleComplete(_ hole: Int) -> Bool {
+        !participantIDs.isEmpty && participantIDs.allSatisfy { value(participant: $0, hole: hole) != nil }
+    }
+}

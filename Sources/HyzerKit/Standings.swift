@@ -1,0 +1,145 @@
+import Foundation
+
+public enum StandingStatus: String, Sendable, Hashable, Codable {
+    /// Still has holes to play.
+    case playing
+    /// Has a value on every hole.
+    case finished
+    /// The round was finished with holes missing (FR15).
+    case dnf
+}
+
+/// One leaderboard row.
+public struct Standing: Sendable, Hashable, Codable {
+    public var participantID: UUID
+    public var name: String
+    /// Competition rank (1, 2, 2, 4); nil for DNF.
+    public var position: Int?
+    /// Shares its position with someone else ("T2").
+    public var tied: Bool
+    /// Σ(strokes − par) over the holes with a value.
+    public var toPar: Int
+    public var strokes: Int
+    /// Holes with a value.
+    public var thru: Int
+    public var status: StandingStatus
+
+    /// "T2", "1", or "–" for DNF.
+    public var positionLabel: String {
+        guard let position else { return "–" }
+        return tied ? "T\(position)" : "\(position)"
+    }
+}
+
+/// Rows in display order: ranked rows by position, then DNF rows.
+public struct Standings: Sendable, Hashable {
+    public var rows: [Standing]
+
+    public init(rows: [Standing]) { self.rows = rows }
+
+    public func row(for participant: UUID) -> Standing? {
+        rows.first { $0.participantID == participant }
+    }
+}
+
+public enum StandingsTrigger: String, Sendable, Hashable, Codable {
+    case localScore, remoteSync, conflictResolution
+}
+
+/// What changed between two computations, so the board can animate (FR42): ▲/▼ arrows
+/// and a reshuffle whose style depends on the trigger.
+public struct StandingsChange: Sendable, Hashable {
+    public var previous: Standings?
+    public var new: Standings
+    public var trigger: StandingsTrigger
+    /// Positions gained (positive, ▲) or lost (negative, ▼) per participant. Only for
+    /// participants ranked both before and after; absent means no arrow.
+    public var positionDeltas: [UUID: Int]
+
+    public init(previous: Standings?, new: Standings, trigger: StandingsTrigger) {
+        self.previous = previous
+        self.new = new
+        self.trigger = trigger
+        var deltas: [UUID: Int] = [:]
+        if let previous {
+            for row in new.rows {
+                guard let now = row.position, let before = previous.row(for: row.participantID)?.position,
+                      now != before else { continue }
+                deltas[row.participantID] = before - now
+            }
+        }
+        positionDeltas = deltas
+    }
+
+    /// Whether the display order of rows changed (drives the reshuffle animation).
+    public var orderChanged: Bool {
+        previous?.rows.map(\.participantID) != new.rows.map(\.participantID)
+    }
+}
+
+/// Computes standings from raw events (via `Scorecard`) and remembers the last result
+/// per round, so each recompute can say what moved.
+public struct StandingsEngine: Sendable {
+    private var last: [UUID: Standings] = [:]
+
+    public init() {}
+
+    /// Pure ranking. `finished` means the round was completed (manual or finalized):
+    /// participants with holes missing are then DNF.
+    public static func standings(
+        scorecard: Scorecard, participants: [Participant], finished: Bool
+    ) -> Standings {
+        var ranked: [Standing] = []
+        var dnf: [Standing] = []
+        for participant in participants {
+            var toPar = 0, strokes = 0, thru = 0
+            for (index, par) in scorecard.pars.enumerated() {
+                guard let value = scorecard.value(participant: participant.id, hole: index + 1) else { continue }
+                toPar += value - par
+                strokes += value
+                thru += 1
+            }
+            let status: StandingStatus = thru == scorecard.holeCount ? .finished : (finished ? .dnf : .playing)
+            let row = Standing(participantID: participant.id, name: participant.name, position: nil, tied: false,
+                               toPar: toPar, strokes: strokes, thru: thru, status: status)
+            if status == .dnf { dnf.append(row) } else { ranked.append(row) }
+        }
+        // Display order inside a tie: more holes played first, then name, then id, so
+        // every device shows the same order.
+        let displayOrder: (Standing, Standing) -> Bool = { a, b in
+            if a.toPar != b.toPar { return a.toPar < b.toPar }
+            if a.thru != b.thru { return a.thru > b.thru }
+            let byName = a.name.localizedCaseInsensitiveCompare(b.name)
+            if byName != .orderedSame { return byName == .orderedAscending }
+            return a.participantID.uuidString < b.participantID.uuidString
+        }
+        ranked.sort(by: displayOrder)
+        dnf.sort(by: displayOrder)
+        // Competition ranking: 1 + the number of rows strictly ahead.
+        var index = 0
+        while index < ranked.count {
+            var end = index
+            while end + 1 < ranked.count && ranked[end + 1].toPar == ranked[index].toPar { end += 1 }
+            for k in index...end {
+                ranked[k].position = index + 1
+                ranked[k].tied = end > index
+            }
+            index = end + 1
+        }
+        return Standings(rows: ranked + dnf)
+    }
+
+    /// Recomputes a round and reports the change against the previous computation.
+    public mutating func recompute(
+        round: Round, course: Course, events: [ScoreEvent], trigger: StandingsTrigger
+    ) -> StandingsChange {
+        let scorecard = Scorecard(course: course, round: round, events: events)
+        let new = Self.standings(scorecard: scorecard, participants: round.participants,
+                                 finished: round.status == .completed)
+        let change = StandingsChange(previous: last[round.id], new: new, trigger: trigger)
+        last[round.id] = new
+        return change
+    }
+
+    public mutating func forget(round: UUID) { last[round] = nil }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import HyzerKit
+
+/// What a store call refused, with a sentence a person can act on.
+public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notFound(String)
+    case scoring(ScoringError)
+    case round(RoundError)
+    case course(CourseError)
+    case player(PlayerError)
+    case courseInUse(String)
+    case corruptRecord(String)
+    case seeds(String)
+    case noDiscrepancy(participant: UUID, hole: Int)
+
+    public var description: String {
+        switch self {
+        case .notFound(let what): "\(what) was not found"
+        case .scoring(let e): e.description
+        case .round(let e): e.description
+        case .course(let e): e.description
+        case .player(let e): e.description
+        case .courseInUse(let name): "course \(name) has rounds and is kept for their history (FR62)"
+        case .corruptRecord(let what): "stored record is damaged: \(what)"
+        case .seeds(let what): "cannot load seeded courses: \(what)"
+        case .noDiscrepancy(let p, let h): "participant \(p) has no open discrepancy on hole \(h)"
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import HyzerKit
+
+/// Full recompute (resolve every cell, rank) for 20 participants × 18 holes with 10%
+/// corrections and 5% discrepancies: what the board does after every score.
+enum StandingsBenchmark {
+    @Sendable static func run() async throws -> String {
+        var rng = SeededGenerator(seed: 7)
+        let course = try Course(name: "Bench", holeCount: 18, exceptions: [4: 4, 9: 5, 13: 4])
+        let participants = (0..<20).map { Participant(id: UUID(), name: "Player \($0)", kind: .registered) }
+        var round = Round(courseID: course.id, organizerID: participants[0].id)
+        for p in participants { try round.add(p) }
+        try round.start()
+        var events: [ScoreEvent] = []
+        for hole in course.holes {
+            for p in participants {
+                let par = course.pars[hole - 1]
+                let first = ScoreEvent(roundID: round.id, participantID: p.id, hole: hole,
+                                       strokes: par + Int.random(in: -1...2, using: &rng),
+                                       reportedBy: p.id, deviceID: "A")
+                events.append(first)
+                let roll = Int.random(in: 0..<100, using: &rng)
+                if roll < 10 {
+                    events.append(ScoreEvent(roundID: round.id, participantID: p.id, hole: hole,
+                                             strokes: first.strokes + 1, supersedes: [first.id],
+                                             reportedBy: p.id, deviceID: "A"))
+                } else if roll < 15 {
+                    events.append(ScoreEvent(roundID: round.id, participantID: p.id, hole: hole,
+                                             strokes: first.strokes == 1 ? 2 : first.strokes - 1,
+                                             reportedBy: p.id, deviceID: "B"))
+                }
+            }
+        }
+        events.shuffle(using: &rng)
+        var engine = StandingsEngine()
+        var samples: [Double] = []
+        var checksum = 0
+        for _ in 0..<200 { checksum &+= engine.recompute(round: round, course: course, events: events, trigger: .localScore).new.rows.count }
+        for _ in 0..<5_000 {
+            let start = nowNs()
+            let change = engine.recompute(round: round, course: course, events: events, trigger: .localScore)
+            samples.append(Double(nowNs() - start) / 1_000)
+            checksum &+= change.new.rows[0].toPar
+        }
+        let discrepancies = Scorecard(course: course, round: round, events: events).discrepancies.count
+        log("standings: \(events.count) events, \(discrepancies) discrepancies, 5000 recomputes (checksum \(checksum))")
+        return jsonLine(["p50_us": round3(percentile(samples, 50)), "p99_us": round3(percentile(samples, 99))])
+    }
+}

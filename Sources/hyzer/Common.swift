@@ -1,0 +1,30 @@
+import ArgumentParser
+import Foundation
+import HyzerStore
+
+/// `--data DIR`, shared by every command that touches the databases.
+struct DataOptions: ParsableArguments {
+    @Option(name: .long, help: "State directory (default: /var/lib/hyzer if writable, else $XDG_DATA_HOME/hyzer).")
+    var data: String?
+
+    var directory: URL { HyzerPaths.dataDirectory(explicit: data) }
+
+    func open() throws -> HyzerDatabase {
+        do {
+            return try HyzerDatabase.open(dataDirectory: directory)
+        } catch {
+            throw ValidationError("cannot open the databases in \(directory.path): \(error)")
+        }
+    }
+}
+
+/// Errors from the domain and store print as their own sentence and exit 1.
+struct CommandFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ error: any Error) { description = "\(error)" }
+    init(message: String) { description = message }
+}
+
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Hyzer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hyzer",
+        abstract: "Hyzer admin and device tool: set up data, add demo rounds, check standings.",
+        subcommands: [Init.self, Demo.self, Standings.self]
+    )
+}
