@@ -1,0 +1,344 @@
+/// What the buzzer can say.
+public enum BuzzerPattern: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A short pulse per detent.
+    case tick
+    /// One long pulse: a score was saved.
+    case confirm
+    /// A double pulse: the value is at its clamp and did not move.
+    case limit
+    /// Three long pulses: something went wrong.
+    case error
+}
+
+/// One pulse of a pattern: on for `widthNs`, then off for at least `gapAfterNs`.
+public struct BuzzerPulse: Sendable, Hashable {
+    public var widthNs: UInt64
+    public var gapAfterNs: UInt64
+
+    public init(widthNs: UInt64, gapAfterNs: UInt64) {
+        self.widthNs = widthNs
+        self.gapAfterNs = gapAfterNs
+    }
+}
+
+/// Pulse widths, per buzzer. A piezo clicks audibly at 1–2 ms; a vibration motor behind a
+/// transistor needs 5–10 ms to spin up enough to be felt, hence the defaults.
+public struct BuzzerTiming: Sendable, Hashable {
+    public var tickNs: UInt64
+    /// The shortest off-time between any two pulses. This is what keeps a fast spin a train of
+    /// distinct ticks instead of one continuous buzz.
+    public var minGapNs: UInt64
+    public var confirmNs: UInt64
+    public var limitPulseNs: UInt64
+    public var limitGapNs: UInt64
+    public var errorPulseNs: UInt64
+    public var errorGapNs: UInt64
+    public var errorPulses: Int
+
+    public init(
+        tickNs: UInt64 = 6_000_000,
+        minGapNs: UInt64 = 8_000_000,
+        confirmNs: UInt64 = 80_000_000,
+        limitPulseNs: UInt64 = 25_000_000,
+        limitGapNs: UInt64 = 50_000_000,
+        errorPulseNs: UInt64 = 60_000_000,
+        errorGapNs: UInt64 = 60_000_000,
+        errorPulses: Int = 3
+    ) {
+        self.tickNs = tickNs
+        self.minGapNs = minGapNs
+        self.confirmNs = confirmNs
+        self.limitPulseNs = limitPulseNs
+        self.limitGapNs = limitGapNs
+        self.errorPulseNs = errorPulseNs
+        self.errorGapNs = errorGapNs
+        self.errorPulses = errorPulses
+    }
+
+    public func pulses(for pattern: BuzzerPattern) -> [BuzzerPulse] {
+        switch pattern {
+        case .tick:
+            [BuzzerPulse(widthNs: tickNs, gapAfterNs: minGapNs)]
+        case .confirm:
+            [BuzzerPulse(widthNs: confirmNs, gapAfterNs: minGapNs)]
+        case .limit:
+            [BuzzerPulse(widthNs: limitPulseNs, gapAfterNs: limitGapNs),
+             BuzzerPulse(widthNs: limitPulseNs, gapAfterNs: minGapNs)]
+        case .error:
+            (0..<max(1, errorPulses)).map { index in
+                BuzzerPulse(widthNs: errorPulseNs, gapAfterNs: index == errorPulses - 1 ? minGapNs : errorGapNs)
+            }
+        }
+    }
+
+    /// The longest a tick can wait: it arrived just as another tick started, so it waits for that
+    /// pulse and the gap after it.
+    public var worstTickDelayNs: UInt64 { tickNs + minGapNs }
+}
+
+/// What happened to tick and pattern requests; exposed in diagnostics and benchmarks.
+public struct BuzzerStats: Sendable, Hashable {
+    /// Ticks that drove the line at once, on the requesting thread.
+    public var ticksImmediate = 0
+    /// Ticks that arrived during a pulse or its gap and were queued to start when the gap ends.
+    public var ticksDeferred = 0
+    /// Ticks folded into a tick that was already queued.
+    public var ticksCoalesced = 0
+    /// Ticks dropped because a stronger pattern was playing or queued.
+    public var ticksClipped = 0
+    public var patternsQueued = 0
+    /// Pattern requests dropped because the same pattern was already queued and not yet started.
+    public var patternsCoalesced = 0
+
+    public init() {}
+}
+
+/// Decides when the buzzer line goes on and off. Pure: the caller passes the time and applies
+/// the level changes handed to `drive`, in order.
+///
+/// Ticks: if the buzzer is idle the tick starts now; if a pulse or its gap is in progress, one
+/// tick is queued to start when the gap ends and any further ticks fold into it. So a fast spin
+/// becomes a pulse train at most 1 / (tick + gap) per second with a guaranteed gap, every detent
+/// is followed by a pulse starting within `worstTickDelayNs`, and nothing piles up to buzz on after
+/// the knob stops. Patterns (confirm, limit, error) replace queued ticks, swallow ticks while they
+/// play (the pattern says more than the tick would), and queue behind a pulse already on.
+public struct BuzzerScheduler: Sendable {
+    public let timing: BuzzerTiming
+    public private(set) var stats = BuzzerStats()
+
+    private enum Phase: Sendable {
+        case idle
+        case on(untilNs: UInt64, gapAfterNs: UInt64, pattern: BuzzerPattern)
+        case gap(untilNs: UInt64)
+    }
+
+    private struct Queued: Sendable {
+        var pulse: BuzzerPulse
+        var pattern: BuzzerPattern
+        var startsPattern: Bool
+    }
+
+    private var phase = Phase.idle
+    private var queue: [Queued] = []
+
+    public init(timing: BuzzerTiming = BuzzerTiming()) {
+        self.timing = timing
+        queue.reserveCapacity(8)
+    }
+
+    public var isOn: Bool {
+        if case .on = phase { true } else { false }
+    }
+
+    /// When `advance(now:)` next has a change to make; nil while idle.
+    public var nextDeadlineNs: UInt64? {
+        switch phase {
+        case .idle: nil
+        case .on(let until, _, _): until
+        case .gap(let until): until
+        }
+    }
+
+    public mutating func request(_ pattern: BuzzerPattern, now: UInt64, drive: (Bool) -> Void) {
+        advance(now: now, drive: drive)
+        if pattern == .tick {
+            requestTick(now: now, drive: drive)
+            return
+        }
+        if queue.contains(where: { $0.pattern == pattern && $0.startsPattern }) {
+            stats.patternsCoalesced += 1
+            return
+        }
+        queue.removeAll { $0.pattern == .tick }
+        let pulses = timing.pulses(for: pattern)
+        for (index, pulse) in pulses.enumerated() {
+            queue.append(Queued(pulse: pulse, pattern: pattern, startsPattern: index == 0))
+        }
+        stats.patternsQueued += 1
+        advance(now: now, drive: drive)
+    }
+
+    private mutating func requestTick(now: UInt64, drive: (Bool) -> Void) {
+        if case .idle = phase {
+            // advance() starts queued pulses whenever idle, so idle means nothing is queued.
+            start(Queued(pulse: timing.pulses(for: .tick)[0], pattern: .tick, startsPattern: true), now: now, drive: drive)
+            stats.ticksImmediate += 1
+        } else if patternIsActive {
+            stats.ticksClipped += 1
+        } else if queue.isEmpty {
+            queue.append(Queued(pulse: timing.pulses(for: .tick)[0], pattern: .tick, startsPattern: true))
+            stats.ticksDeferred += 1
+        } else {
+            stats.ticksCoalesced += 1
+        }
+    }
+
+    private var patternIsActive: Bool {
+        if case .on(_, _, let pattern) = phase, pattern != .tick { return true }
+        return queue.contains { $0.pattern != .tick }
+    }
+
+    /// Applies every change due by `now`. When the caller is late, the off-gap is measured from
+    /// the actual off time and each pulse keeps its full width, so lateness never merges pulses.
+    public mutating func advance(now: UInt64, drive: (Bool) -> Void) {
+        while true {
+            switch phase {
+            case .idle:
+                guard !queue.isEmpty else { return }
+                start(queue.removeFirst(), now: now, drive: drive)
+            case .on(let until, let gapAfter, _):
+                guard now >= until else { return }
+                drive(false)
+                phase = .gap(untilNs: now + max(gapAfter, timing.minGapNs))
+            case .gap(let until):
+                guard now >= until else { return }
+                phase = .idle
+            }
+        }
+    }
+
+    /// Drops everything and leaves the line off.
+    public mutating func silence(drive: (Bool) -> Void) {
+        queue.removeAll()
+        if isOn { drive(false) }
+        phase = .idle
+    }
+
+    private mutating func start(_ item: Queued, now: UInt64, drive: (Bool) -> Void) {
+        drive(true)
+        phase = .on(untilNs: now + item.pulse.widthNs, gapAfterNs: item.pulse.gapAfterNs, pattern: item.pattern)
+    }
+}
+
+/// An output line the buzzer drives: a GPIO line on the kiosk, a recorder in tests.
+public protocol OutputLine: AnyObject, Sendable {
+    /// Sets the line. Runs on the input thread under the buzzer's lock, so it must not block.
+    func drive(_ on: Bool)
+}
+
+/// For machines without a buzzer.
+public final class NullOutputLine: OutputLine {
+    public init() {}
+    public func drive(_ on: Bool) {}
+}
+
+/// A fake output line that records when it was driven, on a monotonic clock.
+public final class RecordingOutputLine: OutputLine, @unchecked Sendable {
+    // @unchecked: `recorded` is only touched under `lock`.
+    public struct Change: Sendable, Hashable {
+        public var on: Bool
+        public var atNs: UInt64
+    }
+
+    private let clock: any MonotonicClock
+    private let lock = ConditionLock()
+    private var recorded: [Change] = []
+
+    public init(clock: any MonotonicClock = SystemMonotonicClock(), expectedChanges: Int = 0) {
+        self.clock = clock
+        recorded.reserveCapacity(expectedChanges)
+    }
+
+    public func drive(_ on: Bool) {
+        let now = clock.nowNs
+        lock.withLock { recorded.append(Change(on: on, atNs: now)) }
+    }
+
+    public var changes: [Change] { lock.withLock { recorded } }
+
+    /// The times the line was switched on: one per pulse.
+    public var pulseStarts: [UInt64] { changes.filter(\.on).map(\.atNs) }
+}
+
+/// The buzzer: a `BuzzerScheduler` made thread-safe and attached to a line.
+///
+/// `play(.tick)` from the input thread drives the line on that very thread when the buzzer is
+/// idle, so a tick never waits for a timer, the UI or the render loop. Turning pulses off and
+/// starting queued ones is done by a small timer thread (`startTimerThread()`), or, with a virtual
+/// clock, by whoever advances time (`advance(nowNs:)`).
+public final class Buzzer: @unchecked Sendable {
+    // @unchecked: `scheduler` and the timer flags are only touched under `lock`.
+    public let line: any OutputLine
+    public let clock: any MonotonicClock
+    private let lock = ConditionLock()
+    private var scheduler: BuzzerScheduler
+    private var timerRunning = false
+    private var timerStopRequested = false
+
+    public init(line: any OutputLine, timing: BuzzerTiming = BuzzerTiming(), clock: any MonotonicClock = SystemMonotonicClock()) {
+        self.line = line
+        self.clock = clock
+        self.scheduler = BuzzerScheduler(timing: timing)
+    }
+
+    public var timing: BuzzerTiming { scheduler.timing }
+
+    /// Plays a pattern. Safe from any thread; the line is driven before this returns if the
+    /// buzzer was idle. `nowNs` defaults to the buzzer's clock.
+    public func play(_ pattern: BuzzerPattern, nowNs: UInt64? = nil) {
+        lock.withLock {
+            let now = nowNs ?? clock.nowNs
+            scheduler.request(pattern, now: now) { line.drive($0) }
+            lock.broadcast()
+        }
+    }
+
+    /// Applies changes due by `nowNs`; for virtual time, where no timer thread runs.
+    public func advance(nowNs: UInt64) {
+        lock.withLock { scheduler.advance(now: nowNs) { line.drive($0) } }
+    }
+
+    public var nextDeadlineNs: UInt64? { lock.withLock { scheduler.nextDeadlineNs } }
+    public var stats: BuzzerStats { lock.withLock { scheduler.stats } }
+    public var isOn: Bool { lock.withLock { scheduler.isOn } }
+
+    /// Drops queued pulses and switches the line off.
+    public func silence() {
+        lock.withLock {
+            scheduler.silence { line.drive($0) }
+            lock.broadcast()
+        }
+    }
+
+    /// Starts the thread that ends pulses and starts queued ones on time. Needs a real monotonic
+    /// clock (the thread sleeps on CLOCK_MONOTONIC). Calling it twice is harmless.
+    public func startTimerThread() {
+        let alreadyRunning = lock.withLock {
+            if timerRunning { return true }
+            timerRunning = true
+            timerStopRequested = false
+            return false
+        }
+        guard !alreadyRunning else { return }
+        spawnThread { [self] in timerLoop() }
+    }
+
+    /// Stops the timer thread and leaves the line off.
+    public func stopTimerThread() {
+        lock.withLock {
+            timerStopRequested = true
+            lock.broadcast()
+            while timerRunning { lock.wait() }
+            scheduler.silence { line.drive($0) }
+        }
+    }
+
+    private func timerLoop() {
+        lock.lock()
+        while !timerStopRequested {
+            if let deadline = scheduler.nextDeadlineNs {
+                let now = clock.nowNs
+                if now >= deadline {
+                    scheduler.advance(now: now) { line.drive($0) }
+                } else {
+                    lock.wait(untilNs: deadline)
+                }
+            } else {
+                lock.wait()
+            }
+        }
+        timerRunning = false
+        lock.broadcast()
+        lock.unlock()
+    }
+}

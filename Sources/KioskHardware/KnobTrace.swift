@@ -1,0 +1,155 @@
+import Foundation
+
+/// One line of a knob trace: `{"t_ns": 1000000, "line": "A", "value": 0}`.
+/// See docs/knob-trace-format.md.
+public struct KnobTraceRecord: Sendable, Hashable {
+    public var tNs: UInt64
+    public var line: KnobLine
+    public var value: Int
+
+    public init(tNs: UInt64, line: KnobLine, value: Int) {
+        self.tNs = tNs
+        self.line = line
+        self.value = value
+    }
+
+    public init(_ edge: EdgeEvent) {
+        self.init(tNs: edge.timestampNs, line: edge.line, value: edge.level)
+    }
+
+    public var edge: EdgeEvent { EdgeEvent(line: line, level: value, timestampNs: tNs) }
+
+    public var jsonLine: String {
+        "{\"t_ns\": \(tNs), \"line\": \"\(line.rawValue)\", \"value\": \(value)}"
+    }
+}
+
+/// A trace line that could not be read, with its 1-based line number.
+public struct KnobTraceError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var lineNumber: Int
+    public var message: String
+    /// The file the trace came from, when known.
+    public var source: String?
+
+    public init(lineNumber: Int, message: String, source: String? = nil) {
+        self.lineNumber = lineNumber
+        self.message = message
+        self.source = source
+    }
+
+    public var description: String {
+        "\(source ?? "trace"): line \(lineNumber): \(message)"
+    }
+}
+
+/// Reading and writing knob traces (JSON lines).
+public enum KnobTrace {
+    /// Parses a whole trace. Blank lines are skipped; anything else must be one record, and
+    /// timestamps must not go backwards (the decoder relies on edges in order).
+    public static func parse(_ text: String, source: String? = nil) throws(KnobTraceError) -> [KnobTraceRecord] {
+        let decoder = JSONDecoder()
+        var records: [KnobTraceRecord] = []
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            do throws(KnobTraceError) {
+                guard let record = try parseLine(rawLine, decoder: decoder) else { continue }
+                if let last = records.last, record.tNs < last.tNs {
+                    throw KnobTraceError(
+                        lineNumber: lineNumber,
+                        message: "\"t_ns\" goes backwards (\(record.tNs) after \(last.tNs)); traces must be in time order"
+                    )
+                }
+                records.append(record)
+            } catch var error {
+                error.lineNumber = lineNumber
+                error.source = source
+                throw error
+            }
+        }
+        return records
+    }
+
+    /// Reads a trace file; `-` reads standard input.
+    public static func read(path: String) throws -> [KnobTraceRecord] {
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                throw KnobTraceError(lineNumber: 0, message: "cannot read the file: \(error.localizedDescription)", source: path)
+            }
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw KnobTraceError(lineNumber: 0, message: "not UTF-8 text", source: path)
+        }
+        return try parse(text, source: path)
+    }
+
+    /// Renders records as JSON lines, one per record, each ending in a newline.
+    public static func encode(_ records: some Sequence<KnobTraceRecord>) -> String {
+        var out = ""
+        for record in records {
+            out += record.jsonLine
+            out += "\n"
+        }
+        return out
+    }
+
+    private struct RawRecord: Decodable {
+        // swiftlint:disable:next identifier_name
+        let t_ns: UInt64
+        let line: String
+        let value: Int
+    }
+
+    /// Parses one line; nil for a blank line. The thrown error's line number is filled in by `parse`.
+    static func parseLine(_ line: Substring, decoder: JSONDecoder) throws(KnobTraceError) -> KnobTraceRecord? {
+        let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return nil }
+        let raw: RawRecord
+        do {
+            raw = try decoder.decode(RawRecord.self, from: Data(trimmed.utf8))
+        } catch let error as DecodingError {
+            throw KnobTraceError(lineNumber: 0, message: explain(error))
+        } catch {
+            throw KnobTraceError(lineNumber: 0, message: "not valid JSON")
+        }
+        guard let knobLine = KnobLine(rawValue: raw.line) else {
+            throw KnobTraceError(lineNumber: 0, message: "\"line\" must be \"A\", \"B\" or \"SW\", got \"\(raw.line)\"")
+        }
+        guard raw.value == 0 || raw.value == 1 else {
+            throw KnobTraceError(lineNumber: 0, message: "\"value\" must be 0 or 1, got \(raw.value)")
+        }
+        return KnobTraceRecord(tNs: raw.t_ns, line: knobLine, value: raw.value)
+    }
+
+    private static let example = "{\"t_ns\": 1000000, \"line\": \"A\", \"value\": 0}"
+
+    private static func explain(_ error: DecodingError) -> String {
+        func expectation(_ path: [any CodingKey]) -> String? {
+            switch path.first?.stringValue {
+            case "t_ns": "\"t_ns\" must be a non-negative integer (nanoseconds)"
+            case "line": "\"line\" must be the string \"A\", \"B\" or \"SW\""
+            case "value": "\"value\" must be 0 or 1"
+            default: nil
+            }
+        }
+        switch error {
+        case .keyNotFound(let key, _):
+            return "missing \"\(key.stringValue)\"; expected an object like \(example)"
+        case .valueNotFound(_, let context):
+            return expectation(context.codingPath).map { "\($0), got null" } ?? "unexpected null"
+        case .typeMismatch(_, let context), .dataCorrupted(let context):
+            if let message = expectation(context.codingPath) { return message }
+            if context.codingPath.isEmpty, case .typeMismatch = error {
+                return "expected a JSON object like \(example)"
+            }
+            return "not valid JSON; expected an object like \(example)"
+        @unknown default:
+            return "not valid JSON; expected an object like \(example)"
+        }
+    }
+}
