@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything needed to show or rank one round, read in one consistent transaction.
-public struct RoundSnapshot: Sendable {
+public struct RoundSnapshot: Sendable, Equatable {
     public var round: Round
     public var course: Course
     public var events: [ScoreEvent]
@@ -15,6 +15,11 @@ public struct RoundSnapshot: Sendable {
         self.events = events
         self.aliases = aliases
         self.scorecard = Scorecard(course: course, round: round, events: events)
+    }
+
+    /// Equal when the stored facts are equal (the scorecard is derived from them).
+    public static func == (a: RoundSnapshot, b: RoundSnapshot) -> Bool {
+        a.round == b.round && a.course == b.course && a.events == b.events && a.aliases == b.aliases
     }
 
     public var standings: Standings {

@@ -81,11 +81,14 @@ public struct Scenario: Sendable, Decodable {
         guard !participantList.isEmpty else { throw .invalid("the scenario has no participants") }
 
         var eventIDs = IdentifierMap()
+        var declared = Set<String>()
         var scoreEvents: [ScoreEvent] = []
         // File order is irrelevant to the result (A7); it only decides which duplicate id is reported.
         for spec in events {
             guard !spec.id.isEmpty else { throw .invalid("an event has an empty id") }
-            guard eventIDs.existing(spec.id) == nil else { throw .invalid("event id \"\(spec.id)\" appears twice") }
+            // A supersedes list may name an event before it appears, so "declared" is
+            // tracked apart from the id map.
+            guard declared.insert(spec.id).inserted else { throw .invalid("event id \"\(spec.id)\" appears twice") }
             guard let participant = ids.existing(spec.participant) else {
                 throw .invalid("event \"\(spec.id)\": unknown participant \"\(spec.participant)\"")
             }

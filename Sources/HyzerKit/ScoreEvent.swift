@@ -55,7 +55,20 @@ public struct ScoreCell: Sendable, Hashable, Codable, Comparable {
     }
 
     public static func < (a: ScoreCell, b: ScoreCell) -> Bool {
-        a.hole != b.hole ? a.hole < b.hole : a.participantID.uuidString < b.participantID.uuidString
+        a.hole != b.hole ? a.hole < b.hole : a.participantID.precedes(b.participantID)
+    }
+}
+
+extension UUID {
+    /// A total order on the 16 bytes, the same on every device. Used wherever ties need
+    /// a deterministic break; it avoids building `uuidString`s on the hot path.
+    @inlinable public func precedes(_ other: UUID) -> Bool {
+        withUnsafeBytes(of: uuid) { a in
+            withUnsafeBytes(of: other.uuid) { b in
+                for i in 0..<16 where a[i] != b[i] { return a[i] < b[i] }
+                return false
+            }
+        }
     }
 }
 

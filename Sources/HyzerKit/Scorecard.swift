@@ -40,6 +40,10 @@ public struct CellResolution: Sendable, Hashable {
     /// - A resolution leaf raises no override discrepancy of its own.
     public static func resolve(_ cell: ScoreCell, events: [ScoreEvent]) -> CellResolution {
         guard !events.isEmpty else { return CellResolution(cell: cell, value: nil, leaves: [], discrepancy: nil) }
+        if events.count == 1 {
+            // The common case by far: one statement, nothing to compare.
+            return CellResolution(cell: cell, value: events[0].strokes, leaves: events, discrepancy: nil)
+        }
         var byID: [UUID: ScoreEvent] = [:]
         byID.reserveCapacity(events.count)
         var superseded = Set<UUID>()
@@ -53,7 +57,7 @@ public struct CellResolution: Sendable, Hashable {
             // Treat every event as current so the disagreement is visible, not hidden.
             leaves = Array(byID.values)
         }
-        leaves.sort { $0.id.uuidString < $1.id.uuidString }
+        if leaves.count > 1 { leaves.sort { $0.id.precedes($1.id) } }
 
         var disputed = Set<Int>()
         var disputedIDs = Set<UUID>()
@@ -78,7 +82,7 @@ public struct CellResolution: Sendable, Hashable {
 
         let discrepancy = kinds.isEmpty ? nil : Discrepancy(
             cell: cell, values: disputed.sorted(),
-            eventIDs: disputedIDs.sorted { $0.uuidString < $1.uuidString }, kinds: kinds)
+            eventIDs: disputedIDs.sorted { $0.precedes($1) }, kinds: kinds)
         return CellResolution(cell: cell, value: countingValue(of: leaves), leaves: leaves, discrepancy: discrepancy)
     }
 
@@ -125,13 +129,17 @@ public struct Scorecard: Sendable {
         cells[ScoreCell(participantID: participant, hole: hole)]?.value
     }
 
-    /// Open discrepancies of the round's participants, by hole then participant.
+    /// Open discrepancies of the round's participants, by hole, then in the round's
+    /// participant order (the same on every device).
     public var discrepancies: [Discrepancy] {
-        let members = Set(participantIDs)
+        let order = Dictionary(participantIDs.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
         return cells.values
             .compactMap(\.discrepancy)
-            .filter { members.contains($0.cell.participantID) }
-            .sorted { $0.cell < $1.cell }
+            .filter { order[$0.cell.participantID] != nil }
+            .sorted { a, b in
+                a.cell.hole != b.cell.hole ? a.cell.hole < b.cell.hole
+                    : order[a.cell.participantID]! < order[b.cell.participantID]!
+            }
     }
 
     /// Holes with a value for a participant.

@@ -105,13 +105,15 @@ public struct StandingsEngine: Sendable {
             if status == .dnf { dnf.append(row) } else { ranked.append(row) }
         }
         // Display order inside a tie: more holes played first, then name, then id, so
-        // every device shows the same order.
+        // every device shows the same order. Names are folded once, not per comparison.
+        var folded: [UUID: String] = [:]
+        for p in participants { folded[p.id] = p.name.lowercased() }
         let displayOrder: (Standing, Standing) -> Bool = { a, b in
             if a.toPar != b.toPar { return a.toPar < b.toPar }
             if a.thru != b.thru { return a.thru > b.thru }
-            let byName = a.name.localizedCaseInsensitiveCompare(b.name)
-            if byName != .orderedSame { return byName == .orderedAscending }
-            return a.participantID.uuidString < b.participantID.uuidString
+            let an = folded[a.participantID]!, bn = folded[b.participantID]!
+            if an != bn { return an < bn }
+            return a.participantID.precedes(b.participantID)
         }
         ranked.sort(by: displayOrder)
         dnf.sort(by: displayOrder)

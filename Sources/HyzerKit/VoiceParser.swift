@@ -119,6 +119,8 @@ public enum VoiceParser {
     private static let fillers: Set<String> = [
         "and", "a", "an", "got", "gets", "had", "has", "shot", "scored", "score", "with", "is", "was",
         "then", "on", "the", "hole", "made", "took", "card", "carded",
+        // Spoken self-corrections: "Mike 3, no, Mike 4", "sorry, actually make that".
+        "no", "sorry", "actually", "wait", "make", "that", "it", "i", "mean",
     ]
 
     static func classify(_ token: String, afterName: Bool) -> TokenClass {

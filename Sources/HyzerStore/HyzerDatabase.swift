@@ -97,6 +97,10 @@ public final class HyzerDatabase: Sendable {
         }
         let pool = try DatabasePool(path: path, configuration: config)
         do {
+            // GRDB switches its writer to NORMAL when it enables WAL, after
+            // prepareDatabase ran; the writer is one long-lived connection, so setting
+            // FULL once here holds for every write.
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
             let check = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
             guard check == ["ok"] else { throw DamagedDatabase(details: check.prefix(3).joined(separator: "; ")) }
             try migrator.migrate(pool)
@@ -121,5 +125,15 @@ public final class HyzerDatabase: Sendable {
 
     private static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+}
+
+extension HyzerDatabase {
+    /// Bytes the domain database takes on disk once its WAL is folded in (NFR21 sizing).
+    public func domainSizeOnDisk() throws -> Int {
+        try domain.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        let path = directory.appendingPathComponent(Self.domainFileName).path
+        let attributes = try FileManager.default.attributesOfItem(atPath: path)
+        return (attributes[.size] as? NSNumber)?.intValue ?? 0
     }
 }

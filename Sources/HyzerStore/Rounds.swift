@@ -229,10 +229,10 @@ extension HyzerDatabase {
         return RoundSnapshot(round: round, course: course, events: try Rows.events(round: id, db), aliases: aliases)
     }
 
-    /// In-process observation of a round: a new snapshot after every commit that touches
-    /// it. (Another process's writes are picked up by `ChangeMonitor`.)
+    /// In-process observation of a round: a new snapshot after every commit that changes
+    /// it, never the same one twice. (Another process's writes: `ChangeMonitor`.)
     public func observe(round id: UUID) -> AsyncValueObservation<RoundSnapshot> {
-        ValueObservation.tracking { db in try Self.snapshot(id, db) }.values(in: domain)
+        ValueObservation.tracking { db in try Self.snapshot(id, db) }.removeDuplicates().values(in: domain)
     }
 }
 

@@ -46,9 +46,7 @@ enum StoreBenchmark {
             roundIDs.append(round.id)
         }
         let writeSeconds = Double(nowNs() - writeStart) / 1e9
-        try db.domain.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        let path = dir.appendingPathComponent(HyzerDatabase.domainFileName).path
-        let bytes = (try FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.doubleValue ?? 0
+        let bytes = Double(try db.domainSizeOnDisk())
 
         var historySamples: [Double] = []
         for _ in 0..<30 {
