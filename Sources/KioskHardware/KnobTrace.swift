@@ -98,11 +98,40 @@ public enum KnobTrace {
         return out
     }
 
+    /// Any JSON value a field might hold, so a wrong one can be named in the error instead of
+    /// JSONDecoder's generic "not valid JSON".
+    private enum Scalar: Decodable, CustomStringConvertible {
+        case unsigned(UInt64), signed(Int64), number(Double), string(String), bool(Bool), null, composite
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() { self = .null }
+            else if let value = try? container.decode(UInt64.self) { self = .unsigned(value) }
+            else if let value = try? container.decode(Int64.self) { self = .signed(value) }
+            else if let value = try? container.decode(Double.self) { self = .number(value) }
+            else if let value = try? container.decode(String.self) { self = .string(value) }
+            else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+            else { self = .composite }
+        }
+
+        var description: String {
+            switch self {
+            case .unsigned(let v): "\(v)"
+            case .signed(let v): "\(v)"
+            case .number(let v): "\(v)"
+            case .string(let v): "\"\(v)\""
+            case .bool(let v): "\(v)"
+            case .null: "null"
+            case .composite: "an array or object"
+            }
+        }
+    }
+
     private struct RawRecord: Decodable {
         // swiftlint:disable:next identifier_name
-        let t_ns: UInt64
-        let line: String
-        let value: Int
+        let t_ns: Scalar
+        let line: Scalar
+        let value: Scalar
     }
 
     /// Parses one line; nil for a blank line. The thrown error's line number is filled in by `parse`.
@@ -117,39 +146,31 @@ public enum KnobTrace {
         } catch {
             throw KnobTraceError(lineNumber: 0, message: "not valid JSON")
         }
-        guard let knobLine = KnobLine(rawValue: raw.line) else {
-            throw KnobTraceError(lineNumber: 0, message: "\"line\" must be \"A\", \"B\" or \"SW\", got \"\(raw.line)\"")
+        guard case .unsigned(let t) = raw.t_ns else {
+            throw KnobTraceError(lineNumber: 0, message: "\"t_ns\" must be a non-negative integer (nanoseconds), got \(raw.t_ns)")
         }
-        guard raw.value == 0 || raw.value == 1 else {
+        guard case .string(let name) = raw.line else {
+            throw KnobTraceError(lineNumber: 0, message: "\"line\" must be the string \"A\", \"B\" or \"SW\", got \(raw.line)")
+        }
+        guard let knobLine = KnobLine(rawValue: name) else {
+            throw KnobTraceError(lineNumber: 0, message: "\"line\" must be \"A\", \"B\" or \"SW\", got \"\(name)\"")
+        }
+        guard case .unsigned(let value) = raw.value, value <= 1 else {
             throw KnobTraceError(lineNumber: 0, message: "\"value\" must be 0 or 1, got \(raw.value)")
         }
-        return KnobTraceRecord(tNs: raw.t_ns, line: knobLine, value: raw.value)
+        return KnobTraceRecord(tNs: t, line: knobLine, value: Int(value))
     }
 
     private static let example = "{\"t_ns\": 1000000, \"line\": \"A\", \"value\": 0}"
 
     private static func explain(_ error: DecodingError) -> String {
-        func expectation(_ path: [any CodingKey]) -> String? {
-            switch path.first?.stringValue {
-            case "t_ns": "\"t_ns\" must be a non-negative integer (nanoseconds)"
-            case "line": "\"line\" must be the string \"A\", \"B\" or \"SW\""
-            case "value": "\"value\" must be 0 or 1"
-            default: nil
-            }
-        }
         switch error {
         case .keyNotFound(let key, _):
-            return "missing \"\(key.stringValue)\"; expected an object like \(example)"
-        case .valueNotFound(_, let context):
-            return expectation(context.codingPath).map { "\($0), got null" } ?? "unexpected null"
-        case .typeMismatch(_, let context), .dataCorrupted(let context):
-            if let message = expectation(context.codingPath) { return message }
-            if context.codingPath.isEmpty, case .typeMismatch = error {
-                return "expected a JSON object like \(example)"
-            }
-            return "not valid JSON; expected an object like \(example)"
-        @unknown default:
-            return "not valid JSON; expected an object like \(example)"
+            "missing \"\(key.stringValue)\"; expected an object like \(example)"
+        case .typeMismatch(_, let context) where context.codingPath.isEmpty:
+            "expected a JSON object like \(example)"
+        default:
+            "not valid JSON; expected an object like \(example)"
         }
     }
 }

@@ -1,0 +1,190 @@
+import CGpiod
+import Foundation
+import Logging
+
+/// Waits on the input lines' event fds with one poll() on one thread, and hands the kernel's
+/// events on in timestamp order.
+///
+/// libgpiod v1 gives each line its own fd and its own kernel queue, so A and B events that were
+/// both pending are read separately; they are merged by their kernel timestamps before decoding,
+/// because the quadrature order is the whole signal. The fds are made non-blocking so each
+/// wake-up drains everything queued (the v1 kernel queue holds only 16 events per line).
+final class GpioEventPump: @unchecked Sendable {
+    // @unchecked: immutable after init; `wake()` only writes to a pipe.
+    struct Source {
+        var line: KnobLine
+        var fd: Int32
+        /// For error messages: "encoder A (GPIO17 at gpiochip0:17)" and the chip it is on.
+        var label: String
+        var chip: String?
+    }
+
+    private let sources: [Source]
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    init(sources: [Source]) throws(GpioError) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else {
+            throw GpioError(
+                kind: .readFailed, lines: sources.map(\.label), chip: nil,
+                problem: "cannot create the wake-up pipe: \(GpioErrno(errno))", fix: "check the process's file descriptor limit (ulimit -n)"
+            )
+        }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        self.sources = sources
+        for fd in sources.map(\.fd) + [wakeRead, wakeWrite] {
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        }
+    }
+
+    deinit {
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// Makes `run` return. Safe from any thread, and before `run` has even started.
+    func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    func run(_ handler: any KnobInputHandler, clock: any MonotonicClock) throws(GpioError) {
+        var pollFds = sources.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        pollFds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+        let wakeIndex = sources.count
+        var buffer = [gpiod_line_event](repeating: gpiod_line_event(), count: 16)
+        var batch: [(edge: EdgeEvent, order: Int)] = []
+
+        while true {
+            var timeoutMs: Int32 = -1
+            if let deadline = handler.nextDeadlineNs {
+                let now = clock.nowNs
+                if deadline <= now {
+                    handler.handleTimer(nowNs: now)
+                    continue
+                }
+                // poll() counts whole milliseconds; round up so a deadline is never fired early.
+                timeoutMs = Int32(min((deadline - now + 999_999) / 1_000_000, UInt64(Int32.max)))
+            }
+            let ready = poll(&pollFds, nfds_t(pollFds.count), timeoutMs)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                throw GpioError(
+                    kind: .readFailed, lines: sources.map(\.label), chip: sources.first?.chip,
+                    problem: "poll() on the line event fds failed: \(GpioErrno(errno))", fix: "restart the kiosk; report it if it recurs"
+                )
+            }
+            if pollFds[wakeIndex].revents != 0 { return }
+
+            batch.removeAll(keepingCapacity: true)
+            for (index, source) in sources.enumerated() {
+                let revents = Int32(pollFds[index].revents)
+                if revents & Int32(POLLIN) != 0 {
+                    do throws(GpioErrno) {
+                        while true {
+                            let count = try readLineEvents(fd: source.fd, into: &buffer)
+                            for event in buffer[..<count] {
+                                let (level, t) = event.edge
+                                batch.append((EdgeEvent(line: source.line, level: level, timestampNs: t), batch.count))
+                            }
+                            if count < buffer.count { break }
+                        }
+                    } catch {
+                        throw readError(source, error)
+                    }
+                } else if revents & Int32(POLLERR | POLLHUP | POLLNVAL) != 0 {
+                    throw readError(source, GpioErrno(EIO))
+                }
+            }
+            if !batch.isEmpty {
+                // Kernel timestamps order A against B; arrival order breaks ties.
+                batch.sort { ($0.edge.timestampNs, $0.order) < ($1.edge.timestampNs, $1.order) }
+                handler.handleEdges(batch.map(\.edge))
+            }
+        }
+    }
+
+    private func readError(_ source: Source, _ error: GpioErrno) -> GpioError {
+        GpioError(
+            kind: .readFailed, lines: [source.label], chip: source.chip,
+            problem: "reading the line's events failed: \(error)",
+            fix: "the GPIO chip may have gone away; check `dmesg | grep -i gpio` and restart the kiosk"
+        )
+    }
+}
+
+/// The knob on the Raspberry Pi, through libgpiod v1.
+///
+/// Lines are found by name on whichever chip has them (the Pi 5's header chip moved from
+/// gpiochip4 to gpiochip0 between kernel versions, so no chip number is ever assumed), A, B and
+/// the switch are requested for both edges with pull-up bias, the buzzer line as an output.
+/// Every failure throws a `GpioError` naming the line, the chip and the fix; the kiosk then
+/// shows it in diagnostics and carries on with the keyboard (`KnobBackends.hardwareOrKeyboard`).
+public final class GpiodKnobBackend: KnobBackend, @unchecked Sendable {
+    // @unchecked: immutable after init; `chips` is only kept alive, never used concurrently.
+    public let description: String
+    public let initialLevels: KnobLevels
+    public let buzzerLine: any OutputLine
+    public let clock: any MonotonicClock = SystemMonotonicClock()
+    public var usesVirtualTime: Bool { false }
+
+    /// Open chips holding our requested lines; closing one releases its lines.
+    private let chips: [any GpioChip]
+    private let pump: GpioEventPump
+
+    public convenience init(config: GpiodKnobConfig = GpiodKnobConfig()) throws(GpioError) {
+        try self.init(config: config, provider: LibgpiodChipProvider(deviceDirectory: config.deviceDirectory))
+    }
+
+    public init(config: GpiodKnobConfig, provider: any GpioChipProvider) throws(GpioError) {
+        let resolver = GpioLineResolver(config: config, provider: provider)
+        let opened = try resolver.openChips()
+        let located = try resolver.locate(in: opened)
+        let requested = try resolver.request(located)
+
+        var levels = KnobLevels.idle
+        for input in requested.inputs {
+            switch input.line {
+            case .a: levels.a = input.level
+            case .b: levels.b = input.level
+            case .sw: levels.sw = input.level
+            }
+        }
+        initialLevels = levels
+        buzzerLine = requested.buzzer ?? NullOutputLine()
+        var kept: [any GpioChip] = []
+        for entry in located where !kept.contains(where: { $0 === entry.chip }) { kept.append(entry.chip) }
+        chips = kept
+        pump = try GpioEventPump(sources: requested.inputs.map {
+            GpioEventPump.Source(line: $0.line, fd: $0.fd, label: $0.label, chip: $0.chip)
+        })
+        description = "gpiod: " + located.map { "\($0.role.rawValue) \($0.label)" }.joined(separator: ", ")
+        Logger(label: "hyzer.knob").info("\(description)")
+    }
+
+    public func run(_ handler: any KnobInputHandler) throws {
+        try pump.run(handler, clock: clock)
+    }
+
+    public func stop() { pump.wake() }
+}
+
+/// Choosing a backend at start-up.
+public enum KnobBackends {
+    /// The encoder if its lines can be opened; otherwise the keyboard, with the reason for the
+    /// diagnostics screen. The kiosk keeps running either way.
+    public static func hardwareOrKeyboard(
+        _ config: GpiodKnobConfig = GpiodKnobConfig(),
+        provider: (any GpioChipProvider)? = nil
+    ) -> (backend: any KnobBackend, fault: GpioError?) {
+        do {
+            let provider = provider ?? LibgpiodChipProvider(deviceDirectory: config.deviceDirectory)
+            return (try GpiodKnobBackend(config: config, provider: provider), nil)
+        } catch {
+            Logger(label: "hyzer.knob").warning("\(error); using the keyboard and mouse wheel")
+            return (KeyboardKnobBackend(), error)
+        }
+    }
+}

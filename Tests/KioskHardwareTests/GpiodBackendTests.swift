@@ -1,0 +1,334 @@
+import CGpiod
+import Foundation
+import Testing
+@testable import KioskHardware
+
+/// A GPIO chip in memory. Requested inputs are pipes that tests write kernel-format events to.
+final class FakeChip: GpioChip {
+    let path: String
+    let name: String
+    let label: String
+    let names: [String?]
+    var consumers: [Int: String] = [:]
+    var requestErrors: [Int: Int32] = [:]
+    var initialLevels: [Int: Int] = [:]
+    private(set) var eventPipes: [Int: (read: Int32, write: Int32)] = [:]
+    private(set) var outputs: [Int: RecordingOutputLine] = [:]
+    private(set) var requestedPullUp: [Int: Bool] = [:]
+
+    init(path: String, label: String, names: [String?]) {
+        self.path = path
+        self.name = String(path.split(separator: "/").last!)
+        self.label = label
+        self.names = names
+    }
+
+    deinit {
+        for pipe in eventPipes.values {
+            close(pipe.read)
+            if pipe.write >= 0 { close(pipe.write) }
+        }
+    }
+
+    var lineCount: Int { names.count }
+    func lineName(at offset: Int) -> String? { names[offset] }
+    func lineConsumer(at offset: Int) -> String? { consumers[offset] }
+
+    func requestEdgeEvents(offset: Int, consumer: String, pullUp: Bool) throws(GpioErrno) -> (fd: Int32, level: Int) {
+        if let code = requestErrors[offset] { throw GpioErrno(code) }
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw GpioErrno(errno) }
+        eventPipes[offset] = (fds[0], fds[1])
+        requestedPullUp[offset] = pullUp
+        consumers[offset] = consumer
+        return (fds[0], initialLevels[offset] ?? 1)
+    }
+
+    func requestOutput(offset: Int, consumer: String, initialLevel: Int) throws(GpioErrno) -> any OutputLine {
+        if let code = requestErrors[offset] { throw GpioErrno(code) }
+        let line = RecordingOutputLine()
+        outputs[offset] = line
+        consumers[offset] = consumer
+        return line
+    }
+
+    /// Writes one `struct gpioevent_data` as the kernel would: u64 timestamp, u32 event id, padding.
+    func inject(offset: Int, rising: Bool, atNs t: UInt64) {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        withUnsafeBytes(of: t.littleEndian) { bytes.replaceSubrange(0..<8, with: $0) }
+        bytes[8] = rising ? 0x01 : 0x02
+        let written = write(eventPipes[offset]!.write, bytes, 16)
+        precondition(written == 16)
+    }
+
+    /// Closes the writing end: the read end then reports a hang-up, like a vanished chip.
+    func hangUp(offset: Int) {
+        close(eventPipes[offset]!.write)
+        eventPipes[offset]!.write = -1
+    }
+}
+
+final class FakeProvider: GpioChipProvider {
+    var chips: [FakeChip] = []
+    var openErrors: [String: Int32] = [:]
+
+    func chipPaths() -> [String] { (chips.map(\.path) + openErrors.keys).sorted() }
+
+    func openChip(path: String) throws(GpioErrno) -> any GpioChip {
+        if let code = openErrors[path] { throw GpioErrno(code) }
+        return chips.first { $0.path == path }!
+    }
+}
+
+/// Raspberry Pi 5 header chip: lines named GPIO0…GPIO27 followed by unnamed ones.
+func rp1(_ path: String) -> FakeChip {
+    FakeChip(path: path, label: "pinctrl-rp1", names: (0..<28).map { "GPIO\($0)" } + Array(repeating: nil, count: 26))
+}
+
+@Suite("gpiod backend")
+struct GpiodBackendTests {
+    func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gpio-\(UUID())")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    // MARK: the real libgpiod, on a machine without a GPIO chip
+
+    @Test func noChipIsAClearErrorNamingTheLines() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect {
+            try GpiodKnobBackend(config: GpiodKnobConfig(deviceDirectory: dir.path))
+        } throws: { error in
+            guard let error = error as? GpioError else { return false }
+            return error.kind == .noChip
+                && error.lines == ["encoder A (GPIO17)", "encoder B (GPIO27)", "push switch (GPIO22)", "buzzer (GPIO23)"]
+                && error.chip == nil
+                && error.description.contains("no GPIO chip") && error.description.contains("Chip: none found")
+                && error.description.contains("Fix: ") && error.description.contains("keyboard")
+        }
+    }
+
+    @Test func aFileThatIsNotAGpioChipIsRejectedByLibgpiod() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fake = dir.appendingPathComponent("gpiochip0").path
+        _ = FileManager.default.createFile(atPath: fake, contents: Data("not a chip".utf8))
+        #expect {
+            try GpiodKnobBackend(config: GpiodKnobConfig(deviceDirectory: dir.path))
+        } throws: { error in
+            guard let error = error as? GpioError else { return false }
+            return error.kind == .chipUnavailable && error.chip == fake && error.description.contains(fake)
+        }
+    }
+
+    @Test func withoutHardwareTheKioskFallsBackToTheKeyboardAndKeepsTheReason() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (backend, fault) = KnobBackends.hardwareOrKeyboard(GpiodKnobConfig(deviceDirectory: dir.path))
+        #expect(backend is KeyboardKnobBackend)
+        #expect(fault?.kind == .noChip)
+    }
+
+    @Test func chipsAreListedInNumericOrder() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["gpiochip10", "gpiochip2", "gpiochip0", "ttyS0"] {
+            _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: nil)
+        }
+        #expect(LibgpiodChipProvider(deviceDirectory: dir.path).chipPaths() == ["gpiochip0", "gpiochip2", "gpiochip10"].map { "\(dir.path)/\($0)" })
+    }
+
+    // MARK: line lookup and request failures, with fake chips
+
+    func fails(_ provider: FakeProvider, config: GpiodKnobConfig = GpiodKnobConfig()) -> GpioError? {
+        do {
+            _ = try GpiodKnobBackend(config: config, provider: provider)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func linesAreFoundByNameWhicheverChipHoldsThem() throws {
+        // Pi 5 before and after the kernel renumbered its header chip from gpiochip4 to gpiochip0.
+        for layout in [["/dev/gpiochip0"], ["/dev/gpiochip0", "/dev/gpiochip1", "/dev/gpiochip4"]] {
+            let provider = FakeProvider()
+            for path in layout.dropLast() {
+                provider.chips.append(FakeChip(path: path, label: "gpio-brcmstb", names: Array(repeating: nil, count: 32)))
+            }
+            let header = rp1(layout.last!)
+            provider.chips.append(header)
+            let backend = try GpiodKnobBackend(config: GpiodKnobConfig(), provider: provider)
+            #expect(Set(header.eventPipes.keys) == [17, 27, 22])
+            #expect(header.requestedPullUp.values.allSatisfy { $0 })
+            #expect(header.outputs[23] != nil)
+            #expect(header.consumers[17] == "hyzer-kiosk")
+            #expect(backend.description.contains("GPIO17 at \(header.name):17"))
+        }
+    }
+
+    @Test func permissionDeniedNamesTheChipAndTheGpioGroup() {
+        let provider = FakeProvider()
+        provider.openErrors["/dev/gpiochip0"] = EACCES
+        let error = fails(provider)
+        #expect(error?.kind == .permissionDenied)
+        #expect(error?.chip == "/dev/gpiochip0")
+        #expect(error?.description.contains("encoder A (GPIO17)") == true)
+        #expect(error?.description.contains("`gpio` group") == true)
+    }
+
+    @Test func missingLineNameListsTheChipsScannedAndTheFallbackSyntax() {
+        let provider = FakeProvider()
+        provider.chips = [FakeChip(path: "/dev/gpiochip0", label: "pinctrl-bcm2711", names: Array(repeating: nil, count: 58))]
+        let error = fails(provider)
+        #expect(error?.kind == .lineNotFound)
+        #expect(error?.lines == ["encoder A (GPIO17)"])
+        #expect(error?.problem.contains("/dev/gpiochip0 [pinctrl-bcm2711] (58 lines)") == true)
+        #expect(error?.fix.contains("GPIO17,pinctrl-rp1:17") == true)
+    }
+
+    @Test func anUnreadableChipIsMentionedWhenTheLineIsNotFoundElsewhere() {
+        let provider = FakeProvider()
+        provider.chips = [FakeChip(path: "/dev/gpiochip0", label: "other", names: [nil, nil])]
+        provider.openErrors["/dev/gpiochip4"] = EACCES
+        let error = fails(provider)
+        #expect(error?.kind == .lineNotFound)
+        #expect(error?.problem.contains("could not open /dev/gpiochip4") == true)
+        #expect(error?.fix.contains("`gpio` group") == true)
+    }
+
+    @Test func chipAndOffsetFallbackByLabel() throws {
+        let provider = FakeProvider()
+        let unnamed = FakeChip(path: "/dev/gpiochip0", label: "pinctrl-bcm2711", names: Array(repeating: nil, count: 58))
+        provider.chips = [unnamed]
+        var config = GpiodKnobConfig()
+        config.a = GpioLineSpec(parsing: "GPIO17,pinctrl-bcm2711:17")!
+        config.b = GpioLineSpec(parsing: "pinctrl-bcm2711:27")!
+        config.sw = GpioLineSpec(parsing: "GPIO22,gpiochip0:22")!
+        config.buzzer = nil
+        _ = try GpiodKnobBackend(config: config, provider: provider)
+        #expect(Set(unnamed.eventPipes.keys) == [17, 27, 22])
+
+        config.a = GpioLineSpec(parsing: "GPIO17,pinctrl-rp1:17")!
+        #expect(fails(provider, config: config)?.kind == .lineNotFound)
+        config.a = GpioLineSpec(parsing: "pinctrl-bcm2711:99")!
+        #expect(fails(provider, config: config)?.kind == .invalidConfig)
+        config.a = GpioLineSpec(parsing: "pinctrl-bcm2711:27")!
+        let duplicate = fails(provider, config: config)
+        #expect(duplicate?.kind == .invalidConfig)
+        #expect(duplicate?.lines == ["encoder A", "encoder B"])
+    }
+
+    @Test func busyLineNamesItsHolderAndTheOverlay() {
+        let provider = FakeProvider()
+        let chip = rp1("/dev/gpiochip0")
+        chip.requestErrors[27] = EBUSY
+        chip.consumers[27] = "rotary-encoder"
+        provider.chips = [chip]
+        let error = fails(provider)
+        #expect(error?.kind == .lineBusy)
+        #expect(error?.lines == ["encoder B (GPIO27 at gpiochip0:27)"])
+        #expect(error?.chip == "/dev/gpiochip0 [pinctrl-rp1]")
+        #expect(error?.problem.contains("\"rotary-encoder\"") == true)
+        #expect(error?.fix.contains("dtoverlay") == true)
+    }
+
+    @Test func requestErrnosMapToTheirFixes() {
+        for (code, kind, hint) in [(EPERM, GpioError.Kind.permissionDenied, "`gpio` group"),
+                                   (EINVAL, .requestFailed, "config.txt"),
+                                   (EIO, .requestFailed, "gpioinfo gpiochip0")] {
+            let provider = FakeProvider()
+            let chip = rp1("/dev/gpiochip0")
+            chip.requestErrors[22] = code
+            provider.chips = [chip]
+            let error = fails(provider)
+            #expect(error?.kind == kind)
+            #expect(error?.lines == ["push switch (GPIO22 at gpiochip0:22)"])
+            #expect(error?.fix.contains(hint) == true, "\(code): \(error?.fix ?? "")")
+        }
+    }
+
+    @Test func lineSpecParsing() {
+        #expect(GpioLineSpec(parsing: "GPIO17") == GpioLineSpec(name: "GPIO17"))
+        #expect(GpioLineSpec(parsing: "GPIO17, pinctrl-rp1:17") == GpioLineSpec(name: "GPIO17", fallback: GpioChipOffset(chip: "pinctrl-rp1", offset: 17)))
+        #expect(GpioLineSpec(parsing: "/dev/gpiochip4:5") == GpioLineSpec(name: nil, fallback: GpioChipOffset(chip: "/dev/gpiochip4", offset: 5)))
+        #expect(GpioLineSpec(parsing: "") == nil)
+        #expect(GpioLineSpec(parsing: "GPIO17,chip:x") == nil)
+        #expect(GpioLineSpec(parsing: ":3") == nil)
+    }
+
+    // MARK: the poll() loop, reading kernel-format events through libgpiod from pipes
+
+    func collect(_ driver: KnobDriver, count: Int) async -> [KnobEvent] {
+        var events: [KnobEvent] = []
+        for await event in driver.events {
+            events.append(event)
+            if events.count == count { break }
+        }
+        return events
+    }
+
+    @Test func eventsFromSeparateLineFdsAreMergedByKernelTimestamp() async throws {
+        let provider = FakeProvider()
+        let chip = rp1("/dev/gpiochip0")
+        provider.chips = [chip]
+        let backend = try GpiodKnobBackend(config: GpiodKnobConfig(), provider: provider)
+        let base = SystemMonotonicClock().nowNs
+        // One clockwise detent, queued before the thread reads anything: A's two edges sit in
+        // A's fd and B's two in B's. Read fd by fd they would be A, A, B, B: no detent at all.
+        chip.inject(offset: 17, rising: false, atNs: base + 1_000)
+        chip.inject(offset: 17, rising: true, atNs: base + 3_000)
+        chip.inject(offset: 27, rising: false, atNs: base + 2_000)
+        chip.inject(offset: 27, rising: true, atNs: base + 4_000)
+        let driver = KnobDriver(backend: backend)
+        driver.start()
+        let first = await collect(driver, count: 1)
+        #expect(first == [.detent(.clockwise, timestampNs: base + 4_000)])
+        #expect(chip.outputs[23]!.changes.first?.on == true, "the detent ticked the buzzer line")
+
+        // Then a press, bouncing, arriving while the thread waits in poll().
+        let now = SystemMonotonicClock().nowNs
+        chip.inject(offset: 22, rising: false, atNs: now)
+        chip.inject(offset: 22, rising: true, atNs: now + 300_000)
+        chip.inject(offset: 22, rising: false, atNs: now + 600_000)
+        let press = await collect(driver, count: 1)
+        #expect(press == [.press(timestampNs: now + 600_000 + 5 * ms)])
+        driver.stop()
+        #expect(driver.failure == nil)
+    }
+
+    @Test func aVanishedLineEndsInputWithAReadError() throws {
+        let provider = FakeProvider()
+        let chip = rp1("/dev/gpiochip0")
+        provider.chips = [chip]
+        let driver = KnobDriver(backend: try GpiodKnobBackend(config: GpiodKnobConfig(), provider: provider))
+        driver.start()
+        chip.hangUp(offset: 27)
+        let error = driver.waitUntilFinished() as? GpioError
+        #expect(error?.kind == .readFailed)
+        #expect(error?.lines == ["encoder B (GPIO27 at gpiochip0:27)"])
+        #expect(error?.chip == "/dev/gpiochip0 [pinctrl-rp1]")
+        driver.stop()
+    }
+
+    @Test func stopWakesTheLoopEvenWithNothingHappening() throws {
+        let provider = FakeProvider()
+        provider.chips = [rp1("/dev/gpiochip0")]
+        let driver = KnobDriver(backend: try GpiodKnobBackend(config: GpiodKnobConfig(), provider: provider))
+        driver.start()
+        driver.stop()
+        #expect(driver.failure == nil)
+    }
+
+    @Test func kernelEventsConvertToLevelsAndNanoseconds() {
+        var event = gpiod_line_event()
+        event.ts = timespec(tv_sec: 12, tv_nsec: 345)
+        event.event_type = Int32(GPIOD_LINE_EVENT_FALLING_EDGE)
+        #expect(event.edge.level == 0)
+        #expect(event.edge.timestampNs == 12_000_000_345)
+        event.event_type = Int32(GPIOD_LINE_EVENT_RISING_EDGE)
+        #expect(event.edge.level == 1)
+    }
+}

@@ -1,0 +1,50 @@
+@testable import KioskHardware
+
+/// Edges that walk the encoder through `states` ("11", "01", …), one line change per step,
+/// `stepNs` apart starting at `startNs`. Steps that change both lines are not expressible as one
+/// edge; use `QuadratureDecoder.advance(to:at:)` for those.
+func edges(_ states: [String], startNs: UInt64 = 1_000, stepNs: UInt64 = 1_000) -> [EdgeEvent] {
+    var result: [EdgeEvent] = []
+    var previous = state(states[0])
+    var t = startNs
+    for text in states.dropFirst() {
+        let next = state(text)
+        precondition(next != previous && (next.a == previous.a || next.b == previous.b), "one line per step: \(previous) → \(next)")
+        t += stepNs
+        result.append(next.a != previous.a
+            ? EdgeEvent(line: .a, level: next.a, timestampNs: t)
+            : EdgeEvent(line: .b, level: next.b, timestampNs: t))
+        previous = next
+    }
+    return result
+}
+
+func state(_ text: String) -> QuadratureState {
+    let bits = Array(text)
+    return QuadratureState(a: bits[0] == "1" ? 1 : 0, b: bits[1] == "1" ? 1 : 0)
+}
+
+/// Runs edges through a fresh decoder and returns the detents.
+func detents(_ edges: [EdgeEvent], mode: QuadratureMode = .full, swap: Bool = false, initial: QuadratureState = .rest) -> [Detent] {
+    var decoder = QuadratureDecoder(mode: mode, swapDirection: swap, initial: initial)
+    return edges.compactMap { decoder.feed($0) }
+}
+
+func sw(_ level: Int, atMs ms: Double) -> EdgeEvent {
+    EdgeEvent(line: .sw, level: level, timestampNs: UInt64(ms * 1_000_000))
+}
+
+let ms: UInt64 = 1_000_000
+
+/// Pulses on a recorded line: (start, end) pairs; a pulse still on at the end has end == nil.
+func pulses(_ changes: [RecordingOutputLine.Change]) -> [(start: UInt64, end: UInt64?)] {
+    var result: [(start: UInt64, end: UInt64?)] = []
+    for change in changes {
+        if change.on {
+            result.append((change.atNs, nil))
+        } else if let last = result.indices.last, result[last].end == nil {
+            result[last].end = change.atNs
+        }
+    }
+    return result
+}
