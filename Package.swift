@@ -11,12 +11,23 @@ let package = Package(
         .executable(name: "hyzer-bench", targets: ["hyzer-bench"]),
         .library(name: "HyzerKit", targets: ["HyzerKit"]),
         .library(name: "HyzerStore", targets: ["HyzerStore"]),
+        .library(name: "HyzerSyncProtocol", targets: ["HyzerSyncProtocol"]),
+        .library(name: "HyzerSync", targets: ["HyzerSync"]),
+        .library(name: "HyzerServer", targets: ["HyzerServer"]),
+        .executable(name: "hyzer-server", targets: ["hyzer-server"]),
         .library(name: "KioskHardware", targets: ["KioskHardware"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Group server and sync (issue 5).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // The pure domain: Foundation only, no I/O.
@@ -44,10 +55,46 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The kiosk's screens as a pure state machine: events in, state and effects out.
+        .target(name: "KioskCore", dependencies: ["HyzerKit"]),
+        // Sync wire types shared by the device and the server: Foundation + domain only.
+        .target(name: "HyzerSyncProtocol", dependencies: ["HyzerKit"]),
+        // The device side of sync: the SyncEngine actor (outbox, push/pull, poke socket).
+        .target(
+            name: "HyzerSync",
+            dependencies: [
+                "HyzerKit", "HyzerStore", "HyzerSyncProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The group server: Hummingbird 2 app, its own SQLite storage, pokes over WebSocket.
+        .target(
+            name: "HyzerServer",
+            dependencies: [
+                "HyzerKit", "HyzerSyncProtocol",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "hyzer-server",
+            dependencies: [
+                "HyzerServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "hyzer",
             dependencies: [
-                "HyzerKit", "HyzerStore", "KioskHardware",
+                "HyzerKit", "HyzerStore", "KioskHardware", "HyzerSync", "HyzerSyncProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -55,7 +102,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-bench",
             dependencies: [
-                "HyzerKit", "HyzerStore", "KioskHardware",
+                "HyzerKit", "HyzerStore", "KioskHardware", "HyzerSync", "HyzerSyncProtocol", "HyzerServer",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -65,6 +112,22 @@ let package = Package(
             dependencies: ["HyzerStore", "HyzerKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "KioskHardwareTests", dependencies: ["KioskHardware"]),
+        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "HyzerKit"]),
+        .testTarget(
+            name: "HyzerServerTests",
+            dependencies: [
+                "HyzerServer", "HyzerSyncProtocol", "HyzerKit",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        // Devices against a real server on loopback: convergence, offline, crashes, epochs.
+        .testTarget(
+            name: "HyzerSyncTests",
+            dependencies: [
+                "HyzerSync", "HyzerSyncProtocol", "HyzerServer", "HyzerStore", "HyzerKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
         // Runs the built `hyzer` binary against the scenario examples, from outside.
         .testTarget(name: "HyzerCLITests", dependencies: ["HyzerKit"], resources: [.copy("Scenarios")]),
     ]

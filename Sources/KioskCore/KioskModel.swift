@@ -1,0 +1,139 @@
+import Foundation
+import HyzerKit
+
+/// What the kiosk knows of the world, read from the store by the shell.
+public struct KioskData: Sendable, Equatable {
+    /// The round being played (the newest active one), if any.
+    public var round: RoundSnapshot?
+    /// The most recently completed round, for the summary card.
+    public var lastCompleted: RoundSnapshot?
+    public var courses: [Course]
+    public var players: [Player]
+
+    public init(round: RoundSnapshot? = nil, lastCompleted: RoundSnapshot? = nil, courses: [Course] = [], players: [Player] = []) {
+        self.round = round
+        self.lastCompleted = lastCompleted
+        self.courses = courses
+        self.players = players
+    }
+
+    /// A display name for whoever reported a score.
+    public func name(of id: UUID) -> String? {
+        round?.round.participant(id)?.name ?? players.first { $0.id == id }?.displayName
+    }
+}
+
+/// Sync status for the small indicator on the board (the sync issue feeds it).
+public struct SyncIndicator: Sendable, Equatable {
+    public enum State: String, Sendable, Equatable { case disabled, idle, syncing, offline, error }
+    public var state: State
+    public var lastSynced: Date?
+    public var detail: String?
+
+    public init(state: State = .disabled, lastSynced: Date? = nil, detail: String? = nil) {
+        self.state = state
+        self.lastSynced = lastSynced
+        self.detail = detail
+    }
+}
+
+public struct KioskSettings: Sendable, Equatable {
+    /// NFR15: replace motion with instant changes.
+    public var reduceMotion: Bool
+    public init(reduceMotion: Bool = false) { self.reduceMotion = reduceMotion }
+}
+
+/// A short message over the current screen.
+public struct Notice: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable { case info, error }
+    public var text: String
+    public var kind: Kind
+    public var shownAt: Millis
+}
+
+/// The screens of the scoring loop. Each carries only its own cursor state; everything
+/// else comes from `KioskData`, so a data change never leaves a screen stale.
+public enum Screen: Sendable, Equatable {
+    /// The idle live board (or the last summary and "start a round" when none is active).
+    case board
+    case menu(cursor: Int)
+    /// One hole's card; `cursor` selects a participant row.
+    case holeCard(hole: Int, cursor: Int)
+    /// Crown-style entry for one participant on one hole.
+    case entry(Entry)
+    /// "All scores recorded. Finalize round?" `cursor` 0 = Finalize, 1 = Keep scoring.
+    case finalizePrompt(cursor: Int)
+    case summary(roundID: UUID)
+    case setupCourse(cursor: Int)
+    case setupPlayers(courseID: UUID, selected: [UUID], cursor: Int)
+
+    public struct Entry: Sendable, Equatable {
+        public var hole: Int
+        public var participantID: UUID
+        /// The row to return to on the hole card.
+        public var cursor: Int
+        public var value: Int
+        /// Non-nil when the participant already had a score: saving is a correction.
+        public var previous: Int?
+    }
+
+    /// A name for snapshots and logs.
+    public var name: String {
+        switch self {
+        case .board: "board"
+        case .menu: "menu"
+        case .holeCard(let hole, _): "hole-\(hole)"
+        case .entry(let e): "entry-hole-\(e.hole)"
+        case .finalizePrompt: "finalize"
+        case .summary: "summary"
+        case .setupCourse: "setup-course"
+        case .setupPlayers: "setup-players"
+        }
+    }
+}
+
+/// Inputs to the machine. The shell turns SDL events, knob events, store reads and the
+/// clock into these.
+public enum KioskEvent: Sendable, Equatable {
+    /// ±n detents (clockwise positive).
+    case turned(Int)
+    /// A click (the knob's release after a short press, Enter).
+    case pressed
+    /// A long press: back / cancel (Escape).
+    case longPressed
+    /// A tap at a point in the screen's logical coordinates.
+    case touch(x: Double, y: Double)
+    /// Time passed (a wake-up the machine asked for, or a frame).
+    case tick
+    /// Fresh data from the store, and what caused the change.
+    case dataChanged(KioskData, StandingsTrigger)
+    case syncChanged(SyncIndicator)
+    /// An effect the shell carried out failed; shown to the people at the tee.
+    case effectFailed(String)
+    case settingsChanged(KioskSettings)
+    /// The drawable area changed (window resize, rotation).
+    case resized(Viewport)
+}
+
+/// The logical drawing area in pixels (after any portrait rotation).
+public struct Viewport: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) {
+        self.width = max(1, width)
+        self.height = max(1, height)
+    }
+}
+
+/// Buzzer patterns the UI asks for. (The per-detent tick is played by the knob driver
+/// itself on its input thread, within NFR4's 50 ms, never by the UI.)
+public enum BuzzPattern: String, Sendable, Equatable { case confirm, limit, error }
+
+/// What the shell must do after an event.
+public enum KioskEffect: Sendable, Equatable {
+    case buzz(BuzzPattern)
+    case saveScore(roundID: UUID, participantID: UUID, hole: Int, strokes: Int)
+    case finishRound(UUID)
+    case startRound(courseID: UUID, playerIDs: [UUID])
+    case saveSettings(KioskSettings)
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Monotonic milliseconds. The shell passes the clock in with every event (injected
+/// time), so tests drive the machine with exact instants.
+public typealias Millis = Int64
+
+/// Animation timings, from the UX specification's tokens.
+public enum MotionTokens {
+    /// Reshuffle: rows slide within NFR6's 500 ms including the stagger.
+    public static let reshuffleBudget: Millis = 500
+    public static let reshuffleDuration: Millis = 400
+    public static let staggerPerRow: Millis = 20
+    /// ▲/▼ arrows stay 1.5 s, fading out over the last part.
+    public static let arrowLifetime: Millis = 1_500
+    public static let arrowFade: Millis = 400
+    /// Row pulse on change: 1.0 → 1.03 → 1.0 over 0.3 s.
+    public static let pulseDuration: Millis = 300
+    /// FR20: auto-advance 0.5–1 s after everyone has a score on the hole.
+    public static let autoAdvanceDelay: Millis = 750
+    /// Notices ("Saved", errors) stay this long.
+    public static let noticeLifetime: Millis = 2_500
+    /// A kiosk left mid-entry returns to the board (nothing is saved).
+    public static let idleTimeout: Millis = 120_000
+    /// While animating, wake about once per 60 Hz frame.
+    public static let frameInterval: Millis = 16
+}
+
+/// Easing curves as data.
+public enum Easing: Sendable, Hashable {
+    case linear
+    /// A critically damped spring: the motion of a spring, without overshoot.
+    case criticallyDampedSpring
+
+    /// Progress 0…1 for normalized time 0…1.
+    public func value(at t: Double) -> Double {
+        let t = min(max(t, 0), 1)
+        switch self {
+        case .linear:
+            return t
+        case .criticallyDampedSpring:
+            // x(t) = 1 − (1 + ωt)·e^(−ωt) with ωT = 7.5 leaves 0.5% at the end, which
+            // is then closed exactly so the row lands on its pixel.
+            let w = 7.5
+            let raw = 1 - (1 + w * t) * exp(-w * t)
+            let end = 1 - (1 + w) * exp(-w)
+            return raw / end
+        }
+    }
+}
+
+/// A value moving from `from` to `to`: an animation as plain data (target, timing,
+/// easing) that the renderer samples at any instant.
+public struct Tween: Sendable, Hashable {
+    public var from: Double
+    public var to: Double
+    public var start: Millis
+    public var duration: Millis
+    public var easing: Easing
+
+    public init(from: Double, to: Double, start: Millis, duration: Millis, easing: Easing = .criticallyDampedSpring) {
+        self.from = from
+        self.to = to
+        self.start = start
+        self.duration = max(1, duration)
+        self.easing = easing
+    }
+
+    public var end: Millis { start + duration }
+
+    public func value(at now: Millis) -> Double {
+        if now <= start { return from }
+        if now >= end { return to }
+        return from + (to - from) * easing.value(at: Double(now - start) / Double(duration))
+    }
+
+    /// A tween that goes nowhere never runs: a resting row must not keep the loop awake.
+    public func isRunning(at now: Millis) -> Bool { from != to && now < end }
+}

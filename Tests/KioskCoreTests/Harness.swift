@@ -1,0 +1,97 @@
+import Foundation
+import HyzerKit
+@testable import KioskCore
+
+/// Plays the shell's part in memory: carries out effects against a tiny world and feeds
+/// the resulting data back, with an injected clock.
+struct Harness {
+    var state: KioskState
+    var now: Millis = 1_000
+    var course: Course
+    var players: [Player]
+    var round: Round?
+    var events: [ScoreEvent] = []
+    var completed: RoundSnapshot?
+    var effects: [KioskEffect] = []
+    let device = "kiosk"
+
+    init(players count: Int = 3, holes: Int = 9, startRound: Bool = true, reduceMotion: Bool = false) throws {
+        course = try Course(name: "Riverside Nine", holeCount: holes, exceptions: holes == 9 ? [5: 4] : [:])
+        players = try ["Nate", "Mike", "Jake", "Sarah", "Priya", "Tom"].prefix(count).map { try Player(displayName: $0) }
+        state = KioskState(settings: KioskSettings(reduceMotion: reduceMotion))
+        if startRound {
+            var r = Round(courseID: course.id, organizerID: players[0].id)
+            for p in players { try r.add(.registered(p)) }
+            try r.start()
+            round = r
+        }
+        publish(.localScore)
+    }
+
+    var snapshot: RoundSnapshot? { round.map { RoundSnapshot(round: $0, course: course, events: events) } }
+
+    var data: KioskData { KioskData(round: snapshot, lastCompleted: completed, courses: [course], players: players) }
+
+    mutating func publish(_ trigger: StandingsTrigger) {
+        effects += state.handle(.dataChanged(data, trigger), now: now)
+    }
+
+    /// Sends an event and performs the effects, like the kiosk's main loop.
+    @discardableResult
+    mutating func send(_ event: KioskEvent) -> [KioskEffect] {
+        let produced = state.handle(event, now: now)
+        effects += produced
+        for effect in produced { perform(effect) }
+        return produced
+    }
+
+    mutating func advance(_ ms: Millis) {
+        now += ms
+        send(.tick)
+    }
+
+    mutating func perform(_ effect: KioskEffect) {
+        switch effect {
+        case .saveScore(_, let participant, let hole, let strokes):
+            let cell = Scorecard(course: course, round: round!, events: events)
+                .resolution(participant: participant, hole: hole)
+            events.append(ScoreEvent(roundID: round!.id, participantID: participant, hole: hole, strokes: strokes,
+                                     supersedes: cell.leaves.map(\.id), reportedBy: players[0].id, deviceID: device))
+            if Scorecard(course: course, round: round!, events: events).isComplete { round!.markAllScored() }
+            publish(.localScore)
+        case .finishRound:
+            try! round!.finish()
+            completed = snapshot
+            round = nil
+            publish(.localScore)
+        case .startRound(let courseID, let ids):
+            var r = Round(courseID: courseID, organizerID: ids[0])
+            for id in ids { try! r.add(.registered(players.first { $0.id == id }!)) }
+            try! r.start()
+            round = r
+            events = []
+            publish(.localScore)
+        case .buzz, .saveSettings:
+            break
+        }
+    }
+
+    /// Scores a participant on the current hole card through the knob: press, turn, press.
+    mutating func score(row: Int, delta: Int) {
+        guard case .holeCard(let hole, _) = state.screen else { fatalError("not on a hole card: \(state.screen)") }
+        state = Self.moving(state, toRow: row, hole: hole, now: now)
+        send(.pressed)
+        if delta != 0 { send(.turned(delta)) }
+        send(.pressed)
+    }
+
+    /// Puts the hole card cursor on `row` by turning, as a person would.
+    static func moving(_ state: KioskState, toRow row: Int, hole: Int, now: Millis) -> KioskState {
+        var state = state
+        guard case .holeCard(_, let cursor) = state.screen else { return state }
+        state.handle(.turned(row - cursor), now: now)
+        return state
+    }
+
+    func id(_ index: Int) -> UUID { players[index].id }
+}
