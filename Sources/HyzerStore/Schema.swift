@@ -117,6 +117,7 @@ enum Schema {
                 END;
                 """)
         }
+        registerSyncDomainMigrations(&migrator)
         return migrator
     }
 
@@ -142,6 +143,7 @@ enum Schema {
                 CREATE TABLE sync_state (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
                 """)
         }
+        registerSyncOperationalMigrations(&migrator)
         return migrator
     }
 }

@@ -1,0 +1,212 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import HyzerSyncProtocol
+import Logging
+
+/// JSON answers and bodies, with the protocol's coder and explicit size limits.
+enum JSONBody {
+    static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try SyncCoding.encoder().encode(value)
+        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// Collects at most `limit` bytes (413 beyond) and decodes, answering 400 with the
+    /// decoder's reason for anything malformed.
+    static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > limit {
+            throw HTTPError(.contentTooLarge, message: "request body of \(length) bytes is over the \(limit)-byte limit")
+        }
+        var request = request
+        let buffer: ByteBuffer
+        do {
+            buffer = try await request.collectBody(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw HTTPError(.contentTooLarge, message: "request body is over the \(limit)-byte limit")
+        }
+        guard buffer.readableBytes > 0 else { throw HTTPError(.badRequest, message: "empty request body; JSON expected") }
+        do {
+            return try SyncCoding.decoder().decode(T.self, from: Data(buffer.readableBytesView))
+        } catch let error as DecodingError {
+            throw HTTPError(.badRequest, message: "malformed JSON body: \(describe(error))")
+        } catch {
+            throw HTTPError(.badRequest, message: "malformed JSON body")
+        }
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        }
+        switch error {
+        case .keyNotFound(let key, let c): return "missing field \"\(key.stringValue)\" at \(path(c.codingPath).isEmpty ? "top level" : path(c.codingPath))"
+        case .typeMismatch(_, let c), .valueNotFound(_, let c): return "wrong type at \(path(c.codingPath)): \(c.debugDescription)"
+        case .dataCorrupted(let c): return c.codingPath.isEmpty ? "not valid JSON" : "invalid value at \(path(c.codingPath)): \(c.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}
+
+extension StorageError {
+    var http: HTTPError {
+        switch self {
+        case .notFound(let m): HTTPError(.notFound, message: m)
+        case .conflict(let m): HTTPError(.conflict, message: m)
+        case .invalid(let m): HTTPError(.badRequest, message: m)
+        }
+    }
+}
+
+struct HealthController {
+    let storage: any SyncStorage
+
+    func addRoutes(to router: Router<ServerRequestContext>) {
+        router.get("health") { _, _ in
+            try JSONBody.response(HealthResponse(status: "ok", protocolVersion: SyncProtocol.version, epoch: storage.epoch))
+        }
+    }
+}
+
+/// Enrollment and revocation, with the group admin token.
+struct DeviceController {
+    let storage: any SyncStorage
+
+    func addRoutes(to group: RouterGroup<ServerRequestContext>) {
+        group.post("devices", use: enroll)
+        group.get("devices", use: list)
+        group.delete("devices/:deviceID", use: revoke)
+    }
+
+    @Sendable func enroll(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let admin = try context.requireAdmin()
+        let body = try await JSONBody.decode(EnrollRequest.self, from: request, limit: SyncProtocol.maxSmallBodyBytes)
+        guard let group = try storage.group(id: admin.groupID) else { throw HTTPError(.unauthorized, message: "group no longer exists") }
+        do {
+            let token = try storage.enroll(groupID: admin.groupID, deviceID: body.deviceID, name: body.name)
+            context.logger.info("device enrolled", metadata: ["group": "\(group.id)", "device": "\(body.deviceID)", "name": "\(body.name)"])
+            return try JSONBody.response(EnrollResponse(groupID: group.id, groupName: group.name, deviceID: body.deviceID,
+                                                        deviceToken: token, epoch: storage.epoch), status: .created)
+        } catch let error as StorageError {
+            context.logger.notice("enrollment refused", metadata: ["group": "\(group.id)", "device": "\(body.deviceID)", "reason": "\(error)"])
+            throw error.http
+        }
+    }
+
+    @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let admin = try context.requireAdmin()
+        return try JSONBody.response(DeviceList(groupID: admin.groupID, devices: try storage.devices(groupID: admin.groupID)))
+    }
+
+    @Sendable func revoke(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let admin = try context.requireAdmin()
+        let deviceID = try context.parameters.require("deviceID")
+        do {
+            try storage.revoke(groupID: admin.groupID, deviceID: deviceID)
+        } catch let error as StorageError { throw error.http }
+        context.logger.info("device revoked", metadata: ["group": "\(admin.groupID)", "device": "\(deviceID)"])
+        return Response(status: .noContent)
+    }
+}
+
+/// Push and pull, with a device token.
+struct SyncController {
+    let storage: any SyncStorage
+    let hub: PokeHub
+
+    func addRoutes(to group: RouterGroup<ServerRequestContext>) {
+        group.post("push", use: push)
+        group.get("pull", use: pull)
+    }
+
+    @Sendable func push(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let (principal, deviceID) = try context.requireDevice(request)
+        let body = try await JSONBody.decode(PushRequest.self, from: request, limit: SyncProtocol.maxPushBytes)
+        guard body.deviceID == deviceID else {
+            throw HTTPError(.forbidden, message: "the body names device \(body.deviceID) but the token belongs to another device")
+        }
+        guard body.records.count <= SyncProtocol.maxPushRecords else {
+            throw HTTPError(.contentTooLarge, message: "at most \(SyncProtocol.maxPushRecords) records per push, got \(body.records.count)")
+        }
+        // Returns only after the commit: every ack below is durable.
+        let response = try storage.push(groupID: principal.groupID, deviceID: deviceID, records: body.records)
+        var created = 0, duplicate = 0, rejected = 0
+        for r in response.results {
+            switch r.status {
+            case .created: created += 1
+            case .duplicate: duplicate += 1
+            case .rejected: rejected += 1
+            }
+        }
+        context.logger.info("push", metadata: [
+            "group": "\(principal.groupID)", "device": "\(deviceID)", "records": "\(body.records.count)",
+            "created": "\(created)", "duplicate": "\(duplicate)", "rejected": "\(rejected)", "head": "\(response.head)",
+        ])
+        if rejected > 0, let first = response.results.first(where: { $0.status == .rejected }) {
+            context.logger.notice("push rejected records", metadata: ["group": "\(principal.groupID)", "device": "\(deviceID)",
+                                                                     "first": "\(first.reason ?? "")"])
+        }
+        if created > 0 { await hub.publish(groupID: principal.groupID, poke: Poke(epoch: response.epoch, head: response.head)) }
+        return try JSONBody.response(response)
+    }
+
+    @Sendable func pull(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let (principal, _) = try context.requireDevice(request)
+        let query = request.uri.queryParameters
+        let after: Int64
+        if let text = query["after"] {
+            guard let value = Int64(String(text)), value >= 0 else { throw HTTPError(.badRequest, message: "after must be a sequence number ≥ 0") }
+            after = value
+        } else {
+            after = 0
+        }
+        var limit = SyncProtocol.defaultPullLimit
+        if let text = query["limit"] {
+            guard let value = Int(String(text)), (1...SyncProtocol.maxPullLimit).contains(value) else {
+                throw HTTPError(.badRequest, message: "limit must be between 1 and \(SyncProtocol.maxPullLimit)")
+            }
+            limit = value
+        }
+        return try JSONBody.response(try storage.pull(groupID: principal.groupID, after: after, limit: limit))
+    }
+}
+
+/// The poke socket: after upgrade it sends the current head, then one poke per commit
+/// in the group. Clients send nothing (anything they send is ignored).
+struct LiveController {
+    let storage: any SyncStorage
+    let hub: PokeHub
+
+    func addRoutes(to router: Router<ServerRequestContext>) {
+        let storage = self.storage, hub = self.hub
+        router.ws("v1/live") { request, context in
+            _ = try context.requireDevice(request)
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, wsContext in
+            guard let principal = wsContext.requestContext.principal else { return }
+            let groupID = principal.groupID
+            let (id, pokes) = await hub.subscribe(groupID: groupID)
+            let encoder = SyncCoding.encoder()
+            func send(_ poke: Poke) async throws {
+                try await outbound.write(.text(String(decoding: try encoder.encode(poke), as: UTF8.self)))
+            }
+            do {
+                try await send(Poke(epoch: storage.epoch, head: try storage.head(groupID: groupID)))
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask {
+                        for try await _ in inbound {}
+                    }
+                    group.addTask {
+                        for await poke in pokes { try await send(poke) }
+                    }
+                    // Either the client went away or the hub finished (shutdown): stop both.
+                    try await group.next()
+                    group.cancelAll()
+                }
+            } catch {
+                wsContext.logger.debug("live socket ended", metadata: ["error": "\(error)"])
+            }
+            await hub.unsubscribe(groupID: groupID, id: id)
+        }
+    }
+}

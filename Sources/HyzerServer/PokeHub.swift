@@ -1,0 +1,35 @@
+import Foundation
+import HyzerSyncProtocol
+
+/// Fans "the head moved" out to every live socket of a group. Each subscriber keeps only
+/// the newest poke (a slow socket needs the latest head, not every intermediate one),
+/// so a stuck client can never make the server buffer without bound.
+public actor PokeHub {
+    private var subscribers: [String: [UUID: AsyncStream<Poke>.Continuation]] = [:]
+
+    public init() {}
+
+    public func subscribe(groupID: String) -> (id: UUID, stream: AsyncStream<Poke>) {
+        let (stream, continuation) = AsyncStream<Poke>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let id = UUID()
+        subscribers[groupID, default: [:]][id] = continuation
+        return (id, stream)
+    }
+
+    public func unsubscribe(groupID: String, id: UUID) {
+        subscribers[groupID]?[id]?.finish()
+        subscribers[groupID]?[id] = nil
+    }
+
+    public func publish(groupID: String, poke: Poke) {
+        for continuation in subscribers[groupID, default: [:]].values { continuation.yield(poke) }
+    }
+
+    public func subscriberCount(groupID: String) -> Int { subscribers[groupID]?.count ?? 0 }
+
+    /// Ends every stream (server shutdown), so socket handlers return and close cleanly.
+    public func finishAll() {
+        for group in subscribers.values { for c in group.values { c.finish() } }
+        subscribers = [:]
+    }
+}

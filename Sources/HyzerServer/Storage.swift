@@ -1,0 +1,54 @@
+import Foundation
+import HyzerSyncProtocol
+
+/// Who a request is, from its bearer token.
+public struct Principal: Sendable, Hashable {
+    public enum Role: String, Sendable { case admin, device }
+    public var groupID: String
+    public var role: Role
+    /// Set for device tokens.
+    public var deviceID: String?
+}
+
+public struct GroupInfo: Sendable, Hashable {
+    public var id: String
+    public var name: String
+}
+
+/// Refusals a storage backend reports; controllers map them to 4xx answers.
+public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
+    case notFound(String)
+    case conflict(String)
+    case invalid(String)
+
+    public var description: String {
+        switch self {
+        case .notFound(let s), .conflict(let s), .invalid(let s): s
+        }
+    }
+}
+
+/// The server's storage, behind a protocol so a PostgreSQL backend can follow. Every
+/// method is scoped to one group: nothing here can read or write across groups.
+///
+/// Contract of `push`: each result is decided and the batch is committed durably before
+/// the method returns (the caller acks only then); a record already stored under the
+/// same (kind, id, version) answers `duplicate` with its original seq.
+public protocol SyncStorage: Sendable {
+    /// Changes when the database is recreated or restored from a backup.
+    var epoch: String { get }
+
+    func createGroup(name: String) throws -> (group: GroupInfo, adminToken: String)
+    func groups() throws -> [GroupInfo]
+    /// nil for an unknown or revoked token.
+    func authenticate(token: String) throws -> Principal?
+    func group(id: String) throws -> GroupInfo?
+
+    func enroll(groupID: String, deviceID: String, name: String) throws -> String
+    func devices(groupID: String) throws -> [DeviceInfo]
+    func revoke(groupID: String, deviceID: String) throws
+
+    func push(groupID: String, deviceID: String, records: [SyncRecord]) throws -> PushResponse
+    func pull(groupID: String, after: Int64, limit: Int) throws -> PullResponse
+    func head(groupID: String) throws -> Int64
+}

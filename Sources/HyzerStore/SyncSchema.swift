@@ -1,0 +1,93 @@
+import GRDB
+
+/// Sync bookkeeping migrations (issue 5), appended after the v1 ones.
+extension Schema {
+    /// `sync_records` is the durable "not yet on the server" set, kept in the *domain*
+    /// database so it commits atomically with the write it describes. Triggers fill it, so
+    /// every writer (the kiosk, `hyzer score` in another process, an import) is covered
+    /// without having to remember to enqueue anything.
+    ///
+    /// - `version` is the change id of the row's current content: the event id for score
+    ///   events (immutable), a fresh random UUID on every change of a course, player or
+    ///   round (their last-writer-wins idempotency key).
+    /// - `pending = 1` until the server acknowledged exactly that version. An ack only
+    ///   clears the flag when the version still matches, so a change made while the
+    ///   previous version was in flight is never lost.
+    ///
+    /// Pulled records are written with the remote version and `pending = 0` in the same
+    /// transaction, which overrides what the triggers wrote, so nothing echoes back.
+    static func registerSyncDomainMigrations(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v2 sync records") { db in
+            try db.execute(sql: """
+                CREATE TABLE sync_records (
+                    kind TEXT NOT NULL CHECK (kind IN ('course', 'player', 'round', 'scoreEvent')),
+                    record_id BLOB NOT NULL,
+                    version BLOB NOT NULL CHECK (length(version) = 16),
+                    pending INTEGER NOT NULL DEFAULT 1 CHECK (pending IN (0, 1)),
+                    PRIMARY KEY (kind, record_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX sync_records_pending ON sync_records(kind) WHERE pending = 1;
+
+                -- Everything written before sync existed is "not known synced" (A3).
+                INSERT INTO sync_records (kind, record_id, version, pending)
+                    SELECT 'course', id, randomblob(16), 1 FROM courses;
+                INSERT INTO sync_records (kind, record_id, version, pending)
+                    SELECT 'player', id, randomblob(16), 1 FROM players;
+                INSERT INTO sync_records (kind, record_id, version, pending)
+                    SELECT 'round', id, randomblob(16), 1 FROM rounds;
+                INSERT INTO sync_records (kind, record_id, version, pending)
+                    SELECT 'scoreEvent', id, id, 1 FROM score_events;
+
+                CREATE TRIGGER sync_score_event_inserted AFTER INSERT ON score_events
+                BEGIN
+                    INSERT INTO sync_records (kind, record_id, version, pending)
+                    VALUES ('scoreEvent', NEW.id, NEW.id, 1)
+                    ON CONFLICT (kind, record_id) DO NOTHING;
+                END;
+                """)
+            // A change of the row itself or of its child rows is a new version of the record.
+            let sources: [(table: String, kind: String, key: String, ops: [String])] = [
+                ("courses", "course", "id", ["INSERT", "UPDATE"]),
+                ("holes", "course", "course_id", ["INSERT", "UPDATE", "DELETE"]),
+                ("players", "player", "id", ["INSERT", "UPDATE"]),
+                ("rounds", "round", "id", ["INSERT", "UPDATE"]),
+                ("round_participants", "round", "round_id", ["INSERT", "UPDATE", "DELETE"]),
+            ]
+            for source in sources {
+                for op in source.ops {
+                    let row = op == "DELETE" ? "OLD" : "NEW"
+                    try db.execute(sql: """
+                        CREATE TRIGGER sync_\(source.table)_\(op.lowercased()) AFTER \(op) ON \(source.table)
+                        BEGIN
+                            INSERT INTO sync_records (kind, record_id, version, pending)
+                            VALUES ('\(source.kind)', \(row).\(source.key), randomblob(16), 1)
+                            ON CONFLICT (kind, record_id) DO UPDATE SET version = excluded.version, pending = 1;
+                        END;
+                        """)
+                }
+            }
+            // A deleted course leaves no record to push (deletions stay local for now).
+            try db.execute(sql: """
+                CREATE TRIGGER sync_courses_delete AFTER DELETE ON courses
+                BEGIN
+                    DELETE FROM sync_records WHERE kind = 'course' AND record_id = OLD.id;
+                END;
+                """)
+        }
+    }
+
+    /// The outbox keeps the exact payload of the version it pushes, so a retry sends the
+    /// same bytes, and the order records must go in (courses, players, rounds, events).
+    static func registerSyncOperationalMigrations(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v2 outbox payloads") { db in
+            try db.execute(sql: """
+                ALTER TABLE outbox ADD COLUMN version BLOB;
+                ALTER TABLE outbox ADD COLUMN payload BLOB;
+                ALTER TABLE outbox ADD COLUMN kind_order INTEGER NOT NULL DEFAULT 3;
+                ALTER TABLE outbox ADD COLUMN local_order INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE outbox ADD COLUMN server_seq INTEGER;
+                CREATE INDEX outbox_claim ON outbox(status, kind_order, local_order);
+                """)
+        }
+    }
+}

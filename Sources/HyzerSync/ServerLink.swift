@@ -1,0 +1,57 @@
+import Foundation
+import HyzerSyncProtocol
+
+/// Where this device syncs and with which credentials: `DIR/sync-server.json`, mode
+/// 0600, written by `hyzer device enroll`. Kept outside both databases on purpose: a
+/// recreated sync.sqlite or a moved-aside hyzer.sqlite must not cost the enrollment.
+public struct ServerLink: Codable, Sendable, Equatable {
+    public static let fileName = "sync-server.json"
+
+    /// e.g. `http://127.0.0.1:8630`, no trailing slash.
+    public var serverURL: String
+    public var groupID: String
+    public var groupName: String
+    public var deviceID: String
+    public var deviceName: String
+    public var deviceToken: String
+    public var enrolledAt: Date
+
+    public init(serverURL: String, groupID: String, groupName: String, deviceID: String, deviceName: String,
+                deviceToken: String, enrolledAt: Date = Date()) {
+        self.serverURL = Self.normalize(serverURL)
+        self.groupID = groupID
+        self.groupName = groupName
+        self.deviceID = deviceID
+        self.deviceName = deviceName
+        self.deviceToken = deviceToken
+        self.enrolledAt = enrolledAt
+    }
+
+    /// The change feed this link reads: one server, one group.
+    public var stream: String { "\(serverURL)|\(groupID)" }
+
+    public static func normalize(_ url: String) -> String {
+        var url = url.trimmingCharacters(in: .whitespacesAndNewlines)
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
+
+    public static func load(from directory: URL) throws -> ServerLink? {
+        let url = directory.appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode(ServerLink.self, from: data)
+    }
+
+    public func save(to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        let url = directory.appendingPathComponent(Self.fileName)
+        try encoder.encode(self).write(to: url, options: .atomic)
+        // The device token is a credential.
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+    }
+}

@@ -1,0 +1,102 @@
+import AsyncHTTPClient
+import Foundation
+import HyzerSyncProtocol
+import NIOCore
+import NIOHTTP1
+
+/// Why a request did not produce an answer.
+public enum SyncClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No answer at all (refused, reset, timed out, DNS): the device is offline as far as
+    /// sync is concerned. Always worth retrying.
+    case unreachable(String)
+    /// The server answered with an error status and message.
+    case http(status: Int, message: String)
+    /// The server answered something this client cannot read.
+    case badResponse(String)
+
+    public var description: String {
+        switch self {
+        case .unreachable(let why): "server unreachable: \(why)"
+        case .http(let status, let message): "server refused (\(status)): \(message)"
+        case .badResponse(let why): "unexpected server response: \(why)"
+        }
+    }
+
+    /// 401/403: the token is wrong or revoked; retrying soon will not help.
+    public var isAuthFailure: Bool {
+        if case .http(let status, _) = self { return status == 401 || status == 403 }
+        return false
+    }
+}
+
+/// The HTTP half of the protocol over AsyncHTTPClient (URLSession's WebSocket task does
+/// not exist on Linux; the socket half lives in `LiveSocket`).
+public struct SyncClient: Sendable {
+    public var baseURL: String
+    public var deviceID: String
+    public var token: String
+    public var timeout: TimeAmount
+    private let http: HTTPClient
+
+    public init(link: ServerLink, timeout: TimeAmount = .seconds(10), http: HTTPClient = .shared) {
+        self.baseURL = link.serverURL
+        self.deviceID = link.deviceID
+        self.token = link.deviceToken
+        self.timeout = timeout
+        self.http = http
+    }
+
+    public func push(_ records: [SyncRecord]) async throws(SyncClientError) -> PushResponse {
+        let body = try Self.encode(PushRequest(deviceID: deviceID, records: records))
+        return try await Self.send(http, "POST", baseURL + "/v1/push", token: token, deviceID: deviceID, body: body, timeout: timeout)
+    }
+
+    public func pull(after: Int64, limit: Int = SyncProtocol.defaultPullLimit) async throws(SyncClientError) -> PullResponse {
+        try await Self.send(http, "GET", baseURL + "/v1/pull?after=\(after)&limit=\(limit)", token: token, deviceID: deviceID,
+                            body: nil, timeout: timeout)
+    }
+
+    /// Enrolls a device with the group's admin token; the answer carries its own token.
+    public static func enroll(server: String, groupToken: String, deviceID: String, name: String,
+                              http: HTTPClient = .shared) async throws(SyncClientError) -> EnrollResponse {
+        let body = try encode(EnrollRequest(deviceID: deviceID, name: name))
+        return try await send(http, "POST", ServerLink.normalize(server) + "/v1/devices", token: groupToken, deviceID: nil,
+                              body: body, timeout: .seconds(10))
+    }
+
+    public static func health(server: String, http: HTTPClient = .shared) async throws(SyncClientError) -> HealthResponse {
+        try await send(http, "GET", ServerLink.normalize(server) + "/health", token: nil, deviceID: nil, body: nil, timeout: .seconds(5))
+    }
+
+    static func encode<T: Encodable>(_ value: T) throws(SyncClientError) -> Data {
+        do { return try SyncCoding.encoder().encode(value) } catch { throw .badResponse("cannot encode request: \(error)") }
+    }
+
+    static func send<T: Decodable>(_ http: HTTPClient, _ method: String, _ url: String, token: String?, deviceID: String?,
+                                   body: Data?, timeout: TimeAmount) async throws(SyncClientError) -> T {
+        var request = HTTPClientRequest(url: url)
+        request.method = HTTPMethod(rawValue: method)
+        if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
+        if let deviceID { request.headers.add(name: SyncProtocol.deviceHeader, value: deviceID) }
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let status: Int
+        let bytes: ByteBuffer
+        do {
+            let response = try await http.execute(request, timeout: timeout)
+            status = Int(response.status.code)
+            bytes = try await response.body.collect(upTo: 64 << 20)
+        } catch {
+            throw .unreachable("\(error)")
+        }
+        let data = Data(bytes.readableBytesView)
+        guard (200..<300).contains(status) else {
+            let message = (try? SyncCoding.decoder().decode(ErrorResponse.self, from: data).error.message)
+                ?? String(decoding: data.prefix(200), as: UTF8.self)
+            throw .http(status: status, message: message)
+        }
+        do { return try SyncCoding.decoder().decode(T.self, from: data) } catch { throw .badResponse("\(error)") }
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+/// Protocol constants shared by the server and the devices. Bump `version` (and the
+/// `/v1` path prefix) only for incompatible changes; new optional fields do not need it.
+public enum SyncProtocol {
+    public static let version = 1
+    /// Every device request names its device; it must match the device's token.
+    public static let deviceHeader = "X-Hyzer-Device"
+    /// Limits the server enforces (and the client respects when batching).
+    public static let maxPushRecords = 500
+    public static let maxPushBytes = 1 << 20
+    public static let maxSmallBodyBytes = 16 << 10
+    public static let defaultPullLimit = 500
+    public static let maxPullLimit = 1000
+    /// Device ids: the store's lowercase UUIDs, or any 1–64 of [A-Za-z0-9._-].
+    public static func isValidDeviceID(_ id: String) -> Bool {
+        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                || c == 0x2D || c == 0x2E || c == 0x5F
+        }
+    }
+}
+
+// MARK: Push
+
+public struct PushRequest: Codable, Sendable {
+    public var deviceID: String
+    public var records: [SyncRecord]
+
+    public init(deviceID: String, records: [SyncRecord]) {
+        self.deviceID = deviceID
+        self.records = records
+    }
+}
+
+public enum PushStatus: String, Codable, Sendable {
+    /// Stored durably now, at `seq`.
+    case created
+    /// Already stored (same id and version): `seq` is the one it got the first time.
+    case duplicate
+    /// Refused for good, with `reason`; retrying the same record will not help.
+    case rejected
+}
+
+public struct PushResult: Codable, Sendable, Hashable {
+    public var kind: RecordKind
+    public var id: UUID
+    public var version: UUID
+    public var status: PushStatus
+    public var seq: Int64?
+    public var reason: String?
+
+    public init(kind: RecordKind, id: UUID, version: UUID, status: PushStatus, seq: Int64? = nil, reason: String? = nil) {
+        self.kind = kind
+        self.id = id
+        self.version = version
+        self.status = status
+        self.seq = seq
+        self.reason = reason
+    }
+}
+
+/// Sent only after the batch's transaction committed (synchronous=FULL): an ack is durable.
+public struct PushResponse: Codable, Sendable {
+    public var epoch: String
+    public var head: Int64
+    /// One per pushed record, in request order.
+    public var results: [PushResult]
+
+    public init(epoch: String, head: Int64, results: [PushResult]) {
+        self.epoch = epoch
+        self.head = head
+        self.results = results
+    }
+}
+
+// MARK: Pull
+
+public struct PulledRecord: Codable, Sendable, Hashable {
+    public var seq: Int64
+    public var record: SyncRecord
+
+    public init(seq: Int64, record: SyncRecord) {
+        self.seq = seq
+        self.record = record
+    }
+}
+
+public struct PullResponse: Codable, Sendable {
+    public var epoch: String
+    /// Ascending by `seq`, all greater than the request's `after`.
+    public var records: [PulledRecord]
+    /// Pass as `after` next time: the last record's seq, or `after` when none came.
+    public var next: Int64
+    /// The group's newest seq now.
+    public var head: Int64
+    public var hasMore: Bool
+
+    public init(epoch: String, records: [PulledRecord], next: Int64, head: Int64, hasMore: Bool) {
+        self.epoch = epoch
+        self.records = records
+        self.next = next
+        self.head = head
+        self.hasMore = hasMore
+    }
+}
+
+// MARK: Live
+
+/// The only message on the live socket: "something was committed, the head is now N".
+/// It carries no data on purpose (Replicache's poke): pull stays the single source of truth.
+public struct Poke: Codable, Sendable, Hashable {
+    public var type: String
+    public var epoch: String
+    public var head: Int64
+
+    public init(epoch: String, head: Int64) {
+        self.type = "poke"
+        self.epoch = epoch
+        self.head = head
+    }
+}
+
+// MARK: Groups and devices
+
+public struct EnrollRequest: Codable, Sendable {
+    public var deviceID: String
+    public var name: String
+
+    public init(deviceID: String, name: String) {
+        self.deviceID = deviceID
+        self.name = name
+    }
+}
+
+public struct EnrollResponse: Codable, Sendable {
+    public var groupID: String
+    public var groupName: String
+    public var deviceID: String
+    /// Shown once; the server keeps only its SHA-256.
+    public var deviceToken: String
+    public var epoch: String
+
+    public init(groupID: String, groupName: String, deviceID: String, deviceToken: String, epoch: String) {
+        self.groupID = groupID
+        self.groupName = groupName
+        self.deviceID = deviceID
+        self.deviceToken = deviceToken
+        self.epoch = epoch
+    }
+}
+
+public struct DeviceInfo: Codable, Sendable, Hashable {
+    public var deviceID: String
+    public var name: String
+    public var enrolledAt: Double
+    public var revokedAt: Double?
+
+    public init(deviceID: String, name: String, enrolledAt: Double, revokedAt: Double?) {
+        self.deviceID = deviceID
+        self.name = name
+        self.enrolledAt = enrolledAt
+        self.revokedAt = revokedAt
+    }
+}
+
+public struct DeviceList: Codable, Sendable {
+    public var groupID: String
+    public var devices: [DeviceInfo]
+
+    public init(groupID: String, devices: [DeviceInfo]) {
+        self.groupID = groupID
+        self.devices = devices
+    }
+}
+
+public struct HealthResponse: Codable, Sendable {
+    public var status: String
+    public var protocolVersion: Int
+    public var epoch: String
+
+    public init(status: String, protocolVersion: Int, epoch: String) {
+        self.status = status
+        self.protocolVersion = protocolVersion
+        self.epoch = epoch
+    }
+}
+
+/// Every 4xx/5xx body: `{"error": {"message": "…"}}` (Hummingbird's HTTPError shape).
+public struct ErrorResponse: Codable, Sendable {
+    public struct Detail: Codable, Sendable { public var message: String }
+    public var error: Detail
+}
+
+/// One JSON coder configuration for both sides.
+public enum SyncCoding {
+    public static func encoder() -> JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return e
+    }
+
+    public static func decoder() -> JSONDecoder { JSONDecoder() }
+}

@@ -1,0 +1,257 @@
+import Foundation
+import HyzerKit
+
+// The records a device and the group server exchange. Every record is keyed by a
+// client-generated UUID. Score events are immutable, so their id is also their version;
+// courses, players and rounds are mutable reference data merged last-writer-wins, and
+// each change of one carries a fresh `version` UUID (the idempotency key of that change).
+//
+// Times are Unix seconds as JSON numbers (the same REAL the databases store), so a value
+// survives any number of round trips bit for bit and versions compare exactly.
+
+public enum RecordKind: String, Codable, Sendable, CaseIterable, Comparable {
+    case course, player, round, scoreEvent
+
+    /// Dependencies first: a round names its course, an event names its round. Batches
+    /// are sent in this order so a single push can carry a new course, round and scores.
+    public var dependencyOrder: Int {
+        switch self {
+        case .course: 0
+        case .player: 1
+        case .round: 2
+        case .scoreEvent: 3
+        }
+    }
+
+    public static func < (a: RecordKind, b: RecordKind) -> Bool { a.dependencyOrder < b.dependencyOrder }
+}
+
+public struct CourseRecord: Codable, Sendable, Hashable {
+    public var id: UUID
+    public var version: UUID
+    public var updatedAt: Double
+    public var name: String
+    /// Par per hole, hole 1 first.
+    public var pars: [Int]
+
+    public init(id: UUID, version: UUID, updatedAt: Double, name: String, pars: [Int]) {
+        self.id = id
+        self.version = version
+        self.updatedAt = updatedAt
+        self.name = name
+        self.pars = pars
+    }
+
+    public init(_ course: Course, version: UUID, updatedAt: Double) {
+        self.init(id: course.id, version: version, updatedAt: updatedAt, name: course.name, pars: course.pars)
+    }
+
+    /// The domain value; throws the domain's own validation error.
+    public func course() throws(CourseError) -> Course {
+        try Course(id: id, name: name, pars: pars)
+    }
+}
+
+public struct PlayerRecord: Codable, Sendable, Hashable {
+    public var id: UUID
+    public var version: UUID
+    public var updatedAt: Double
+    public var displayName: String
+    public var aliases: [String]
+
+    public init(id: UUID, version: UUID, updatedAt: Double, displayName: String, aliases: [String]) {
+        self.id = id
+        self.version = version
+        self.updatedAt = updatedAt
+        self.displayName = displayName
+        self.aliases = aliases
+    }
+
+    public init(_ player: Player, version: UUID, updatedAt: Double) {
+        self.init(id: player.id, version: version, updatedAt: updatedAt,
+                  displayName: player.displayName, aliases: player.aliases)
+    }
+
+    public func player() throws(PlayerError) -> Player {
+        try Player(id: id, displayName: displayName, aliases: aliases)
+    }
+}
+
+public struct ParticipantRecord: Codable, Sendable, Hashable {
+    public var id: UUID
+    public var name: String
+    public var kind: Participant.Kind
+
+    public init(id: UUID, name: String, kind: Participant.Kind) {
+        self.id = id
+        self.name = name
+        self.kind = kind
+    }
+
+    public init(_ participant: Participant) {
+        self.init(id: participant.id, name: participant.name, kind: participant.kind)
+    }
+
+    public var participant: Participant { Participant(id: id, name: name, kind: kind) }
+}
+
+public struct RoundRecord: Codable, Sendable, Hashable {
+    public var id: UUID
+    public var version: UUID
+    public var updatedAt: Double
+    public var courseID: UUID
+    public var organizerID: UUID
+    /// In card order.
+    public var participants: [ParticipantRecord]
+    public var status: RoundStatus
+    public var createdAt: Double
+    public var startedAt: Double?
+    public var completedAt: Double?
+
+    public init(
+        id: UUID, version: UUID, updatedAt: Double, courseID: UUID, organizerID: UUID,
+        participants: [ParticipantRecord], status: RoundStatus, createdAt: Double,
+        startedAt: Double? = nil, completedAt: Double? = nil
+    ) {
+        self.id = id
+        self.version = version
+        self.updatedAt = updatedAt
+        self.courseID = courseID
+        self.organizerID = organizerID
+        self.participants = participants
+        self.status = status
+        self.createdAt = createdAt
+        self.startedAt = startedAt
+        self.completedAt = completedAt
+    }
+
+    public init(_ round: Round, version: UUID, updatedAt: Double) {
+        self.init(id: round.id, version: version, updatedAt: updatedAt, courseID: round.courseID,
+                  organizerID: round.organizerID, participants: round.participants.map(ParticipantRecord.init),
+                  status: round.status, createdAt: round.createdAt.timeIntervalSince1970,
+                  startedAt: round.startedAt?.timeIntervalSince1970,
+                  completedAt: round.completedAt?.timeIntervalSince1970)
+    }
+
+    public var round: Round {
+        Round(id: id, courseID: courseID, organizerID: organizerID, participants: participants.map(\.participant),
+              status: status, createdAt: Date(timeIntervalSince1970: createdAt),
+              startedAt: startedAt.map(Date.init(timeIntervalSince1970:)),
+              completedAt: completedAt.map(Date.init(timeIntervalSince1970:)))
+    }
+
+    /// Shape checks that need no other record; nil when fine, else the reason.
+    public func problem() -> String? {
+        if participants.count > Round.maxParticipants { return "a round has at most \(Round.maxParticipants) participants" }
+        if Set(participants.map(\.id)).count != participants.count { return "a participant is listed twice" }
+        for p in participants where p.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            return "participant \(p.id) has an empty name"
+        }
+        if status != .setup && participants.isEmpty { return "a started round needs at least one participant" }
+        return nil
+    }
+}
+
+public struct ScoreEventRecord: Codable, Sendable, Hashable {
+    public var id: UUID
+    public var roundID: UUID
+    public var participantID: UUID
+    public var hole: Int
+    public var strokes: Int
+    public var supersedes: [UUID]
+    public var reportedBy: UUID
+    public var deviceID: String
+    public var createdAt: Double
+    public var isResolution: Bool
+
+    public init(_ event: ScoreEvent) {
+        id = event.id
+        roundID = event.roundID
+        participantID = event.participantID
+        hole = event.hole
+        strokes = event.strokes
+        supersedes = event.supersedes
+        reportedBy = event.reportedBy
+        deviceID = event.deviceID
+        createdAt = event.createdAt.timeIntervalSince1970
+        isResolution = event.isResolution
+    }
+
+    public var event: ScoreEvent {
+        ScoreEvent(id: id, roundID: roundID, participantID: participantID, hole: hole, strokes: strokes,
+                   supersedes: supersedes, reportedBy: reportedBy, deviceID: deviceID,
+                   createdAt: Date(timeIntervalSince1970: createdAt), isResolution: isResolution)
+    }
+}
+
+/// One record of any kind: `{"kind": "scoreEvent", "data": {…}}` on the wire.
+public enum SyncRecord: Sendable, Hashable {
+    case course(CourseRecord)
+    case player(PlayerRecord)
+    case round(RoundRecord)
+    case scoreEvent(ScoreEventRecord)
+
+    public var kind: RecordKind {
+        switch self {
+        case .course: .course
+        case .player: .player
+        case .round: .round
+        case .scoreEvent: .scoreEvent
+        }
+    }
+
+    public var id: UUID {
+        switch self {
+        case .course(let r): r.id
+        case .player(let r): r.id
+        case .round(let r): r.id
+        case .scoreEvent(let r): r.id
+        }
+    }
+
+    /// The idempotency key of this statement: the event id for (immutable) events, the
+    /// change id for mutable records.
+    public var version: UUID {
+        switch self {
+        case .course(let r): r.version
+        case .player(let r): r.version
+        case .round(let r): r.version
+        case .scoreEvent(let r): r.id
+        }
+    }
+
+    /// Seconds of the change (events: creation). Display and last-writer-wins only.
+    public var updatedAt: Double {
+        switch self {
+        case .course(let r): r.updatedAt
+        case .player(let r): r.updatedAt
+        case .round(let r): r.updatedAt
+        case .scoreEvent(let r): r.createdAt
+        }
+    }
+}
+
+extension SyncRecord: Codable {
+    enum CodingKeys: String, CodingKey { case kind, data }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        switch try c.decode(RecordKind.self, forKey: .kind) {
+        case .course: self = .course(try c.decode(CourseRecord.self, forKey: .data))
+        case .player: self = .player(try c.decode(PlayerRecord.self, forKey: .data))
+        case .round: self = .round(try c.decode(RoundRecord.self, forKey: .data))
+        case .scoreEvent: self = .scoreEvent(try c.decode(ScoreEventRecord.self, forKey: .data))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        switch self {
+        case .course(let r): try c.encode(r, forKey: .data)
+        case .player(let r): try c.encode(r, forKey: .data)
+        case .round(let r): try c.encode(r, forKey: .data)
+        case .scoreEvent(let r): try c.encode(r, forKey: .data)
+        }
+    }
+}

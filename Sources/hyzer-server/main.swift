@@ -1,0 +1,149 @@
+// hyzer-server: the group's sync server. Thin: everything lives in HyzerServer.
+import ArgumentParser
+import Foundation
+import HyzerServer
+import Logging
+import ServiceLifecycle
+
+struct DataDirectory: ParsableArguments {
+    @Option(name: .long, help: "Server state directory (default: /var/lib/hyzer-server if writable, else ./hyzer-server-data).")
+    var data: String?
+
+    var url: URL {
+        if let data, !data.isEmpty { return URL(fileURLWithPath: data, isDirectory: true) }
+        let system = "/var/lib/hyzer-server"
+        if FileManager.default.isWritableFile(atPath: system) { return URL(fileURLWithPath: system, isDirectory: true) }
+        return URL(fileURLWithPath: "hyzer-server-data", isDirectory: true)
+    }
+}
+
+struct Fail: Error, CustomStringConvertible {
+    var description: String
+}
+
+@main
+struct HyzerServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hyzer-server",
+        abstract: "The Hyzer group server: push/pull sync with a live poke socket.",
+        subcommands: [Serve.self, GroupCommand.self, DeviceCommand.self, Backup.self, Restore.self],
+        defaultSubcommand: Serve.self)
+}
+
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve", abstract: "Serve (the default): hyzer-server --data DIR --port N")
+
+    @OptionGroup var data: DataDirectory
+    @Option(help: "Port to listen on (0 = any free port).") var port = 8630
+    @Option(help: "Address to bind.") var host = "0.0.0.0"
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+
+    func run() async throws {
+        guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("unknown log level \(logLevel)") }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let config = ServerConfiguration(dataDirectory: data.url, host: host, port: port, logLevel: level)
+        let app: any Service
+        do {
+            app = try await buildApplication(config)
+        } catch {
+            throw Fail(description: "cannot open the server database in \(data.url.path): \(error)")
+        }
+        // SIGTERM (systemd stop) and SIGINT finish in-flight requests, close the live
+        // sockets, then exit 0.
+        let group = ServiceGroup(configuration: .init(
+            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "hyzer.server.lifecycle")))
+        try await group.run()
+    }
+}
+
+struct GroupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "group", abstract: "Manage groups.", subcommands: [Create.self, List.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create a group; prints its admin token (shown once).")
+        @Argument(help: "The group's name.") var name: String
+        @OptionGroup var data: DataDirectory
+
+        func run() async throws {
+            let storage = try SQLiteStorage(directory: data.url)
+            let (group, token) = try storage.createGroup(name: name)
+            FileHandle.standardError.write(Data("created group \"\(group.name)\" (\(group.id)); its admin token follows, keep it safe:\n".utf8))
+            print(token)
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List groups.")
+        @OptionGroup var data: DataDirectory
+
+        func run() async throws {
+            let storage = try SQLiteStorage(directory: data.url)
+            for group in try storage.groups() {
+                let devices = try storage.devices(groupID: group.id)
+                print("\(group.id)  \(group.name)  (\(devices.filter { $0.revokedAt == nil }.count) devices)")
+            }
+        }
+    }
+}
+
+struct DeviceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device", abstract: "List or revoke a group's devices.", subcommands: [List.self, Revoke.self])
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List a group's devices.")
+        @Argument(help: "Group id.") var group: String
+        @OptionGroup var data: DataDirectory
+
+        func run() async throws {
+            let storage = try SQLiteStorage(directory: data.url)
+            for d in try storage.devices(groupID: group) {
+                print("\(d.deviceID)  \(d.name)  \(d.revokedAt == nil ? "active" : "revoked")")
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a device and its token.")
+        @Argument(help: "Group id.") var group: String
+        @Argument(help: "Device id.") var device: String
+        @OptionGroup var data: DataDirectory
+
+        func run() async throws {
+            let storage = try SQLiteStorage(directory: data.url)
+            do { try storage.revoke(groupID: group, deviceID: device) } catch { throw Fail(description: "\(error)") }
+            print("revoked \(device)")
+        }
+    }
+}
+
+struct Backup: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write a consistent copy of the database (safe while serving).")
+    @OptionGroup var data: DataDirectory
+    @Option(help: "Backup file to write.") var to: String
+
+    func run() async throws {
+        let storage = try SQLiteStorage(directory: data.url)
+        try storage.backup(to: URL(fileURLWithPath: to))
+        print("backed up to \(to)")
+    }
+}
+
+struct Restore: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replace the database with a backup (server stopped). Gives it a new epoch: devices re-pull and re-push.")
+    @OptionGroup var data: DataDirectory
+    @Option(help: "Backup file to restore.") var from: String
+
+    func run() async throws {
+        guard FileManager.default.fileExists(atPath: from) else { throw Fail(description: "no backup file at \(from)") }
+        let epoch = try SQLiteStorage.restore(backup: URL(fileURLWithPath: from), into: data.url)
+        print("restored \(from); new epoch \(epoch)")
+    }
+}

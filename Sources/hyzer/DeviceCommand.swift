@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import HyzerStore
+import HyzerSync
+import HyzerSyncProtocol
+
+struct Device: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "This device's link to a group server.", subcommands: [Enroll.self, Show.self])
+
+    struct Enroll: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Enroll this data directory as a device of a group (needs the group's admin token).")
+
+        @Option(help: "Server URL, e.g. http://127.0.0.1:8630.") var server: String
+        @Option(name: .customLong("group-token"), help: "The group's admin token (hyzer-server group create prints it).")
+        var groupToken: String
+        @Option(help: "A name for this device, e.g. \"Clubhouse kiosk\".") var name: String
+        @OptionGroup var data: DataOptions
+
+        func validate() throws {
+            guard server.hasPrefix("http://") || server.hasPrefix("https://") else {
+                throw ValidationError("--server must start with http:// or https://")
+            }
+        }
+
+        func run() async throws {
+            let db = try data.open()
+            let answer: EnrollResponse
+            do {
+                answer = try await SyncClient.enroll(server: server, groupToken: groupToken, deviceID: db.deviceID, name: name)
+            } catch {
+                throw CommandFailure(message: "enrollment failed: \(error)")
+            }
+            let link = ServerLink(serverURL: server, groupID: answer.groupID, groupName: answer.groupName,
+                                  deviceID: answer.deviceID, deviceName: name, deviceToken: answer.deviceToken)
+            try link.save(to: db.directory)
+            print("enrolled \"\(name)\" (device \(db.deviceID)) in group \"\(answer.groupName)\" at \(link.serverURL)")
+            print("credentials saved to \(db.directory.appendingPathComponent(ServerLink.fileName).path); run `hyzer sync` to sync now")
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the enrollment and the outbox.")
+        @OptionGroup var data: DataOptions
+
+        func run() async throws {
+            let db = try data.open()
+            print("device id: \(db.deviceID)")
+            guard let link = try ServerLink.load(from: db.directory) else {
+                print("not enrolled (hyzer device enroll --server URL --group-token T --name NAME)")
+                return
+            }
+            let cursor = try db.syncCursor()
+            let counts = try db.outboxCounts()
+            print("server: \(link.serverURL), group \"\(link.groupName)\" (\(link.groupID)), device name \"\(link.deviceName)\"")
+            print("cursor: \(cursor.cursor) (epoch \(cursor.epoch ?? "none yet"))")
+            print("not yet on the server: \(try db.pendingSyncCount()); outbox: "
+                  + OutboxStatus.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", "))
+            for failed in try db.failedOutbox(limit: 20) {
+                print("  failed \(failed.kind.rawValue) \(failed.id): \(failed.reason)")
+            }
+        }
+    }
+}

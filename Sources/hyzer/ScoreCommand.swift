@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import HyzerKit
+import HyzerStore
+
+struct Score: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record a score (a correction when the hole already has one), then sync if enrolled.")
+
+    @OptionGroup var data: DataOptions
+    @Argument(help: "Round id, or \"current\" for the newest active round.") var round: String
+    @Argument(help: "Participant id or name.") var participant: String
+    @Argument(help: "Hole number.") var hole: Int
+    @Argument(help: "Strokes (1–10).") var strokes: Int
+    @Flag(name: .customLong("no-sync"), help: "Only save locally.") var noSync = false
+
+    func run() async throws {
+        let db = try data.open()
+        let round = try DeviceLookup.round(self.round, in: db)
+        let who = try DeviceLookup.participant(participant, in: round)
+        let recorded: RecordedScore
+        do {
+            recorded = try db.recordScore(ScoreEntry(roundID: round.id, participantID: who.id, hole: hole,
+                                                     strokes: strokes, reportedBy: who.id))
+        } catch { throw CommandFailure(error) }
+        let correction = recorded.event.supersedes.isEmpty ? "" : " (corrects \(recorded.event.supersedes.count) earlier)"
+        print("recorded \(who.name), hole \(hole): \(strokes)\(correction); event \(recorded.event.id.uuidString)")
+        if let d = recorded.cell.discrepancy {
+            print("discrepancy on hole \(hole) for \(who.name): \(d.values.map(String.init).joined(separator: " vs "))")
+        }
+        if recorded.roundStatus != round.status { print("round is now \(recorded.roundStatus.rawValue)") }
+        await syncAfterLocalWrite(db, skip: noSync)
+    }
+}

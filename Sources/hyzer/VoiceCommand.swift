@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import HyzerKit
+import HyzerStore
+
+struct Voice: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record the scores in a transcript like \"Mike 3, Jake 4\" on the current hole, then sync if enrolled.")
+
+    @OptionGroup var data: DataOptions
+    @Argument(help: "Round id, or \"current\".") var round: String
+    @Argument(help: "What was said, e.g. \"Mike 3, Jake four\".") var transcript: String
+    @Option(help: "Hole (default: the first hole someone still lacks a score on).") var hole: Int?
+    @Flag(name: .customLong("no-sync"), help: "Only save locally.") var noSync = false
+
+    func run() async throws {
+        let db = try data.open()
+        let round = try DeviceLookup.round(self.round, in: db)
+        let snapshot = try db.snapshot(round: round.id)
+        let hole = self.hole ?? snapshot.currentHole
+        let result = VoiceParser.parse(transcript, candidates: snapshot.voiceCandidates)
+        let unresolved: [String]
+        switch result {
+        case .success: unresolved = []
+        case .partial(_, let u): unresolved = u
+        case .failed(let u):
+            throw CommandFailure(message: "nothing usable in \"\(transcript)\""
+                + (u.isEmpty ? "" : " (not understood: \(u.joined(separator: ", ")))"))
+        }
+        for score in result.scores {
+            let name = round.participant(score.participantID)?.name ?? score.heard
+            do {
+                let recorded = try db.recordScore(ScoreEntry(roundID: round.id, participantID: score.participantID, hole: hole,
+                                                             strokes: score.strokes, reportedBy: score.participantID))
+                print("recorded \(name), hole \(hole): \(score.strokes) (heard \"\(score.heard)\")"
+                      + (recorded.event.supersedes.isEmpty ? "" : ", a correction"))
+            } catch { throw CommandFailure(message: "\(name), hole \(hole): \(error)") }
+        }
+        if !unresolved.isEmpty { printError("warning: not understood: \(unresolved.joined(separator: ", "))") }
+        await syncAfterLocalWrite(db, skip: noSync)
+    }
+}

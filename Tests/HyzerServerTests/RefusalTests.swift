@@ -1,0 +1,181 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HyzerKit
+@testable import HyzerServer
+import HyzerSyncProtocol
+import Testing
+
+/// Everything the server must refuse, with a clear 4xx and without falling over.
+@Suite struct RefusalTests {
+    @Test func healthNeedsNoToken() async throws {
+        let h = try Harness()
+        try await h.test { client in
+            try await client.execute(uri: "/health", method: .get) { response in
+                #expect(response.status == .ok)
+                let health = try decode(HealthResponse.self, response)
+                #expect(health.status == "ok")
+                #expect(health.epoch == h.storage.epoch)
+            }
+        }
+    }
+
+    @Test func wrongTokenIsRefused() async throws {
+        let h = try Harness()
+        let g = try h.group()
+        try await h.test { client in
+            for token in ["hzd_not-a-real-token", g.token + "x", ""] {
+                try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: token, device: g.device)) { r in
+                    #expect(r.status == .unauthorized, "token \(token)")
+                }
+            }
+            try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: nil, device: g.device)) { r in
+                #expect(r.status == .unauthorized)
+            }
+            var basic = headers(token: nil, device: g.device)
+            basic[.authorization] = "Basic Zm9vOmJhcg=="
+            try await client.execute(uri: "/v1/pull", method: .get, headers: basic) { r in #expect(r.status == .unauthorized) }
+        }
+    }
+
+    @Test func revokedTokenIsRefused() async throws {
+        let h = try Harness()
+        let g = try h.group()
+        try await h.test { client in
+            try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: g.token, device: g.device)) { r in
+                #expect(r.status == .ok)
+            }
+            try await client.execute(uri: "/v1/devices/\(g.device)", method: .delete, headers: headers(token: g.admin)) { r in
+                #expect(r.status == .noContent)
+            }
+            try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: g.token, device: g.device)) { r in
+                #expect(r.status == .unauthorized)
+            }
+            try await client.execute(uri: "/v1/devices", method: .get, headers: headers(token: g.admin)) { r in
+                let list = try decode(DeviceList.self, r)
+                #expect(list.devices.first?.revokedAt != nil)
+            }
+            // Revoking twice: nothing left to revoke.
+            try await client.execute(uri: "/v1/devices/\(g.device)", method: .delete, headers: headers(token: g.admin)) { r in
+                #expect(r.status == .notFound)
+            }
+        }
+    }
+
+    @Test func groupsAreIsolated() async throws {
+        let h = try Harness()
+        let one = try h.group("One"), two = try h.group("Two")
+        let f = try Fixture()
+        try await h.test { client in
+            let push = PushRequest(deviceID: one.device, records: f.setupRecords + [.scoreEvent(f.event())])
+            try await client.execute(uri: "/v1/push", method: .post, headers: headers(token: one.token, device: one.device),
+                                     body: try body(push)) { r in
+                #expect(r.status == .ok)
+                let results = try decode(PushResponse.self, r).results
+                #expect(results.allSatisfy { $0.status == .created })
+            }
+            // Group two sees nothing of group one…
+            try await client.execute(uri: "/v1/pull?after=0", method: .get, headers: headers(token: two.token, device: two.device)) { r in
+                let page = try decode(PullResponse.self, r)
+                #expect(page.records.isEmpty)
+                #expect(page.head == 0)
+            }
+            // …cannot score into its round…
+            let intruder = PushRequest(deviceID: two.device, records: [.scoreEvent(f.event(1, strokes: 9))])
+            try await client.execute(uri: "/v1/push", method: .post, headers: headers(token: two.token, device: two.device),
+                                     body: try body(intruder)) { r in
+                let result = try #require(try decode(PushResponse.self, r).results.first)
+                #expect(result.status == .rejected)
+                #expect(result.reason?.contains("unknown round") == true)
+            }
+            // …and its admin cannot revoke group one's devices.
+            try await client.execute(uri: "/v1/devices/\(one.device)", method: .delete, headers: headers(token: two.admin)) { r in
+                #expect(r.status == .notFound)
+            }
+            try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: one.token, device: one.device)) { r in
+                let page = try decode(PullResponse.self, r)
+                #expect(page.records.count == 3)
+            }
+        }
+    }
+
+    @Test func spoofedDeviceIDIsRefused() async throws {
+        let h = try Harness()
+        let one = try h.group("One", device: "kiosk-1"), two = try h.group("Two", device: "phone-2")
+        try await h.test { client in
+            // A token used under another device's name.
+            try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: one.token, device: "phone-2")) { r in
+                #expect(r.status == .forbidden)
+            }
+            // The body claiming another device.
+            let push = PushRequest(deviceID: "phone-2", records: [])
+            try await client.execute(uri: "/v1/push", method: .post, headers: headers(token: one.token, device: "kiosk-1"),
+                                     body: try body(push)) { r in
+                #expect(r.status == .forbidden)
+                #expect(errorMessage(r).contains("phone-2"))
+            }
+            // Enrolling a device under an id another device holds, in any group.
+            for admin in [one.admin, two.admin] {
+                try await client.execute(uri: "/v1/devices", method: .post, headers: headers(token: admin),
+                                         body: try body(EnrollRequest(deviceID: "phone-2", name: "Impostor"))) { r in
+                    #expect(r.status == .conflict)
+                }
+            }
+            // A device token is not an admin token, and an admin token is not a device's.
+            try await client.execute(uri: "/v1/devices", method: .post, headers: headers(token: one.token),
+                                     body: try body(EnrollRequest(deviceID: "new", name: "X"))) { r in
+                #expect(r.status == .forbidden)
+            }
+            try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: one.admin, device: "kiosk-1")) { r in
+                #expect(r.status == .forbidden)
+            }
+            try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: one.token)) { r in
+                #expect(r.status == .badRequest)
+            }
+        }
+    }
+
+    @Test func malformedAndOversizedBodiesAreRefusedWithoutACrash() async throws {
+        let h = try Harness()
+        let g = try h.group()
+        let device = headers(token: g.token, device: g.device)
+        try await h.test { client in
+            try await client.execute(uri: "/v1/push", method: .post, headers: device, body: ByteBuffer(string: "{not json")) { r in
+                #expect(r.status == .badRequest)
+                #expect(errorMessage(r).contains("malformed"))
+            }
+            try await client.execute(uri: "/v1/push", method: .post, headers: device, body: ByteBuffer(string: #"{"records": []}"#)) { r in
+                #expect(r.status == .badRequest)
+                #expect(errorMessage(r).contains("deviceID"))
+            }
+            let badKind = #"{"deviceID": "\#(g.device)", "records": [{"kind": "spaceship", "data": {}}]}"#
+            try await client.execute(uri: "/v1/push", method: .post, headers: device, body: ByteBuffer(string: badKind)) { r in
+                #expect(r.status == .badRequest)
+            }
+            try await client.execute(uri: "/v1/push", method: .post, headers: device, body: nil) { r in
+                #expect(r.status == .badRequest)
+            }
+            let huge = ByteBuffer(repeating: UInt8(ascii: " "), count: SyncProtocol.maxPushBytes + 1)
+            try await client.execute(uri: "/v1/push", method: .post, headers: device, body: huge) { r in
+                #expect(r.status == .contentTooLarge)
+            }
+            let f = try Fixture()
+            let tooMany = PushRequest(deviceID: g.device, records: (0...SyncProtocol.maxPushRecords).map { _ in .scoreEvent(f.event()) })
+            try await client.execute(uri: "/v1/push", method: .post, headers: device, body: try body(tooMany)) { r in
+                #expect(r.status == .contentTooLarge)
+            }
+            try await client.execute(uri: "/v1/devices", method: .post, headers: headers(token: g.admin),
+                                     body: ByteBuffer(repeating: UInt8(ascii: "x"), count: SyncProtocol.maxSmallBodyBytes + 1)) { r in
+                #expect(r.status == .contentTooLarge)
+            }
+            for query in ["after=-1", "after=abc", "limit=0", "limit=100000"] {
+                try await client.execute(uri: "/v1/pull?\(query)", method: .get, headers: device) { r in
+                    #expect(r.status == .badRequest, "\(query)")
+                }
+            }
+            // Still serving.
+            try await client.execute(uri: "/health", method: .get) { r in #expect(r.status == .ok) }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import HyzerKit
+@testable import HyzerServer
+import HyzerSyncProtocol
+import Logging
+import Testing
+
+/// A server storage in a temp directory and the application around it, driven in-process.
+final class Harness: @unchecked Sendable {
+    let dir: URL
+    let storage: SQLiteStorage
+
+    init() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-server-test-\(UUID().uuidString)")
+        storage = try SQLiteStorage(directory: dir)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: dir) }
+
+    func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
+        let app = buildApplication(ServerConfiguration(dataDirectory: dir, host: "127.0.0.1", port: 0),
+                                   storage: storage, logger: logger)
+        try await app.test(.router) { client in try await body(client) }
+    }
+
+    /// A group with one enrolled device: (admin token, device id, device token).
+    func group(_ name: String = "League", device: String = "dev-\(UUID().uuidString.prefix(8))") throws -> (admin: String, device: String, token: String, groupID: String) {
+        let (group, admin) = try storage.createGroup(name: name)
+        let token = try storage.enroll(groupID: group.id, deviceID: device, name: "Phone")
+        return (admin, device, token, group.id)
+    }
+}
+
+func headers(token: String?, device: String? = nil) -> HTTPFields {
+    var fields = HTTPFields()
+    if let token { fields[.authorization] = "Bearer \(token)" }
+    if let device { fields[HTTPField.Name(SyncProtocol.deviceHeader)!] = device }
+    fields[.contentType] = "application/json"
+    return fields
+}
+
+func body<T: Encodable>(_ value: T) throws -> ByteBuffer {
+    ByteBuffer(bytes: try SyncCoding.encoder().encode(value))
+}
+
+func decode<T: Decodable>(_ type: T.Type, _ response: TestResponse) throws -> T {
+    try SyncCoding.decoder().decode(T.self, from: Data(response.body.readableBytesView))
+}
+
+func errorMessage(_ response: TestResponse) -> String {
+    (try? decode(ErrorResponse.self, response).error.message) ?? String(buffer: response.body)
+}
+
+/// A course, a started round of two on it, and helpers for events.
+struct Fixture {
+    // (memberwise init in StorageTests.swift)
+    let course: CourseRecord
+    let round: RoundRecord
+    var participants: [UUID] { round.participants.map(\.id) }
+
+    init(status: RoundStatus = .active) throws {
+        let c = try Course(name: "Pine Hollow", holeCount: 9)
+        course = CourseRecord(c, version: UUID(), updatedAt: 100)
+        let people = [ParticipantRecord(id: UUID(), name: "Nate", kind: .registered),
+                      ParticipantRecord(id: UUID(), name: "Mike", kind: .guest)]
+        round = RoundRecord(id: UUID(), version: UUID(), updatedAt: 100, courseID: c.id, organizerID: people[0].id,
+                            participants: people, status: status, createdAt: 100, startedAt: status == .setup ? nil : 100)
+    }
+
+    func event(_ participant: Int = 0, hole: Int = 1, strokes: Int = 3, device: String = "dev", supersedes: [UUID] = []) -> ScoreEventRecord {
+        ScoreEventRecord(ScoreEvent(roundID: round.id, participantID: participants[participant], hole: hole, strokes: strokes,
+                                    supersedes: supersedes, reportedBy: participants[0], deviceID: device,
+                                    createdAt: Date(timeIntervalSince1970: 200)))
+    }
+
+    var setupRecords: [SyncRecord] { [.course(course), .round(round)] }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import HyzerKit
+@testable import HyzerServer
+import HyzerSyncProtocol
+import Testing
+
+/// Validation, idempotency, last-writer-wins and epochs, straight on the storage.
+@Suite struct StorageTests {
+    func pushed(_ h: Harness, _ g: (admin: String, device: String, token: String, groupID: String), _ records: [SyncRecord]) throws -> [PushResult] {
+        try h.storage.push(groupID: g.groupID, deviceID: g.device, records: records).results
+    }
+
+    @Test func validatesEveryEvent() throws {
+        let h = try Harness()
+        let g = try h.group()
+        let f = try Fixture()
+        #expect(try pushed(h, g, f.setupRecords).allSatisfy { $0.status == .created })
+        let stranger = ScoreEventRecord(ScoreEvent(roundID: f.round.id, participantID: UUID(), hole: 1, strokes: 3,
+                                                   reportedBy: f.participants[0], deviceID: "dev"))
+        var otherRound = f.event()
+        otherRound.roundID = UUID()
+        let cases: [(ScoreEventRecord, String)] = [
+            (f.event(strokes: 11), "strokes must be between 1 and 10"),
+            (f.event(strokes: 0), "strokes must be between 1 and 10"),
+            (f.event(hole: 10), "hole 10 does not exist"),
+            (stranger, "is not in this round"),
+            (otherRound, "unknown round"),
+            (f.event(device: ""), "needs the id of the device"),
+        ]
+        for (event, reason) in cases {
+            let result = try #require(try pushed(h, g, [.scoreEvent(event)]).first)
+            #expect(result.status == .rejected)
+            #expect(result.reason?.contains(reason) == true, "\(result.reason ?? "nil") should mention \(reason)")
+            #expect(result.seq == nil)
+        }
+        // Nothing rejected reached the feed.
+        #expect(try h.storage.pull(groupID: g.groupID, after: 0, limit: 100).records.count == 2)
+    }
+
+    @Test func refusesEventsForCompletedOrUnstartedRounds() throws {
+        let h = try Harness()
+        let g = try h.group()
+        var f = try Fixture(status: .setup)
+        _ = try pushed(h, g, f.setupRecords)
+        #expect(try pushed(h, g, [.scoreEvent(f.event())]).first?.reason?.contains("not started") == true)
+
+        var completed = f.round
+        completed.version = UUID()
+        completed.status = .completed
+        completed.startedAt = 150
+        completed.completedAt = 300
+        completed.updatedAt = 300
+        _ = try pushed(h, g, [.round(completed)])
+        f = Fixture(course: f.course, round: completed)
+        let result = try #require(try pushed(h, g, [.scoreEvent(f.event())]).first)
+        #expect(result.status == .rejected)
+        #expect(result.reason?.contains("completed") == true)
+    }
+
+    @Test func duplicatesKeepTheirFirstSequence() throws {
+        let h = try Harness()
+        let g = try h.group()
+        let f = try Fixture()
+        let event = f.event()
+        let first = try pushed(h, g, f.setupRecords + [.scoreEvent(event)])
+        let again = try pushed(h, g, f.setupRecords + [.scoreEvent(event)])
+        #expect(first.map(\.status) == [.created, .created, .created])
+        #expect(again.map(\.status) == [.duplicate, .duplicate, .duplicate])
+        #expect(again.map(\.seq) == first.map(\.seq))
+        // The same id with other content is not a retry.
+        var forged = event
+        forged.strokes = 7
+        let refused = try #require(try pushed(h, g, [.scoreEvent(forged)]).first)
+        #expect(refused.status == .rejected)
+        #expect(refused.reason?.contains("different content") == true)
+        #expect(try h.storage.head(groupID: g.groupID) == first.last?.seq)
+    }
+
+    @Test func roundsMergeByLifecycleThenTime() throws {
+        let h = try Harness()
+        let g = try h.group()
+        let f = try Fixture()
+        _ = try pushed(h, g, f.setupRecords)
+        // A late, older "setup" copy is stored in the feed but does not reopen setup:
+        // scoring still works against the active version.
+        var stale = f.round
+        stale.version = UUID()
+        stale.status = .setup
+        stale.updatedAt = 500
+        #expect(try pushed(h, g, [.round(stale)]).first?.status == .created)
+        #expect(try pushed(h, g, [.scoreEvent(f.event())]).first?.status == .created)
+        // Changing the participants of a started round is refused.
+        var renamed = f.round
+        renamed.version = UUID()
+        renamed.updatedAt = 600
+        renamed.participants.append(ParticipantRecord(id: UUID(), name: "Late", kind: .guest))
+        let refused = try #require(try pushed(h, g, [.round(renamed)]).first)
+        #expect(refused.status == .rejected)
+        #expect(refused.reason?.contains("participant list") == true)
+    }
+
+    @Test func pullPagesThroughTheFeed() throws {
+        let h = try Harness()
+        let g = try h.group()
+        let f = try Fixture()
+        _ = try pushed(h, g, f.setupRecords + (1...9).map { .scoreEvent(f.event(hole: $0)) })
+        var after: Int64 = 0
+        var seen: [Int64] = []
+        for _ in 0..<10 {
+            let page = try h.storage.pull(groupID: g.groupID, after: after, limit: 4)
+            seen += page.records.map(\.seq)
+            #expect(page.head == 11)
+            #expect(page.next == (page.records.last?.seq ?? after))
+            after = page.next
+            if !page.hasMore { break }
+        }
+        #expect(seen == Array(1...11))
+        let empty = try h.storage.pull(groupID: g.groupID, after: 11, limit: 4)
+        #expect(empty.records.isEmpty && !empty.hasMore && empty.next == 11)
+    }
+
+    @Test func tokensAreStoredHashed() throws {
+        let h = try Harness()
+        let g = try h.group()
+        let raw = try Data(contentsOf: h.dir.appendingPathComponent(SQLiteStorage.fileName))
+        #expect(raw.range(of: Data(g.token.utf8)) == nil)
+        #expect(raw.range(of: Data(g.admin.utf8)) == nil)
+        #expect(try h.storage.authenticate(token: g.token)?.deviceID == g.device)
+        #expect(try h.storage.authenticate(token: g.admin)?.role == .admin)
+    }
+
+    @Test func epochSurvivesRestartsButNotARestore() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-epoch-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let f = try Fixture()
+        var storage: SQLiteStorage? = try SQLiteStorage(directory: dir)
+        let (group, _) = try storage!.createGroup(name: "League")
+        _ = try storage!.enroll(groupID: group.id, deviceID: "d1", name: "Phone")
+        _ = try storage!.push(groupID: group.id, deviceID: "d1", records: f.setupRecords)
+        let epoch = storage!.epoch
+        let backup = dir.appendingPathExtension("backup")
+        defer { try? FileManager.default.removeItem(at: backup) }
+        try storage!.backup(to: backup)
+        _ = try storage!.push(groupID: group.id, deviceID: "d1", records: [.scoreEvent(f.event())])
+        try storage!.close()
+        storage = nil
+
+        // A plain restart keeps the epoch.
+        storage = try SQLiteStorage(directory: dir)
+        #expect(storage!.epoch == epoch)
+        try storage!.close()
+        storage = nil
+
+        // The file replaced by an older copy (a restore by hand): the head went back, so
+        // the epoch changes.
+        let path = dir.appendingPathComponent(SQLiteStorage.fileName).path
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        try FileManager.default.copyItem(atPath: backup.path, toPath: path)
+        storage = try SQLiteStorage(directory: dir)
+        let restoredEpoch = storage!.epoch
+        #expect(restoredEpoch != epoch)
+        #expect(try storage!.head(groupID: group.id) == 2)
+        try storage!.close()
+        storage = nil
+
+        // The restore command always rotates it.
+        let again = try SQLiteStorage.restore(backup: backup, into: dir)
+        #expect(again != restoredEpoch && again != epoch)
+        #expect(try SQLiteStorage(directory: dir).epoch == again)
+    }
+}
+
+extension Fixture {
+    init(course: CourseRecord, round: RoundRecord) {
+        self.course = course
+        self.round = round
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import HyzerKit
+import HyzerServer
+import HyzerStore
+import HyzerSync
+import HyzerSyncProtocol
+import Testing
+
+/// The checkout's root, found from this file.
+let repositoryRoot: URL = {
+    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("assets/courses.json").path) {
+        dir = dir.deletingLastPathComponent()
+    }
+    return dir
+}()
+
+func temporaryDirectory(_ label: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-\(label)-\(UUID().uuidString)")
+}
+
+/// A group server on loopback (ephemeral port) with one group, and devices enrolled in it.
+final class TestGroup: @unchecked Sendable {
+    let serverDir: URL
+    private(set) var server: RunningServer
+    let adminToken: String
+    let groupID: String
+    private var devices: [TestDevice] = []
+
+    static func start() async throws -> TestGroup {
+        let dir = temporaryDirectory("server")
+        let server = try await RunningServer.start(ServerConfiguration(dataDirectory: dir, host: "127.0.0.1", port: 0, logLevel: .warning))
+        let (group, token) = try server.storage.createGroup(name: "Test League")
+        return TestGroup(serverDir: dir, server: server, adminToken: token, groupID: group.id)
+    }
+
+    private init(serverDir: URL, server: RunningServer, adminToken: String, groupID: String) {
+        self.serverDir = serverDir
+        self.server = server
+        self.adminToken = adminToken
+        self.groupID = groupID
+    }
+
+    /// A new device: its own data directory with the seeded courses, enrolled.
+    func device(_ name: String, options: SyncEngine.Options = SyncEngine.Options()) async throws -> TestDevice {
+        let dir = temporaryDirectory("device-\(name)")
+        let db = try HyzerDatabase.open(dataDirectory: dir, assets: repositoryRoot.appendingPathComponent("assets"))
+        let answer = try await SyncClient.enroll(server: server.baseURL, groupToken: adminToken, deviceID: db.deviceID, name: name)
+        let link = ServerLink(serverURL: server.baseURL, groupID: answer.groupID, groupName: answer.groupName,
+                              deviceID: db.deviceID, deviceName: name, deviceToken: answer.deviceToken)
+        let device = TestDevice(name: name, dir: dir, db: db, link: link, options: options)
+        devices.append(device)
+        return device
+    }
+
+    /// Stops the server (graceful) and starts it again on the same port and directory.
+    func restart(beforeStart: () throws -> Void = {}) async throws {
+        let port = server.port
+        await server.stop()
+        try beforeStart()
+        server = try await RunningServer.start(ServerConfiguration(dataDirectory: serverDir, host: "127.0.0.1", port: port, logLevel: .warning))
+    }
+
+    /// Every score event the server holds for the group, by id (a duplicate would collide).
+    func serverEvents() throws -> [UUID: ScoreEventRecord] {
+        var result: [UUID: ScoreEventRecord] = [:]
+        var after: Int64 = 0
+        for _ in 0..<1000 {
+            let page = try server.storage.pull(groupID: groupID, after: after, limit: 1000)
+            for pulled in page.records {
+                if case .scoreEvent(let e) = pulled.record {
+                    #expect(result[e.id] == nil, "event \(e.id) is in the feed twice")
+                    result[e.id] = e
+                }
+            }
+            after = page.next
+            if !page.hasMore { break }
+        }
+        return result
+    }
+
+    func shutdown() async {
+        for d in devices { await d.engine.stop() }
+        await server.stop()
+        try? FileManager.default.removeItem(at: serverDir)
+        for d in devices { try? FileManager.default.removeItem(at: d.dir) }
+    }
+}
+
+final class TestDevice: @unchecked Sendable {
+    let name: String
+    let dir: URL
+    let db: HyzerDatabase
+    let link: ServerLink
+    let engine: SyncEngine
+
+    init(name: String, dir: URL, db: HyzerDatabase, link: ServerLink, options: SyncEngine.Options) {
+        self.name = name
+        self.dir = dir
+        self.db = db
+        self.link = link
+        self.engine = SyncEngine(database: db, link: link, options: options)
+    }
+
+    @discardableResult
+    func sync() async throws -> SyncReport { try await engine.syncNow() }
+
+    /// A started round on the first seeded 18-hole course.
+    func startRound(_ names: [String]) throws -> Round {
+        let course = try #require(try db.courses().first { $0.holeCount == 18 })
+        let players = try names.map { try Player(displayName: $0) }
+        for p in players { try db.savePlayer(p) }
+        let round = try db.createRound(courseID: course.id, organizerID: players[0].id,
+                                       participants: players.map(Participant.registered))
+        return try db.startRound(round.id)
+    }
+
+    @discardableResult
+    func score(_ round: Round, _ participant: Int, hole: Int, _ strokes: Int, at date: Date = Date()) throws -> RecordedScore {
+        try db.recordScore(ScoreEntry(roundID: round.id, participantID: round.participants[participant].id, hole: hole,
+                                      strokes: strokes, reportedBy: round.participants[participant].id), at: date)
+    }
+
+    func snapshot(_ round: Round) throws -> RoundSnapshot { try db.snapshot(round: round.id) }
+}
+
+/// A free loopback port (bound then released).
+func freePort() throws -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = 0
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+    guard bound == 0 else { throw CocoaError(.fileWriteUnknown) }
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+    return Int(UInt16(bigEndian: addr.sin_port))
+}
+
+/// Waits for the first value of `stream` matching `predicate`, or nil after `seconds`
+/// (a liveness bound, not a timing assertion).
+func firstValue<T: Sendable>(_ stream: AsyncStream<T>, within seconds: Double, where predicate: @escaping @Sendable (T) -> Bool) async -> T? {
+    await withTaskGroup(of: T?.self) { group in
+        group.addTask {
+            for await value in stream where predicate(value) { return value }
+            return nil
+        }
+        group.addTask {
+            try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9))
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+}
+
+/// Runs `body` with a fresh group server, and always shuts it down.
+func withGroup(_ body: (TestGroup) async throws -> Void) async throws {
+    let group = try await TestGroup.start()
+    do {
+        try await body(group)
+    } catch {
+        await group.shutdown()
+        throw error
+    }
+    await group.shutdown()
+}
