@@ -73,6 +73,9 @@ public actor SyncEngine {
         /// false: never open the poke socket (polling only); for tests and benchmarks of
         /// the fallback path, or networks that block WebSockets.
         public var liveUpdates = true
+        /// Deadline of one request. Refused connections are retried until it expires, so
+        /// this is also how long an attempt takes to conclude "offline".
+        public var requestTimeout: Double = 10
         public init() {}
     }
 
@@ -107,7 +110,7 @@ public actor SyncEngine {
         self.database = database
         self.link = link
         self.options = options
-        self.client = SyncClient(link: link)
+        self.client = SyncClient(link: link, timeout: .milliseconds(Int64(options.requestTimeout * 1000)))
         self.logger = logger
         self.scheduler = SyncScheduler(policy: options.policy)
     }

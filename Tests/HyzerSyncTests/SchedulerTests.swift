@@ -1,0 +1,113 @@
+import Foundation
+@testable import HyzerSync
+import Testing
+
+/// A seeded generator, so jitter is reproducible.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// The engine's timing as a pure state machine, on a made-up clock.
+@Suite struct SchedulerTests {
+    @Test func backoffDoublesUpToTheCapWithJitterInTheUpperHalf() {
+        let backoff = Backoff(base: 0.5, cap: 60)
+        #expect((1...9).map { backoff.ceiling(attempt: $0) } == [0.5, 1, 2, 4, 8, 16, 32, 60, 60])
+        var rng = SplitMix(state: 42)
+        var distinct = Set<Double>()
+        for attempt in 1...12 {
+            for _ in 0..<50 {
+                let d = backoff.delay(attempt: attempt, using: &rng)
+                let ceiling = backoff.ceiling(attempt: attempt)
+                #expect(d >= ceiling / 2 && d <= ceiling)
+                distinct.insert(d)
+            }
+        }
+        #expect(distinct.count > 500, "jitter spreads retries")
+    }
+
+    @Test func startsByPushingThenPulling() {
+        var s = SyncScheduler()
+        #expect(s.next(now: 0) == .push)
+        s.pushSucceeded(more: false)
+        #expect(s.next(now: 0) == .pull)
+        s.pullSucceeded(more: false, now: 1)
+        #expect(s.next(now: 1) == .wait(until: 1 + SyncPolicy().pollIdle))
+    }
+
+    @Test func pollsAtMostEveryFiveSecondsInAnActiveRoundWithoutTheSocket() {
+        var s = SyncScheduler()
+        s.pushSucceeded(more: false)
+        s.pullSucceeded(more: false, now: 10)
+        s.activeRoundChanged(true)
+        guard case .wait(let until) = s.next(now: 10) else { Issue.record("expected a wait"); return }
+        #expect(until - 10 <= 5)
+        #expect(s.next(now: until) == .pull)
+        s.activeRoundChanged(false)
+        guard case .wait(let idle) = s.next(now: 10) else { Issue.record("expected a wait"); return }
+        #expect((30...60).contains(idle - 10))
+    }
+
+    @Test func withTheSocketUpPokesDriveThePulls() {
+        var s = SyncScheduler()
+        s.pushSucceeded(more: false)
+        s.socketUp()
+        s.pullSucceeded(more: false, now: 0)
+        s.activeRoundChanged(true)
+        #expect(s.next(now: 1) == .wait(until: SyncPolicy().pollWithSocket))
+        s.poked(head: 5, cursor: 5)  // nothing new
+        #expect(s.next(now: 1) == .wait(until: SyncPolicy().pollWithSocket))
+        s.poked(head: 6, cursor: 5)
+        #expect(s.next(now: 1) == .pull)
+        s.socketDown()
+        s.pullSucceeded(more: false, now: 2)
+        #expect(s.next(now: 2) == .wait(until: 2 + SyncPolicy().pollActiveRound))
+    }
+
+    @Test func failuresBackOffAndALocalWriteWaitsForTheRetryTime() {
+        var s = SyncScheduler()
+        var rng = SplitMix(state: 7)
+        var now = 0.0
+        var waits: [Double] = []
+        for _ in 0..<8 {
+            #expect(s.next(now: now) == .push)
+            s.failed(now: now, using: &rng)
+            guard case .wait(let until) = s.next(now: now) else { Issue.record("expected a wait"); return }
+            waits.append(until - now)
+            s.localWrite()
+            #expect(s.next(now: now + (until - now) / 2) == .wait(until: until), "no request inside the backoff")
+            now = until
+        }
+        #expect(waits.last! > waits.first! * 8)
+        #expect(waits.allSatisfy { $0 <= SyncPolicy().retry.cap })
+        // Success resets the backoff.
+        s.pushSucceeded(more: false)
+        #expect(s.failures == 0 && s.retryAt == nil)
+    }
+
+    @Test func aReconnectedSocketEndsTheBackoffAndCatchesUp() {
+        var s = SyncScheduler()
+        var rng = SplitMix(state: 1)
+        s.pushSucceeded(more: false)
+        s.pullSucceeded(more: false, now: 0)
+        for _ in 0..<5 { s.failed(now: 0, using: &rng) }
+        #expect(s.next(now: 0.1) != .pull)
+        s.socketUp()
+        #expect(s.next(now: 0.1) == .pull)
+    }
+
+    @Test func morePagesOrBatchesContinueAtOnce() {
+        var s = SyncScheduler()
+        s.pushSucceeded(more: true)
+        #expect(s.next(now: 0) == .push)
+        s.pushSucceeded(more: false)
+        s.pullSucceeded(more: true, now: 0)
+        #expect(s.next(now: 0) == .pull)
+    }
+}
