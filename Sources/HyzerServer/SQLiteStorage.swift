@@ -404,12 +404,15 @@ struct PushBatch {
             guard let roundRecord = try round(e.roundID) else { return "event \(e.id): unknown round \(e.roundID)" }
             guard let course = try course(roundRecord.courseID) else { return "event \(e.id): unknown course \(roundRecord.courseID)" }
             let event = e.event
-            let known = try Row.fetchAll(db, sql: """
-                SELECT c.payload FROM events v JOIN changes c ON c.seq = v.seq
-                WHERE v.group_id = ? AND v.round_id = ? AND v.participant_id = ? AND v.hole = ?
-                """, arguments: [groupID, e.roundID, e.participantID, e.hole]).compactMap { row -> ScoreEvent? in
-                guard case .scoreEvent(let k)? = try? decoder.decode(SyncRecord.self, from: row["payload"] as Data) else { return nil }
-                return k.event
+            // Only the superseded events matter to validation (they must be in the same
+            // cell); an unknown one is allowed, it may simply not have arrived yet.
+            var known: [ScoreEvent] = []
+            for target in Set(e.supersedes) {
+                guard let row = try Row.fetchOne(db, sql: """
+                    SELECT round_id, participant_id, hole FROM events WHERE group_id = ? AND event_id = ?
+                    """, arguments: [groupID, target]) else { continue }
+                known.append(ScoreEvent(id: target, roundID: row["round_id"], participantID: row["participant_id"],
+                                        hole: row["hole"], strokes: 1, reportedBy: target, deviceID: "-"))
             }
             do throws(ScoringError) {
                 try event.validate(in: roundRecord.round, course: course,

@@ -5,6 +5,7 @@ import Foundation
 let benchmarks: [String: @Sendable () async throws -> String] = [
     "standings": StandingsBenchmark.run,
     "store": StoreBenchmark.run,
+    "sync-latency": SyncBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()
