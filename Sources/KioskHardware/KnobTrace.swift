@@ -37,8 +37,10 @@ public struct KnobTraceError: Error, Sendable, Hashable, CustomStringConvertible
         self.source = source
     }
 
+    /// "trace.jsonl: line 3: …"; errors about the whole file (unreadable, not UTF-8) have line 0
+    /// and no line in the text.
     public var description: String {
-        "\(source ?? "trace"): line \(lineNumber): \(message)"
+        lineNumber > 0 ? "\(source ?? "trace"): line \(lineNumber): \(message)" : "\(source ?? "trace"): \(message)"
     }
 }
 

@@ -85,7 +85,7 @@ func rp1(_ path: String) -> FakeChip {
     FakeChip(path: path, label: "pinctrl-rp1", names: (0..<28).map { "GPIO\($0)" } + Array(repeating: nil, count: 26))
 }
 
-@Suite("gpiod backend")
+@Suite("gpiod backend", .timeLimit(.minutes(2)))
 struct GpiodBackendTests {
     func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("gpio-\(UUID())")
@@ -261,15 +261,6 @@ struct GpiodBackendTests {
 
     // MARK: the poll() loop, reading kernel-format events through libgpiod from pipes
 
-    func collect(_ driver: KnobDriver, count: Int) async -> [KnobEvent] {
-        var events: [KnobEvent] = []
-        for await event in driver.events {
-            events.append(event)
-            if events.count == count { break }
-        }
-        return events
-    }
-
     @Test func eventsFromSeparateLineFdsAreMergedByKernelTimestamp() async throws {
         let provider = FakeProvider()
         let chip = rp1("/dev/gpiochip0")
@@ -284,7 +275,7 @@ struct GpiodBackendTests {
         chip.inject(offset: 27, rising: true, atNs: base + 4_000)
         let driver = KnobDriver(backend: backend)
         driver.start()
-        let first = await collect(driver, count: 1)
+        let first = await nextEvents(driver, count: 1).events
         #expect(first == [.detent(.clockwise, timestampNs: base + 4_000)])
         #expect(chip.outputs[23]!.changes.first?.on == true, "the detent ticked the buzzer line")
 
@@ -293,33 +284,37 @@ struct GpiodBackendTests {
         chip.inject(offset: 22, rising: false, atNs: now)
         chip.inject(offset: 22, rising: true, atNs: now + 300_000)
         chip.inject(offset: 22, rising: false, atNs: now + 600_000)
-        let press = await collect(driver, count: 1)
+        let press = await nextEvents(driver, count: 1).events
         #expect(press == [.press(timestampNs: now + 600_000 + 5 * ms)])
         driver.stop()
         #expect(driver.failure == nil)
     }
 
-    @Test func aVanishedLineEndsInputWithAReadError() throws {
+    @Test func aVanishedLineEndsInputWithAReadError() async throws {
         let provider = FakeProvider()
         let chip = rp1("/dev/gpiochip0")
         provider.chips = [chip]
         let driver = KnobDriver(backend: try GpiodKnobBackend(config: GpiodKnobConfig(), provider: provider))
         driver.start()
         chip.hangUp(offset: 27)
-        let error = driver.waitUntilFinished() as? GpioError
+        // The stream ends when the input thread does.
+        let rest = await nextEvents(driver)
+        #expect(rest.streamEnded && rest.events.isEmpty)
+        let error = driver.failure as? GpioError
         #expect(error?.kind == .readFailed)
         #expect(error?.lines == ["encoder B (GPIO27 at gpiochip0:27)"])
         #expect(error?.chip == "/dev/gpiochip0 [pinctrl-rp1]")
         driver.stop()
     }
 
-    @Test func stopWakesTheLoopEvenWithNothingHappening() throws {
+    @Test func stopWakesTheLoopEvenWithNothingHappening() async throws {
         let provider = FakeProvider()
         provider.chips = [rp1("/dev/gpiochip0")]
         let driver = KnobDriver(backend: try GpiodKnobBackend(config: GpiodKnobConfig(), provider: provider))
         driver.start()
         driver.stop()
         #expect(driver.failure == nil)
+        #expect(await nextEvents(driver).streamEnded)
     }
 
     @Test func kernelEventsConvertToLevelsAndNanoseconds() {

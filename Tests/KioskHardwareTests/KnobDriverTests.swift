@@ -1,14 +1,8 @@
 import Testing
 @testable import KioskHardware
 
-@Suite("Decode → buzzer, end to end")
+@Suite("Decode → buzzer, end to end", .timeLimit(.minutes(2)))
 struct KnobDriverTests {
-    func allEvents(_ driver: KnobDriver) async -> [KnobEvent] {
-        var events: [KnobEvent] = []
-        for await event in driver.events { events.append(event) }
-        return events
-    }
-
     @Test func simulatedReplayOnTraceTimeTicksAtEveryDetentExactly() async throws {
         // 50 detents/s: slower than one tick + gap, so each detent gets its own pulse.
         let trace = try TraceGenerator.generate(TraceGeneratorOptions(detents: 300, rateHz: 50, bounceUs: 1000, wiggle: 0.2, presses: 2, longPresses: 1))
@@ -16,7 +10,8 @@ struct KnobDriverTests {
         let timing = BuzzerTiming()
         let driver = KnobDriver(backend: backend, buzzerTiming: timing)
         driver.start()
-        let events = await allEvents(driver)
+        let (events, ended) = await nextEvents(driver)
+        #expect(ended, "the stream ends with the replay")
         #expect(driver.failure == nil)
 
         #expect(events == KnobDecoder.decode(trace.records.map(\.edge)))
@@ -34,7 +29,8 @@ struct KnobDriverTests {
         let timing = BuzzerTiming()
         let driver = KnobDriver(backend: backend, buzzerTiming: timing)
         driver.start()
-        let events = await allEvents(driver)
+        let (events, ended) = await nextEvents(driver)
+        #expect(ended, "the stream ends with the replay")
         #expect(events.count == 1000)
         let ps = pulses(backend.recorder.changes)
         #expect(ps.allSatisfy { $0.end != nil }, "the buzzer ends off")
@@ -56,7 +52,8 @@ struct KnobDriverTests {
         let timing = BuzzerTiming()
         let driver = KnobDriver(backend: backend, buzzerTiming: timing)
         driver.start()
-        let events = await allEvents(driver)
+        let (events, ended) = await nextEvents(driver)
+        #expect(ended, "the stream ends with the replay")
         driver.stop()
 
         // The same events as offline decoding, on the replay's clock.
@@ -83,15 +80,14 @@ struct KnobDriverTests {
         keyboard.post(.keyDown(.enter, isRepeat: false))
         keyboard.post(.keyUp(.enter))
         keyboard.post(.wheel(-1))
-        var kinds: [String] = []
-        for await event in driver.events {
+        let events = await nextEvents(driver, count: 4).events
+        let kinds = events.map { event in
             switch event {
-            case .detent(let direction, _): kinds.append(direction.rawValue)
-            case .press: kinds.append("press")
-            case .release: kinds.append("release")
-            case .longPress: kinds.append("long")
+            case .detent(let direction, _): direction.rawValue
+            case .press: "press"
+            case .release: "release"
+            case .longPress: "long"
             }
-            if kinds.count == 4 { break }
         }
         #expect(kinds == ["cw", "press", "release", "ccw"])
         #expect(line.changes.first?.on == true)
@@ -103,9 +99,8 @@ struct KnobDriverTests {
         let driver = KnobDriver(backend: KeyboardKnobBackend())
         driver.start()
         driver.stop()
-        var count = 0
-        for await _ in driver.events { count += 1 }
-        #expect(count == 0)
+        let rest = await nextEvents(driver)
+        #expect(rest.streamEnded && rest.events.isEmpty)
     }
 }
 

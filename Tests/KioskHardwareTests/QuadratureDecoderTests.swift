@@ -110,10 +110,25 @@ struct QuadratureDecoderTests {
         _ = decoder.advance(to: state("01"), at: 1)
         _ = decoder.advance(to: state("10"), at: 2) // 01 → 10: both lines
         #expect(decoder.advance(to: state("11"), at: 3) == nil)
+
+        // Half mode: +1, a jump (+3 or −1, who knows), +1. Counting only the valid steps gives +2,
+        // a whole half-mode detent, but the truth is two detents or none.
         var half = QuadratureDecoder(mode: .half)
         _ = half.advance(to: state("01"), at: 1)
         _ = half.advance(to: state("10"), at: 2)
-        #expect(half.advance(to: state("00"), at: 3) == nil, "a jump leaves the half cycle undecidable too")
+        #expect(half.advance(to: state("11"), at: 3) == nil)
+    }
+
+    @Test func twoJumpsThatLineUpIntoAFullCycleStillDoNotCount() {
+        // Valid steps add up to exactly +4 back at rest, but two jumps of unknown direction
+        // happened in between: the knob turned 0, 1 or 2 detents.
+        var decoder = QuadratureDecoder(mode: .full)
+        var found: [Detent] = []
+        for (t, s) in ["01", "00", "10", "01", "00", "10", "01", "11"].enumerated() {
+            if let d = decoder.advance(to: state(s), at: UInt64(t)) { found.append(d) }
+        }
+        #expect(found.isEmpty)
+        #expect(decoder.invalidTransitions == 2)
     }
 
     @Test func repeatedLevelsFromLostEdgesAreIgnored() {

@@ -48,3 +48,30 @@ func pulses(_ changes: [RecordingOutputLine.Change]) -> [(start: UInt64, end: UI
     }
     return result
 }
+
+/// Events from the driver until `count` have arrived or the stream ends, giving up after
+/// `seconds` so that a broken input thread fails the test instead of hanging it.
+func nextEvents(_ driver: KnobDriver, count: Int = .max, within seconds: Double = 30) async -> (events: [KnobEvent], streamEnded: Bool) {
+    await withTaskGroup(of: (events: [KnobEvent], streamEnded: Bool)?.self) { group in
+        group.addTask {
+            var events: [KnobEvent] = []
+            for await event in driver.events {
+                events.append(event)
+                if events.count >= count { return (events, false) }
+            }
+            // A cancelled wait also ends the loop; only an uncancelled one means the stream finished.
+            return (events, !Task.isCancelled)
+        }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(seconds))
+            return nil
+        }
+        var result: (events: [KnobEvent], streamEnded: Bool) = ([], false)
+        for await value in group {
+            if let value { result = value }
+            // Whichever finishes first ends the other: cancelling the collector ends its stream.
+            group.cancelAll()
+        }
+        return result
+    }
+}

@@ -1,0 +1,188 @@
+import ArgumentParser
+import Foundation
+import KioskHardware
+
+/// `hyzer knob …`: the encoder's traces, offline. The format is in docs/knob-trace-format.md.
+struct Knob: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "knob",
+        abstract: "Decode rotary-encoder traces, or generate synthetic ones with realistic contact chatter.",
+        subcommands: [Decode.self, Generate.self]
+    )
+}
+
+/// `full` or `half`, as a command-line value.
+enum KnobModeArgument: String, ExpressibleByArgument, CaseIterable {
+    case full, half
+
+    var mode: QuadratureMode { self == .full ? .full : .half }
+}
+
+enum KnobTurnArgument: String, ExpressibleByArgument, CaseIterable {
+    case cw, ccw, mixed
+
+    var plan: TurnPlan { TurnPlan(rawValue: rawValue)! }
+}
+
+/// Writes text to standard output in large chunks: traces run to hundreds of thousands of lines.
+struct ChunkedOutput {
+    private var buffer = ""
+    private let handle: FileHandle
+
+    init(_ handle: FileHandle = .standardOutput) {
+        self.handle = handle
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    mutating func line(_ text: String) {
+        buffer += text
+        buffer += "\n"
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        handle.write(Data(buffer.utf8))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+extension Knob {
+    struct Decode: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Decode a knob trace: one JSON line per event, then {\"cw\": N, \"ccw\": N, \"presses\": N, \"longPresses\": N}.",
+            discussion: """
+                Events are detents ({"event": "detent", "direction": "cw"|"ccw", "t_ns": …}, stamped with the \
+                edge that completed them), and press, release (with afterLongPress) and longPress. The lines are \
+                taken to start at rest (A = B = SW = 1) and to keep their last levels after the trace ends, so a \
+                trailing release or long press still resolves. A malformed line stops decoding with its line number.
+                """
+        )
+
+        @Argument(help: "The trace (JSON lines); - reads standard input.")
+        var trace: String
+
+        @Option(help: "Detents per quadrature cycle: full (one) or half (two).")
+        var mode: KnobModeArgument = .full
+
+        @Flag(help: "Swap clockwise and counter-clockwise (A and B wired the other way round).")
+        var swapDirection = false
+
+        @Option(help: "Switch debounce, in ms.")
+        var debounceMs: Double = 5
+
+        @Option(help: "Hold time for a long press, in ms.")
+        var longPressMs: Double = 600
+
+        func validate() throws {
+            guard debounceMs >= 0, debounceMs < 10_000 else { throw ValidationError("--debounce-ms must be between 0 and 10000") }
+            guard longPressMs > debounceMs, longPressMs < 600_000 else {
+                throw ValidationError("--long-press-ms must be longer than --debounce-ms and under 600000")
+            }
+        }
+
+        func run() throws {
+            let records = try KnobTrace.read(path: trace)
+            let config = KnobConfig(
+                mode: mode.mode,
+                swapDirection: swapDirection,
+                button: ButtonTiming(debounceNs: UInt64(debounceMs * 1e6), longPressNs: UInt64(longPressMs * 1e6))
+            )
+            let events = KnobDecoder.decode(records.map(\.edge), config: config)
+            var output = ChunkedOutput()
+            for event in events { output.line(event.jsonLine) }
+            output.line(KnobSummary(events).jsonLine)
+            output.flush()
+        }
+    }
+
+    struct Generate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a synthetic knob trace with contact chatter and wiggles; deterministic for a seed.",
+            discussion: """
+                The ground truth goes to standard error as one line in the form of `hyzer knob decode`'s summary, \
+                so `hyzer knob decode` on the trace should print the same last line. --truth FILE also writes \
+                every true detent as a decode-style JSON line, followed by that summary.
+                """
+        )
+
+        @Option(help: "Number of detents to turn.")
+        var detents = 100
+
+        @Option(help: "Average detents per second.")
+        var rate: Double = 100
+
+        @Option(help: "Longest contact chatter after a transition, in µs (chatter never reaches the next transition).")
+        var bounceUs: Double = 500
+
+        @Option(help: "Probability per detent of a wiggle: a partial turn back to where it started.")
+        var wiggle: Double = 0.05
+
+        @Option(help: "Random seed; the same seed gives the same trace.")
+        var seed: UInt64 = 1
+
+        @Option(help: "Detents per quadrature cycle: full or half.")
+        var mode: KnobModeArgument = .full
+
+        @Option(help: "Turning direction: cw, ccw, or mixed runs.")
+        var turn: KnobTurnArgument = .mixed
+
+        @Option(help: "Short presses to place between detents.")
+        var presses = 0
+
+        @Option(help: "Long presses (held 0.8–1.5 s) to place between detents.")
+        var longPresses = 0
+
+        @Option(help: "Write the trace here instead of standard output.")
+        var out: String?
+
+        @Option(help: "Write the true detents and the summary here (JSON lines).")
+        var truth: String?
+
+        private var options: TraceGeneratorOptions {
+            TraceGeneratorOptions(
+                detents: detents, rateHz: rate, bounceUs: bounceUs, wiggle: wiggle, seed: seed,
+                mode: mode.mode, turn: turn.plan, presses: presses, longPresses: longPresses
+            )
+        }
+
+        func validate() throws {
+            do {
+                try options.validate()
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+
+        func run() throws {
+            let trace = try TraceGenerator.generate(options)
+            try write(to: out) { output in
+                for record in trace.records { output.line(record.jsonLine) }
+            }
+            if let truth {
+                try write(to: truth) { output in
+                    for detent in trace.truth { output.line(detent.event.jsonLine) }
+                    output.line(trace.summary.jsonLine)
+                }
+            }
+            FileHandle.standardError.write(Data((trace.summary.jsonLine + "\n").utf8))
+        }
+
+        private func write(to path: String?, _ body: (inout ChunkedOutput) -> Void) throws {
+            guard let path, path != "-" else {
+                var output = ChunkedOutput()
+                body(&output)
+                output.flush()
+                return
+            }
+            guard FileManager.default.createFile(atPath: path, contents: nil),
+                  let handle = FileHandle(forWritingAtPath: path)
+            else {
+                throw ValidationError("cannot write \(path)")
+            }
+            defer { try? handle.close() }
+            var output = ChunkedOutput(handle)
+            body(&output)
+            output.flush()
+        }
+    }
+}
