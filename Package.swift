@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "hyzer", targets: ["hyzer"]),
         .executable(name: "hyzer-bench", targets: ["hyzer-bench"]),
+        .executable(name: "hyzer-kiosk", targets: ["hyzer-kiosk"]),
         .library(name: "HyzerKit", targets: ["HyzerKit"]),
         .library(name: "HyzerStore", targets: ["HyzerStore"]),
         .library(name: "HyzerSyncProtocol", targets: ["HyzerSyncProtocol"]),
@@ -97,6 +98,28 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // SDL2, SDL2_ttf and zlib, each a bare modulemap + header.
+        .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CSDL2TTF", pkgConfig: "SDL2_ttf", providers: [.apt(["libsdl2-ttf-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Draws a KioskState with SDL2 + SDL2_ttf: windowed, full-screen or headless.
+        .target(name: "KioskRender", dependencies: ["KioskCore", "HyzerKit", "CSDL2", "CSDL2TTF", "CZlib"]),
+        // The kiosk's glue: store <-> state machine <-> display <-> knob, and the loops.
+        .target(
+            name: "KioskApp",
+            dependencies: [
+                "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "hyzer-kiosk",
+            dependencies: [
+                "KioskApp", "KioskCore", "KioskRender", "KioskHardware", "HyzerStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "hyzer",
             dependencies: [
@@ -136,6 +159,8 @@ let package = Package(
             ]
         ),
         // Runs the built `hyzer` binary against the scenario examples, from outside.
-        .testTarget(name: "HyzerCLITests", dependencies: ["HyzerKit"], resources: [.copy("Scenarios")]),
+        .testTarget(
+            name: "HyzerCLITests", dependencies: ["HyzerKit", "HyzerStore", "CZlib"], resources: [.copy("Scenarios")]
+        ),
     ]
 )

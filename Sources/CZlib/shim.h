@@ -1,0 +1,2 @@
+// zlib: deflate for the PNG snapshots the kiosk writes in headless mode.
+#include <zlib.h>

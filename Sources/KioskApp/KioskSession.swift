@@ -1,0 +1,113 @@
+import Foundation
+import HyzerKit
+import HyzerStore
+import KioskCore
+import Logging
+
+/// The kiosk's state machine bound to its database: loads what the screens need, carries
+/// out the machine's store effects, and notices other processes' writes.
+///
+/// Used by the interactive loop, the headless script runner and the benchmarks, so all
+/// three exercise the same path from knob to SQLite to board.
+public final class KioskSession {
+    public let store: HyzerDatabase
+    public private(set) var state: KioskState
+    /// Called for buzzer effects (the knob driver's buzzer on a Pi; nothing on a laptop).
+    public var buzz: (BuzzPattern) -> Void = { _ in }
+    private let monitor: ChangeMonitor
+    private let settingsURL: URL
+    private let logger = Logger(label: "hyzer.kiosk")
+
+    public init(store: HyzerDatabase, viewport: Viewport, now: Millis, reduceMotion: Bool? = nil) throws {
+        self.store = store
+        monitor = try ChangeMonitor(database: store)
+        settingsURL = store.directory.appendingPathComponent("kiosk-settings.json")
+        var settings = Self.loadSettings(settingsURL)
+        if let reduceMotion { settings.reduceMotion = reduceMotion }
+        state = KioskState(settings: settings, viewport: viewport)
+        state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
+    }
+
+    /// Everything the screens show, read consistently.
+    public static func load(_ store: HyzerDatabase) throws -> KioskData {
+        let round = try store.activeRounds().first.map { try store.snapshot(round: $0.id) }
+        let last = try store.history(limit: 1).first.map { try store.snapshot(round: $0.id) }
+        return KioskData(round: round, lastCompleted: last, courses: try store.courses(), players: try store.players())
+    }
+
+    /// Feeds one event through the machine and performs what it asks for.
+    public func send(_ event: KioskEvent, now: Millis) {
+        let effects = state.handle(event, now: now)
+        perform(effects, now: now)
+    }
+
+    /// Picks up commits made by any other process (`hyzer demo`, a sync run). Cheap: one
+    /// `PRAGMA data_version` unless something changed.
+    @discardableResult
+    public func pollForExternalChanges(now: Millis) -> Bool {
+        do {
+            guard try monitor.poll() else { return false }
+            state.handle(.dataChanged(try Self.load(store), .remoteSync), now: now)
+            return true
+        } catch {
+            logger.error("reading the database after an outside change failed: \(error)")
+            return false
+        }
+    }
+
+    private func perform(_ effects: [KioskEffect], now: Millis) {
+        var wrote = false
+        for effect in effects {
+            do {
+                switch effect {
+                case .buzz(let pattern):
+                    buzz(pattern)
+                case .saveScore(let roundID, let participantID, let hole, let strokes):
+                    // The kiosk is the group's shared device: the round's organizer is
+                    // recorded as the reporter, the kiosk's device id as the source.
+                    let reporter = state.data.round?.round.organizerID ?? participantID
+                    try store.recordScore(ScoreEntry(roundID: roundID, participantID: participantID, hole: hole,
+                                                     strokes: strokes, reportedBy: reporter))
+                    wrote = true
+                case .finishRound(let id):
+                    _ = try store.finishRound(id)
+                    wrote = true
+                case .startRound(let courseID, let playerIDs):
+                    let players = try store.players()
+                    let participants = playerIDs.compactMap { id in players.first { $0.id == id }.map(Participant.registered) }
+                    let round = try store.createRound(courseID: courseID, organizerID: playerIDs[0], participants: participants)
+                    _ = try store.startRound(round.id)
+                    wrote = true
+                case .saveSettings(let settings):
+                    try JSONEncoder().encode(SettingsFile(reduceMotion: settings.reduceMotion)).write(to: settingsURL, options: .atomic)
+                }
+            } catch {
+                logger.error("\(effect) failed: \(error)")
+                state.handle(.effectFailed(Self.sentence(for: error)), now: now)
+                buzz(.error)
+            }
+        }
+        guard wrote else { return }
+        do {
+            state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
+            // Our own commit is not news for the next external-change poll.
+            _ = try monitor.poll()
+        } catch {
+            logger.error("reloading after a write failed: \(error)")
+        }
+    }
+
+    static func sentence(for error: any Error) -> String {
+        let text = "\(error)"
+        return "Not saved: " + (text.count > 80 ? String(text.prefix(77)) + "…" : text)
+    }
+
+    struct SettingsFile: Codable { var reduceMotion: Bool }
+
+    static func loadSettings(_ url: URL) -> KioskSettings {
+        guard let data = try? Data(contentsOf: url), let file = try? JSONDecoder().decode(SettingsFile.self, from: data) else {
+            return KioskSettings()
+        }
+        return KioskSettings(reduceMotion: file.reduceMotion)
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import KioskCore
+import KioskRender
+
+/// Runs a script headless on a virtual clock and writes a PNG of each screen it visits.
+public struct ScriptRunner {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    let session: KioskSession
+    let display: Display
+    let snapshots: URL
+    public private(set) var now: Millis = 0
+    public private(set) var written: [URL] = []
+    private var lastScreenShot: String?
+
+    public init(session: KioskSession, display: Display, snapshots: URL, startingAt now: Millis = 0) throws {
+        self.session = session
+        self.display = display
+        self.snapshots = snapshots
+        self.now = now
+        try FileManager.default.createDirectory(at: snapshots, withIntermediateDirectories: true)
+    }
+
+    public mutating func run(_ script: KioskScript) throws {
+        try autoSnapshot()
+        for (line, step) in script.steps {
+            switch step {
+            case .turn(let n): session.send(.turned(n), now: now)
+            case .press: session.send(.pressed, now: now)
+            case .longPress: session.send(.longPressed, now: now)
+            case .tap(let x, let y): session.send(.touch(x: x, y: y), now: now)
+            case .wait(let ms): advance(by: ms)
+            case .snapshot(let name): try write(name: name)
+            case .expectScreen(let name):
+                let actual = session.state.screen.name
+                guard actual == name else {
+                    throw Failure(description: "script line \(line): expected screen \(name), but the kiosk shows \(actual)")
+                }
+            }
+            if case .snapshot = step { continue }
+            try autoSnapshot()
+        }
+    }
+
+    /// Time passes as it would on the kiosk: every wake-up the machine asks for is
+    /// delivered at its instant, and outside writes are noticed.
+    mutating func advance(by ms: Millis) {
+        let target = now + ms
+        while let wake = session.state.nextWakeUp(after: now), wake <= target {
+            now = max(wake, now + 1)
+            session.send(.tick, now: now)
+        }
+        now = target
+        session.pollForExternalChanges(now: now)
+        session.send(.tick, now: now)
+    }
+
+    private mutating func autoSnapshot() throws {
+        let name = session.state.screen.name
+        guard name != lastScreenShot else { return }
+        lastScreenShot = name
+        try write(name: name)
+    }
+
+    /// Frames are drawn as they will look once motion has settled (arrows still showing).
+    private mutating func write(name: String) throws {
+        let url = snapshots.appendingPathComponent(String(format: "%03d-%@.png", written.count + 1, name))
+        display.draw(session.state, now: now + MotionTokens.reshuffleBudget + 100)
+        try display.writePNG(to: url)
+        written.append(url)
+    }
+}

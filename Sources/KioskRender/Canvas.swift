@@ -1,0 +1,198 @@
+import CSDL2
+import CSDL2TTF
+import Foundation
+import KioskCore
+
+public struct RenderError: Error, CustomStringConvertible {
+    public var description: String
+    init(_ what: String) { description = "\(what): \(String(cString: SDL_GetError()))" }
+    init(message: String) { description = message }
+}
+
+/// Drawing primitives over one SDL renderer, with the text-texture cache.
+///
+/// Text is rasterized once per (face, size, string) in white and tinted at draw time
+/// with colour and alpha modulation, so a score that changes colour or fades is never
+/// rasterized again.
+final class Canvas {
+    let renderer: OpaquePointer
+    private let fontsDirectory: URL
+    private var fonts: [FontKey: OpaquePointer] = [:]
+    private var texts: [TextKey: CachedText] = [:]
+    private var textUseCounter: UInt64 = 0
+    /// Rasterizations so far: the cache's effectiveness, for the benchmark and tests.
+    private(set) var rasterizations = 0
+    static let maxCachedTexts = 600
+
+    struct FontKey: Hashable { var role: FontRole; var size: Int }
+    struct TextKey: Hashable { var role: FontRole; var size: Int; var text: String }
+    final class CachedText {
+        let texture: OpaquePointer
+        let width: Int32
+        let height: Int32
+        var lastUse: UInt64
+        init(texture: OpaquePointer, width: Int32, height: Int32, lastUse: UInt64) {
+            (self.texture, self.width, self.height, self.lastUse) = (texture, width, height, lastUse)
+        }
+    }
+
+    init(renderer: OpaquePointer, fontsDirectory: URL) throws {
+        self.renderer = renderer
+        self.fontsDirectory = fontsDirectory
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+        // Fail at start-up, not at the first frame, when a font file is missing.
+        for role in FontRole.allCases { _ = try font(role, size: 24) }
+    }
+
+    deinit { releaseAll() }
+
+    /// Frees every texture and font. Must run before the renderer is destroyed and
+    /// before TTF_Quit, so the display calls it first in its own teardown.
+    func releaseAll() {
+        for text in texts.values { SDL_DestroyTexture(text.texture) }
+        for font in fonts.values { TTF_CloseFont(font) }
+        texts.removeAll()
+        fonts.removeAll()
+    }
+
+    static func fileName(_ role: FontRole) -> String {
+        switch role {
+        case .title: "Quicksand-Bold.ttf"
+        case .body: "Quicksand-Medium.ttf"
+        case .score: "JetBrainsMono-Bold.ttf"
+        }
+    }
+
+    private func font(_ role: FontRole, size: Int) throws -> OpaquePointer {
+        let key = FontKey(role: role, size: size)
+        if let font = fonts[key] { return font }
+        let path = fontsDirectory.appendingPathComponent(Self.fileName(role)).path
+        guard let font = TTF_OpenFont(path, Int32(size)) else { throw RenderError("cannot open font \(path)") }
+        fonts[key] = font
+        return font
+    }
+
+    // MARK: Shapes
+
+    func clear(_ color: RGB) {
+        SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, 255)
+        SDL_RenderClear(renderer)
+    }
+
+    func fill(_ rect: Rect, _ color: RGB, alpha: Double = 1) {
+        SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, UInt8(clamping: Int(alpha * 255)))
+        var r = SDL_FRect(x: Float(rect.x), y: Float(rect.y), w: Float(rect.w), h: Float(rect.h))
+        SDL_RenderFillRectF(renderer, &r)
+    }
+
+    /// A filled rounded rectangle: a triangle fan around the centre through the four
+    /// corner arcs, drawn in one SDL_RenderGeometry call.
+    func fillRounded(_ rect: Rect, radius: Double, _ color: RGB, alpha: Double = 1) {
+        let r = min(radius, rect.w / 2, rect.h / 2)
+        guard r > 1 else { return fill(rect, color, alpha: alpha) }
+        let c = SDL_Color(r: color.r, g: color.g, b: color.b, a: UInt8(clamping: Int(alpha * 255)))
+        let segments = 6
+        let corners: [(Double, Double, Double)] = [
+            (rect.maxX - r, rect.y + r, -Double.pi / 2), (rect.maxX - r, rect.maxY - r, 0),
+            (rect.x + r, rect.maxY - r, Double.pi / 2), (rect.x + r, rect.y + r, Double.pi),
+        ]
+        var outline: [SDL_FPoint] = []
+        for (cx, cy, start) in corners {
+            for i in 0...segments {
+                let a = start + Double(i) / Double(segments) * Double.pi / 2
+                outline.append(SDL_FPoint(x: Float(cx + r * cos(a)), y: Float(cy + r * sin(a))))
+            }
+        }
+        let center = SDL_FPoint(x: Float(rect.midX), y: Float(rect.midY))
+        var vertices: [SDL_Vertex] = []
+        vertices.reserveCapacity(outline.count * 3)
+        for i in 0..<outline.count {
+            for p in [center, outline[i], outline[(i + 1) % outline.count]] {
+                vertices.append(SDL_Vertex(position: p, color: c, tex_coord: SDL_FPoint(x: 0, y: 0)))
+            }
+        }
+        SDL_RenderGeometry(renderer, nil, vertices, Int32(vertices.count), nil, 0)
+    }
+
+    /// A rounded outline of `width` pixels (selection ring).
+    func strokeRounded(_ rect: Rect, radius: Double, width: Double, _ color: RGB, inner: RGB) {
+        fillRounded(rect, radius: radius, color)
+        fillRounded(rect.inset(width, width), radius: max(0, radius - width), inner)
+    }
+
+    /// ▲ (up) or ▼ centred in `rect`.
+    func triangle(in rect: Rect, up: Bool, _ color: RGB, alpha: Double) {
+        let c = SDL_Color(r: color.r, g: color.g, b: color.b, a: UInt8(clamping: Int(alpha * 255)))
+        let (top, bottom) = (Float(rect.y), Float(rect.maxY))
+        let points = up
+            ? [SDL_FPoint(x: Float(rect.midX), y: top), SDL_FPoint(x: Float(rect.maxX), y: bottom), SDL_FPoint(x: Float(rect.x), y: bottom)]
+            : [SDL_FPoint(x: Float(rect.x), y: top), SDL_FPoint(x: Float(rect.maxX), y: top), SDL_FPoint(x: Float(rect.midX), y: bottom)]
+        let vertices = points.map { SDL_Vertex(position: $0, color: c, tex_coord: SDL_FPoint(x: 0, y: 0)) }
+        SDL_RenderGeometry(renderer, nil, vertices, 3, nil, 0)
+    }
+
+    // MARK: Text
+
+    enum Align { case left, center, right }
+
+    /// Draws `text` with its vertical centre at `midY`. Returns the drawn width.
+    @discardableResult
+    func text(
+        _ string: String, _ role: FontRole, size: Int, _ color: RGB, x: Double, midY: Double,
+        align: Align = .left, alpha: Double = 1, maxWidth: Double? = nil
+    ) -> Double {
+        guard !string.isEmpty, let cached = cachedText(string, role, size) else { return 0 }
+        var w = Double(cached.width), h = Double(cached.height)
+        if let maxWidth, w > maxWidth, maxWidth > 0 {
+            // Too long for its column: scale down rather than overflow into the next one.
+            let k = maxWidth / w
+            w *= k
+            h *= k
+        }
+        let left: Double
+        switch align {
+        case .left: left = x
+        case .center: left = x - w / 2
+        case .right: left = x - w
+        }
+        SDL_SetTextureColorMod(cached.texture, color.r, color.g, color.b)
+        SDL_SetTextureAlphaMod(cached.texture, UInt8(clamping: Int(alpha * 255)))
+        var dst = SDL_FRect(x: Float(left.rounded()), y: Float((midY - h / 2).rounded()), w: Float(w), h: Float(h))
+        SDL_RenderCopyF(renderer, cached.texture, nil, &dst)
+        return w
+    }
+
+    func measure(_ string: String, _ role: FontRole, size: Int) -> Double {
+        guard !string.isEmpty, let cached = cachedText(string, role, size) else { return 0 }
+        return Double(cached.width)
+    }
+
+    private func cachedText(_ string: String, _ role: FontRole, _ size: Int) -> CachedText? {
+        textUseCounter += 1
+        let key = TextKey(role: role, size: size, text: string)
+        if let hit = texts[key] {
+            hit.lastUse = textUseCounter
+            return hit
+        }
+        guard let font = try? font(role, size: size),
+              let surface = TTF_RenderUTF8_Blended(font, string, SDL_Color(r: 255, g: 255, b: 255, a: 255))
+        else { return nil }
+        defer { SDL_FreeSurface(surface) }
+        guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
+        SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
+        rasterizations += 1
+        if texts.count >= Self.maxCachedTexts { evictOldest() }
+        let entry = CachedText(texture: texture, width: surface.pointee.w, height: surface.pointee.h, lastUse: textUseCounter)
+        texts[key] = entry
+        return entry
+    }
+
+    /// Drops the least recently used quarter (names of old rounds, stale clock strings).
+    private func evictOldest() {
+        let victims = texts.sorted { $0.value.lastUse < $1.value.lastUse }.prefix(Self.maxCachedTexts / 4)
+        for (key, value) in victims {
+            SDL_DestroyTexture(value.texture)
+            texts[key] = nil
+        }
+    }
+}

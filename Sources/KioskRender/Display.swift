@@ -1,0 +1,222 @@
+import CSDL2
+import CSDL2TTF
+import Foundation
+import KioskCore
+
+/// Input the display delivers, free of SDL types.
+public enum DisplayEvent: Sendable, Equatable {
+    public enum Key: Sendable, Equatable { case up, down, left, right, enter, escape, other }
+    case quit
+    case key(Key, down: Bool, isRepeat: Bool)
+    /// Vertical wheel notches, positive away from the user.
+    case wheel(Double)
+    /// A tap or click, in logical (layout) coordinates.
+    case tap(x: Double, y: Double)
+    case resized(Viewport)
+    /// Another thread asked the loop to wake (knob input, data change).
+    case wake
+}
+
+/// The kiosk's screen: an SDL window (full-screen or not, optionally rotated to portrait)
+/// or, headless, an off-screen surface with SDL's software renderer.
+public final class Display {
+    public enum Mode: Sendable, Equatable {
+        case window(fullscreen: Bool)
+        case headless
+    }
+
+    public private(set) var viewport: Viewport
+    public let rendererName: String
+    public let isAccelerated: Bool
+    public let videoDriver: String
+    private let window: OpaquePointer?
+    private let surface: UnsafeMutablePointer<SDL_Surface>?
+    private let renderer: OpaquePointer
+    private let canvas: Canvas
+    private let rotate: Bool
+    /// With rotation the frame is drawn here in portrait, then turned onto the screen.
+    private var rotationTarget: OpaquePointer?
+    nonisolated(unsafe) private static var wakeEventType: UInt32 = 0
+
+    /// Text rasterizations so far (the cache makes this stop growing on a static board).
+    public var rasterizations: Int { canvas.rasterizations }
+
+    /// - Parameters:
+    ///   - size: logical size; for a full-screen window the display's own size is used.
+    ///   - rotate: portrait: the logical canvas is the screen turned 90°.
+    public init(mode: Mode, size: Viewport, rotate: Bool = false, fontsDirectory: URL, title: String = "Hyzer") throws {
+        if mode == .headless {
+            SDL_SetHint(SDL_HINT_VIDEODRIVER, "dummy")
+        }
+        guard SDL_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS)) == 0 else {
+            throw RenderError(message: Display.noDisplayMessage(String(cString: SDL_GetError())))
+        }
+        guard TTF_Init() == 0 else { throw RenderError("TTF_Init failed") }
+        Display.wakeEventType = SDL_RegisterEvents(1)
+        videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+        self.rotate = rotate
+
+        switch mode {
+        case .headless:
+            let logical = rotate ? Viewport(width: min(size.width, size.height), height: max(size.width, size.height)) : size
+            guard let surface = SDL_CreateRGBSurfaceWithFormat(0, Int32(logical.width), Int32(logical.height), 32,
+                                                               UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue)),
+                  let renderer = SDL_CreateSoftwareRenderer(surface)
+            else { throw RenderError("cannot create the off-screen renderer") }
+            self.surface = surface
+            self.window = nil
+            self.renderer = renderer
+            viewport = logical
+        case .window(let fullscreen):
+            var flags = SDL_WINDOW_SHOWN.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+            flags |= fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : SDL_WINDOW_RESIZABLE.rawValue
+            let centered = Int32(bitPattern: 0x2FFF_0000)  // SDL_WINDOWPOS_CENTERED
+            let (w, h) = rotate ? (size.height, size.width) : (size.width, size.height)
+            guard let window = SDL_CreateWindow(title, centered, centered, Int32(w), Int32(h), flags) else {
+                SDL_Quit()
+                throw RenderError(message: Display.noDisplayMessage(String(cString: SDL_GetError())))
+            }
+            // Accelerated where there is one (KMSDRM/GLES on the Pi, X11/Wayland GL);
+            // SDL's software renderer otherwise.
+            let renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue)
+                ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
+            guard let renderer else { throw RenderError("cannot create a renderer") }
+            SDL_ShowCursor(fullscreen ? SDL_DISABLE : SDL_ENABLE)
+            self.window = window
+            self.surface = nil
+            self.renderer = renderer
+            var pw: Int32 = 0, ph: Int32 = 0
+            SDL_GetRendererOutputSize(renderer, &pw, &ph)
+            viewport = rotate ? Viewport(width: Int(ph), height: Int(pw)) : Viewport(width: Int(pw), height: Int(ph))
+        }
+        var info = SDL_RendererInfo()
+        SDL_GetRendererInfo(renderer, &info)
+        rendererName = info.name.map { String(cString: $0) } ?? "unknown"
+        isAccelerated = info.flags & SDL_RENDERER_ACCELERATED.rawValue != 0
+        canvas = try Canvas(renderer: renderer, fontsDirectory: fontsDirectory)
+    }
+
+    deinit {
+        canvas.releaseAll()
+        if let rotationTarget { SDL_DestroyTexture(rotationTarget) }
+        SDL_DestroyRenderer(renderer)
+        if let surface { SDL_FreeSurface(surface) }
+        if let window { SDL_DestroyWindow(window) }
+        TTF_Quit()
+        SDL_Quit()
+    }
+
+    static func noDisplayMessage(_ sdlError: String) -> String {
+        """
+        no display found (SDL tried X11, Wayland and KMSDRM: \(sdlError)).
+        On a desktop, run inside X11 or Wayland; on a Pi console, run from tty1 with access to /dev/dri.
+        To render without any display, use: hyzer-kiosk --headless --script FILE --snapshots DIR
+        """
+    }
+
+    // MARK: Drawing
+
+    /// Draws one frame of `state` (not yet shown: call `present`).
+    public func draw(_ state: KioskState, now: Millis, wallClock: Date = Date()) {
+        if rotate, window != nil {
+            if rotationTarget == nil {
+                rotationTarget = SDL_CreateTexture(renderer, UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue),
+                                                   Int32(SDL_TEXTUREACCESS_TARGET.rawValue),
+                                                   Int32(viewport.width), Int32(viewport.height))
+            }
+            SDL_SetRenderTarget(renderer, rotationTarget)
+        }
+        Painter(canvas: canvas, layout: Layout(viewport: viewport), state: state, now: now, wallClock: wallClock).paint()
+        if rotate, window != nil, let rotationTarget {
+            SDL_SetRenderTarget(renderer, nil)
+            SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+            SDL_RenderClear(renderer)
+            // Turn the portrait frame 90° clockwise onto the landscape panel.
+            var dst = SDL_Rect(x: Int32((viewport.height - viewport.width) / 2), y: Int32((viewport.width - viewport.height) / 2),
+                               w: Int32(viewport.width), h: Int32(viewport.height))
+            SDL_RenderCopyEx(renderer, rotationTarget, nil, &dst, 90, nil, SDL_FLIP_NONE)
+        }
+    }
+
+    public func present() { SDL_RenderPresent(renderer) }
+
+    /// The last drawn frame as tightly packed RGB rows.
+    public func capture() throws -> (width: Int, height: Int, rgb: [UInt8]) {
+        var w: Int32 = 0, h: Int32 = 0
+        SDL_GetRendererOutputSize(renderer, &w, &h)
+        var pixels = [UInt8](repeating: 0, count: Int(w) * Int(h) * 3)
+        let status = pixels.withUnsafeMutableBytes { buffer in
+            SDL_RenderReadPixels(renderer, nil, UInt32(SDL_PIXELFORMAT_RGB24.rawValue), buffer.baseAddress, w * 3)
+        }
+        guard status == 0 else { throw RenderError("cannot read the frame back") }
+        return (Int(w), Int(h), pixels)
+    }
+
+    public func writePNG(to url: URL) throws {
+        let frame = try capture()
+        try PNGWriter.encode(width: frame.width, height: frame.height, rgb: frame.rgb).write(to: url)
+    }
+
+    // MARK: Events
+
+    /// Waits up to `timeoutMs` for input (0 polls). An idle board spends its time here.
+    public func waitEvent(timeoutMs: Int) -> DisplayEvent? {
+        var event = SDL_Event()
+        let got = timeoutMs <= 0 ? SDL_PollEvent(&event) : SDL_WaitEventTimeout(&event, Int32(min(timeoutMs, Int(Int32.max))))
+        guard got == 1 else { return nil }
+        return translate(event) ?? .wake
+    }
+
+    /// Safe from any thread: makes a waiting `waitEvent` return `.wake`.
+    public static func wake() {
+        guard wakeEventType != 0 else { return }
+        var event = SDL_Event()
+        event.type = wakeEventType
+        SDL_PushEvent(&event)
+    }
+
+    private func translate(_ event: SDL_Event) -> DisplayEvent? {
+        switch event.type {
+        case SDL_QUIT.rawValue:
+            return .quit
+        case SDL_KEYDOWN.rawValue, SDL_KEYUP.rawValue:
+            let key: DisplayEvent.Key
+            switch Int64(event.key.keysym.sym) {
+            case Int64(SDLK_UP.rawValue): key = .up
+            case Int64(SDLK_DOWN.rawValue): key = .down
+            case Int64(SDLK_LEFT.rawValue): key = .left
+            case Int64(SDLK_RIGHT.rawValue): key = .right
+            case Int64(SDLK_RETURN.rawValue), Int64(SDLK_KP_ENTER.rawValue), Int64(SDLK_SPACE.rawValue): key = .enter
+            case Int64(SDLK_ESCAPE.rawValue), Int64(SDLK_BACKSPACE.rawValue): key = .escape
+            default: key = .other
+            }
+            return .key(key, down: event.type == SDL_KEYDOWN.rawValue, isRepeat: event.key.repeat != 0)
+        case SDL_MOUSEWHEEL.rawValue:
+            let y = event.wheel.preciseY != 0 ? Double(event.wheel.preciseY) : Double(event.wheel.y)
+            return .wheel(event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -y : y)
+        case SDL_MOUSEBUTTONDOWN.rawValue:
+            guard event.button.which != UInt32(bitPattern: -1) else { return nil }  // SDL_TOUCH_MOUSEID: handled as a finger
+            var lx: Float = 0, ly: Float = 0
+            SDL_RenderWindowToLogical(renderer, event.button.x, event.button.y, &lx, &ly)
+            return tap(physicalX: Double(lx), physicalY: Double(ly))
+        case SDL_FINGERDOWN.rawValue:
+            var w: Int32 = 0, h: Int32 = 0
+            SDL_GetRendererOutputSize(renderer, &w, &h)
+            return tap(physicalX: Double(event.tfinger.x) * Double(w), physicalY: Double(event.tfinger.y) * Double(h))
+        case SDL_WINDOWEVENT.rawValue where event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue):
+            var w: Int32 = 0, h: Int32 = 0
+            SDL_GetRendererOutputSize(renderer, &w, &h)
+            if let rotationTarget { SDL_DestroyTexture(rotationTarget); self.rotationTarget = nil }
+            viewport = rotate ? Viewport(width: Int(h), height: Int(w)) : Viewport(width: Int(w), height: Int(h))
+            return .resized(viewport)
+        default:
+            return nil
+        }
+    }
+
+    /// Undoes the 90° turn for taps on a rotated screen.
+    private func tap(physicalX x: Double, physicalY y: Double) -> DisplayEvent {
+        guard rotate, window != nil else { return .tap(x: x, y: y) }
+        return .tap(x: y, y: Double(viewport.height) - x)
+    }
+}

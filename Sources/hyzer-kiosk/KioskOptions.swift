@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import HyzerStore
+import KioskCore
+
+struct KioskOptions: ParsableArguments {
+    @Option(help: "State directory (default: /var/lib/hyzer if writable, else $XDG_DATA_HOME/hyzer).")
+    var data: String?
+
+    @Flag(help: "Run in a window instead of full-screen.")
+    var windowed = false
+
+    @Flag(help: "No display: SDL's dummy driver and software renderer. Use with --script and --snapshots.")
+    var headless = false
+
+    @Option(help: "Headless: a script of knob input and time steps (docs/kiosk-script-format.md).")
+    var script: String?
+
+    @Option(help: "Headless: where to write a PNG of each screen.")
+    var snapshots: String?
+
+    @Option(help: "Logical size WIDTHxHEIGHT (window or headless; full-screen uses the display's size).")
+    var size: String?
+
+    @Flag(help: "Portrait: turn the board 90° for a panel mounted on its side.")
+    var rotate = false
+
+    @Flag(name: .customLong("reduce-motion"), help: "Instant changes instead of motion (also in the menu).")
+    var reduceMotion = false
+
+    @Flag(help: "Create a demo round when none is active (what `make run` does).")
+    var demo = false
+
+    @Option(help: "Knob input: auto (the encoder if a GPIO chip exists, else keyboard), gpiod, or keyboard.")
+    var knob: KnobChoice = .auto
+
+    @Option(name: .customLong("run-for"), help: "Exit after this many seconds and print CPU and memory use as JSON.")
+    var runFor: Double?
+
+    enum KnobChoice: String, ExpressibleByArgument { case auto, gpiod, keyboard }
+
+    func validate() throws {
+        if script != nil || snapshots != nil {
+            guard headless else { throw ValidationError("--script and --snapshots go with --headless") }
+            guard script != nil, snapshots != nil else { throw ValidationError("--script and --snapshots go together") }
+        }
+        if let size { _ = try viewport(size) }
+    }
+
+    var dataDirectory: URL { HyzerPaths.dataDirectory(explicit: data) }
+
+    func viewport(_ text: String) throws -> Viewport {
+        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
+        guard parts.count == 2, (320...7680).contains(parts[0]), (240...4320).contains(parts[1]) else {
+            throw ValidationError("--size takes WIDTHxHEIGHT, e.g. 1920x1080 (got \(text))")
+        }
+        return Viewport(width: parts[0], height: parts[1])
+    }
+
+    var requestedViewport: Viewport {
+        if let size, let v = try? viewport(size) { return v }
+        return headless ? Viewport(width: 1920, height: 1080) : Viewport(width: 1280, height: 720)
+    }
+}
