@@ -42,8 +42,21 @@ extension HyzerDatabase {
     /// Makes the outbox match the pending records: new ones and new versions become
     /// `pending`; a version already `failed` stays failed (retrying cannot help).
     public func reconcileOutbox(with pending: [PendingRecord], at date: Date = Date()) throws -> ReconcileResult {
+        try operational.write { db in try Self.reconcile(pending, at: date, db) }
+    }
+
+    /// Reconcile and claim in one transaction (one fsync fewer on the way to the server).
+    public func reconcileAndClaimOutbox(with pending: [PendingRecord], limit: Int, at date: Date = Date()) throws
+        -> (reconciled: ReconcileResult, claimed: [OutboxItem])
+    {
+        try operational.write { db in
+            (try Self.reconcile(pending, at: date, db), try Self.claim(limit: limit, at: date, db))
+        }
+    }
+
+    static func reconcile(_ pending: [PendingRecord], at date: Date, _ db: Database) throws -> ReconcileResult {
         let encoder = SyncCoding.encoder()
-        return try operational.write { db in
+        do {
             var result = ReconcileResult()
             for item in pending {
                 let record = item.record
@@ -74,8 +87,12 @@ extension HyzerDatabase {
     /// A1: takes up to `limit` pending rows and marks them inFlight in one transaction,
     /// before the caller awaits the network.
     public func claimOutbox(limit: Int, at date: Date = Date()) throws -> [OutboxItem] {
+        try operational.write { db in try Self.claim(limit: limit, at: date, db) }
+    }
+
+    static func claim(limit: Int, at date: Date, _ db: Database) throws -> [OutboxItem] {
         let decoder = SyncCoding.decoder()
-        return try operational.write { db in
+        do {
             let rows = try Row.fetchAll(db, sql: """
                 SELECT record_id, payload, attempts FROM outbox WHERE status = 'pending' AND payload IS NOT NULL
                 ORDER BY kind_order, local_order, enqueued_at LIMIT ?

@@ -106,6 +106,22 @@ extension HyzerDatabase {
         }
     }
 
+    /// After a push whose records got the seqs right after the cursor, and nothing else
+    /// came in between (`head` is the last of them), the feed up to `head` holds only what
+    /// this device already has: move the cursor there instead of pulling it back.
+    @discardableResult
+    public func advanceCursorPastOwnPush(stream: String, epoch: String, createdSeqs: [Int64], head: Int64) throws -> Bool {
+        guard !createdSeqs.isEmpty else { return false }
+        return try domain.write { db in
+            let cursor = try Self.readCursor(db)
+            guard cursor.stream == stream, cursor.epoch == epoch else { return false }
+            let expected = Set((cursor.cursor + 1)...max(cursor.cursor + 1, head))
+            guard head > cursor.cursor, Set(createdSeqs) == expected else { return false }
+            try Self.writeCursor(SyncCursor(stream: stream, epoch: epoch, cursor: head), db)
+            return true
+        }
+    }
+
     // MARK: Local changes to push
 
     /// Every local record the server has not acknowledged in its current version, in the

@@ -291,14 +291,17 @@ public actor SyncEngine {
     /// before the await), send, record the answers. Safe to enter twice: the second
     /// call claims nothing the first holds.
     private func pushOnce() async throws -> PushOutcome {
+        let batch = options.policy.pushBatch
+        let items: [OutboxItem]
         if needsReconcile {
             needsReconcile = false
             let pending = try database.pendingSyncRecords()
-            let result = try database.reconcileOutbox(with: pending)
-            try database.acknowledgeSynced(result.alreadySynced)
+            let (reconciled, claimed) = try database.reconcileAndClaimOutbox(with: pending, limit: batch)
+            try database.acknowledgeSynced(reconciled.alreadySynced)
+            items = claimed
+        } else {
+            items = try database.claimOutbox(limit: batch)
         }
-        let batch = options.policy.pushBatch
-        let items = try database.claimOutbox(limit: batch)
         guard !items.isEmpty else { return PushOutcome(more: false) }
         let response: PushResponse
         do {
@@ -321,7 +324,14 @@ public actor SyncEngine {
         }
         // A server that lost its database answers under a new epoch; the next pull
         // notices and starts over (re-pull from zero, re-push everything).
-        if let epoch = try database.syncCursor().epoch, epoch != response.epoch { scheduler.poked(head: 1, cursor: 0) }
+        if let epoch = try database.syncCursor().epoch, epoch != response.epoch {
+            scheduler.poked(head: 1, cursor: 0)
+        } else {
+            // Nothing but our own records since the cursor: no need to pull them back.
+            try database.advanceCursorPastOwnPush(stream: link.stream, epoch: response.epoch,
+                                                  createdSeqs: response.results.compactMap { $0.status == .created ? $0.seq : nil },
+                                                  head: response.head)
+        }
         return outcome
     }
 

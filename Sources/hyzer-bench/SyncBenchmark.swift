@@ -75,7 +75,7 @@ enum SyncBenchmark {
             for p in recoveryRound.participants {
                 try dbD.recordScore(ScoreEntry(roundID: recoveryRound.id, participantID: p.id, hole: hole, strokes: 3, reportedBy: p.id))
                 queued += 1
-                if queued % 9 == 0 {  // corrections too
+                if queued % 5 == 0 {  // corrections too
                     try dbD.recordScore(ScoreEntry(roundID: recoveryRound.id, participantID: p.id, hole: hole, strokes: 4, reportedBy: p.id))
                     queued += 1
                 }
@@ -200,7 +200,7 @@ enum SyncBenchmark {
                             roundID: r.id, participantID: p.id, hole: hole, strokes: 4, supersedes: [first.id],
                             reportedBy: p.id, deviceID: deviceID))))
                     }
-                    if batch.count >= 500 {
+                    if batch.count >= SyncProtocol.maxPushRecords - 1 {
                         batches.append(batch)
                         total += batch.count
                         batch = []
