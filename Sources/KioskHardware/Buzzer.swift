@@ -1,3 +1,5 @@
+import Logging
+
 /// What the buzzer can say.
 public enum BuzzerPattern: String, Sendable, Hashable, Codable, CaseIterable {
     /// A short pulse per detent.
@@ -302,7 +304,7 @@ public final class Buzzer: @unchecked Sendable {
 
     /// Starts the thread that ends pulses and starts queued ones on time. Needs a real monotonic
     /// clock (the thread sleeps on CLOCK_MONOTONIC). Calling it twice is harmless.
-    public func startTimerThread() {
+    public func startTimerThread(priority: KnobThreadPriority = .normal) {
         let alreadyRunning = lock.withLock {
             if timerRunning { return true }
             timerRunning = true
@@ -310,7 +312,12 @@ public final class Buzzer: @unchecked Sendable {
             return false
         }
         guard !alreadyRunning else { return }
-        spawnThread { [self] in timerLoop() }
+        spawnThread { [self] in
+            if let error = priority.apply() {
+                Logger(label: "hyzer.knob").notice("buzzer thread runs at normal priority: \(GpioErrno(error))")
+            }
+            timerLoop()
+        }
     }
 
     /// Stops the timer thread and leaves the line off.

@@ -87,6 +87,34 @@ final class ConditionLock: @unchecked Sendable {
     func broadcast() { pthread_cond_broadcast(cond) }
 }
 
+/// How the knob's threads (input and buzzer timer) are scheduled.
+public enum KnobThreadPriority: Sendable, Hashable {
+    /// Ordinary time-sharing; needs no privileges. Under full CPU load the threads then wait
+    /// for a render thread's time slice now and then (a few ms at worst).
+    case normal
+    /// SCHED_FIFO at this priority (1–99): the threads preempt the renderer as soon as an edge
+    /// arrives. Needs root, CAP_SYS_NICE, or `LimitRTPRIO=` in the systemd unit; without it the
+    /// threads stay `normal` and a warning is logged. Both threads block in poll() or a timed
+    /// wait between events, so they cannot starve the rest of the system.
+    case realtime(Int32)
+
+    /// What the kiosk uses: just above every normal thread, far below kernel threads that matter.
+    public static let kioskDefault = KnobThreadPriority.realtime(10)
+
+    /// Applies the priority to the calling thread; returns the errno if refused.
+    func apply() -> Int32? {
+        #if os(Linux)
+        guard case .realtime(let priority) = self else { return nil }
+        var param = sched_param()
+        param.sched_priority = max(1, min(priority, 99))
+        let result = pthread_setschedparam(pthread_self(), Int32(SCHED_FIFO), &param)
+        return result == 0 ? nil : result
+        #else
+        return nil
+        #endif
+    }
+}
+
 /// Starts a detached pthread. A dedicated OS thread, not a task: the input and buzzer loops block
 /// in poll() and timed waits, which must never tie up the Swift concurrency pool the UI runs on.
 func spawnThread(_ body: @escaping @Sendable () -> Void) {

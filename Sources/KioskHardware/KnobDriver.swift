@@ -14,6 +14,7 @@ public final class KnobDriver: @unchecked Sendable {
     public let backend: any KnobBackend
     public let buzzer: Buzzer
     public let config: KnobConfig
+    public let priority: KnobThreadPriority
     /// Every event, in order. Unbounded on purpose: a detent dropped because the UI was busy
     /// would be a wrong score, and the knob cannot produce events faster than a few thousand a second.
     public let events: AsyncStream<KnobEvent>
@@ -25,6 +26,7 @@ public final class KnobDriver: @unchecked Sendable {
     private var started = false
     private var finished = false
     private var runError: (any Error)?
+    private var realtimeGranted: Bool?
 
     /// - Parameter observer: called on the input thread for each event, after the tick and before
     ///   the event is queued; for benchmarks and tests that need to see events without a consumer task.
@@ -32,10 +34,12 @@ public final class KnobDriver: @unchecked Sendable {
         backend: any KnobBackend,
         config: KnobConfig = KnobConfig(),
         buzzerTiming: BuzzerTiming = BuzzerTiming(),
+        priority: KnobThreadPriority = .kioskDefault,
         observer: (@Sendable (KnobEvent) -> Void)? = nil
     ) {
         self.backend = backend
         self.config = config
+        self.priority = priority
         self.observer = observer
         self.buzzer = Buzzer(line: backend.buzzerLine, timing: buzzerTiming, clock: backend.clock)
         (events, continuation) = AsyncStream.makeStream(of: KnobEvent.self, bufferingPolicy: .unbounded)
@@ -49,8 +53,14 @@ public final class KnobDriver: @unchecked Sendable {
         }
         guard first else { return }
         let virtual = backend.usesVirtualTime
-        if !virtual { buzzer.startTimerThread() }
+        if !virtual { buzzer.startTimerThread(priority: priority) }
         spawnThread { [self] in
+            let refused = priority.apply()
+            if let refused {
+                // Expected on development machines; on the kiosk the unit grants LimitRTPRIO=.
+                logger.notice("knob input thread runs at normal priority (\(GpioErrno(refused))); LimitRTPRIO= or CAP_SYS_NICE allows realtime")
+            }
+            lock.withLock { realtimeGranted = priority != .normal && refused == nil }
             let pipeline = InputPipeline(
                 decoder: KnobDecoder(config: config, initial: backend.initialLevels),
                 buzzer: buzzer,
@@ -93,6 +103,9 @@ public final class KnobDriver: @unchecked Sendable {
             return runError
         }
     }
+
+    /// Whether the input thread got realtime scheduling; nil until it has started.
+    public var inputThreadIsRealtime: Bool? { lock.withLock { realtimeGranted } }
 
     /// The error that ended input, if any (e.g. the GPIO chip went away).
     public var failure: (any Error)? { lock.withLock { runError } }

@@ -20,25 +20,54 @@ enum KnobLatencyBenchmark {
     static let rateHz = 300.0
     static let timing = BuzzerTiming(tickNs: 1_000_000, minGapNs: 1_000_000)
 
+    /// `hyzer-bench knob-latency [--normal] [--no-load] [--rate HZ] [--detents N]`.
+    /// By default the knob's threads ask for the kiosk's realtime priority, as `KnobDriver` does;
+    /// `--normal` measures plain time-sharing instead.
+    struct Settings {
+        var detents = KnobLatencyBenchmark.detents
+        var rateHz = KnobLatencyBenchmark.rateHz
+        var priority = KnobThreadPriority.kioskDefault
+        var load = true
+
+        init(_ arguments: [String]) throws {
+            var rest = arguments[...]
+            while let flag = rest.popFirst() {
+                switch flag {
+                case "--normal": priority = .normal
+                case "--no-load": load = false
+                case "--rate":
+                    guard let value = rest.popFirst().flatMap(Double.init), value > 0 else { throw KnobBenchmarkError("--rate needs detents/s") }
+                    rateHz = value
+                case "--detents":
+                    guard let value = rest.popFirst().flatMap(Int.init), value > 0 else { throw KnobBenchmarkError("--detents needs a count") }
+                    detents = value
+                default: throw KnobBenchmarkError("unknown option \(flag)")
+                }
+            }
+        }
+    }
+
     @Sendable static func run() async throws -> String {
-        let options = TraceGeneratorOptions(detents: detents, rateHz: rateHz, bounceUs: 500, wiggle: 0.05, seed: 2026)
+        let settings = try Settings(Array(CommandLine.arguments.dropFirst(2)))
+        let options = TraceGeneratorOptions(detents: settings.detents, rateHz: settings.rateHz, bounceUs: 500, wiggle: 0.05, seed: 2026)
         let trace = try TraceGenerator.generate(options)
-        knobLog("knob-latency: \(trace.truth.count) detents, \(trace.records.count) edges over \(String(format: "%.1f", Double(trace.durationNs) / 1e9)) s at \(Int(rateHz))/s, chatter ≤ 500 µs")
+        knobLog("knob-latency: \(trace.truth.count) detents, \(trace.records.count) edges over \(String(format: "%.1f", Double(trace.durationNs) / 1e9)) s at \(Int(settings.rateHz))/s, chatter ≤ 500 µs, \(settings.priority) priority")
 
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let load = RendererLoad(threads: cores)
+        let load = RendererLoad(threads: settings.load ? cores : 0)
         load.start()
-        knobLog("knob-latency: \(cores) renderer threads busy")
+        knobLog("knob-latency: \(settings.load ? cores : 0) renderer threads busy")
 
         let backend = SimulatedKnobBackend(records: trace.records, pacing: .originalTiming)
-        let driver = KnobDriver(backend: backend, buzzerTiming: timing)
+        let driver = KnobDriver(backend: backend, buzzerTiming: timing, priority: settings.priority)
         driver.start()
         var decoded: [UInt64] = []
-        decoded.reserveCapacity(detents)
+        decoded.reserveCapacity(settings.detents)
         for await event in driver.events {
             if case .detent(_, let t) = event { decoded.append(t) }
         }
         driver.stop()
+        knobLog("knob-latency: input thread realtime: \(driver.inputThreadIsRealtime == true ? "yes" : "no")")
         let frames = load.stop()
         if let failure = driver.failure { throw failure }
 
@@ -165,7 +194,7 @@ final class RendererLoad: @unchecked Sendable {
     private var frames = 0
     private var running = 0
 
-    init(threads: Int) { threadCount = max(1, threads) }
+    init(threads: Int) { threadCount = max(0, threads) }
 
     func start() {
         lock.withLock { running = threadCount }
