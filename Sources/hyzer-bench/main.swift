@@ -6,6 +6,8 @@ let benchmarks: [String: @Sendable () async throws -> String] = [
     "standings": StandingsBenchmark.run,
     "store": StoreBenchmark.run,
     "sync-latency": SyncBenchmark.run,
+    "knob-latency": KnobLatencyBenchmark.run,
+    "knob-accuracy": KnobAccuracyBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()
