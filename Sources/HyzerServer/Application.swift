@@ -112,7 +112,11 @@ public final class RunningServer: Sendable {
         }
         var logger = Logger(label: "hyzer.server.group")
         logger.logLevel = .warning
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        var groupConfig = ServiceGroupConfiguration(services: [app], logger: logger)
+        // A peer that never closes its connection must not hold a stop up for long.
+        groupConfig.maximumGracefulShutdownDuration = .seconds(5)
+        groupConfig.maximumCancellationDuration = .seconds(2)
+        let group = ServiceGroup(configuration: groupConfig)
         // If the server cannot start (port taken), the stream ends without a port.
         let task = Task {
             defer { continuation.finish() }

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdWebSocket
 import HyzerSyncProtocol
 import Logging
+import ServiceLifecycle
 
 /// JSON answers and bodies, with the protocol's coder and explicit size limits.
 enum JSONBody {
@@ -192,16 +193,25 @@ struct LiveController {
             }
             do {
                 try await send(Poke(epoch: storage.epoch, head: try storage.head(groupID: groupID)))
+                // On SIGTERM the server waits for open connections; ending this socket's
+                // poke stream makes the handler close it instead of holding shutdown up.
+                try await withGracefulShutdownHandler {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask {
                         for try await _ in inbound {}
                     }
                     group.addTask {
                         for await poke in pokes { try await send(poke) }
+                        // The hub finished: the server is shutting down. Close from our side
+                        // so the client's close reply ends the inbound loop too.
+                        try await outbound.close(.goingAway, reason: "server shutting down")
                     }
                     // Either the client went away or the hub finished (shutdown): stop both.
                     try await group.next()
                     group.cancelAll()
+                }
+                } onGracefulShutdown: {
+                    Task { await hub.unsubscribe(groupID: groupID, id: id) }
                 }
             } catch {
                 wsContext.logger.debug("live socket ended", metadata: ["error": "\(error)"])

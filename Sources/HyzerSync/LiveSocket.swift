@@ -20,6 +20,9 @@ final class LiveSocket: Sendable {
     private let logger: Logger
     private let onEvent: @Sendable (Event) -> Void
     private let task = Locked<Task<Void, Never>?>(nil)
+    /// The open connection's writer, so `stop()` can close it properly instead of
+    /// leaving the server to notice a vanished peer.
+    private let outbound = Locked<WebSocketOutboundWriter?>(nil)
 
     init(link: ServerLink, reconnect: Backoff, logger: Logger, onEvent: @escaping @Sendable (Event) -> Void) {
         self.link = link
@@ -47,6 +50,9 @@ final class LiveSocket: Sendable {
             task?.cancel()
             task = nil
         }
+        if let writer = outbound.withLock({ w in defer { w = nil }; return w }) {
+            Task { try? await writer.close(.normalClosure, reason: "device stopping") }
+        }
     }
 
     private func run() async {
@@ -61,8 +67,11 @@ final class LiveSocket: Sendable {
             let started = ContinuousClock.now
             let connected = Locked(false)
             do {
-                try await WebSocketClient.connect(url: url, configuration: config, logger: logger) { inbound, _, _ in
+                try await WebSocketClient.connect(url: url, configuration: config, logger: logger) { inbound, writer, _ in
                     connected.withLock { $0 = true }
+                    self.outbound.withLock { $0 = writer }
+                    defer { self.outbound.withLock { $0 = nil } }
+                    if Task.isCancelled { return }
                     self.onEvent(.connected)
                     for try await message in inbound.messages(maxSize: 4096) {
                         guard case .text(let text) = message,

@@ -29,6 +29,18 @@ public enum SyncClientError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
+extension HTTPClient {
+    /// The client sync uses: AsyncHTTPClient's own retry of refused connections is off,
+    /// because the engine has its own backoff and must learn "offline" at once rather
+    /// than at the request deadline. Shared and never shut down (process lifetime).
+    public static let sync: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(5)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+}
+
 /// The HTTP half of the protocol over AsyncHTTPClient (URLSession's WebSocket task does
 /// not exist on Linux; the socket half lives in `LiveSocket`).
 public struct SyncClient: Sendable {
@@ -38,7 +50,7 @@ public struct SyncClient: Sendable {
     public var timeout: TimeAmount
     private let http: HTTPClient
 
-    public init(link: ServerLink, timeout: TimeAmount = .seconds(10), http: HTTPClient = .shared) {
+    public init(link: ServerLink, timeout: TimeAmount = .seconds(10), http: HTTPClient = .sync) {
         self.baseURL = link.serverURL
         self.deviceID = link.deviceID
         self.token = link.deviceToken
@@ -58,13 +70,13 @@ public struct SyncClient: Sendable {
 
     /// Enrolls a device with the group's admin token; the answer carries its own token.
     public static func enroll(server: String, groupToken: String, deviceID: String, name: String,
-                              http: HTTPClient = .shared) async throws(SyncClientError) -> EnrollResponse {
+                              http: HTTPClient = .sync) async throws(SyncClientError) -> EnrollResponse {
         let body = try encode(EnrollRequest(deviceID: deviceID, name: name))
         return try await send(http, "POST", ServerLink.normalize(server) + "/v1/devices", token: groupToken, deviceID: nil,
                               body: body, timeout: .seconds(10))
     }
 
-    public static func health(server: String, http: HTTPClient = .shared) async throws(SyncClientError) -> HealthResponse {
+    public static func health(server: String, http: HTTPClient = .sync) async throws(SyncClientError) -> HealthResponse {
         try await send(http, "GET", ServerLink.normalize(server) + "/health", token: nil, deviceID: nil, body: nil, timeout: .seconds(5))
     }
 

@@ -55,8 +55,13 @@ struct Serve: AsyncParsableCommand {
         }
         // SIGTERM (systemd stop) and SIGINT finish in-flight requests, close the live
         // sockets, then exit 0.
-        let group = ServiceGroup(configuration: .init(
-            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "hyzer.server.lifecycle")))
+        var groupConfig = ServiceGroupConfiguration(
+            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: Logger(label: "hyzer.server.lifecycle"))
+        // Well inside systemd's TimeoutStopSec=20: a client that never closes its
+        // connection cannot turn a clean stop into a SIGKILL.
+        groupConfig.maximumGracefulShutdownDuration = .seconds(10)
+        groupConfig.maximumCancellationDuration = .seconds(3)
+        let group = ServiceGroup(configuration: groupConfig)
         try await group.run()
     }
 }

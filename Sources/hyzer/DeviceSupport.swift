@@ -52,7 +52,11 @@ func syncAfterLocalWrite(_ db: HyzerDatabase, skip: Bool) async {
         print("saved locally (this device is not enrolled with a group server)")
         return
     }
-    let engine = SyncEngine(database: db, link: link)
+    // The score is safe already; do not keep a person waiting long on a dead network.
+    var options = SyncEngine.Options()
+    options.requestTimeout = 4
+    options.liveUpdates = false
+    let engine = SyncEngine(database: db, link: link, options: options)
     do {
         let report = try await engine.syncNow()
         print("synced with \(link.serverURL): pushed \(report.created) new, pulled \(report.pulled)"
