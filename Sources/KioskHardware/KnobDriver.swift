@@ -53,6 +53,9 @@ public final class KnobDriver: @unchecked Sendable {
         }
         guard first else { return }
         let virtual = backend.usesVirtualTime
+        // A replay on trace time is pure computation, flat out: at realtime priority it would
+        // starve everything else on its core until it finished.
+        let priority = virtual ? KnobThreadPriority.normal : priority
         if !virtual { buzzer.startTimerThread(priority: priority) }
         spawnThread { [self] in
             let refused = priority.apply()

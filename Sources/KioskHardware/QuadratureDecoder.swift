@@ -54,8 +54,10 @@ public struct QuadratureState: Sendable, Hashable, CustomStringConvertible {
 /// from where it last rested. That one rule is what makes the noise harmless:
 /// - contact bounce toggles one line back and forth, so its steps cancel;
 /// - a wiggle or a reversal mid-cycle brings the phase back to 0 at the same rest position;
-/// - an impossible jump (both lines changing at once, which edge-by-edge input can only mean lost
-///   edges) leaves the direction unknown, so the rest of that cycle is discarded rather than guessed.
+/// - an impossible jump (both lines changed between two samples: `advance(to:)` fed from polling,
+///   or a reader that merged edges) leaves the direction unknown, so the rest of that cycle is
+///   discarded rather than guessed;
+/// - with edge input a lost edge shows up as a repeated level, which moves nothing.
 /// A missed detent is recoverable by turning once more; a phantom one records a wrong score.
 public struct QuadratureDecoder: Sendable {
     public let mode: QuadratureMode

@@ -25,7 +25,7 @@ enum KnobTurnArgument: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// Writes text to standard output in large chunks: traces run to hundreds of thousands of lines.
-struct ChunkedOutput {
+struct KnobLineWriter {
     private var buffer = ""
     private let handle: FileHandle
 
@@ -88,7 +88,7 @@ extension Knob {
                 button: ButtonTiming(debounceNs: UInt64(debounceMs * 1e6), longPressNs: UInt64(longPressMs * 1e6))
             )
             let events = KnobDecoder.decode(records.map(\.edge), config: config)
-            var output = ChunkedOutput()
+            var output = KnobLineWriter()
             for event in events { output.line(event.jsonLine) }
             output.line(KnobSummary(events).jsonLine)
             output.flush()
@@ -167,9 +167,9 @@ extension Knob {
             FileHandle.standardError.write(Data((trace.summary.jsonLine + "\n").utf8))
         }
 
-        private func write(to path: String?, _ body: (inout ChunkedOutput) -> Void) throws {
+        private func write(to path: String?, _ body: (inout KnobLineWriter) -> Void) throws {
             guard let path, path != "-" else {
-                var output = ChunkedOutput()
+                var output = KnobLineWriter()
                 body(&output)
                 output.flush()
                 return
@@ -180,7 +180,7 @@ extension Knob {
                 throw ValidationError("cannot write \(path)")
             }
             defer { try? handle.close() }
-            var output = ChunkedOutput(handle)
+            var output = KnobLineWriter(handle)
             body(&output)
             output.flush()
         }
