@@ -266,6 +266,9 @@ public final class Buzzer: @unchecked Sendable {
     private var scheduler: BuzzerScheduler
     private var timerRunning = false
     private var timerStopRequested = false
+    /// Set by `stopTimerThread()`: with nothing left to end a pulse, a late `play` from the UI
+    /// must not switch the line on for good.
+    private var retired = false
 
     public init(line: any OutputLine, timing: BuzzerTiming = BuzzerTiming(), clock: any MonotonicClock = SystemMonotonicClock()) {
         self.line = line
@@ -279,6 +282,7 @@ public final class Buzzer: @unchecked Sendable {
     /// buzzer was idle. `nowNs` defaults to the buzzer's clock.
     public func play(_ pattern: BuzzerPattern, nowNs: UInt64? = nil) {
         lock.withLock {
+            guard !retired else { return }
             let now = nowNs ?? clock.nowNs
             scheduler.request(pattern, now: now) { line.drive($0) }
             lock.broadcast()
@@ -309,6 +313,7 @@ public final class Buzzer: @unchecked Sendable {
             if timerRunning { return true }
             timerRunning = true
             timerStopRequested = false
+            retired = false
             return false
         }
         guard !alreadyRunning else { return }
@@ -320,9 +325,11 @@ public final class Buzzer: @unchecked Sendable {
         }
     }
 
-    /// Stops the timer thread and leaves the line off.
+    /// Stops the timer thread and leaves the line off; later `play` calls do nothing until
+    /// `startTimerThread()` is called again.
     public func stopTimerThread() {
         lock.withLock {
+            retired = true
             timerStopRequested = true
             lock.broadcast()
             while timerRunning { lock.wait() }

@@ -179,5 +179,10 @@ struct BuzzerTests {
         buzzer.stopTimerThread()
         #expect(line.changes.last?.on == false)
         #expect(!buzzer.isOn)
+        // Nothing would end a pulse now, so the UI cannot start one.
+        let count = line.changes.count
+        buzzer.play(.error)
+        #expect(line.changes.count == count)
+        #expect(!buzzer.isOn)
     }
 }
