@@ -131,8 +131,14 @@ enum Signals {
     static var stopRequested: Bool { stop != 0 }
     static func requestStop() { stop = 1 }
     static func install() {
+        // A parent may have spawned us with these blocked (test runners do); unblock them
+        // so `systemctl stop` and Ctrl-C always reach the loop.
+        var set = sigset_t()
+        sigemptyset(&set)
         for sig in [SIGTERM, SIGINT] {
+            sigaddset(&set, sig)
             signal(sig) { _ in Signals.requestStop() }
         }
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 }

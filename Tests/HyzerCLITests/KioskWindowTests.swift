@@ -1,0 +1,116 @@
+import Foundation
+import HyzerKit
+import HyzerStore
+import Testing
+
+/// The kiosk in a real SDL window under Xvfb, driven through X11 key events exactly as a
+/// development machine's keyboard (the knob's stand-in) would drive it.
+@Suite(.serialized) struct KioskWindowTests {
+    @Test func wholeRoundInARealWindowWithTheKeyboardAsTheKnob() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-window-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for args in [["init"], ["player", "add", "Ana"], ["player", "add", "Ben"]] {
+            #expect(try Binary.run("hyzer", args + ["--data", dir.path]).status == 0)
+        }
+        let x = try XServer()
+        defer { x.stop() }
+        let kiosk = Process()
+        kiosk.executableURL = try Binary.url("hyzer-kiosk")
+        kiosk.arguments = ["--data", dir.path, "--windowed", "--size", "1024x600", "--knob", "keyboard", "--run-for", "90"]
+        kiosk.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": x.display]) { $1 }
+        let out = Pipe()
+        kiosk.standardOutput = out
+        let err = Pipe()
+        kiosk.standardError = err
+        try kiosk.run()
+        defer { if kiosk.isRunning { kiosk.terminate() } }
+
+        // Bounded wait for the window: a kiosk that failed to start must fail the test, not hang it.
+        var window: String?
+        for _ in 0..<150 where window == nil && kiosk.isRunning {
+            window = (try? x.xdotool(["search", "--name", "^Hyzer$"]))?.split(separator: "\n").last.map(String.init)
+            if window == nil { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        if !kiosk.isRunning {
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            Issue.record("hyzer-kiosk exited before showing a window: \(message)")
+            return
+        }
+        let id = try #require(window, "no Hyzer window appeared on \(x.display)")
+        // No window manager under Xvfb: focus directly (`--sync` can wait forever without one).
+        _ = try x.xdotool(["windowfocus", id])
+        Thread.sleep(forTimeInterval: 0.3)
+        func keys(_ k: [String], settle: Double = 0.3) throws {
+            _ = try x.xdotool(["key", "--delay", "90"] + k)
+            Thread.sleep(forTimeInterval: settle)
+        }
+        // Board → course list → Riverside Nine → Ana, Ben → Start.
+        try keys(["Return", "Right", "Right", "Return", "Return", "Right", "Return", "Right", "Return"])
+        for _ in 1...9 {
+            // Ana: one under par (Left = one stroke less); Ben: par. Then auto-advance.
+            try keys(["Return", "Left", "Return", "Return", "Return"], settle: 1.3)
+        }
+        try keys(["Return"])                   // finalize → summary
+        try keys(["Escape"], settle: 0.5)      // back to the board
+        kiosk.terminate()                      // SIGTERM: a clean stop, as systemd does it
+        kiosk.waitUntilExit()
+        #expect(kiosk.terminationReason == .exit && kiosk.terminationStatus == 0)
+        let firstFrame = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(firstFrame.contains("\"first-frame\""))
+
+        let db = try HyzerDatabase(directory: dir)
+        let round = try #require(try db.history().first)
+        let snapshot = try db.snapshot(round: round.id)
+        #expect(snapshot.round.status == .completed)
+        #expect(snapshot.events.count == 18)
+        let rows = snapshot.standings.rows
+        #expect(rows.map(\.name) == ["Ana", "Ben"])
+        #expect(rows.map(\.toPar) == [-9, 0])
+    }
+}
+
+/// A private Xvfb server on a free display number.
+final class XServer {
+    let display: String
+    private let process = Process()
+
+    init() throws {
+        guard let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(where: FileManager.default.isExecutableFile) else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "Xvfb is missing: run `make deps`"])
+        }
+        var number = 100 + Int.random(in: 0..<400)
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
+        display = ":\(number)"
+        process.executableURL = URL(fileURLWithPath: xvfb)
+        process.arguments = [display, "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
+
+    /// SIGKILL: a child of the test runner may inherit a blocked SIGTERM, and a throwaway
+    /// X server has nothing to save.
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+    }
+
+    @discardableResult
+    func xdotool(_ args: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
+        p.arguments = args
+        p.environment = ["DISPLAY": display]
+        let out = Pipe()
+        p.standardOutput = out
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "xdotool \(args) failed"])
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
