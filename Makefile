@@ -3,11 +3,16 @@
 
 SWIFT ?= swift
 # Debian packages the project and its tests need (build headers, tools the tests call).
-APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev
+#   build: SQLite, libgpiod v1, SDL2 + SDL2_ttf, zlib (PNG snapshots)
+#   tests: Xvfb, xauth and xdotool drive the kiosk in a real window; sqlite3 for the audits
+APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev zlib1g-dev \
+	xvfb xauth xdotool
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Extra flags for the programs `make run` starts, e.g. DATA=--data=/tmp/hyzer
 DATA ?=
-BENCHMARKS ?= standings store
+BENCHMARKS ?= standings store knob-latency knob-accuracy render sync-latency
+# A desktop session gets a window; a bare console gets full-screen KMSDRM.
+KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
 .PHONY: deps build test run bench clean
 
@@ -29,17 +34,17 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# Until the kiosk screen lands, `run` shows the best there is: the seeded database,
-# a demo round part-way through, and its live standings.
+# The kiosk on the embedded default: a local database with the seeded courses, a demo
+# round when none is active, and the keyboard (arrows, Enter, Escape) as the knob.
 run: deps
 	$(SWIFT) build --product hyzer
-	@echo "== Hyzer: database, seeded courses and a demo round (the SDL board is coming) =="
+	$(SWIFT) build --product hyzer-kiosk
 	.build/debug/hyzer init $(DATA)
-	@.build/debug/hyzer standings $(DATA) >/dev/null 2>&1 || .build/debug/hyzer demo $(DATA)
-	.build/debug/hyzer standings $(DATA)
+	.build/debug/hyzer-kiosk $(DATA) --demo $(KIOSK_FLAGS)
 
 bench: deps
 	$(SWIFT) build -c release --product hyzer-bench
+	$(SWIFT) build -c release --product hyzer-kiosk
 	@for b in $(BENCHMARKS); do echo "== hyzer-bench $$b"; .build/release/hyzer-bench $$b || exit 1; done
 
 clean:

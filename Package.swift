@@ -132,6 +132,7 @@ let package = Package(
             name: "hyzer-bench",
             dependencies: [
                 "HyzerKit", "HyzerStore", "KioskHardware", "HyzerSync", "HyzerSyncProtocol", "HyzerServer",
+                "KioskCore", "KioskRender", "KioskApp",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

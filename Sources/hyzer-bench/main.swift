@@ -8,6 +8,7 @@ let benchmarks: [String: @Sendable () async throws -> String] = [
     "sync-latency": SyncBenchmark.run,
     "knob-latency": KnobLatencyBenchmark.run,
     "knob-accuracy": KnobAccuracyBenchmark.run,
+    "render": RenderBenchmark.run,
 ]
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// The shipped unit files pass `systemd-analyze verify` (where systemd is installed),
+/// with ExecStart pointed at the freshly built binaries instead of /opt/hyzer/bin.
+@Suite struct SystemdUnitTests {
+    static let analyze = "/usr/bin/systemd-analyze"
+    static var repo: URL {
+        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: analyze)),
+          arguments: ["hyzer-kiosk.service", "hyzer-server.service"])
+    func unitVerifies(name: String) throws {
+        let text = try String(contentsOf: Self.repo.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
+        // Point ExecStart's binary at the one just built, wherever the unit installs it.
+        let execStart = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
+        let installed = String(execStart.dropFirst("ExecStart=".count).split(separator: " ")[0])
+        let built = try Binary.url(URL(fileURLWithPath: installed).lastPathComponent).path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("units-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let unit = dir.appendingPathComponent(name)
+        try text.replacingOccurrences(of: installed, with: built).write(to: unit, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Self.analyze)
+        p.arguments = ["verify", unit.path]
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = err
+        try p.run()
+        let output = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0, "\(output)")
+        #expect(!output.contains(name), "systemd-analyze complained: \(output)")
+    }
+
+    @Test func kioskUnitRunsOnTty1WithKMSDRMAndRestarts() throws {
+        let text = try String(contentsOf: Self.repo.appendingPathComponent("systemd/hyzer-kiosk.service"), encoding: .utf8)
+        for line in ["SDL_VIDEODRIVER=kmsdrm", "TTYPath=/dev/tty1", "Restart=always", "LimitRTPRIO=10"] {
+            #expect(text.contains(line), "missing \(line)")
+        }
+    }
+}
