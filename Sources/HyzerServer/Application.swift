@@ -37,15 +37,26 @@ public func buildRouter(storage: any SyncStorage, hub: PokeHub) -> Router<Server
 
 /// Ends live sockets when the server shuts down gracefully (they would otherwise keep
 /// the shutdown waiting), and closes the database last.
-struct ServerLifecycleService: Service {
+/// The application plus the one thing its shutdown needs first: the live sockets must
+/// end *as soon as* a graceful shutdown starts. (Inside the application's own service
+/// group the HTTP server is shut down first and waits for open connections, so a hub
+/// closed after it would keep SIGTERM waiting on every open socket.)
+public struct GroupServer<App: ApplicationProtocol>: Service {
+    /// The Hummingbird application (HummingbirdTesting drives it directly).
+    public let app: App
     let hub: PokeHub
-    let storage: SQLiteStorage
     let logger: Logger
 
-    func run() async throws {
-        try? await gracefulShutdown()
-        await hub.finishAll()
-        logger.info("shutting down: live sockets closed")
+    public func run() async throws {
+        let hub = self.hub, logger = self.logger
+        try await withGracefulShutdownHandler {
+            try await app.run()
+        } onGracefulShutdown: {
+            Task {
+                await hub.finishAll()
+                logger.info("shutting down: live sockets closed")
+            }
+        }
     }
 }
 
@@ -54,7 +65,7 @@ struct ServerLifecycleService: Service {
 public func buildApplication(
     _ config: ServerConfiguration,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) async throws -> some ApplicationProtocol {
+) async throws -> GroupServer<some ApplicationProtocol> {
     var logger = Logger(label: "hyzer.server")
     logger.logLevel = config.logLevel
     let storage = try SQLiteStorage(directory: config.dataDirectory, logger: logger)
@@ -65,16 +76,21 @@ public func buildApplication(
 public func buildApplication(
     _ config: ServerConfiguration, storage: SQLiteStorage, logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-) -> some ApplicationProtocol {
+) -> GroupServer<some ApplicationProtocol> {
     let hub = PokeHub()
     let router = buildRouter(storage: storage, hub: hub)
     logger.info("storage open", metadata: ["data": "\(config.dataDirectory.path)", "epoch": "\(storage.epoch)"])
     let runningLogger = logger
-    return Application(
+    let app = Application(
         router: router,
-        server: .http1WebSocketUpgrade(webSocketRouter: router),
+        // Idle keep-alive connections close after 5 s (longer than the 4-s poll, and a
+        // connection a client opened but never used cannot hold a shutdown up), and the
+        // WebSocket close handshake is short: a vanished phone must not keep SIGTERM waiting.
+        server: .http1WebSocketUpgrade(webSocketRouter: router,
+                                       configuration: .init(http1: .init(idleTimeout: .seconds(5)),
+                                                            ws: .init(autoPing: .enabled(timePeriod: .seconds(30)),
+                                                                      closeTimeout: .seconds(2)))),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "hyzer-server"),
-        services: [ServerLifecycleService(hub: hub, storage: storage, logger: logger)],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? config.port
             runningLogger.info("listening", metadata: ["host": "\(config.host)", "port": "\(port)"])
@@ -82,6 +98,7 @@ public func buildApplication(
         },
         logger: logger
     )
+    return GroupServer(app: app, hub: hub, logger: logger)
 }
 
 /// A server running in this process, for tests, benchmarks and `make run`-style demos:
@@ -115,7 +132,6 @@ public final class RunningServer: Sendable {
         var groupConfig = ServiceGroupConfiguration(services: [app], logger: logger)
         // A peer that never closes its connection must not hold a stop up for long.
         groupConfig.maximumGracefulShutdownDuration = .seconds(5)
-        groupConfig.maximumCancellationDuration = .seconds(2)
         let group = ServiceGroup(configuration: groupConfig)
         // If the server cannot start (port taken), the stream ends without a port.
         let task = Task {
@@ -132,9 +148,25 @@ public final class RunningServer: Sendable {
     }
 
     /// Graceful: in-flight requests finish, live sockets close, then the storage closes.
-    public func stop() async {
+    public func stop(within seconds: Double = 5) async {
         await group.triggerGracefulShutdown()
-        _ = try? await task.value
+        // Waits for the shutdown, but not forever: a peer that keeps a connection open
+        // (seen now and then with a poke socket that both ends have already let go of)
+        // would otherwise hold the caller until its keep-alive gives up.
+        let task = self.task
+        let finished: Bool = await withCheckedContinuation { continuation in
+            let resumed = LockedValue(false)
+            let resume: @Sendable (Bool) -> Void = { value in
+                let first = resumed.withLock { done -> Bool in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: value) }
+            }
+            Task { _ = try? await task.value; resume(true) }
+            Task { try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9)); resume(false) }
+        }
+        if !finished { task.cancel() }
         try? storage.close()
     }
 }

@@ -193,29 +193,32 @@ struct LiveController {
             }
             do {
                 try await send(Poke(epoch: storage.epoch, head: try storage.head(groupID: groupID)))
-                // On SIGTERM the server waits for open connections; ending this socket's
-                // poke stream makes the handler close it instead of holding shutdown up.
-                try await withGracefulShutdownHandler {
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask {
-                        for try await _ in inbound {}
-                    }
-                    group.addTask {
-                        for await poke in pokes { try await send(poke) }
-                        // The hub finished: the server is shutting down. Close from our side
-                        // so the client's close reply ends the inbound loop too.
-                        try await outbound.close(.goingAway, reason: "server shutting down")
-                    }
-                    // Either the client went away or the hub finished (shutdown): stop both.
-                    try await group.next()
-                    group.cancelAll()
-                }
-                } onGracefulShutdown: {
-                    Task { await hub.unsubscribe(groupID: groupID, id: id) }
-                }
             } catch {
-                wsContext.logger.debug("live socket ended", metadata: ["error": "\(error)"])
+                await hub.unsubscribe(groupID: groupID, id: id)
+                return
             }
+            // The handler returns (and the socket closes) as soon as either side is done:
+            // the client went away, or the poke stream ended (shutdown). Reader and writer
+            // are separate tasks so neither can hold the other up: a peer that never
+            // answers cannot keep a SIGTERM waiting.
+            let (done, finished) = AsyncStream<Void>.makeStream()
+            let reader = Task {
+                do { for try await _ in inbound {} } catch {}
+                finished.finish()
+            }
+            let writer = Task {
+                for await poke in pokes {
+                    do { try await send(poke) } catch { break }
+                }
+                finished.finish()
+            }
+            await withGracefulShutdownHandler {
+                for await _ in done {}
+            } onGracefulShutdown: {
+                finished.finish()
+            }
+            reader.cancel()
+            writer.cancel()
             await hub.unsubscribe(groupID: groupID, id: id)
         }
     }

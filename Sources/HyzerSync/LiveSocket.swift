@@ -20,9 +20,9 @@ final class LiveSocket: Sendable {
     private let logger: Logger
     private let onEvent: @Sendable (Event) -> Void
     private let task = Locked<Task<Void, Never>?>(nil)
-    /// The open connection's writer, so `stop()` can close it properly instead of
-    /// leaving the server to notice a vanished peer.
-    private let outbound = Locked<WebSocketOutboundWriter?>(nil)
+    /// Ends the open connection's handler on `stop()`; returning from the handler makes
+    /// the client do the close handshake, so the server is never left waiting on us.
+    private let stopSignal = Locked<AsyncStream<Void>.Continuation?>(nil)
 
     init(link: ServerLink, reconnect: Backoff, logger: Logger, onEvent: @escaping @Sendable (Event) -> Void) {
         self.link = link
@@ -50,8 +50,9 @@ final class LiveSocket: Sendable {
             task?.cancel()
             task = nil
         }
-        if let writer = outbound.withLock({ w in defer { w = nil }; return w }) {
-            Task { try? await writer.close(.normalClosure, reason: "device stopping") }
+        stopSignal.withLock { c in
+            c?.finish()
+            c = nil
         }
     }
 
@@ -62,22 +63,33 @@ final class LiveSocket: Sendable {
         config.additionalHeaders[HTTPField.Name("Authorization")!] = "Bearer \(link.deviceToken)"
         config.additionalHeaders[HTTPField.Name(SyncProtocol.deviceHeader)!] = link.deviceID
         config.autoPing = .enabled(timePeriod: .seconds(20))
+        config.closeTimeout = .seconds(2)
         let decoder = SyncCoding.decoder()
         while !Task.isCancelled {
             let started = ContinuousClock.now
             let connected = Locked(false)
             do {
-                try await WebSocketClient.connect(url: url, configuration: config, logger: logger) { inbound, writer, _ in
+                try await WebSocketClient.connect(url: url, configuration: config, logger: logger) { inbound, _, _ in
                     connected.withLock { $0 = true }
-                    self.outbound.withLock { $0 = writer }
-                    defer { self.outbound.withLock { $0 = nil } }
-                    if Task.isCancelled { return }
-                    self.onEvent(.connected)
-                    for try await message in inbound.messages(maxSize: 4096) {
-                        guard case .text(let text) = message,
-                              let poke = try? decoder.decode(Poke.self, from: Data(text.utf8)) else { continue }
-                        self.onEvent(.poke(poke))
+                    let (done, finished) = AsyncStream<Void>.makeStream()
+                    let stopped = self.stopSignal.withLock { c -> Bool in
+                        c = finished
+                        return self.task.withLock { $0 == nil }
                     }
+                    if stopped || Task.isCancelled { return }
+                    self.onEvent(.connected)
+                    let reader = Task {
+                        do {
+                            for try await message in inbound.messages(maxSize: 4096) {
+                                guard case .text(let text) = message,
+                                      let poke = try? decoder.decode(Poke.self, from: Data(text.utf8)) else { continue }
+                                self.onEvent(.poke(poke))
+                            }
+                        } catch {}
+                        finished.finish()
+                    }
+                    for await _ in done {}
+                    reader.cancel()
                 }
             } catch {
                 logger.debug("poke socket: \(error)")

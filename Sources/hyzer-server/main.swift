@@ -60,7 +60,6 @@ struct Serve: AsyncParsableCommand {
         // Well inside systemd's TimeoutStopSec=20: a client that never closes its
         // connection cannot turn a clean stop into a SIGKILL.
         groupConfig.maximumGracefulShutdownDuration = .seconds(10)
-        groupConfig.maximumCancellationDuration = .seconds(3)
         let group = ServiceGroup(configuration: groupConfig)
         try await group.run()
     }

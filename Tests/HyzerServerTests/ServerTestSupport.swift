@@ -25,7 +25,7 @@ final class Harness: @unchecked Sendable {
         logger.logLevel = .warning
         let app = buildApplication(ServerConfiguration(dataDirectory: dir, host: "127.0.0.1", port: 0),
                                    storage: storage, logger: logger)
-        try await app.test(.router) { client in try await body(client) }
+        try await app.app.test(.router) { client in try await body(client) }
     }
 
     /// A group with one enrolled device: (admin token, device id, device token).
