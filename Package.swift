@@ -108,7 +108,7 @@ let package = Package(
         .target(
             name: "KioskApp",
             dependencies: [
-                "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit",
+                "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "HyzerSync",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

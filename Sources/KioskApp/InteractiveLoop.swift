@@ -13,16 +13,19 @@ public final class InteractiveLoop {
     let session: KioskSession
     let display: Display
     let knob: KnobDriver?
+    let sync: SyncBridge?
     private let knobQueue = KnobQueue()
     private let logger = Logger(label: "hyzer.kiosk")
     public private(set) var frames = 0
     /// Called once, right after the first frame is on screen.
     public var onFirstFrame: (() -> Void)?
 
-    public init(session: KioskSession, display: Display, knob: KnobDriver?) {
+    public init(session: KioskSession, display: Display, knob: KnobDriver?, sync: SyncBridge? = nil) {
         self.session = session
         self.display = display
         self.knob = knob
+        self.sync = sync
+        if let sync { session.onLocalWrite = { sync.localWrite() } }
         if let knob {
             session.buzz = { pattern in
                 if let mapped = BuzzerPattern(rawValue: pattern.rawValue) { knob.buzzer.play(mapped) }
@@ -55,8 +58,13 @@ public final class InteractiveLoop {
             for event in knobQueue.drain() {
                 if let kiosk = KnobInput.kioskEvent(for: event) { session.send(kiosk, now: now) }
             }
+            if let (indicator, arrived) = sync?.take() {
+                if let indicator { session.send(.syncChanged(indicator), now: now) }
+                if arrived { lastPoll = .min }  // read the pulled records now, not at the next poll
+            }
             if now - lastPoll >= Self.externalPollMs {
-                session.pollForExternalChanges(now: now)
+                // Writes by other processes (`hyzer score`, `hyzer demo`) are pushed too.
+                if session.pollForExternalChanges(now: now) { sync?.localWrite() }
                 lastPoll = now
             }
             if let due = session.state.nextWakeUp(after: now), due <= now {
@@ -80,6 +88,7 @@ public final class InteractiveLoop {
             }
         }
         knob?.stop()
+        sync?.stop()
     }
 
     private func handle(_ event: DisplayEvent, mapping: inout KeyboardKnobMapping, now: Millis) {

@@ -14,6 +14,8 @@ public final class KioskSession {
     public private(set) var state: KioskState
     /// Called for buzzer effects (the knob driver's buzzer on a Pi; nothing on a laptop).
     public var buzz: (BuzzPattern) -> Void = { _ in }
+    /// Called after each local write (sync pushes it at once).
+    public var onLocalWrite: () -> Void = {}
     private let monitor: ChangeMonitor
     private let settingsURL: URL
     private let logger = Logger(label: "hyzer.kiosk")
@@ -88,6 +90,7 @@ public final class KioskSession {
             }
         }
         guard wrote else { return }
+        onLocalWrite()
         do {
             state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
             // Our own commit is not news for the next external-change poll.

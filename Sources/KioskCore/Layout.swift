@@ -58,7 +58,14 @@ public struct Layout: Sendable, Equatable {
 
     public func boardRowHeight(rows: Int) -> Double {
         let fit = boardArea.h / Double(max(rows, 1))
-        return min(fit, height * 0.13).rounded(.down)
+        // Portrait: rows taller than ~1/6 of the width only add empty space.
+        return min(fit, height * 0.13, width * 0.16).rounded(.down)
+    }
+
+    /// The size unit of a board row's contents: its height, unless the screen is too
+    /// narrow for text that big (portrait), where the width decides.
+    public func boardUnit(rows: Int) -> Double {
+        min(boardRowHeight(rows: rows), boardArea.w / 10)
     }
 
     /// The rect of board row slot `slot` (fractional while animating).
@@ -71,7 +78,7 @@ public struct Layout: Sendable, Equatable {
         public var position, arrow, name, thru, toPar: Double
     }
 
-    public func boardColumns(rowHeight h: Double) -> BoardColumns {
+    public func boardColumns(unit h: Double) -> BoardColumns {
         let area = boardArea
         let positionW = h * 1.25
         return BoardColumns(position: area.x + h * 0.25, arrow: area.x + positionW,

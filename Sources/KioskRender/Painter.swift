@@ -132,8 +132,8 @@ struct Painter {
 
         let board = state.leaderboard
         let rows = board.rows.count
-        let rowH = layout.boardRowHeight(rows: rows)
-        let columns = layout.boardColumns(rowHeight: rowH)
+        let rowH = layout.boardUnit(rows: rows)
+        let columns = layout.boardColumns(unit: rowH)
         let nameSize = Layout.fontSize(rowH * 0.5)
         let scoreSize = Layout.fontSize(rowH * 0.56)
         let captionSize = Layout.fontSize(rowH * 0.3)
@@ -423,7 +423,7 @@ struct Painter {
         let metaY = y + Double(rows.count) * rowH + metaH / 2
         canvas.fill(Rect(x: cardX, y: metaY - metaH / 2, w: cardW, h: max(1, layout.scale)), Palette.tertiary)
         var meta = ["\(course.holeCount) holes", "par \(course.totalPar)"]
-        if let start = snapshot.round.startedAt, let end = snapshot.round.completedAt, end > start {
+        if let start = snapshot.round.startedAt, let end = snapshot.round.completedAt, end.timeIntervalSince(start) >= 60 {
             let minutes = Int(end.timeIntervalSince(start) / 60)
             meta.append(minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min")
         }

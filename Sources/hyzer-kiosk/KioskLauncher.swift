@@ -39,7 +39,10 @@ struct KioskLauncher {
         }
 
         let knob = try knobDriver(session)
-        let loop = InteractiveLoop(session: session, display: display, knob: knob)
+        // Sync with the group server when this kiosk is enrolled (`hyzer device enroll`).
+        let sync = try SyncBridge(store: store)
+        sync?.start()
+        let loop = InteractiveLoop(session: session, display: display, knob: knob, sync: sync)
         let launchedAt = start.now
         var cpuAtFirstFrame = 0.0
         loop.onFirstFrame = {

@@ -336,6 +336,11 @@ import Testing
             let last = layout.boardRow(slot: Double(rows - 1), rows: rows)
             #expect(last.maxY <= layout.footer.y, "\(w)x\(h): 20 rows fit above the footer")
             #expect(layout.boardRowHeight(rows: 6) <= Double(h) * 0.13 + 0.5)
+            // Names get room before the "thru" column in every orientation.
+            let unit = layout.boardUnit(rows: 8)
+            let columns = layout.boardColumns(unit: unit)
+            #expect(columns.thru - columns.name >= unit * 3, "\(w)x\(h): name column too narrow")
+            #expect(columns.toPar <= layout.boardArea.maxX)
         }
         // A TV with the usual group of six gets ~70 px names (readable from 3 m).
         let tv = Layout(viewport: Viewport(width: 1920, height: 1080))
