@@ -34,13 +34,30 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# The kiosk on the embedded default: a local database with the seeded courses, a demo
-# round when none is active, and the keyboard (arrows, Enter, Escape) as the knob.
+# The kiosk on the embedded default: a local database in .run/ with the seeded courses,
+# a demo round when none is active, the keyboard (arrows, Enter, Escape) as the knob,
+# and a local group server beside it that the kiosk syncs with (stopped on exit).
+RUN_DIR ?= $(CURDIR)/.run
+SERVER_PORT ?= 8630
+
 run: deps
 	$(SWIFT) build --product hyzer
 	$(SWIFT) build --product hyzer-kiosk
-	.build/debug/hyzer init $(DATA)
-	.build/debug/hyzer-kiosk $(DATA) --demo $(KIOSK_FLAGS)
+	$(SWIFT) build --product hyzer-server
+	@set -e; B=.build/debug; D="$(RUN_DIR)/kiosk"; S="$(RUN_DIR)/server"; URL=http://127.0.0.1:$(SERVER_PORT); \
+	mkdir -p "$$D" "$$S"; \
+	$$B/hyzer init --data "$$D" >/dev/null; \
+	test -s "$$S/admin-token" || $$B/hyzer-server group create "Local League" --data "$$S" | tail -n 1 > "$$S/admin-token"; \
+	$$B/hyzer-server --data "$$S" --port $(SERVER_PORT) --host 127.0.0.1 > "$$S/server.log" 2>&1 & SERVER=$$!; \
+	trap 'kill -TERM '$$SERVER' 2>/dev/null || true' EXIT INT TERM; \
+	if [ ! -f "$$D/sync-server.json" ]; then \
+		for i in $$(seq 1 40); do \
+			$$B/hyzer device enroll --server $$URL --group-token "$$(cat "$$S/admin-token")" --name "Clubhouse kiosk" --data "$$D" >/dev/null 2>&1 && break; \
+			sleep 0.25; \
+		done; \
+	fi; \
+	echo "Hyzer: board data in $$D, group server on $$URL (log: $$S/server.log)"; \
+	$$B/hyzer-kiosk --data "$$D" --demo $(KIOSK_FLAGS)
 
 bench: deps
 	$(SWIFT) build -c release --product hyzer-bench

@@ -24,6 +24,9 @@ final class Wakeup: Sendable {
 
     private let state = Locked(State())
 
+    /// A signal is remembered for the next wait (tests check none is left behind).
+    var isSignaled: Bool { state.withLock { $0.signaled } }
+
     func signal() {
         let waiter = state.withLock { s -> CheckedContinuation<Void, Never>? in
             if let w = s.waiter {
@@ -40,7 +43,10 @@ final class Wakeup: Sendable {
     func wait(seconds: Double) async {
         guard seconds > 0 else { return }
         let timer = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(min(seconds, 3600) * 1e9))
+            // A timer cancelled because the wait already ended must not signal: that
+            // stale signal would end the next wait at once, whose cancelled timer would
+            // signal again, and the engine loop would spin a core forever.
+            do { try await Task.sleep(nanoseconds: UInt64(min(seconds, 3600) * 1e9)) } catch { return }
             self?.signal()
         }
         await withTaskCancellationHandler {

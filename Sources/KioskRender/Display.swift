@@ -55,6 +55,12 @@ public final class Display {
         Display.wakeEventType = SDL_RegisterEvents(1)
         videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
         self.rotate = rotate
+        if mode != .headless, ["offscreen", "dummy", "evdev"].contains(videoDriver) {
+            // SDL falls back to drawing nowhere when no real display answers: that is
+            // not a kiosk, so say so instead of running invisibly.
+            SDL_Quit()
+            throw RenderError(message: Display.noDisplayMessage("only the \(videoDriver) driver is available"))
+        }
 
         switch mode {
         case .headless:
