@@ -80,18 +80,47 @@ final class Canvas {
     }
 
     func fill(_ rect: Rect, _ color: RGB, alpha: Double = 1) {
+        // Opaque fills skip blending: on the software renderer that is a plain copy.
+        let opaque = alpha >= 1
+        if opaque { SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE) }
         SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, UInt8(clamping: Int(alpha * 255)))
         var r = SDL_FRect(x: Float(rect.x), y: Float(rect.y), w: Float(rect.w), h: Float(rect.h))
         SDL_RenderFillRectF(renderer, &r)
+        if opaque { SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND) }
     }
 
-    /// A filled rounded rectangle: a triangle fan around the centre through the four
-    /// corner arcs, drawn in one SDL_RenderGeometry call.
+    /// A filled rounded rectangle. Opaque ones are two plain rectangles plus four small
+    /// corner fans, so the software renderer rasterizes triangles only in the corners;
+    /// translucent ones are one fan (overlapping rectangles would blend twice).
     func fillRounded(_ rect: Rect, radius: Double, _ color: RGB, alpha: Double = 1) {
-        let r = min(radius, rect.w / 2, rect.h / 2)
+        let r = min(radius, rect.w / 2, rect.h / 2).rounded()
         guard r > 1 else { return fill(rect, color, alpha: alpha) }
         let c = SDL_Color(r: color.r, g: color.g, b: color.b, a: UInt8(clamping: Int(alpha * 255)))
         let segments = 6
+        if alpha >= 1 {
+            fill(Rect(x: rect.x + r, y: rect.y, w: rect.w - 2 * r, h: rect.h), color)
+            fill(Rect(x: rect.x, y: rect.y + r, w: r, h: rect.h - 2 * r), color)
+            fill(Rect(x: rect.maxX - r, y: rect.y + r, w: r, h: rect.h - 2 * r), color)
+            var vertices: [SDL_Vertex] = []
+            vertices.reserveCapacity(4 * segments * 3)
+            let corners: [(Double, Double, Double)] = [
+                (rect.maxX - r, rect.y + r, -Double.pi / 2), (rect.maxX - r, rect.maxY - r, 0),
+                (rect.x + r, rect.maxY - r, Double.pi / 2), (rect.x + r, rect.y + r, Double.pi),
+            ]
+            for (cx, cy, start) in corners {
+                let center = SDL_FPoint(x: Float(cx), y: Float(cy))
+                for i in 0..<segments {
+                    let a0 = start + Double(i) / Double(segments) * Double.pi / 2
+                    let a1 = start + Double(i + 1) / Double(segments) * Double.pi / 2
+                    for p in [center, SDL_FPoint(x: Float(cx + r * cos(a0)), y: Float(cy + r * sin(a0))),
+                              SDL_FPoint(x: Float(cx + r * cos(a1)), y: Float(cy + r * sin(a1)))] {
+                        vertices.append(SDL_Vertex(position: p, color: c, tex_coord: SDL_FPoint(x: 0, y: 0)))
+                    }
+                }
+            }
+            SDL_RenderGeometry(renderer, nil, vertices, Int32(vertices.count), nil, 0)
+            return
+        }
         let corners: [(Double, Double, Double)] = [
             (rect.maxX - r, rect.y + r, -Double.pi / 2), (rect.maxX - r, rect.maxY - r, 0),
             (rect.x + r, rect.maxY - r, Double.pi / 2), (rect.x + r, rect.y + r, Double.pi),

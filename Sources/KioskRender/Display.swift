@@ -168,6 +168,14 @@ public final class Display {
     /// Waits up to `timeoutMs` for input (0 polls). An idle board spends its time here.
     public func waitEvent(timeoutMs: Int) -> DisplayEvent? {
         var event = SDL_Event()
+        if surface != nil, timeoutMs > 0 {
+            // Headless: SDL's dummy driver has nothing to block on and would poll every
+            // millisecond; nobody types at a headless kiosk, so just sleep (wakes from
+            // other threads are seen at the latest when the timeout ends).
+            if SDL_PollEvent(&event) == 1 { return translate(event) ?? .wake }
+            usleep(useconds_t(min(timeoutMs, 1_000) * 1_000))
+            return waitEvent(timeoutMs: 0)
+        }
         let got = timeoutMs <= 0 ? SDL_PollEvent(&event) : SDL_WaitEventTimeout(&event, Int32(min(timeoutMs, Int(Int32.max))))
         guard got == 1 else { return nil }
         return translate(event) ?? .wake

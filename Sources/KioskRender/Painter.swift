@@ -153,7 +153,13 @@ struct Painter {
                 rect = rect.inset(-grow, -grow / 2)
             }
             canvas.fillRounded(rect, radius: rect.h * 0.22, Palette.elevated)
-            if pulse > 0 { canvas.fillRounded(rect, radius: rect.h * 0.22, Palette.accent, alpha: 0.16 * pulse) }
+            if pulse > 0 {
+                // The pulse is an accent bar at the row's edge: it reads as "changed" from
+                // across the room and costs a sliver of blending, not the whole row.
+                let bar = max(4, rect.h * 0.08)
+                canvas.fillRounded(Rect(x: rect.x, y: rect.y + rect.h * 0.2, w: bar, h: rect.h * 0.6), radius: bar / 2,
+                                   Palette.accent, alpha: pulse)
+            }
             let first = row.position == 1
             canvas.text(row.positionLabel, .title, size: nameSize, first ? Palette.accent : Palette.textPrimary,
                         x: columns.position, midY: rect.midY, maxWidth: columns.arrow - columns.position - 4)

@@ -128,13 +128,32 @@ enum RenderBenchmark {
         return percentile(samples, 50)
     }
 
-    /// A kiosk showing the board with nobody touching it: CPU after its first frame, and memory.
+    /// A kiosk showing the board with nobody touching it: CPU after its first frame, and
+    /// memory. In a real X11 window under Xvfb when there is one (the path that blocks in
+    /// the display server like KMSDRM on the Pi), else headless.
     static func idle(_ kiosk: URL, seconds: Double) throws -> (cpuPercent: Double, rssMB: Double) {
         let dir = try dataDirWithDemo()
         defer { try? FileManager.default.removeItem(at: dir) }
         let p = Process()
         p.executableURL = kiosk
-        p.arguments = ["--data", dir.path, "--headless", "--run-for", String(seconds)]
+        var xvfb: Process?
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") {
+            let x = Process()
+            let display = ":\(700 + Int.random(in: 0..<200))"
+            x.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+            x.arguments = [display, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"]
+            x.standardError = FileHandle.nullDevice
+            try x.run()
+            Thread.sleep(forTimeInterval: 1)
+            xvfb = x
+            p.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { $1 }
+            p.arguments = ["--data", dir.path, "--windowed", "--size", "1920x1080", "--run-for", String(seconds)]
+            log("render: idle kiosk in an X11 window on Xvfb \(display)")
+        } else {
+            p.arguments = ["--data", dir.path, "--headless", "--run-for", String(seconds)]
+            log("render: idle kiosk headless (no Xvfb)")
+        }
+        defer { if let xvfb { kill(xvfb.processIdentifier, SIGKILL); xvfb.waitUntilExit() } }
         let out = Pipe()
         p.standardOutput = out
         p.standardError = FileHandle.nullDevice
