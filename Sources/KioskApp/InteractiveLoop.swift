@@ -60,7 +60,7 @@ public final class InteractiveLoop {
             }
             if let (indicator, arrived) = sync?.take() {
                 if let indicator { session.send(.syncChanged(indicator), now: now) }
-                if arrived { lastPoll = .min }  // read the pulled records now, not at the next poll
+                if arrived { lastPoll = now - Self.externalPollMs }  // read the pulled records now, not at the next poll
             }
             if now - lastPoll >= Self.externalPollMs {
                 // Writes by other processes (`hyzer score`, `hyzer demo`) are pushed too.

@@ -1,0 +1,73 @@
+import Foundation
+import HyzerKit
+import HyzerStore
+import Testing
+
+/// The kiosk as one more device: a running kiosk enrolled with a real group server
+/// pushes its round, and a score entered on another device reaches the kiosk's store
+/// (and so its board) while it runs.
+@Suite(.serialized) struct KioskSyncTests {
+    @Test func aScoreFromAnotherDeviceReachesARunningKiosk() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-kiosk-sync-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let (server, kioskDir, phoneDir) = (root.appendingPathComponent("server"), root.appendingPathComponent("kiosk"),
+                                            root.appendingPathComponent("phone"))
+        let group = try Binary.run("hyzer-server", ["group", "create", "Test League", "--data", server.path])
+        #expect(group.status == 0, "\(group.stderr)")
+        let token = try #require(group.stdout.split(separator: "\n").last.map(String.init))
+
+        let port = 20_000 + Int.random(in: 0..<20_000)
+        let serverProcess = Process()
+        serverProcess.executableURL = try Binary.url("hyzer-server")
+        serverProcess.arguments = ["--data", server.path, "--port", "\(port)", "--host", "127.0.0.1"]
+        serverProcess.standardOutput = FileHandle.nullDevice
+        serverProcess.standardError = FileHandle.nullDevice
+        try serverProcess.run()
+        defer { kill(serverProcess.processIdentifier, SIGKILL); serverProcess.waitUntilExit() }
+
+        let url = "http://127.0.0.1:\(port)"
+        for (dir, name) in [(kioskDir, "Clubhouse kiosk"), (phoneDir, "Phone")] {
+            var enrolled = false
+            for _ in 0..<40 where !enrolled {  // the server may still be starting
+                enrolled = try Binary.run("hyzer", ["device", "enroll", "--server", url, "--group-token", token,
+                                                     "--name", name, "--data", dir.path]).status == 0
+                if !enrolled { Thread.sleep(forTimeInterval: 0.25) }
+            }
+            #expect(enrolled, "\(name) could not enroll")
+        }
+        let demo = try Binary.run("hyzer", ["demo", "--data", kioskDir.path, "--players", "2", "--holes-played", "0"])
+        #expect(demo.status == 0, "\(demo.stderr)")
+        let roundID = try #require(demo.stdout.split(separator: "\n").last.flatMap { UUID(uuidString: String($0)) })
+
+        let kiosk = Process()
+        kiosk.executableURL = try Binary.url("hyzer-kiosk")
+        kiosk.arguments = ["--data", kioskDir.path, "--headless", "--run-for", "10"]
+        kiosk.standardOutput = FileHandle.nullDevice
+        kiosk.standardError = FileHandle.nullDevice
+        try kiosk.run()
+        defer { if kiosk.isRunning { kill(kiosk.processIdentifier, SIGKILL) } }
+
+        // The phone pulls the round the kiosk pushed, then scores Nate on hole 1.
+        var pulled = false
+        for _ in 0..<30 where !pulled {
+            Thread.sleep(forTimeInterval: 0.25)
+            _ = try Binary.run("hyzer", ["sync", "--data", phoneDir.path])
+            pulled = (try? HyzerDatabase(directory: phoneDir).round(id: roundID)) != nil
+        }
+        #expect(pulled, "the kiosk's round never reached the server")
+        let score = try Binary.run("hyzer", ["score", "--data", phoneDir.path, roundID.uuidString, "Nate", "1", "2"])
+        #expect(score.status == 0, "\(score.stderr)")
+        let phoneDevice = try HyzerDatabase(directory: phoneDir).deviceID
+
+        // While the kiosk runs, its engine pulls the phone's score into the kiosk's store.
+        var arrived = false
+        for _ in 0..<40 where !arrived && kiosk.isRunning {
+            Thread.sleep(forTimeInterval: 0.2)
+            arrived = (try? HyzerDatabase(directory: kioskDir).events(round: roundID))?
+                .contains { $0.deviceID == phoneDevice && $0.strokes == 2 && $0.hole == 1 } == true
+        }
+        #expect(arrived, "the phone's score did not reach the running kiosk")
+        kiosk.waitUntilExit()
+        #expect(kiosk.terminationReason == .exit && kiosk.terminationStatus == 0, "the kiosk must outlive the sync traffic")
+    }
+}
