@@ -143,6 +143,7 @@ let package = Package(
         ),
         .testTarget(name: "KioskHardwareTests", dependencies: ["KioskHardware"]),
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "HyzerKit"]),
+        .testTarget(name: "KioskAppTests", dependencies: ["KioskApp", "KioskCore", "HyzerStore", "HyzerKit"]),
         .testTarget(
             name: "HyzerServerTests",
             dependencies: [

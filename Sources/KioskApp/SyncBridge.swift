@@ -64,8 +64,10 @@ public final class SyncBridge: @unchecked Sendable {
         case .offline: mapped = SyncIndicator(state: .offline, lastSynced: state.lastSyncedAt)
         case .error(let message): mapped = SyncIndicator(state: .error, lastSynced: state.lastSyncedAt, detail: message)
         }
+        var withRefused = mapped
+        withRefused.refused = state.failed
         lock.lock()
-        indicator = mapped
+        indicator = withRefused
         lock.unlock()
         Display.wake()
     }

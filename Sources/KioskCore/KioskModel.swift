@@ -29,11 +29,14 @@ public struct SyncIndicator: Sendable, Equatable {
     public var state: State
     public var lastSynced: Date?
     public var detail: String?
+    /// Local records the server refused for good (outbox `failed`): a person must look.
+    public var refused: Int
 
-    public init(state: State = .disabled, lastSynced: Date? = nil, detail: String? = nil) {
+    public init(state: State = .disabled, lastSynced: Date? = nil, detail: String? = nil, refused: Int = 0) {
         self.state = state
         self.lastSynced = lastSynced
         self.detail = detail
+        self.refused = refused
     }
 }
 

@@ -79,9 +79,16 @@ struct Painter {
                 text = sync.state == .syncing ? "Syncing…" : "Not synced yet"
             }
         case .offline: (text, color) = ("Offline · scores saved here", Palette.overPar)
-        case .error: (text, color) = ("Sync error", Palette.wayOver)
+        case .error: (text, color) = ("Sync error: \(sync.detail ?? "see the log")", Palette.wayOver)
         }
-        canvas.text(text, .body, size: layout.captionFont, color, x: layout.width - layout.margin, midY: midY, align: .right)
+        var x = layout.width - layout.margin
+        if sync.refused > 0 {
+            // Permanent rejections (A1 `failed`) stay visible until someone deals with them.
+            x -= canvas.text("\(sync.refused) not accepted by the server", .body, size: layout.captionFont, Palette.wayOver,
+                             x: x, midY: midY, align: .right) + Double(layout.captionFont)
+        }
+        canvas.text(text, .body, size: layout.captionFont, color, x: x, midY: midY, align: .right,
+                    maxWidth: layout.width * 0.35)
     }
 
     func paintNotice() {

@@ -1,0 +1,69 @@
+import Foundation
+import HyzerKit
+import HyzerStore
+import KioskCore
+import Testing
+@testable import KioskApp
+
+/// The state machine bound to a real store: what the shell does between the knob and SQLite.
+@Suite struct KioskSessionTests {
+    final class Fixture {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-session-\(UUID())")
+        let store: HyzerDatabase
+        let session: KioskSession
+        let round: Round
+        init() throws {
+            store = try HyzerDatabase(directory: dir)
+            let course = try Course(name: "Session Nine", holeCount: 9)
+            try store.saveCourse(course)
+            let players = try ["Ana", "Ben"].map { try Player(displayName: $0) }
+            for p in players { try store.savePlayer(p) }
+            round = try store.startRound(try store.createRound(courseID: course.id, organizerID: players[0].id,
+                                                                participants: players.map(Participant.registered)).id)
+            session = try KioskSession(store: store, viewport: Viewport(width: 800, height: 480), now: 0)
+        }
+        deinit { try? FileManager.default.removeItem(at: dir) }
+    }
+
+    @Test func theKnobsSaveLandsInSQLiteAndOnTheBoard() throws {
+        let f = try Fixture()
+        var wrote = 0
+        f.session.onLocalWrite = { wrote += 1 }
+        for event in [KioskEvent.pressed, .pressed, .turned(-1), .pressed] { f.session.send(event, now: 10) }
+        let events = try f.store.events(round: f.round.id)
+        #expect(events.map(\.strokes) == [2])
+        #expect(events.first?.deviceID == f.store.deviceID)
+        #expect(wrote == 1)
+        #expect(f.session.state.leaderboard.rows.first?.name == "Ana")
+        #expect(f.session.state.leaderboard.lastTrigger == .localScore)
+        // The kiosk's own commit is not mistaken for an outside change.
+        #expect(!f.session.pollForExternalChanges(now: 20))
+    }
+
+    @Test func writesByAnotherProcessReachTheBoardAsRemoteChanges() throws {
+        let f = try Fixture()
+        #expect(!f.session.pollForExternalChanges(now: 10))
+        let other = try HyzerDatabase(directory: f.dir)   // as `hyzer score` would open it
+        try other.recordScore(ScoreEntry(roundID: f.round.id, participantID: f.round.participants[1].id, hole: 1,
+                                         strokes: 2, reportedBy: f.round.participants[1].id))
+        #expect(f.session.pollForExternalChanges(now: 20))
+        #expect(f.session.state.leaderboard.rows.first?.name == "Ben")
+        #expect(f.session.state.leaderboard.lastTrigger == .remoteSync)
+        #expect(f.session.state.leaderboard.arrows[f.round.participants[0].id]?.delta == -1)   // Ana: T1 → 2
+    }
+
+    @Test func aRefusedSaveIsShownAndNothingIsStored() throws {
+        let f = try Fixture()
+        f.session.send(.pressed, now: 10)
+        f.session.send(.pressed, now: 10)            // crown entry open on the kiosk…
+        _ = try HyzerDatabase(directory: f.dir).finishRound(f.round.id)   // …while another device finishes the round
+        var buzzes: [BuzzPattern] = []
+        f.session.buzz = { buzzes.append($0) }
+        f.session.send(.pressed, now: 20)            // save
+        #expect(try f.store.events(round: f.round.id).isEmpty)
+        let notice = try #require(f.session.state.notice)
+        #expect(notice.kind == .error)
+        #expect(notice.text.hasPrefix("Not saved: "))
+        #expect(buzzes.contains(.error))
+    }
+}
