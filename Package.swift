@@ -136,6 +136,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Shared by the end-to-end test targets: running the built executables without
+        // blocking Swift concurrency's pool.
+        .target(name: "HyzerTestSupport", path: "Tests/HyzerTestSupport"),
         .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit"]),
         .testTarget(
             name: "HyzerStoreTests",
@@ -156,13 +159,13 @@ let package = Package(
         .testTarget(
             name: "HyzerSyncTests",
             dependencies: [
-                "HyzerSync", "HyzerSyncProtocol", "HyzerServer", "HyzerStore", "HyzerKit",
+                "HyzerSync", "HyzerSyncProtocol", "HyzerServer", "HyzerStore", "HyzerKit", "HyzerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // Runs the built `hyzer` binary against the scenario examples, from outside.
         .testTarget(
-            name: "HyzerCLITests", dependencies: ["HyzerKit", "HyzerStore", "CZlib"], resources: [.copy("Scenarios")]
+            name: "HyzerCLITests", dependencies: ["HyzerKit", "HyzerStore", "CZlib", "HyzerTestSupport"], resources: [.copy("Scenarios")]
         ),
     ]
 )

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import HyzerTestSupport
 import HyzerKit
 import HyzerStore
 import Testing
@@ -7,11 +8,11 @@ import Testing
 /// A whole round at the kiosk, knob only, with no display: from the empty board through
 /// round setup, nine holes, the finalize prompt and the summary card.
 @Suite(.serialized) struct KioskHeadlessTests {
-    @Test func wholeRoundKnobOnlyFromSetupToSummary() throws {
+    @Test func wholeRoundKnobOnlyFromSetupToSummary() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-kiosk-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         for args in [["init"], ["player", "add", "Ana"], ["player", "add", "Ben"], ["player", "add", "Cy"]] {
-            let run = try Binary.run("hyzer", args + ["--data", dir.path])
+            let run = try await Binary.run("hyzer", args + ["--data", dir.path])
             #expect(run.status == 0, "\(args): \(run.stderr)")
         }
         // Courses sort by name: Pine Hollow, Ridgeback Championship, Riverside Nine.
@@ -48,7 +49,7 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try script.write(to: scriptURL, atomically: true, encoding: .utf8)
         let shots = dir.appendingPathComponent("shots")
-        let run = try Binary.run("hyzer-kiosk", ["--data", dir.path, "--headless", "--size", "800x480",
+        let run = try await Binary.run("hyzer-kiosk", ["--data", dir.path, "--headless", "--size", "800x480",
                                                  "--script", scriptURL.path, "--snapshots", shots.path])
         #expect(run.status == 0, "stderr: \(run.stderr)")
 
@@ -80,25 +81,25 @@ import Testing
         }
     }
 
-    @Test func badScriptLineIsReportedWithItsNumber() throws {
+    @Test func badScriptLineIsReportedWithItsNumber() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-kiosk-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let scriptURL = dir.appendingPathComponent("bad.txt")
         try "press\njump 3\n".write(to: scriptURL, atomically: true, encoding: .utf8)
-        let run = try Binary.run("hyzer-kiosk", ["--data", dir.path, "--headless", "--script", scriptURL.path,
+        let run = try await Binary.run("hyzer-kiosk", ["--data", dir.path, "--headless", "--script", scriptURL.path,
                                                  "--snapshots", dir.appendingPathComponent("s").path])
         #expect(run.status != 0)
         #expect(run.stderr.contains("script line 2: unknown command \"jump\""), "\(run.stderr)")
     }
 
-    @Test func demoRoundShowsOnTheBoardAndOtherProcessesWritesAppear() throws {
+    @Test func demoRoundShowsOnTheBoardAndOtherProcessesWritesAppear() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-kiosk-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let scriptURL = dir.appendingPathComponent("idle.txt")
         try "expect-screen board\nwait 200\n".write(to: scriptURL, atomically: true, encoding: .utf8)
-        let run = try Binary.run("hyzer-kiosk", ["--data", dir.path, "--headless", "--demo", "--script", scriptURL.path,
+        let run = try await Binary.run("hyzer-kiosk", ["--data", dir.path, "--headless", "--demo", "--script", scriptURL.path,
                                                  "--snapshots", dir.appendingPathComponent("s").path])
         #expect(run.status == 0, "\(run.stderr)")
         let db = try HyzerDatabase(directory: dir)

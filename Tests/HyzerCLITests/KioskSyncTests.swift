@@ -1,4 +1,5 @@
 import Foundation
+import HyzerTestSupport
 import HyzerKit
 import HyzerStore
 import Testing
@@ -7,12 +8,12 @@ import Testing
 /// pushes its round, and a score entered on another device reaches the kiosk's store
 /// (and so its board) while it runs.
 @Suite(.serialized) struct KioskSyncTests {
-    @Test func aScoreFromAnotherDeviceReachesARunningKiosk() throws {
+    @Test func aScoreFromAnotherDeviceReachesARunningKiosk() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-kiosk-sync-\(UUID())")
         defer { try? FileManager.default.removeItem(at: root) }
         let (server, kioskDir, phoneDir) = (root.appendingPathComponent("server"), root.appendingPathComponent("kiosk"),
                                             root.appendingPathComponent("phone"))
-        let group = try Binary.run("hyzer-server", ["group", "create", "Test League", "--data", server.path])
+        let group = try await Binary.run("hyzer-server", ["group", "create", "Test League", "--data", server.path])
         #expect(group.status == 0, "\(group.stderr)")
         let token = try #require(group.stdout.split(separator: "\n").last.map(String.init))
 
@@ -23,19 +24,19 @@ import Testing
         serverProcess.standardOutput = FileHandle.nullDevice
         serverProcess.standardError = FileHandle.nullDevice
         try serverProcess.run()
-        defer { kill(serverProcess.processIdentifier, SIGKILL); serverProcess.waitUntilExit() }
+        defer { kill(serverProcess.processIdentifier, SIGKILL) }
 
         let url = "http://127.0.0.1:\(port)"
         for (dir, name) in [(kioskDir, "Clubhouse kiosk"), (phoneDir, "Phone")] {
             var enrolled = false
             for _ in 0..<40 where !enrolled {  // the server may still be starting
-                enrolled = try Binary.run("hyzer", ["device", "enroll", "--server", url, "--group-token", token,
+                enrolled = try await Binary.run("hyzer", ["device", "enroll", "--server", url, "--group-token", token,
                                                      "--name", name, "--data", dir.path]).status == 0
-                if !enrolled { Thread.sleep(forTimeInterval: 0.25) }
+                if !enrolled { try await Task.sleep(nanoseconds: 250_000_000) }
             }
             #expect(enrolled, "\(name) could not enroll")
         }
-        let demo = try Binary.run("hyzer", ["demo", "--data", kioskDir.path, "--players", "2", "--holes-played", "0"])
+        let demo = try await Binary.run("hyzer", ["demo", "--data", kioskDir.path, "--players", "2", "--holes-played", "0"])
         #expect(demo.status == 0, "\(demo.stderr)")
         let roundID = try #require(demo.stdout.split(separator: "\n").last.flatMap { UUID(uuidString: String($0)) })
 
@@ -50,24 +51,24 @@ import Testing
         // The phone pulls the round the kiosk pushed, then scores Nate on hole 1.
         var pulled = false
         for _ in 0..<30 where !pulled {
-            Thread.sleep(forTimeInterval: 0.25)
-            _ = try Binary.run("hyzer", ["sync", "--data", phoneDir.path])
+            try await Task.sleep(nanoseconds: 250_000_000)
+            _ = try await Binary.run("hyzer", ["sync", "--data", phoneDir.path])
             pulled = (try? HyzerDatabase(directory: phoneDir).round(id: roundID)) != nil
         }
         #expect(pulled, "the kiosk's round never reached the server")
-        let score = try Binary.run("hyzer", ["score", "--data", phoneDir.path, roundID.uuidString, "Nate", "1", "2"])
+        let score = try await Binary.run("hyzer", ["score", "--data", phoneDir.path, roundID.uuidString, "Nate", "1", "2"])
         #expect(score.status == 0, "\(score.stderr)")
         let phoneDevice = try HyzerDatabase(directory: phoneDir).deviceID
 
         // While the kiosk runs, its engine pulls the phone's score into the kiosk's store.
         var arrived = false
         for _ in 0..<40 where !arrived && kiosk.isRunning {
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(nanoseconds: 200_000_000)
             arrived = (try? HyzerDatabase(directory: kioskDir).events(round: roundID))?
                 .contains { $0.deviceID == phoneDevice && $0.strokes == 2 && $0.hole == 1 } == true
         }
         #expect(arrived, "the phone's score did not reach the running kiosk")
-        kiosk.waitUntilExit()
+        try await waitForExit(kiosk)
         #expect(kiosk.terminationReason == .exit && kiosk.terminationStatus == 0, "the kiosk must outlive the sync traffic")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerTestSupport
 import HyzerKit
 import HyzerStore
 import Testing
@@ -6,13 +7,13 @@ import Testing
 /// The kiosk in a real SDL window under Xvfb, driven through X11 key events exactly as a
 /// development machine's keyboard (the knob's stand-in) would drive it.
 @Suite(.serialized) struct KioskWindowTests {
-    @Test func wholeRoundInARealWindowWithTheKeyboardAsTheKnob() throws {
+    @Test func wholeRoundInARealWindowWithTheKeyboardAsTheKnob() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-window-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         for args in [["init"], ["player", "add", "Ana"], ["player", "add", "Ben"]] {
-            #expect(try Binary.run("hyzer", args + ["--data", dir.path]).status == 0)
+            #expect(try await Binary.run("hyzer", args + ["--data", dir.path]).status == 0)
         }
-        let x = try XServer()
+        let x = try await XServer.start()
         defer { x.stop() }
         let kiosk = Process()
         kiosk.executableURL = try Binary.url("hyzer-kiosk")
@@ -28,8 +29,8 @@ import Testing
         // Bounded wait for the window: a kiosk that failed to start must fail the test, not hang it.
         var window: String?
         for _ in 0..<150 where window == nil && kiosk.isRunning {
-            window = (try? x.xdotool(["search", "--name", "^Hyzer$"]))?.split(separator: "\n").last.map(String.init)
-            if window == nil { Thread.sleep(forTimeInterval: 0.1) }
+            window = (try? await x.xdotool(["search", "--name", "^Hyzer$"]))?.split(separator: "\n").last.map(String.init)
+            if window == nil { try await Task.sleep(nanoseconds: 100_000_000) }
         }
         if !kiosk.isRunning {
             let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -38,22 +39,22 @@ import Testing
         }
         let id = try #require(window, "no Hyzer window appeared on \(x.display)")
         // No window manager under Xvfb: focus directly (`--sync` can wait forever without one).
-        _ = try x.xdotool(["windowfocus", id])
-        Thread.sleep(forTimeInterval: 0.3)
-        func keys(_ k: [String], settle: Double = 0.3) throws {
-            _ = try x.xdotool(["key", "--delay", "90"] + k)
-            Thread.sleep(forTimeInterval: settle)
+        _ = try await x.xdotool(["windowfocus", id])
+        try await Task.sleep(nanoseconds: 300_000_000)
+        func keys(_ k: [String], settle: Double = 0.3) async throws {
+            _ = try await x.xdotool(["key", "--delay", "90"] + k)
+            try await Task.sleep(nanoseconds: UInt64(settle * 1e9))
         }
         // Board → course list → Riverside Nine → Ana, Ben → Start.
-        try keys(["Return", "Right", "Right", "Return", "Return", "Right", "Return", "Right", "Return"])
+        try await keys(["Return", "Right", "Right", "Return", "Return", "Right", "Return", "Right", "Return"])
         for _ in 1...9 {
             // Ana: one under par (Left = one stroke less); Ben: par. Then auto-advance.
-            try keys(["Return", "Left", "Return", "Return", "Return"], settle: 1.3)
+            try await keys(["Return", "Left", "Return", "Return", "Return"], settle: 1.3)
         }
-        try keys(["Return"])                   // finalize → summary
-        try keys(["Escape"], settle: 0.5)      // back to the board
+        try await keys(["Return"])                   // finalize → summary
+        try await keys(["Escape"], settle: 0.5)      // back to the board
         kiosk.terminate()                      // SIGTERM: a clean stop, as systemd does it
-        kiosk.waitUntilExit()
+        try await waitForExit(kiosk)
         #expect(kiosk.terminationReason == .exit && kiosk.terminationStatus == 0)
         let firstFrame = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(firstFrame.contains("\"first-frame\""))
@@ -70,47 +71,54 @@ import Testing
 }
 
 /// A private Xvfb server on a free display number.
-final class XServer {
+final class XServer: Sendable {
     let display: String
-    private let process = Process()
+    private let pid: Int32
 
-    init() throws {
+    private init(display: String, pid: Int32) {
+        self.display = display
+        self.pid = pid
+    }
+
+    static func start() async throws -> XServer {
         guard let xvfb = ["/usr/bin/Xvfb", "/usr/local/bin/Xvfb"].first(where: FileManager.default.isExecutableFile) else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "Xvfb is missing: run `make deps`"])
         }
+        // Skip numbers with a socket or a lock file: a killed server leaves both behind.
         var number = 100 + Int.random(in: 0..<400)
-        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") { number += 1 }
-        display = ":\(number)"
+        while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+            || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 1 }
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: xvfb)
-        process.arguments = [display, "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
+        process.arguments = [":\(number)", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        for _ in 0..<100 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-            Thread.sleep(forTimeInterval: 0.05)
+        let server = XServer(display: ":\(number)", pid: process.processIdentifier)
+        // Ready means answering requests, not just having created its socket.
+        for _ in 0..<100 {
+            if (try? await server.xdotool(["getdisplaygeometry"])) != nil { return server }
+            guard process.isRunning else { break }
+            try await Task.sleep(nanoseconds: 50_000_000)
         }
+        server.stop()
+        throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "Xvfb on :\(number) did not come up"])
     }
 
     /// SIGKILL: a child of the test runner may inherit a blocked SIGTERM, and a throwaway
     /// X server has nothing to save.
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        kill(pid, SIGKILL)
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
     }
 
     @discardableResult
-    func xdotool(_ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/xdotool")
-        p.arguments = args
-        p.environment = ["DISPLAY": display]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
+    func xdotool(_ args: [String]) async throws -> String {
+        let run = try await Binary.run(executable: URL(fileURLWithPath: "/usr/bin/xdotool"), args, environment: ["DISPLAY": display])
+        guard run.status == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "xdotool \(args) failed"])
         }
-        return String(decoding: data, as: UTF8.self)
+        return run.stdout
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerTestSupport
 import Testing
 
 /// Runs the real `hyzer` binary on the documented examples, as anyone checking the
@@ -17,8 +18,8 @@ import Testing
     }
 
     @Test(arguments: exampleNames)
-    func exampleMatchesExpectedOutput(name: String) throws {
-        let run = try Binary.run("hyzer", ["standings", Self.scenarios.appendingPathComponent("\(name).json").path])
+    func exampleMatchesExpectedOutput(name: String) async throws {
+        let run = try await Binary.run("hyzer", ["standings", Self.scenarios.appendingPathComponent("\(name).json").path])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         let actual = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? NSDictionary
         let expectedData = try Data(contentsOf: Self.scenarios.appendingPathComponent("\(name).expected.json"))
@@ -27,70 +28,40 @@ import Testing
         #expect(actual == expected, "got \(run.stdout)")
     }
 
-    @Test func badInputGetsAClearErrorAndNonZeroExit() throws {
-        let run = try Binary.run("hyzer", ["standings", Self.scenarios.appendingPathComponent("invalid-strokes.json").path])
+    @Test func badInputGetsAClearErrorAndNonZeroExit() async throws {
+        let run = try await Binary.run("hyzer", ["standings", Self.scenarios.appendingPathComponent("invalid-strokes.json").path])
         #expect(run.status != 0)
         #expect(run.stderr.contains("strokes 11 outside 1–10"))
         #expect(run.stdout.isEmpty)
     }
 
-    @Test func malformedJSONNamesTheMissingField() throws {
+    @Test func malformedJSONNamesTheMissingField() async throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID()).json")
         try Data(#"{"course": {"name": "x", "pars": [3]}, "participants": [{"id": "p0"}], "events": []}"#.utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try Binary.run("hyzer", ["standings", file.path])
+        let run = try await Binary.run("hyzer", ["standings", file.path])
         #expect(run.status != 0)
         #expect(run.stderr.contains("missing field \"name\""), "stderr: \(run.stderr)")
     }
 
-    @Test func initDemoAndDatabaseStandings() throws {
+    @Test func initDemoAndDatabaseStandings() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-cli-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let initRun = try Binary.run("hyzer", ["init", "--data", dir.path])
+        let initRun = try await Binary.run("hyzer", ["init", "--data", dir.path])
         #expect(initRun.status == 0, "\(initRun.stderr)")
         #expect(initRun.stdout.contains("courses (3"))
-        let demo = try Binary.run("hyzer", ["demo", "--data", dir.path, "--players", "4", "--holes-played", "5"])
+        let demo = try await Binary.run("hyzer", ["demo", "--data", dir.path, "--players", "4", "--holes-played", "5"])
         #expect(demo.status == 0, "\(demo.stderr)")
         let roundID = try #require(demo.stdout.split(separator: "\n").last.map(String.init))
         #expect(UUID(uuidString: roundID) != nil)
-        let standings = try Binary.run("hyzer", ["standings", roundID, "--data", dir.path, "--json"])
+        let standings = try await Binary.run("hyzer", ["standings", roundID, "--data", dir.path, "--json"])
         #expect(standings.status == 0, "\(standings.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(standings.stdout.utf8)) as? [String: Any])
         let rows = try #require(json["standings"] as? [[String: Any]])
         #expect(rows.count == 4)
         #expect(rows.allSatisfy { ($0["thru"] as? Int) == 5 })
-        let unknown = try Binary.run("hyzer", ["standings", UUID().uuidString, "--data", dir.path])
+        let unknown = try await Binary.run("hyzer", ["standings", UUID().uuidString, "--data", dir.path])
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("was not found"))
-    }
-}
-
-/// Locates the project's executables built next to this test bundle.
-enum Binary {
-    struct Result { var status: Int32; var stdout: String; var stderr: String }
-
-    static func url(_ name: String) throws -> URL {
-        var dir = Bundle.module.bundleURL.deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = dir.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "build the \(name) product first (swift build)"])
-    }
-
-    static func run(_ name: String, _ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = try url(name)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
     }
 }

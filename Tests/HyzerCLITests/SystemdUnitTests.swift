@@ -1,4 +1,5 @@
 import Foundation
+import HyzerTestSupport
 import Testing
 
 /// The shipped unit files pass `systemd-analyze verify` (where systemd is installed),
@@ -15,7 +16,7 @@ import Testing
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: analyze)),
           arguments: ["hyzer-kiosk.service", "hyzer-server.service"])
-    func unitVerifies(name: String) throws {
+    func unitVerifies(name: String) async throws {
         let text = try String(contentsOf: Self.repo.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
         // Point ExecStart's binary at the one just built, wherever the unit installs it.
         let execStart = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
@@ -26,20 +27,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let unit = dir.appendingPathComponent(name)
         try text.replacingOccurrences(of: installed, with: built).write(to: unit, atomically: true, encoding: .utf8)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.analyze)
-        p.arguments = ["verify", unit.path]
-        let err = Pipe()
-        p.standardError = err
-        p.standardOutput = err
-        try p.run()
-        let output = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        #expect(p.terminationStatus == 0, "\(output)")
+        let run = try await Binary.run(executable: URL(fileURLWithPath: Self.analyze), ["verify", unit.path])
+        let output = run.stdout + run.stderr
+        #expect(run.status == 0, "\(output)")
         #expect(!output.contains(name), "systemd-analyze complained: \(output)")
     }
 
-    @Test func kioskUnitRunsOnTty1WithKMSDRMAndRestarts() throws {
+    @Test func kioskUnitRunsOnTty1WithKMSDRMAndRestarts() async throws {
         let text = try String(contentsOf: Self.repo.appendingPathComponent("systemd/hyzer-kiosk.service"), encoding: .utf8)
         for line in ["SDL_VIDEODRIVER=kmsdrm", "TTYPath=/dev/tty1", "Restart=always", "LimitRTPRIO=10"] {
             #expect(text.contains(line), "missing \(line)")

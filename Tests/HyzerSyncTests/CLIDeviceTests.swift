@@ -1,4 +1,5 @@
 import Foundation
+import HyzerTestSupport
 import HyzerServer
 import HyzerStore
 import HyzerSync
@@ -8,33 +9,11 @@ import Testing
 @Suite(.serialized) struct CLIDeviceTests {
     struct Run { var status: Int32; var stdout: String; var stderr: String }
 
-    static func hyzer(_ arguments: [String]) throws -> Run {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        var binary: URL?
-        for _ in 0..<4 where binary == nil {
-            let candidate = dir.appendingPathComponent("hyzer")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { binary = candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        for scratch in [".build-sync", ".build"] where binary == nil {
-            let candidate = repositoryRoot.appendingPathComponent("\(scratch)/debug/hyzer")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { binary = candidate }
-        }
-        let process = Process()
-        process.executableURL = try #require(binary, "build the hyzer product first")
-        process.arguments = arguments
+    static func hyzer(_ arguments: [String]) async throws -> Run {
         var env = ProcessInfo.processInfo.environment
         env["HYZER_ASSETS"] = repositoryRoot.appendingPathComponent("assets").path
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        let run = try await Binary.run("hyzer", arguments, environment: env)
+        return Run(status: run.status, stdout: run.stdout, stderr: run.stderr)
     }
 
     @Test func cliDevicesScoreVoiceAndSync() async throws {
@@ -43,52 +22,52 @@ import Testing
             defer { for d in [a, b] { try? FileManager.default.removeItem(atPath: d) } }
             let url = group.server.baseURL
 
-            let badToken = try Self.hyzer(["device", "enroll", "--server", url, "--group-token", "hza_wrong", "--name", "A", "--data", a])
+            let badToken = try await Self.hyzer(["device", "enroll", "--server", url, "--group-token", "hza_wrong", "--name", "A", "--data", a])
             #expect(badToken.status != 0)
             #expect(badToken.stderr.contains("enrollment failed") && badToken.stderr.contains("401"), "\(badToken.stderr)")
-            let notEnrolled = try Self.hyzer(["sync", "--data", a])
+            let notEnrolled = try await Self.hyzer(["sync", "--data", a])
             #expect(notEnrolled.status != 0)
             #expect(notEnrolled.stderr.contains("not enrolled"))
 
             for (dir, name) in [(a, "CLI A"), (b, "CLI B")] {
-                let run = try Self.hyzer(["device", "enroll", "--server", url, "--group-token", group.adminToken, "--name", name, "--data", dir])
+                let run = try await Self.hyzer(["device", "enroll", "--server", url, "--group-token", group.adminToken, "--name", name, "--data", dir])
                 #expect(run.status == 0, "\(run.stderr)")
                 #expect(run.stdout.contains("enrolled \"\(name)\""))
             }
-            let demo = try Self.hyzer(["demo", "--data", a, "--players", "4", "--holes-played", "2"])
+            let demo = try await Self.hyzer(["demo", "--data", a, "--players", "4", "--holes-played", "2"])
             let round = try #require(demo.stdout.split(separator: "\n").last.map(String.init))
-            #expect(try Self.hyzer(["sync", "--data", a]).status == 0)
-            let pulled = try Self.hyzer(["sync", "--data", b])
+            #expect(try await Self.hyzer(["sync", "--data", a]).status == 0)
+            let pulled = try await Self.hyzer(["sync", "--data", b])
             #expect(pulled.status == 0 && pulled.stdout.contains("pulled:"), "\(pulled.stdout)\(pulled.stderr)")
 
             // B scores by (case-insensitive) name; the score is pushed at once.
-            let score = try Self.hyzer(["score", "--data", b, round, "mike", "3", "4"])
+            let score = try await Self.hyzer(["score", "--data", b, round, "mike", "3", "4"])
             #expect(score.status == 0, "\(score.stderr)")
             #expect(score.stdout.contains("recorded Mike, hole 3: 4") && score.stdout.contains("synced with"), "\(score.stdout)")
             // A says it differently: one discrepancy on both devices once synced.
-            let voice = try Self.hyzer(["voice", "--data", a, "current", "Mike 5, Jake 3", "--hole", "3"])
+            let voice = try await Self.hyzer(["voice", "--data", a, "current", "Mike 5, Jake 3", "--hole", "3"])
             #expect(voice.status == 0, "\(voice.stderr)")
             #expect(voice.stdout.contains("recorded Jake, hole 3: 3"))
-            #expect(try Self.hyzer(["sync", "--data", b]).status == 0)
-            let standingsA = try Self.hyzer(["standings", round, "--data", a, "--json"])
-            let standingsB = try Self.hyzer(["standings", round, "--data", b, "--json"])
+            #expect(try await Self.hyzer(["sync", "--data", b]).status == 0)
+            let standingsA = try await Self.hyzer(["standings", round, "--data", a, "--json"])
+            let standingsB = try await Self.hyzer(["standings", round, "--data", b, "--json"])
             #expect(standingsA.status == 0 && standingsA.stdout == standingsB.stdout)
             #expect(standingsB.stdout.contains("\"values\" : [\n        4,\n        5"), "\(standingsB.stdout)")
 
             // Clear failures.
-            let nobody = try Self.hyzer(["score", "--data", b, round, "Zed", "3", "4"])
+            let nobody = try await Self.hyzer(["score", "--data", b, round, "Zed", "3", "4"])
             #expect(nobody.status != 0 && nobody.stderr.contains("nobody called \"Zed\""))
-            let tooMany = try Self.hyzer(["score", "--data", b, round, "Mike", "3", "11"])
+            let tooMany = try await Self.hyzer(["score", "--data", b, round, "Mike", "3", "11"])
             #expect(tooMany.status != 0 && tooMany.stderr.contains("between 1 and 10"))
-            let garbled = try Self.hyzer(["voice", "--data", b, round, "hmm okay"])
+            let garbled = try await Self.hyzer(["voice", "--data", b, round, "hmm okay"])
             #expect(garbled.status != 0 && garbled.stderr.contains("nothing usable"))
 
             // Server down: the score is saved, the command says so and succeeds.
             await group.server.stop()
-            let offline = try Self.hyzer(["score", "--data", b, round, "Nate", "3", "3"])
+            let offline = try await Self.hyzer(["score", "--data", b, round, "Nate", "3", "3"])
             #expect(offline.status == 0, "\(offline.stderr)")
             #expect(offline.stdout.contains("saved locally; not synced yet"), "\(offline.stdout)")
-            let failedSync = try Self.hyzer(["sync", "--data", b])
+            let failedSync = try await Self.hyzer(["sync", "--data", b])
             #expect(failedSync.status != 0 && failedSync.stderr.contains("records wait locally"), "\(failedSync.stderr)")
             try await group.restart()
         }

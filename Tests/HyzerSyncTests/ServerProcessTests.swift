@@ -1,4 +1,5 @@
 import Foundation
+import HyzerTestSupport
 import HyzerKit
 import HyzerServer
 import HyzerStore
@@ -52,9 +53,9 @@ import Testing
             process.waitUntilExit()
         }
 
-        func terminate() -> Int32 {
+        func terminate() async throws -> Int32 {
             process.terminate()  // SIGTERM
-            process.waitUntilExit()
+            try await waitForExit(process)  // a graceful stop takes seconds: don't hold a pool thread
             return process.terminationStatus
         }
     }
@@ -103,7 +104,7 @@ import Testing
         #expect(report.rejected.isEmpty)
         #expect(report.epochChanged == false)
         #expect(try db.pendingSyncCount() == 0)
-        #expect(server.terminate() == 0, "SIGTERM should exit cleanly")
+        #expect(try await server.terminate() == 0, "SIGTERM should exit cleanly")
 
         let after = try SQLiteStorage(directory: dir)
         var ids: [UUID] = []
