@@ -54,7 +54,7 @@ let package = Package(
         .target(
             name: "KioskHardware",
             dependencies: [
-                "CGpiod",
+                "CGpiod", "HyzerKit",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -144,7 +144,7 @@ let package = Package(
             name: "HyzerStoreTests",
             dependencies: ["HyzerStore", "HyzerKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "KioskHardwareTests", dependencies: ["KioskHardware"]),
+        .testTarget(name: "KioskHardwareTests", dependencies: ["KioskHardware", "HyzerKit"]),
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "HyzerKit"]),
         .testTarget(name: "KioskAppTests", dependencies: ["KioskApp", "KioskCore", "HyzerStore", "HyzerKit"]),
         .testTarget(

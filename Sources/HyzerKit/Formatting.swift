@@ -15,7 +15,9 @@ public enum ScoreFormat {
     }
 }
 
-/// SplitMix64: a tiny, seedable generator so demos, traces and benchmarks repeat exactly.
+/// SplitMix64: tiny, fast and fully specified, so a seed gives the same demo round, knob
+/// trace or benchmark data on every machine and Swift version. The helpers below exist for
+/// that reason too: the standard library's `random(in:)` and `shuffle` promise no sequence.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
     public init(seed: UInt64) { state = seed }
@@ -25,5 +27,21 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1).
+    public mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
+
+    /// Uniform in the range (modulo bias is irrelevant at these sizes).
+    public mutating func int(in range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.count))
+    }
+
+    /// Fisher–Yates with this generator's own `int(in:)`.
+    public mutating func shuffle<T>(_ array: inout [T]) {
+        guard array.count > 1 else { return }
+        for i in stride(from: array.count - 1, to: 0, by: -1) {
+            array.swapAt(i, int(in: 0...i))
+        }
     }
 }

@@ -1,3 +1,4 @@
+import HyzerKit
 /// Which way the synthetic hand turns.
 public enum TurnPlan: String, Sendable, Hashable, CaseIterable {
     case cw, ccw
@@ -99,7 +100,7 @@ public enum TraceGenerator {
 
     public static func generate(_ options: TraceGeneratorOptions) throws(TraceGeneratorError) -> GeneratedTrace {
         try options.validate()
-        var rng = SplitMix64(seed: options.seed)
+        var rng = SeededGenerator(seed: options.seed)
         var clean: [Transition] = []
         clean.reserveCapacity(options.detents * (options.mode.quarterStepsPerDetent + 2) + 2 * (options.presses + options.longPresses))
         var truth: [Detent] = []
@@ -194,7 +195,7 @@ public enum TraceGenerator {
     }
 
     /// Adds contact chatter after each clean transition, never reaching the next transition.
-    private static func addChatter(to clean: [Transition], bounceNs: Double, rng: inout SplitMix64) -> [KnobTraceRecord] {
+    private static func addChatter(to clean: [Transition], bounceNs: Double, rng: inout SeededGenerator) -> [KnobTraceRecord] {
         var records: [KnobTraceRecord] = []
         records.reserveCapacity(clean.count * 4)
         var offsets: [Double] = []
@@ -233,37 +234,5 @@ public enum TraceGenerator {
 extension KnobTraceRecord {
     fileprivate init(tNs: UInt64, line: KnobLine, level: Int) {
         self.init(tNs: tNs, line: line, value: level)
-    }
-}
-
-/// SplitMix64: tiny, fast, and fully specified, so a seed gives the same trace on every Swift
-/// version (the standard library's generators and `random(in:)` make no such promise).
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    public mutating func unit() -> Double { Double(next() >> 11) * 0x1.0p-53 }
-
-    /// Uniform in the range (modulo bias is irrelevant at these sizes).
-    public mutating func int(in range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.count))
-    }
-
-    /// Fisher–Yates with this generator's own `int(in:)`, for the same reason as above.
-    public mutating func shuffle<T>(_ array: inout [T]) {
-        guard array.count > 1 else { return }
-        for i in stride(from: array.count - 1, to: 0, by: -1) {
-            array.swapAt(i, int(in: 0...i))
-        }
     }
 }

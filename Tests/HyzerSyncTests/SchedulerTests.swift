@@ -1,25 +1,14 @@
 import Foundation
+import HyzerKit
 @testable import HyzerSync
 import Testing
-
-/// A seeded generator, so jitter is reproducible.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// The engine's timing as a pure state machine, on a made-up clock.
 @Suite struct SchedulerTests {
     @Test func backoffDoublesUpToTheCapWithJitterInTheUpperHalf() {
         let backoff = Backoff(base: 0.5, cap: 60)
         #expect((1...9).map { backoff.ceiling(attempt: $0) } == [0.5, 1, 2, 4, 8, 16, 32, 60, 60])
-        var rng = SplitMix(state: 42)
+        var rng = SeededGenerator(seed: 42)
         var distinct = Set<Double>()
         for attempt in 1...12 {
             for _ in 0..<50 {
@@ -72,7 +61,7 @@ struct SplitMix: RandomNumberGenerator {
 
     @Test func failuresBackOffAndALocalWriteWaitsForTheRetryTime() {
         var s = SyncScheduler()
-        var rng = SplitMix(state: 7)
+        var rng = SeededGenerator(seed: 7)
         var now = 0.0
         var waits: [Double] = []
         for _ in 0..<8 {
@@ -93,7 +82,7 @@ struct SplitMix: RandomNumberGenerator {
 
     @Test func aReconnectedSocketEndsTheBackoffAndCatchesUp() {
         var s = SyncScheduler()
-        var rng = SplitMix(state: 1)
+        var rng = SeededGenerator(seed: 1)
         s.pushSucceeded(more: false)
         s.pullSucceeded(more: false, now: 0)
         for _ in 0..<5 { s.failed(now: 0, using: &rng) }

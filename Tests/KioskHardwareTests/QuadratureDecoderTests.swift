@@ -1,3 +1,4 @@
+import HyzerKit
 import Testing
 @testable import KioskHardware
 
@@ -165,7 +166,7 @@ struct QuadratureDecoderTests {
     /// visit to a detent position, divided by the steps per detent: no phantom, no miss.
     @Test(arguments: QuadratureMode.allCases)
     func randomWalksDecodeToTheirWinding(mode: QuadratureMode) {
-        var rng = SplitMix64(seed: 42)
+        var rng = SeededGenerator(seed: 42)
         let cycle = [state("11"), state("01"), state("00"), state("10")]
         for _ in 0..<200 {
             var decoder = QuadratureDecoder(mode: mode)
