@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "Hyzer",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "hyzer", targets: ["hyzer"]),
         .executable(name: "hyzer-bench", targets: ["hyzer-bench"]),
