@@ -110,6 +110,7 @@ let package = Package(
             dependencies: [
                 "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "HyzerSync",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
@@ -146,7 +147,13 @@ let package = Package(
         ),
         .testTarget(name: "KioskHardwareTests", dependencies: ["KioskHardware", "HyzerKit"]),
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "HyzerKit"]),
-        .testTarget(name: "KioskAppTests", dependencies: ["KioskApp", "KioskCore", "HyzerStore", "HyzerKit"]),
+        .testTarget(
+            name: "KioskAppTests",
+            dependencies: [
+                "KioskApp", "KioskCore", "KioskRender", "HyzerStore", "HyzerKit",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "HyzerServerTests",
             dependencies: [

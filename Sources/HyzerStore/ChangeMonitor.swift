@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Notices commits to the domain database from *any* process (the kiosk must show what
 /// `hyzer demo` or a sync run writes within a second).
@@ -8,9 +9,9 @@ import GRDB
 /// commits; this monitor keeps one private connection just to ask that question, which
 /// costs a few microseconds and no I/O beyond the WAL index. GRDB's own observation only
 /// sees writes made through the same pool.
-public final class ChangeMonitor {
+public final class ChangeMonitor: Sendable {
     private let connection: DatabaseQueue
-    private var lastVersion: Int?
+    private let lastVersion: Mutex<Int>
 
     public init(database: HyzerDatabase) throws {
         var config = Configuration()
@@ -18,18 +19,28 @@ public final class ChangeMonitor {
         connection = try DatabaseQueue(
             path: database.directory.appendingPathComponent(HyzerDatabase.domainFileName).path,
             configuration: config)
-        lastVersion = try currentVersion()
+        lastVersion = Mutex(try connection.read(Self.dataVersion))
     }
 
-    private func currentVersion() throws -> Int {
-        try connection.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+    private static func dataVersion(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
     }
 
     /// True when some connection committed since the previous call.
     public func poll() throws -> Bool {
-        let version = try currentVersion()
-        defer { lastVersion = version }
-        return version != lastVersion
+        record(try connection.read(Self.dataVersion))
+    }
+
+    /// `poll()` for async callers: the read runs on GRDB's own queue, not the task's thread.
+    public func changedSinceLastPoll() async throws -> Bool {
+        record(try await connection.read(Self.dataVersion))
+    }
+
+    private func record(_ version: Int) -> Bool {
+        lastVersion.withLock { last in
+            defer { last = version }
+            return version != last
+        }
     }
 }
 

@@ -5,10 +5,11 @@ import KioskCore
 import Logging
 
 /// The kiosk's state machine bound to its database: loads what the screens need, carries
-/// out the machine's store effects, and notices other processes' writes.
+/// out the machine's store effects, and reads the store again when it changed elsewhere.
 ///
-/// Used by the interactive loop, the headless script runner and the benchmarks, so all
-/// three exercise the same path from knob to SQLite to board.
+/// Used by the display loop, the headless script runner and the benchmarks, so all three
+/// exercise the same path from knob to SQLite to board. It lives on the loop's thread:
+/// services reach it only through the `KioskInbox`.
 public final class KioskSession {
     public let store: HyzerDatabase
     public private(set) var state: KioskState
@@ -16,13 +17,11 @@ public final class KioskSession {
     public var buzz: (BuzzPattern) -> Void = { _ in }
     /// Called after each local write (sync pushes it at once).
     public var onLocalWrite: () -> Void = {}
-    private let monitor: ChangeMonitor
     private let settingsURL: URL
     private let logger = Logger(label: "hyzer.kiosk")
 
     public init(store: HyzerDatabase, viewport: Viewport, now: Millis, reduceMotion: Bool? = nil) throws {
         self.store = store
-        monitor = try ChangeMonitor(database: store)
         settingsURL = store.directory.appendingPathComponent("kiosk-settings.json")
         var settings = Self.loadSettings(settingsURL)
         if let reduceMotion { settings.reduceMotion = reduceMotion }
@@ -43,16 +42,19 @@ public final class KioskSession {
         perform(effects, now: now)
     }
 
-    /// Picks up commits made by any other process (`hyzer demo`, a sync run). Cheap: one
-    /// `PRAGMA data_version` unless something changed.
+    /// Reads the store again after a commit made elsewhere (sync, `hyzer demo`, or this
+    /// kiosk's own write seen by the change monitor). True when the screens' data differed:
+    /// the kiosk's own commits were already loaded right after they were made, so they
+    /// come back equal and are not mistaken for news.
     @discardableResult
-    public func pollForExternalChanges(now: Millis) -> Bool {
+    public func reload(_ change: KioskInbox.StoreChange, now: Millis) -> Bool {
         do {
-            guard try monitor.poll() else { return false }
-            state.handle(.dataChanged(try Self.load(store), .remoteSync), now: now)
+            let data = try Self.load(store)
+            guard data != state.data else { return false }
+            state.handle(.dataChanged(data, .remoteSync), now: now)
             return true
         } catch {
-            logger.error("reading the database after an outside change failed: \(error)")
+            logger.error("reading the database after a \(change) change failed: \(error)")
             return false
         }
     }
@@ -93,8 +95,6 @@ public final class KioskSession {
         onLocalWrite()
         do {
             state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
-            // Our own commit is not news for the next external-change poll.
-            _ = try monitor.poll()
         } catch {
             logger.error("reloading after a write failed: \(error)")
         }

@@ -53,7 +53,7 @@ public struct ScriptRunner {
             session.send(.tick, now: now)
         }
         now = target
-        session.pollForExternalChanges(now: now)
+        session.reload(.external, now: now)
         session.send(.tick, now: now)
     }
 

@@ -36,7 +36,8 @@ public final class Display {
     private let rotate: Bool
     /// With rotation the frame is drawn here in portrait, then turned onto the screen.
     private var rotationTarget: OpaquePointer?
-    nonisolated(unsafe) private static var wakeEventType: UInt32 = 0
+    /// SDL's user event that `waker` pushes (registered once per display).
+    private let wakeEventType: UInt32
 
     /// Text rasterizations so far (the cache makes this stop growing on a static board).
     public var rasterizations: Int { canvas.rasterizations }
@@ -48,11 +49,14 @@ public final class Display {
         if mode == .headless {
             SDL_SetHint(SDL_HINT_VIDEODRIVER, "dummy")
         }
+        // SIGTERM and SIGINT belong to the kiosk's service group (graceful shutdown);
+        // SDL would otherwise take them over and turn them into a quit event.
+        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         guard SDL_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS)) == 0 else {
             throw RenderError(message: Display.noDisplayMessage(String(cString: SDL_GetError())))
         }
         guard TTF_Init() == 0 else { throw RenderError("TTF_Init failed") }
-        Display.wakeEventType = SDL_RegisterEvents(1)
+        wakeEventType = SDL_RegisterEvents(1)
         videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
         self.rotate = rotate
         if mode != .headless, ["offscreen", "dummy", "evdev"].contains(videoDriver) {
@@ -181,12 +185,15 @@ public final class Display {
         return translate(event) ?? .wake
     }
 
-    /// Safe from any thread: makes a waiting `waitEvent` return `.wake`.
-    public static func wake() {
-        guard wakeEventType != 0 else { return }
-        var event = SDL_Event()
-        event.type = wakeEventType
-        SDL_PushEvent(&event)
+    /// Safe to call from any thread: makes a waiting `waitEvent` return `.wake`
+    /// (`SDL_PushEvent` is SDL's one thread-safe way into the event loop).
+    public var waker: @Sendable () -> Void {
+        let type = wakeEventType
+        return {
+            var event = SDL_Event()
+            event.type = type
+            SDL_PushEvent(&event)
+        }
     }
 
     private func translate(_ event: SDL_Event) -> DisplayEvent? {

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import HyzerStore
+import KioskApp
 import KioskCore
+import KioskRender
 
 struct KioskOptions: ParsableArguments {
     @Option(help: "State directory (default: /var/lib/hyzer if writable, else $XDG_DATA_HOME/hyzer).")
@@ -37,7 +39,7 @@ struct KioskOptions: ParsableArguments {
     @Option(name: .customLong("run-for"), help: "Exit after this many seconds and print CPU and memory use as JSON.")
     var runFor: Double?
 
-    enum KnobChoice: String, ExpressibleByArgument { case auto, gpiod, keyboard }
+    typealias KnobChoice = KioskConfiguration.Knob
 
     func validate() throws {
         if script != nil || snapshots != nil {
@@ -48,6 +50,30 @@ struct KioskOptions: ParsableArguments {
     }
 
     var dataDirectory: URL { HyzerPaths.dataDirectory(explicit: data) }
+
+    /// The flags as the kiosk's configuration.
+    func configuration() throws -> KioskConfiguration {
+        var configuration = KioskConfiguration(dataDirectory: dataDirectory)
+        configuration.display = headless ? .headless : .window(fullscreen: !windowed)
+        configuration.size = requestedViewport
+        configuration.rotate = rotate
+        configuration.reduceMotion = reduceMotion ? true : nil
+        configuration.demo = demo
+        configuration.knob = knob
+        return configuration
+    }
+
+    /// The headless script, when one was given.
+    func loadScript() throws -> KioskScript? {
+        guard let script else { return nil }
+        let text: String
+        do { text = try String(contentsOfFile: script, encoding: .utf8) } catch {
+            throw KioskError("cannot read script \(script): \(error.localizedDescription)")
+        }
+        return try KioskScript(parsing: text)
+    }
+
+    var snapshotsDirectory: URL? { snapshots.map { URL(fileURLWithPath: $0, isDirectory: true) } }
 
     func viewport(_ text: String) throws -> Viewport {
         let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
@@ -62,3 +88,4 @@ struct KioskOptions: ParsableArguments {
         return headless ? Viewport(width: 1920, height: 1080) : Viewport(width: 1280, height: 720)
     }
 }
+extension KioskConfiguration.Knob: ExpressibleByArgument {}

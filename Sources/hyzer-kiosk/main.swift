@@ -1,11 +1,20 @@
-// hyzer-kiosk: the board at the first tee. Wiring only; the screens are KioskCore,
-// the drawing KioskRender, the knob KioskHardware, the glue KioskApp.
+// hyzer-kiosk: the board at the first tee. Wiring only: the screens are KioskCore, the
+// drawing KioskRender, the knob KioskHardware, the composition KioskApp (`buildKiosk`).
 import Foundation
 import KioskApp
 
 let options = KioskOptions.parseOrExit()
 do {
-    try KioskLauncher(options: options).run()
+    let configuration = try options.configuration()
+    if let script = try options.loadScript(), let snapshots = options.snapshotsDirectory {
+        for url in try playKioskScript(configuration, script: script, snapshots: snapshots) { print(url.path) }
+    } else {
+        let kiosk = try buildKiosk(configuration)
+        let report = RunReport(kiosk: kiosk, clock: configuration.clock)
+        kiosk.onFirstFrame = { report.firstFrame() }
+        try kiosk.run(seconds: options.runFor)
+        if options.runFor != nil { report.exit() }
+    }
 } catch {
     FileHandle.standardError.write(Data("hyzer-kiosk: \(error)\n".utf8))
     exit(1)

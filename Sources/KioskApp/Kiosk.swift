@@ -1,0 +1,190 @@
+import Foundation
+import HyzerKit
+import HyzerStore
+import KioskCore
+import KioskHardware
+import KioskRender
+import Logging
+import ServiceLifecycle
+import Synchronization
+
+/// Everything the kiosk is built from: the executable maps its flags onto this, tests and
+/// benchmarks fill it in directly.
+public struct KioskConfiguration: Sendable {
+    public enum Knob: String, Sendable, CaseIterable {
+        /// The encoder when a GPIO chip exists, else the keyboard.
+        case auto
+        case gpiod
+        case keyboard
+    }
+
+    public var dataDirectory: URL
+    public var assetsDirectory: URL?
+    public var display: Display.Mode = .window(fullscreen: true)
+    public var size = Viewport(width: 1280, height: 720)
+    public var rotate = false
+    /// Nil keeps the setting saved from the menu.
+    public var reduceMotion: Bool?
+    /// Create a demo round when none is active (`make run`).
+    public var demo = false
+    public var knob: Knob = .auto
+    public var clock: any HyzerClock = SystemClock()
+    public var logger = Logger(label: "hyzer.kiosk")
+
+    public init(dataDirectory: URL, assetsDirectory: URL? = HyzerPaths.assetsDirectory()) {
+        self.dataDirectory = dataDirectory
+        self.assetsDirectory = assetsDirectory
+    }
+}
+
+/// The parts of a running kiosk, composed by `buildKiosk` (Hummingbird's
+/// `buildApplication` habit): a session on the main thread, and the services around it.
+public final class Kiosk {
+    public let session: KioskSession
+    public let display: Display
+    public let inbox: KioskInbox
+    /// The long-running parts: the display loop's stand-in, the knob, the change
+    /// monitor, and sync when the kiosk is enrolled.
+    public let services: [ServiceGroupConfiguration.ServiceConfiguration]
+    public let configuration: KioskConfiguration
+    let loop: DisplayLoop
+    let loopEnded: LoopEnded
+
+    /// Called once, on the main thread, right after the first frame is on screen.
+    public var onFirstFrame: () -> Void {
+        get { loop.onFirstFrame }
+        set { loop.onFirstFrame = newValue }
+    }
+
+    public var frames: Int { loop.frames }
+
+    init(configuration: KioskConfiguration, session: KioskSession, display: Display, inbox: KioskInbox,
+         services: [ServiceGroupConfiguration.ServiceConfiguration], loop: DisplayLoop, loopEnded: LoopEnded) {
+        self.configuration = configuration
+        self.session = session
+        self.display = display
+        self.inbox = inbox
+        self.services = services
+        self.loop = loop
+        self.loopEnded = loopEnded
+    }
+
+    /// Runs the kiosk on the calling thread, which must be the main thread (SDL's), until
+    /// the window closes, SIGTERM or SIGINT, or `seconds` pass. Returns once every service
+    /// has stopped.
+    public func run(seconds: Double? = nil) throws {
+        let deadline = seconds.map { configuration.clock.uptimeMilliseconds + Millis($0 * 1000) }
+        let group = ServiceGroup(configuration: {
+            var config = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
+                                                   logger: configuration.logger)
+            // Well inside systemd's stop timeout: a service that ignores shutdown is cancelled.
+            config.maximumGracefulShutdownDuration = .seconds(5)
+            return config
+        }())
+        let failure = Mutex<(any Error)?>(nil)
+        let inbox = inbox
+        Task {
+            do { try await group.run() } catch { failure.withLock { $0 = error } }
+            inbox.post(.servicesEnded)
+        }
+        loop.run(until: deadline)
+        loopEnded.signal()
+        loop.waitForServices()
+        if let error = failure.withLock({ $0 }) { throw error }
+    }
+}
+
+/// A kiosk's start-up failure, said in one line.
+public struct KioskError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Opens the store, the display and the knob, and composes the services. Call on the
+/// main thread: SDL's window is created here.
+public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
+    let logger = configuration.logger
+    let clock = configuration.clock
+    unblockShutdownSignals()
+    let store = try HyzerDatabase.open(dataDirectory: configuration.dataDirectory, assets: configuration.assetsDirectory)
+    for recovery in store.recoveries { logger.critical("\(recovery)") }
+    if configuration.demo, try store.activeRounds().isEmpty {
+        try store.createDemoRound()
+    }
+    guard let assets = configuration.assetsDirectory else {
+        throw KioskError("cannot find the assets folder (fonts, courses); run from the checkout or set HYZER_ASSETS")
+    }
+    let display = try Display(mode: configuration.display, size: configuration.size, rotate: configuration.rotate,
+                              fontsDirectory: assets.appendingPathComponent("fonts"))
+    let session = try KioskSession(store: store, viewport: display.viewport, now: clock.uptimeMilliseconds,
+                                   reduceMotion: configuration.reduceMotion)
+    let inbox = KioskInbox()
+    inbox.setWaker(display.waker)
+    let loop = DisplayLoop(session: session, display: display, inbox: inbox, clock: clock)
+    let loopEnded = LoopEnded()
+
+    var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+        // The display leads: when its loop ends (window closed, run time over), the kiosk stops.
+        .init(service: DisplayService(inbox: inbox, ended: loopEnded),
+              successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+        .init(service: ChangeMonitorService(monitor: try ChangeMonitor(database: store), inbox: inbox, clock: clock),
+              failureTerminationBehavior: .ignore),
+    ]
+    if let driver = knobDriver(configuration, session: session) {
+        session.buzz = { pattern in
+            if let mapped = BuzzerPattern(rawValue: pattern.rawValue) { driver.buzzer.play(mapped) }
+        }
+        services.append(.init(service: KnobService(driver: driver, inbox: inbox)))
+    }
+    // Sync with the group server when this kiosk is enrolled (`hyzer device enroll`).
+    if let sync = try SyncService(store: store, inbox: inbox) {
+        session.onLocalWrite = { sync.localWrite() }
+        // Another process's writes are pushed too.
+        loop.onExternalWrite = { sync.localWrite() }
+        services.append(.init(service: sync))
+    }
+    return Kiosk(configuration: configuration, session: session, display: display, inbox: inbox,
+                 services: services, loop: loop, loopEnded: loopEnded)
+}
+
+/// The encoder when configured and present; nil means the keyboard (which the display
+/// loop reads itself). A knob fault never stops the kiosk: it is shown and logged.
+private func knobDriver(_ configuration: KioskConfiguration, session: KioskSession) -> KnobDriver? {
+    let hasChip = (try? FileManager.default.contentsOfDirectory(atPath: "/dev"))?.contains { $0.hasPrefix("gpiochip") } ?? false
+    switch configuration.knob {
+    case .keyboard: return nil
+    case .auto where !hasChip: return nil
+    case .auto, .gpiod:
+        let (backend, fault) = KnobBackends.hardwareOrKeyboard()
+        if let fault {
+            session.send(.effectFailed("Knob unavailable: \(fault.kind.rawValue) · using the keyboard"),
+                         now: configuration.clock.uptimeMilliseconds)
+            configuration.logger.error("\(fault)")
+            return nil
+        }
+        return KnobDriver(backend: backend)
+    }
+}
+
+/// A parent may have spawned the kiosk with SIGTERM and SIGINT blocked (test runners do),
+/// and threads inherit the mask: unblock them first, so `systemctl stop` and Ctrl-C always
+/// reach the service group's handlers.
+private func unblockShutdownSignals() {
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGTERM)
+    sigaddset(&set, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+}
+
+/// Plays a headless script on a virtual clock and writes a PNG of each screen it visits
+/// (docs/kiosk-script-format.md). Returns the files written.
+public func playKioskScript(_ configuration: KioskConfiguration, script: KioskScript, snapshots: URL) throws -> [URL] {
+    var configuration = configuration
+    configuration.knob = .keyboard  // a script is the knob; never claim the GPIO lines
+    let kiosk = try buildKiosk(configuration)
+    var runner = try ScriptRunner(session: kiosk.session, display: kiosk.display, snapshots: snapshots,
+                                  startingAt: configuration.clock.uptimeMilliseconds)
+    try runner.run(script)
+    return runner.written
+}

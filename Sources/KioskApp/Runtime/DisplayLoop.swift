@@ -1,0 +1,111 @@
+import HyzerKit
+import KioskCore
+import KioskHardware
+import KioskRender
+
+/// The kiosk's main-thread loop (LVGL's habit): drain the inbox, deliver the machine's
+/// due tick, draw only when the state changed or something moves, then sleep in SDL until
+/// input, a post to the inbox, or the machine's next deadline. An idle board sleeps.
+///
+/// Not a task: SDL wants the thread that created the window (see `DisplayService`).
+public final class DisplayLoop {
+    let session: KioskSession
+    let display: Display
+    let inbox: KioskInbox
+    let clock: any HyzerClock
+    /// Called when another process wrote to the store (its writes are pushed too).
+    var onExternalWrite: () -> Void = {}
+    /// Called once, right after the first frame is on screen.
+    var onFirstFrame: () -> Void = {}
+    public private(set) var frames = 0
+    private var mapping = KeyboardKnobMapping()
+    private var lastDrawn: KioskState?
+
+    init(session: KioskSession, display: Display, inbox: KioskInbox, clock: any HyzerClock) {
+        self.session = session
+        self.display = display
+        self.inbox = inbox
+        self.clock = clock
+    }
+
+    private var now: Millis { clock.uptimeMilliseconds }
+
+    /// Runs until the window closes, `.stop` arrives, or `deadline` (clock uptime) passes.
+    func run(until deadline: Millis? = nil) {
+        while true {
+            let now = self.now
+            if let deadline, now >= deadline { return }
+            guard drainInbox(now: now) else { return }
+            if let due = session.state.nextWakeUp(after: now), due <= now {
+                session.send(.tick, now: now)
+            }
+            drawIfNeeded(now: now)
+            if !waitForInput(until: [session.state.nextWakeUp(after: self.now), deadline].compactMap { $0 }.min()) {
+                return
+            }
+        }
+    }
+
+    /// After `run` returned: keep the window alive (and answering) until every service
+    /// has stopped, so the process leaves only once the group is down.
+    func waitForServices() {
+        while true {
+            if inbox.drain().contains(.servicesEnded) { return }
+            _ = display.waitEvent(timeoutMs: 250)
+        }
+    }
+
+    /// False when the loop must end.
+    private func drainInbox(now: Millis) -> Bool {
+        for message in inbox.drain() {
+            switch message {
+            case .event(let event):
+                session.send(event, now: now)
+            case .storeChanged(let change):
+                if session.reload(change, now: now), change == .external { onExternalWrite() }
+            case .stop:
+                return false
+            case .servicesEnded:
+                break
+            }
+        }
+        return true
+    }
+
+    private func drawIfNeeded(now: Millis) {
+        guard lastDrawn != session.state || session.state.isAnimating(at: now) else { return }
+        display.draw(session.state, now: now, wallClock: clock.date)
+        display.present()
+        lastDrawn = session.state
+        frames += 1
+        if frames == 1 { onFirstFrame() }
+    }
+
+    /// Sleeps in SDL until input or a wake-up, then handles all pending input.
+    /// False when the window was closed.
+    private func waitForInput(until due: Millis?) -> Bool {
+        let timeout = due.map { max(0, $0 - now) } ?? Millis(Int32.max)
+        var event = display.waitEvent(timeoutMs: Int(timeout))
+        while let current = event {
+            if current == .quit { return false }
+            handle(current, now: now)
+            event = display.waitEvent(timeoutMs: 0)
+        }
+        return true
+    }
+
+    private func handle(_ event: DisplayEvent, now: Millis) {
+        switch event {
+        case .quit, .wake:
+            break
+        case .tap(let x, let y):
+            session.send(.touch(x: x, y: y), now: now)
+        case .resized(let viewport):
+            session.send(.resized(viewport), now: now)
+        case .key, .wheel:
+            for kiosk in KnobInput.keyboardEvents(event, mapping: &mapping, nowNs: UInt64(max(0, now)) * 1_000_000) {
+                session.send(kiosk, now: now)
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+import KioskCore
+import Synchronization
+
+/// The one queue through which every service reaches the screens.
+///
+/// SDL must be driven from the main thread, and the state machine belongs to that thread
+/// too. Services (the knob, sync, the change monitor) run on Swift concurrency's pool and
+/// never touch either: they `post` here, and the display loop drains the inbox between
+/// frames. `wake` makes a loop that is asleep in `SDL_WaitEventTimeout` return at once.
+public final class KioskInbox: Sendable {
+    public enum Message: Sendable, Equatable {
+        /// Straight to the state machine (a detent, a press, the sync indicator).
+        case event(KioskEvent)
+        /// The database changed: read it again. `remote` when sync pulled records (the
+        /// board animates the reshuffle); `external` when another process or this one
+        /// committed (nothing to show when the data turns out unchanged).
+        case storeChanged(StoreChange)
+        /// Stop the display loop (graceful shutdown).
+        case stop
+        /// Every service has returned; the main thread may leave.
+        case servicesEnded
+    }
+
+    public enum StoreChange: Sendable, Equatable { case remote, external }
+
+    private let messages = Mutex<[Message]>([])
+    private let waker = Mutex<(@Sendable () -> Void)?>(nil)
+
+    public init() {}
+
+    /// Set once the display exists (SDL's user event); before that, posts simply queue.
+    public func setWaker(_ wake: @escaping @Sendable () -> Void) {
+        waker.withLock { $0 = wake }
+    }
+
+    public func post(_ message: Message) {
+        messages.withLock { $0.append(message) }
+        waker.withLock { $0 }?()
+    }
+
+    /// Everything posted since the last call, in order.
+    public func drain() -> [Message] {
+        messages.withLock { queue in
+            defer { queue.removeAll(keepingCapacity: true) }
+            return queue
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import HyzerStore
+import HyzerSync
+import KioskCore
+import ServiceLifecycle
+
+/// The kiosk as one more device of its group: runs the `SyncEngine` and forwards what it
+/// reports to the inbox. The sync state becomes the board's indicator; "records arrived"
+/// makes the loop read the store again, so the reshuffle animates as a remote change.
+public struct SyncService: Service {
+    let engine: SyncEngine
+    let inbox: KioskInbox
+
+    /// Nil when this kiosk is not enrolled with a group server (`hyzer device enroll`).
+    public init?(store: HyzerDatabase, inbox: KioskInbox) throws {
+        guard let link = try ServerLink.load(from: store.directory) else { return nil }
+        engine = SyncEngine(database: store, link: link)
+        self.inbox = inbox
+    }
+
+    public var serverURL: String { engine.link.serverURL }
+
+    /// After every local write: push now rather than at the next timer.
+    public func localWrite() { engine.localDataChanged() }
+
+    public func run() async {
+        let (engine, inbox) = (engine, inbox)
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                for await state in engine.stateUpdates() { inbox.post(.event(.syncChanged(Self.indicator(for: state)))) }
+            }
+            group.addTask {
+                for await _ in engine.changes() { inbox.post(.storeChanged(.remote)) }
+            }
+            await engine.start()
+            // The engine runs until stopped; stopping it ends both streams above.
+            try? await gracefulShutdown()
+            await engine.stop()
+        }
+    }
+
+    static func indicator(for state: SyncState) -> SyncIndicator {
+        var indicator: SyncIndicator
+        switch state.status {
+        case .idle: indicator = SyncIndicator(state: .idle, lastSynced: state.lastSyncedAt)
+        case .syncing: indicator = SyncIndicator(state: .syncing, lastSynced: state.lastSyncedAt)
+        case .offline: indicator = SyncIndicator(state: .offline, lastSynced: state.lastSyncedAt)
+        case .error(let message): indicator = SyncIndicator(state: .error, lastSynced: state.lastSyncedAt, detail: message)
+        }
+        indicator.refused = state.failed
+        return indicator
+    }
+}

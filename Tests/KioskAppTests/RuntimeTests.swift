@@ -1,0 +1,108 @@
+import Foundation
+import HyzerKit
+import HyzerStore
+import KioskCore
+import Logging
+import ServiceLifecycle
+import Synchronization
+import Testing
+@testable import KioskApp
+
+/// The kiosk's runtime: services post into one inbox, the main-thread loop drains it, and
+/// the service group's graceful shutdown reaches the loop.
+@Suite struct RuntimeTests {
+    @Test func theInboxKeepsOrderWakesTheLoopAndEmptiesOnDrain() {
+        let inbox = KioskInbox()
+        inbox.post(.event(.pressed))  // before the display exists: queued, nobody to wake
+        let wakes = Mutex(0)
+        inbox.setWaker { wakes.withLock { $0 += 1 } }
+        inbox.post(.event(.turned(1)))
+        inbox.post(.storeChanged(.remote))
+        #expect(wakes.withLock { $0 } == 2)
+        #expect(inbox.drain() == [.event(.pressed), .event(.turned(1)), .storeChanged(.remote)])
+        #expect(inbox.drain().isEmpty)
+    }
+
+    @Test func gracefulShutdownStopsTheLoopAndTheGroupWaitsForIt() async throws {
+        let inbox = KioskInbox()
+        let ended = LoopEnded()
+        let group = ServiceGroup(
+            services: [DisplayService(inbox: inbox, ended: ended)], logger: Logger(label: "test"))
+        let running = Task { try await group.run() }
+        // Let the service start, then shut down as SIGTERM would.
+        while inbox.drain().isEmpty {
+            await group.triggerGracefulShutdown()
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        // The group is still waiting for the loop: the display service has not returned.
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!running.isCancelled)
+        let finishedEarly = Mutex(false)
+        let watcher = Task {
+            _ = try? await running.value
+            finishedEarly.withLock { $0 = true }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(!finishedEarly.withLock { $0 }, "the group ended before the main-thread loop did")
+        ended.signal()  // the loop saw .stop and returned
+        try await running.value
+        await watcher.value
+    }
+
+    @Test func theChangeMonitorServicePostsOnlyWhenTheStoreChanged() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-monitor-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try HyzerDatabase(directory: dir)
+        let clock = ManualClock()
+        let inbox = KioskInbox()
+        let service = ChangeMonitorService(monitor: try ChangeMonitor(database: store), inbox: inbox, clock: clock)
+        let running = Task { try await service.run() }
+        defer { running.cancel() }
+
+        func tick() async throws {
+            while clock.sleeperCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+            clock.advance(by: ChangeMonitorService.interval)
+            while clock.sleeperCount == 0 { try await Task.sleep(for: .milliseconds(1)) }  // polled, asleep again
+        }
+        try await tick()
+        #expect(inbox.drain().isEmpty, "nothing was written")
+        try HyzerDatabase(directory: dir).savePlayer(try Player(displayName: "Ana"))  // as `hyzer player add` would
+        try await tick()
+        #expect(inbox.drain() == [.storeChanged(.external)])
+        try await tick()
+        #expect(inbox.drain().isEmpty, "one commit is one notice")
+    }
+
+    @Test func theLoopDrainsTheInboxIntoTheMachineAndDrawsOnce() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-loop-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var configuration = KioskConfiguration(dataDirectory: dir)
+        configuration.display = .headless
+        configuration.size = Viewport(width: 800, height: 480)
+        configuration.demo = true
+        configuration.knob = .keyboard
+        let clock = ManualClock()
+        configuration.clock = clock
+        let kiosk = try buildKiosk(configuration)
+        #expect(kiosk.session.state.screen == .board)
+        // The knob's press, posted from a service; the first frame then asks to stop.
+        kiosk.inbox.post(.event(.pressed))
+        kiosk.onFirstFrame = { kiosk.inbox.post(.stop) }
+        kiosk.loop.run()
+        #expect(kiosk.session.state.screen.name.hasPrefix("hole-"))
+        #expect(kiosk.frames == 1)
+
+        // A stop in the same batch ends the loop before anything more is drawn.
+        kiosk.inbox.post(.event(.longPressed))
+        kiosk.inbox.post(.stop)
+        kiosk.loop.run()
+        #expect(kiosk.session.state.screen == .board, "the long press went back to the board")
+        #expect(kiosk.frames == 1)
+
+        // Past its deadline the loop returns at once and leaves the inbox alone.
+        kiosk.inbox.post(.event(.pressed))
+        kiosk.loop.run(until: clock.uptimeMilliseconds)
+        #expect(kiosk.session.state.screen == .board)
+        #expect(kiosk.inbox.drain() == [.event(.pressed)])
+    }
+}
