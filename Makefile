@@ -14,7 +14,7 @@ BENCHMARKS ?= standings store knob-latency knob-accuracy render sync-latency
 # A desktop session gets a window; a bare console gets full-screen KMSDRM.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
-.PHONY: deps build test run bench clean
+.PHONY: deps build test run bench bench-compare clean
 
 # Idempotent: installs only what is missing, so it is cheap to run before every target.
 deps:
@@ -63,6 +63,11 @@ bench: deps
 	$(SWIFT) build -c release --product hyzer-bench
 	$(SWIFT) build -c release --product hyzer-kiosk
 	@for b in $(BENCHMARKS); do echo "== hyzer-bench $$b"; .build/release/hyzer-bench $$b || exit 1; done
+
+# Same-run comparison with an earlier commit, interleaved: make bench-compare BASE=HEAD~3
+BASE ?= HEAD~1
+bench-compare: deps
+	.ci/bench-compare $(BASE) $(BENCHMARKS)
 
 clean:
 	rm -rf .build
