@@ -72,6 +72,31 @@ enum ServerSchema {
             try db.execute(sql: "INSERT INTO server_meta (key, value) VALUES ('epoch', ?), ('created_at', ?)",
                            arguments: [UUID().uuidString.lowercased(), ISO8601DateFormatter().string(from: clock.date)])
         }
+        // The feed is what every device replicates by seq: a row changed or removed after
+        // it was served would leave each device's copy silently different from the
+        // server's. Nothing in the server updates or deletes it (a restore replaces the
+        // whole file, a backup copies it), so the schema refuses it outright, as the
+        // device's `score_events` does. A correction is a new event that supersedes.
+        m.registerMigration("v2 server: append-only feed") { db in
+            try db.execute(sql: """
+                CREATE TRIGGER changes_append_only_update BEFORE UPDATE ON changes
+                BEGIN
+                    SELECT RAISE(ABORT, 'changes is append-only: the feed is never rewritten; push a new version instead');
+                END;
+                CREATE TRIGGER changes_append_only_delete BEFORE DELETE ON changes
+                BEGIN
+                    SELECT RAISE(ABORT, 'changes is append-only: the feed is never deleted from');
+                END;
+                CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+                BEGIN
+                    SELECT RAISE(ABORT, 'events is append-only: record a correction that supersedes the event instead');
+                END;
+                CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+                BEGIN
+                    SELECT RAISE(ABORT, 'events is append-only: score events are never deleted');
+                END;
+                """)
+        }
         return m
     }
 }
