@@ -27,7 +27,7 @@ import Testing
         let attempts: [(String, @Sendable (Database) throws -> Void)] = [
             ("changes is append-only", { db in _ = try ChangeRow.updateAll(db, ChangeRow.Columns.payload.set(to: Data())) }),
             ("changes is append-only", { db in _ = try ChangeRow.filter(ChangeRow.Columns.kind == RecordKind.scoreEvent.rawValue).deleteAll(db) }),
-            ("events is append-only", { db in _ = try EventRow.updateAll(db, Column(EventRow.CodingKeys.hole).set(to: 2)) }),
+            ("events is append-only", { db in _ = try EventRow.updateAll(db, EventRow.Columns.hole.set(to: 2)) }),
             ("events is append-only", { db in _ = try EventRow.deleteAll(db) }),
         ]
         for (message, attempt) in attempts {
@@ -42,6 +42,43 @@ import Testing
         let after = try await h.storage.pull(groupID: g.groupID, after: 0, limit: 100)
         #expect(after.records == before.records)
         #expect(try await h.storage.pool.read { db in try EventRow.fetchCount(db) } == 1)
+    }
+
+    /// Every table reads back through its record: the snake_case columns and the Swift
+    /// names (`group_id` / `groupID`) map both ways, for every column of every table.
+    @Test func everyTableRoundTripsThroughItsRecord() async throws {
+        let h = try Harness()
+        let g = try await h.group()
+        let f = try Fixture()
+        let first = f.event()
+        let correction = f.event(strokes: 4, supersedes: [first.id])
+        let records = f.setupRecords + [.scoreEvent(first), .scoreEvent(correction)]
+        let results = try await h.storage.push(groupID: g.groupID, deviceID: g.device, records: records).results
+        #expect(results.map(\.status) == [.created, .created, .created, .created])
+
+        let (meta, groups, credentials, devices, changes, current, events) = try await h.storage.pool.read { db in
+            (try ServerMetaRow.fetchAll(db), try GroupRow.fetchAll(db), try CredentialRow.fetchAll(db), try DeviceRow.fetchAll(db),
+             try ChangeRow.fetchAll(db), try CurrentRecordRow.fetchAll(db), try EventRow.fetchAll(db))
+        }
+        #expect(Set(meta.map(\.key)) == ["epoch", "created_at"])
+        #expect(meta.first { $0.key == "epoch" }?.value == h.storage.epoch)
+        #expect(groups.map(\.id) == [g.groupID])
+        #expect(Set(credentials.map(\.role)) == ["admin", "device"])
+        #expect(credentials.allSatisfy { $0.groupID == g.groupID && $0.tokenHash.count == 32 && $0.revokedAt == nil })
+        #expect(credentials.compactMap(\.deviceID) == [g.device])
+        #expect(devices.map(\.deviceID) == [g.device] && devices.map(\.groupID) == [g.groupID])
+        #expect(changes.map(\.seq) == [1, 2, 3, 4])
+        #expect(changes.map(\.recordID) == records.map(\.id))
+        #expect(changes.map(\.version) == records.map(\.version))
+        #expect(changes.map(\.kind) == records.map(\.kind.rawValue))
+        #expect(changes.allSatisfy { $0.groupID == g.groupID && $0.pushedBy == g.device && !$0.payload.isEmpty })
+        #expect(Set(current.map(\.recordID)) == [f.course.id, f.round.id])
+        let round = try #require(current.first { $0.recordID == f.round.id })
+        #expect(round.groupID == g.groupID && round.kind == RecordKind.round.rawValue && round.seq == 2)
+        #expect(round.updatedAt == f.round.updatedAt && round.version == f.round.version && round.lifecycle > 0)
+        #expect(Set(events.map(\.eventID)) == [first.id, correction.id])
+        let cell = try #require(events.first { $0.eventID == correction.id })
+        #expect(cell.roundID == f.round.id && cell.participantID == f.participants[0] && cell.hole == 1 && cell.seq == 4)
     }
 
     /// A database a server of the first schema wrote gains the triggers on the next start,

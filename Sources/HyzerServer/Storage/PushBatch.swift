@@ -86,8 +86,8 @@ struct PushBatch {
             // cell); an unknown one is allowed, it may simply not have arrived yet.
             var known: [ScoreEvent] = []
             for target in Set(e.supersedes) {
-                guard let row = try EventRow.fetchOne(db, key: [EventRow.CodingKeys.groupID.rawValue: groupID,
-                                                                EventRow.CodingKeys.eventID.rawValue: target]) else { continue }
+                guard let row = try EventRow.fetchOne(db, key: [EventRow.Columns.groupID.name: groupID,
+                                                                EventRow.Columns.eventID.name: target]) else { continue }
                 known.append(ScoreEvent(id: target, roundID: row.roundID, participantID: row.participantID,
                                         hole: row.hole, strokes: 1, reportedBy: target, deviceID: "-"))
             }
@@ -123,9 +123,9 @@ struct PushBatch {
 
     /// The primary key of a record's row in `current_records`.
     private func currentKey(_ kind: RecordKind, _ id: UUID) -> [String: (any DatabaseValueConvertible)?] {
-        [CurrentRecordRow.CodingKeys.groupID.rawValue: groupID,
-         CurrentRecordRow.CodingKeys.kind.rawValue: kind.rawValue,
-         CurrentRecordRow.CodingKeys.recordID.rawValue: id]
+        [CurrentRecordRow.Columns.groupID.name: groupID,
+         CurrentRecordRow.Columns.kind.name: kind.rawValue,
+         CurrentRecordRow.Columns.recordID.name: id]
     }
 
     /// The statement that is the current version of a record: its `changes` row, joined

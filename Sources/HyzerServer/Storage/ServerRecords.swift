@@ -2,15 +2,54 @@ import Foundation
 import GRDB
 
 // The server's tables as GRDB records, one per table, so every query goes through the
-// query interface (typed columns, bound values) instead of SQL text. The column names are
-// the shipped schema's (ServerSchema.swift); the coding keys map them, the tables stay as
-// they are.
+// query interface (typed columns, bound values) instead of SQL text. The tables are the
+// shipped schema's (ServerSchema.swift).
 //
 // Times are stored as seconds since 1970 (REAL), as the first schema did; ids and versions
 // as 16-byte blobs (GRDB's default for UUID, the same bytes the first raw-SQL code bound).
 
+/// A record of the server's schema. The tables name their columns in snake_case with `id`
+/// (`group_id`), Swift in camelCase with `ID` (`groupID`): one pair of strategies maps every
+/// property of every record, instead of coding keys spelt out table by table.
+protocol ServerRecord: Codable, Sendable, FetchableRecord, MutablePersistableRecord {}
+
+extension ServerRecord {
+    typealias Columns = ServerColumn
+    static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy { .convertToSnakeCase }
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy { .custom(ServerColumn.codingKey(forColumn:)) }
+}
+
+/// The columns the server's queries name, shared by the tables that have them (every
+/// table is scoped by `group_id`, for one). Each record calls them its `Columns`.
+enum ServerColumn: String, ColumnExpression {
+    case seq, kind, version, payload, hole
+    case groupID = "group_id"
+    case deviceID = "device_id"
+    case recordID = "record_id"
+    case eventID = "event_id"
+    case createdAt = "created_at"
+    case enrolledAt = "enrolled_at"
+    case revokedAt = "revoked_at"
+
+    /// `group_id` → `groupID`, `created_at` → `createdAt`: the inverse of GRDB's
+    /// `convertToSnakeCase` for this project's names (its own `convertFromSnakeCase`
+    /// would give `groupId`).
+    static func codingKey(forColumn column: String) -> any CodingKey {
+        let words = column.split(separator: "_").map(String.init)
+        let tail = words.dropFirst().map { $0 == "id" ? "ID" : $0.prefix(1).uppercased() + $0.dropFirst() }
+        return Key(stringValue: (words.first ?? "") + tail.joined())
+    }
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+}
+
 /// One key of `server_meta` (the epoch, the creation time).
-struct ServerMetaRow: Codable, Sendable, FetchableRecord, PersistableRecord {
+struct ServerMetaRow: ServerRecord, PersistableRecord {
     static let databaseTableName = "server_meta"
     static let epochKey = "epoch"
 
@@ -19,27 +58,18 @@ struct ServerMetaRow: Codable, Sendable, FetchableRecord, PersistableRecord {
 }
 
 /// A row of `groups`.
-struct GroupRow: Codable, Sendable, FetchableRecord, PersistableRecord {
+struct GroupRow: ServerRecord, PersistableRecord {
     static let databaseTableName = "groups"
 
     var id: String
     var name: String
     var createdAt: Double
 
-    enum CodingKeys: String, CodingKey {
-        case id, name
-        case createdAt = "created_at"
-    }
-
-    enum Columns {
-        static let createdAt = Column(CodingKeys.createdAt)
-    }
-
     var info: GroupInfo { GroupInfo(id: id, name: name) }
 }
 
 /// A row of `credentials`: the SHA-256 of a bearer token and what it grants.
-struct CredentialRow: Codable, Sendable, FetchableRecord, PersistableRecord {
+struct CredentialRow: ServerRecord, PersistableRecord {
     static let databaseTableName = "credentials"
 
     var tokenHash: Data
@@ -48,25 +78,10 @@ struct CredentialRow: Codable, Sendable, FetchableRecord, PersistableRecord {
     var deviceID: String?
     var createdAt: Double
     var revokedAt: Double?
-
-    enum CodingKeys: String, CodingKey {
-        case tokenHash = "token_hash"
-        case groupID = "group_id"
-        case role
-        case deviceID = "device_id"
-        case createdAt = "created_at"
-        case revokedAt = "revoked_at"
-    }
-
-    enum Columns {
-        static let groupID = Column(CodingKeys.groupID)
-        static let deviceID = Column(CodingKeys.deviceID)
-        static let revokedAt = Column(CodingKeys.revokedAt)
-    }
 }
 
 /// A row of `devices`: one enrollment of a device id in a group.
-struct DeviceRow: Codable, Sendable, FetchableRecord, PersistableRecord {
+struct DeviceRow: ServerRecord, PersistableRecord {
     static let databaseTableName = "devices"
 
     var groupID: String
@@ -74,26 +89,11 @@ struct DeviceRow: Codable, Sendable, FetchableRecord, PersistableRecord {
     var name: String
     var enrolledAt: Double
     var revokedAt: Double?
-
-    enum CodingKeys: String, CodingKey {
-        case groupID = "group_id"
-        case deviceID = "device_id"
-        case name
-        case enrolledAt = "enrolled_at"
-        case revokedAt = "revoked_at"
-    }
-
-    enum Columns {
-        static let groupID = Column(CodingKeys.groupID)
-        static let deviceID = Column(CodingKeys.deviceID)
-        static let enrolledAt = Column(CodingKeys.enrolledAt)
-        static let revokedAt = Column(CodingKeys.revokedAt)
-    }
 }
 
 /// A row of `changes`, the group's append-only feed, as written by a push. `seq` is
 /// nil until the row is inserted; SQLite assigns it.
-struct ChangeRow: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
+struct ChangeRow: ServerRecord {
     static let databaseTableName = "changes"
 
     var seq: Int64?
@@ -104,25 +104,6 @@ struct ChangeRow: Codable, Sendable, FetchableRecord, MutablePersistableRecord {
     var payload: Data
     var pushedBy: String
     var receivedAt: Double
-
-    enum CodingKeys: String, CodingKey {
-        case seq
-        case groupID = "group_id"
-        case kind
-        case recordID = "record_id"
-        case version, payload
-        case pushedBy = "pushed_by"
-        case receivedAt = "received_at"
-    }
-
-    enum Columns {
-        static let seq = Column(CodingKeys.seq)
-        static let groupID = Column(CodingKeys.groupID)
-        static let kind = Column(CodingKeys.kind)
-        static let recordID = Column(CodingKeys.recordID)
-        static let version = Column(CodingKeys.version)
-        static let payload = Column(CodingKeys.payload)
-    }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { seq = inserted.rowID }
 
@@ -149,9 +130,9 @@ struct FeedEntry: Decodable, Sendable, FetchableRecord, TableRecord {
 
 /// A row of `current_records`: the winning version of a mutable record (course, player,
 /// round), kept to validate new pushes.
-struct CurrentRecordRow: Codable, Sendable, FetchableRecord, PersistableRecord {
+struct CurrentRecordRow: ServerRecord, PersistableRecord {
     static let databaseTableName = "current_records"
-    static let changeForeignKey = ForeignKey([Column(CodingKeys.seq)], to: [ChangeRow.Columns.seq])
+    static let changeForeignKey = ForeignKey([Columns.seq], to: [ChangeRow.Columns.seq])
 
     var groupID: String
     var kind: String
@@ -160,25 +141,10 @@ struct CurrentRecordRow: Codable, Sendable, FetchableRecord, PersistableRecord {
     var lifecycle: Int
     var updatedAt: Double
     var version: UUID
-
-    enum CodingKeys: String, CodingKey {
-        case groupID = "group_id"
-        case kind
-        case recordID = "record_id"
-        case seq, lifecycle
-        case updatedAt = "updated_at"
-        case version
-    }
-
-    enum Columns {
-        static let groupID = Column(CodingKeys.groupID)
-        static let kind = Column(CodingKeys.kind)
-        static let recordID = Column(CodingKeys.recordID)
-    }
 }
 
 /// A row of `events`: a score event's cell, by id, for validating corrections.
-struct EventRow: Codable, Sendable, FetchableRecord, PersistableRecord {
+struct EventRow: ServerRecord, PersistableRecord {
     static let databaseTableName = "events"
 
     var groupID: String
@@ -187,12 +153,4 @@ struct EventRow: Codable, Sendable, FetchableRecord, PersistableRecord {
     var participantID: UUID
     var hole: Int
     var seq: Int64
-
-    enum CodingKeys: String, CodingKey {
-        case groupID = "group_id"
-        case eventID = "event_id"
-        case roundID = "round_id"
-        case participantID = "participant_id"
-        case hole, seq
-    }
 }
