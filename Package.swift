@@ -133,13 +133,21 @@ let package = Package(
             name: "hyzer-bench",
             dependencies: [
                 "HyzerKit", "HyzerStore", "KioskHardware", "HyzerSync", "HyzerSyncProtocol", "HyzerServer",
-                "KioskCore", "KioskRender", "KioskApp",
+                "KioskCore", "KioskRender", "KioskApp", "HyzerTestSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Shared by the end-to-end test targets: running the built executables without
-        // blocking Swift concurrency's pool.
-        .target(name: "HyzerTestSupport", path: "Tests/HyzerTestSupport"),
+        // Shared by the end-to-end test targets (and the sync benchmark): running the built
+        // executables without blocking Swift concurrency's pool, and an in-process group server.
+        .target(
+            name: "HyzerTestSupport",
+            dependencies: [
+                "HyzerServer",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/HyzerTestSupport"
+        ),
         .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit"]),
         .testTarget(
             name: "HyzerStoreTests",
@@ -158,6 +166,7 @@ let package = Package(
             name: "HyzerServerTests",
             dependencies: [
                 "HyzerServer", "HyzerSyncProtocol", "HyzerKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import HyzerKit
 import HyzerSyncProtocol
 import Logging
 import ServiceLifecycle
@@ -12,18 +13,23 @@ public struct ServerConfiguration: Sendable {
     /// 0 picks a free port (tests); `onServerRunning` reports the real one.
     public var port: Int
     public var logLevel: Logger.Level
+    /// Where the storage's timestamps come from: the system clock in production, a
+    /// `ManualClock` in tests that check them.
+    public var clock: any HyzerClock
 
-    public init(dataDirectory: URL, host: String = "0.0.0.0", port: Int = 8630, logLevel: Logger.Level = .info) {
+    public init(dataDirectory: URL, host: String = "0.0.0.0", port: Int = 8630, logLevel: Logger.Level = .info,
+                clock: any HyzerClock = SystemClock()) {
         self.dataDirectory = dataDirectory
         self.host = host
         self.port = port
         self.logLevel = logLevel
+        self.clock = clock
     }
 }
 
 /// The routes, without a server: `buildApplication` serves them, tests may drive them
 /// with HummingbirdTesting's `.router` framework.
-public func buildRouter(storage: any SyncStorage, hub: PokeHub) -> Router<ServerRequestContext> {
+public func buildRouter(storage: some SyncStorage, hub: PokeHub) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.middlewares.add(LogRequestsMiddleware(.debug))
     router.middlewares.add(AuthMiddleware(storage: storage))
@@ -35,8 +41,6 @@ public func buildRouter(storage: any SyncStorage, hub: PokeHub) -> Router<Server
     return router
 }
 
-/// Ends live sockets when the server shuts down gracefully (they would otherwise keep
-/// the shutdown waiting), and closes the database last.
 /// The application plus the one thing its shutdown needs first: the live sockets must
 /// end *as soon as* a graceful shutdown starts. (Inside the application's own service
 /// group the HTTP server is shut down first and waits for open connections, so a hub
@@ -52,10 +56,8 @@ public struct GroupServer<App: ApplicationProtocol>: Service {
         try await withGracefulShutdownHandler {
             try await app.run()
         } onGracefulShutdown: {
-            Task {
-                await hub.finishAll()
-                logger.info("shutting down: live sockets closed")
-            }
+            hub.finishAll()
+            logger.info("shutting down: live sockets closed")
         }
     }
 }
@@ -68,11 +70,12 @@ public func buildApplication(
 ) async throws -> GroupServer<some ApplicationProtocol> {
     var logger = Logger(label: "hyzer.server")
     logger.logLevel = config.logLevel
-    let storage = try SQLiteStorage(directory: config.dataDirectory, logger: logger)
+    let storage = try SQLiteStorage(directory: config.dataDirectory, clock: config.clock, logger: logger)
     return buildApplication(config, storage: storage, logger: logger, onServerRunning: onServerRunning)
 }
 
-/// The same, around a storage the caller opened (tests keep a handle on it).
+/// The same, around a storage the caller opened (tests keep a handle on it). The
+/// storage's clock is the caller's; `config.clock` is only used to open one.
 public func buildApplication(
     _ config: ServerConfiguration, storage: SQLiteStorage, logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
@@ -99,74 +102,4 @@ public func buildApplication(
         logger: logger
     )
     return GroupServer(app: app, hub: hub, logger: logger)
-}
-
-/// A server running in this process, for tests, benchmarks and `make run`-style demos:
-/// started on a port (0 = any free one), stopped gracefully like SIGTERM would.
-public final class RunningServer: Sendable {
-    public let port: Int
-    public let baseURL: String
-    public let storage: SQLiteStorage
-    private let group: ServiceGroup
-    private let task: Task<Void, any Error>
-
-    private init(port: Int, host: String, storage: SQLiteStorage, group: ServiceGroup, task: Task<Void, any Error>) {
-        self.port = port
-        self.storage = storage
-        self.baseURL = "http://\(host):\(port)"
-        self.group = group
-        self.task = task
-    }
-
-    public static func start(_ config: ServerConfiguration) async throws -> RunningServer {
-        let (ports, continuation) = AsyncStream<Int>.makeStream()
-        var appLogger = Logger(label: "hyzer.server")
-        appLogger.logLevel = config.logLevel
-        let storage = try SQLiteStorage(directory: config.dataDirectory, logger: appLogger)
-        let app = buildApplication(config, storage: storage, logger: appLogger) { port in
-            continuation.yield(port)
-            continuation.finish()
-        }
-        var logger = Logger(label: "hyzer.server.group")
-        logger.logLevel = .warning
-        var groupConfig = ServiceGroupConfiguration(services: [app], logger: logger)
-        // A peer that never closes its connection must not hold a stop up for long.
-        groupConfig.maximumGracefulShutdownDuration = .seconds(5)
-        let group = ServiceGroup(configuration: groupConfig)
-        // If the server cannot start (port taken), the stream ends without a port.
-        let task = Task {
-            defer { continuation.finish() }
-            try await group.run()
-        }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else {
-            task.cancel()
-            throw StorageError.invalid("the server did not start")
-        }
-        let host = config.host == "0.0.0.0" ? "127.0.0.1" : config.host
-        return RunningServer(port: port, host: host, storage: storage, group: group, task: task)
-    }
-
-    /// Graceful: in-flight requests finish, live sockets close, then the storage closes.
-    public func stop(within seconds: Double = 5) async {
-        await group.triggerGracefulShutdown()
-        // Waits for the shutdown, but not forever: a peer that keeps a connection open
-        // (seen now and then with a poke socket that both ends have already let go of)
-        // would otherwise hold the caller until its keep-alive gives up.
-        let task = self.task
-        let finished: Bool = await withCheckedContinuation { continuation in
-            let resumed = LockedValue(false)
-            let resume: @Sendable (Bool) -> Void = { value in
-                let first = resumed.withLock { done -> Bool in
-                    defer { done = true }
-                    return !done
-                }
-                if first { continuation.resume(returning: value) }
-            }
-            Task { _ = try? await task.value; resume(true) }
-            Task { try? await Task.sleep(nanoseconds: UInt64(seconds * 1e9)); resume(false) }
-        }
-        if !finished { task.cancel() }
-        try? storage.close()
-    }
 }

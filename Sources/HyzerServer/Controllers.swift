@@ -59,8 +59,8 @@ extension StorageError {
     }
 }
 
-struct HealthController {
-    let storage: any SyncStorage
+struct HealthController<Storage: SyncStorage> {
+    let storage: Storage
 
     func addRoutes(to router: Router<ServerRequestContext>) {
         router.get("health") { _, _ in
@@ -70,8 +70,8 @@ struct HealthController {
 }
 
 /// Enrollment and revocation, with the group admin token.
-struct DeviceController {
-    let storage: any SyncStorage
+struct DeviceController<Storage: SyncStorage> {
+    let storage: Storage
 
     func addRoutes(to group: RouterGroup<ServerRequestContext>) {
         group.post("devices", use: enroll)
@@ -82,9 +82,9 @@ struct DeviceController {
     @Sendable func enroll(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let admin = try context.requireAdmin()
         let body = try await JSONBody.decode(EnrollRequest.self, from: request, limit: SyncProtocol.maxSmallBodyBytes)
-        guard let group = try storage.group(id: admin.groupID) else { throw HTTPError(.unauthorized, message: "group no longer exists") }
+        guard let group = try await storage.group(id: admin.groupID) else { throw HTTPError(.unauthorized, message: "group no longer exists") }
         do {
-            let token = try storage.enroll(groupID: admin.groupID, deviceID: body.deviceID, name: body.name)
+            let token = try await storage.enroll(groupID: admin.groupID, deviceID: body.deviceID, name: body.name)
             context.logger.info("device enrolled", metadata: ["group": "\(group.id)", "device": "\(body.deviceID)", "name": "\(body.name)"])
             return try JSONBody.response(EnrollResponse(groupID: group.id, groupName: group.name, deviceID: body.deviceID,
                                                         deviceToken: token, epoch: storage.epoch), status: .created)
@@ -96,14 +96,14 @@ struct DeviceController {
 
     @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let admin = try context.requireAdmin()
-        return try JSONBody.response(DeviceList(groupID: admin.groupID, devices: try storage.devices(groupID: admin.groupID)))
+        return try JSONBody.response(DeviceList(groupID: admin.groupID, devices: try await storage.devices(groupID: admin.groupID)))
     }
 
     @Sendable func revoke(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let admin = try context.requireAdmin()
         let deviceID = try context.parameters.require("deviceID")
         do {
-            try storage.revoke(groupID: admin.groupID, deviceID: deviceID)
+            try await storage.revoke(groupID: admin.groupID, deviceID: deviceID)
         } catch let error as StorageError { throw error.http }
         context.logger.info("device revoked", metadata: ["group": "\(admin.groupID)", "device": "\(deviceID)"])
         return Response(status: .noContent)
@@ -111,8 +111,8 @@ struct DeviceController {
 }
 
 /// Push and pull, with a device token.
-struct SyncController {
-    let storage: any SyncStorage
+struct SyncController<Storage: SyncStorage> {
+    let storage: Storage
     let hub: PokeHub
 
     func addRoutes(to group: RouterGroup<ServerRequestContext>) {
@@ -130,7 +130,7 @@ struct SyncController {
             throw HTTPError(.contentTooLarge, message: "at most \(SyncProtocol.maxPushRecords) records per push, got \(body.records.count)")
         }
         // Returns only after the commit: every ack below is durable.
-        let response = try storage.push(groupID: principal.groupID, deviceID: deviceID, records: body.records)
+        let response = try await storage.push(groupID: principal.groupID, deviceID: deviceID, records: body.records)
         var created = 0, duplicate = 0, rejected = 0
         for r in response.results {
             switch r.status {
@@ -147,7 +147,7 @@ struct SyncController {
             context.logger.notice("push rejected records", metadata: ["group": "\(principal.groupID)", "device": "\(deviceID)",
                                                                      "first": "\(first.reason ?? "")"])
         }
-        if created > 0 { await hub.publish(groupID: principal.groupID, poke: Poke(epoch: response.epoch, head: response.head)) }
+        if created > 0 { hub.publish(groupID: principal.groupID, poke: Poke(epoch: response.epoch, head: response.head)) }
         return try JSONBody.response(response)
     }
 
@@ -168,14 +168,14 @@ struct SyncController {
             }
             limit = value
         }
-        return try JSONBody.response(try storage.pull(groupID: principal.groupID, after: after, limit: limit))
+        return try JSONBody.response(try await storage.pull(groupID: principal.groupID, after: after, limit: limit))
     }
 }
 
 /// The poke socket: after upgrade it sends the current head, then one poke per commit
 /// in the group. Clients send nothing (anything they send is ignored).
-struct LiveController {
-    let storage: any SyncStorage
+struct LiveController<Storage: SyncStorage> {
+    let storage: Storage
     let hub: PokeHub
 
     func addRoutes(to router: Router<ServerRequestContext>) {
@@ -186,15 +186,15 @@ struct LiveController {
         } onUpgrade: { inbound, outbound, wsContext in
             guard let principal = wsContext.requestContext.principal else { return }
             let groupID = principal.groupID
-            let (id, pokes) = await hub.subscribe(groupID: groupID)
+            let (id, pokes) = hub.subscribe(groupID: groupID)
             let encoder = SyncCoding.encoder()
             func send(_ poke: Poke) async throws {
                 try await outbound.write(.text(String(decoding: try encoder.encode(poke), as: UTF8.self)))
             }
             do {
-                try await send(Poke(epoch: storage.epoch, head: try storage.head(groupID: groupID)))
+                try await send(Poke(epoch: storage.epoch, head: try await storage.head(groupID: groupID)))
             } catch {
-                await hub.unsubscribe(groupID: groupID, id: id)
+                hub.unsubscribe(groupID: groupID, id: id)
                 return
             }
             // The handler returns (and the socket closes) as soon as either side is done:
@@ -219,7 +219,7 @@ struct LiveController {
             }
             reader.cancel()
             writer.cancel()
-            await hub.unsubscribe(groupID: groupID, id: id)
+            hub.unsubscribe(groupID: groupID, id: id)
         }
     }
 }

@@ -45,9 +45,9 @@ public struct ServerRequestContext: RequestContext, WebSocketRequestContext {
 
 /// Resolves `Authorization: Bearer …` to a principal. An unknown token is not an error
 /// here (the health check needs none); the routes that need one refuse with 401.
-struct AuthMiddleware: RouterMiddleware {
+struct AuthMiddleware<Storage: SyncStorage>: RouterMiddleware {
     typealias Context = ServerRequestContext
-    let storage: any SyncStorage
+    let storage: Storage
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
@@ -56,7 +56,7 @@ struct AuthMiddleware: RouterMiddleware {
                 throw HTTPError(.unauthorized, message: "Authorization must be \"Bearer TOKEN\"")
             }
             let token = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
-            context.principal = try storage.authenticate(token: token)
+            context.principal = try await storage.authenticate(token: token)
         }
         return try await next(request, context)
     }

@@ -4,6 +4,7 @@ import HyzerServer
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
+import HyzerTestSupport
 import Logging
 
 /// Cross-device latency (NFR2), recovery after a dead zone (NFR11) and server ingest,
@@ -20,7 +21,7 @@ enum SyncBenchmark {
         defer { try? FileManager.default.removeItem(at: root) }
         let server = try await RunningServer.start(ServerConfiguration(
             dataDirectory: root.appendingPathComponent("server"), host: "127.0.0.1", port: 0, logLevel: .error))
-        let (group, admin) = try server.storage.createGroup(name: "Bench League")
+        let (group, admin) = try await server.storage.createGroup(name: "Bench League")
         _ = group
 
         func device(_ name: String, live: Bool = true) async throws -> (HyzerDatabase, SyncEngine) {

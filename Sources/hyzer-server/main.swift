@@ -76,7 +76,7 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             let storage = try SQLiteStorage(directory: data.url)
-            let (group, token) = try storage.createGroup(name: name)
+            let (group, token) = try await storage.createGroup(name: name)
             FileHandle.standardError.write(Data("created group \"\(group.name)\" (\(group.id)); its admin token follows, keep it safe:\n".utf8))
             print(token)
         }
@@ -88,8 +88,8 @@ struct GroupCommand: AsyncParsableCommand {
 
         func run() async throws {
             let storage = try SQLiteStorage(directory: data.url)
-            for group in try storage.groups() {
-                let devices = try storage.devices(groupID: group.id)
+            for group in try await storage.groups() {
+                let devices = try await storage.devices(groupID: group.id)
                 print("\(group.id)  \(group.name)  (\(devices.filter { $0.revokedAt == nil }.count) devices)")
             }
         }
@@ -107,7 +107,7 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let storage = try SQLiteStorage(directory: data.url)
-            for d in try storage.devices(groupID: group) {
+            for d in try await storage.devices(groupID: group) {
                 print("\(d.deviceID)  \(d.name)  \(d.revokedAt == nil ? "active" : "revoked")")
             }
         }
@@ -121,7 +121,7 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             let storage = try SQLiteStorage(directory: data.url)
-            do { try storage.revoke(groupID: group, deviceID: device) } catch { throw Fail(description: "\(error)") }
+            do { try await storage.revoke(groupID: group, deviceID: device) } catch { throw Fail(description: "\(error)") }
             print("revoked \(device)")
         }
     }
@@ -134,7 +134,7 @@ struct Backup: AsyncParsableCommand {
 
     func run() async throws {
         let storage = try SQLiteStorage(directory: data.url)
-        try storage.backup(to: URL(fileURLWithPath: to))
+        try await storage.backup(to: URL(fileURLWithPath: to))
         print("backed up to \(to)")
     }
 }

@@ -23,7 +23,7 @@ import Testing
 
     @Test func wrongTokenIsRefused() async throws {
         let h = try Harness()
-        let g = try h.group()
+        let g = try await h.group()
         try await h.test { client in
             for token in ["hzd_not-a-real-token", g.token + "x", ""] {
                 try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: token, device: g.device)) { r in
@@ -41,7 +41,7 @@ import Testing
 
     @Test func revokedTokenIsRefused() async throws {
         let h = try Harness()
-        let g = try h.group()
+        let g = try await h.group()
         try await h.test { client in
             try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: g.token, device: g.device)) { r in
                 #expect(r.status == .ok)
@@ -65,7 +65,7 @@ import Testing
 
     @Test func groupsAreIsolated() async throws {
         let h = try Harness()
-        let one = try h.group("One"), two = try h.group("Two")
+        let one = try await h.group("One"), two = try await h.group("Two")
         let f = try Fixture()
         try await h.test { client in
             let push = PushRequest(deviceID: one.device, records: f.setupRecords + [.scoreEvent(f.event())])
@@ -102,7 +102,7 @@ import Testing
 
     @Test func spoofedDeviceIDIsRefused() async throws {
         let h = try Harness()
-        let one = try h.group("One", device: "kiosk-1"), two = try h.group("Two", device: "phone-2")
+        let one = try await h.group("One", device: "kiosk-1"), two = try await h.group("Two", device: "phone-2")
         try await h.test { client in
             // A token used under another device's name.
             try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: one.token, device: "phone-2")) { r in
@@ -138,7 +138,7 @@ import Testing
 
     @Test func malformedAndOversizedBodiesAreRefusedWithoutACrash() async throws {
         let h = try Harness()
-        let g = try h.group()
+        let g = try await h.group()
         let device = headers(token: g.token, device: g.device)
         try await h.test { client in
             try await client.execute(uri: "/v1/push", method: .post, headers: device, body: ByteBuffer(string: "{not json")) { r in

@@ -9,13 +9,13 @@ import Logging
 import Testing
 
 /// A server storage in a temp directory and the application around it, driven in-process.
-final class Harness: @unchecked Sendable {
+final class Harness: Sendable {
     let dir: URL
     let storage: SQLiteStorage
 
-    init() throws {
+    init(clock: any HyzerClock = SystemClock()) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-server-test-\(UUID().uuidString)")
-        storage = try SQLiteStorage(directory: dir)
+        storage = try SQLiteStorage(directory: dir, clock: clock)
     }
 
     deinit { try? FileManager.default.removeItem(at: dir) }
@@ -29,9 +29,9 @@ final class Harness: @unchecked Sendable {
     }
 
     /// A group with one enrolled device: (admin token, device id, device token).
-    func group(_ name: String = "League", device: String = "dev-\(UUID().uuidString.prefix(8))") throws -> (admin: String, device: String, token: String, groupID: String) {
-        let (group, admin) = try storage.createGroup(name: name)
-        let token = try storage.enroll(groupID: group.id, deviceID: device, name: "Phone")
+    func group(_ name: String = "League", device: String = "dev-\(UUID().uuidString.prefix(8))") async throws -> (admin: String, device: String, token: String, groupID: String) {
+        let (group, admin) = try await storage.createGroup(name: name)
+        let token = try await storage.enroll(groupID: group.id, deviceID: device, name: "Phone")
         return (admin, device, token, group.id)
     }
 }

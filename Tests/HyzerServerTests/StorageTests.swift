@@ -6,15 +6,15 @@ import Testing
 
 /// Validation, idempotency, last-writer-wins and epochs, straight on the storage.
 @Suite struct StorageTests {
-    func pushed(_ h: Harness, _ g: (admin: String, device: String, token: String, groupID: String), _ records: [SyncRecord]) throws -> [PushResult] {
-        try h.storage.push(groupID: g.groupID, deviceID: g.device, records: records).results
+    func pushed(_ h: Harness, _ g: (admin: String, device: String, token: String, groupID: String), _ records: [SyncRecord]) async throws -> [PushResult] {
+        try await h.storage.push(groupID: g.groupID, deviceID: g.device, records: records).results
     }
 
-    @Test func validatesEveryEvent() throws {
+    @Test func validatesEveryEvent() async throws {
         let h = try Harness()
-        let g = try h.group()
+        let g = try await h.group()
         let f = try Fixture()
-        #expect(try pushed(h, g, f.setupRecords).allSatisfy { $0.status == .created })
+        #expect(try await pushed(h, g, f.setupRecords).allSatisfy { $0.status == .created })
         let stranger = ScoreEventRecord(ScoreEvent(roundID: f.round.id, participantID: UUID(), hole: 1, strokes: 3,
                                                    reportedBy: f.participants[0], deviceID: "dev"))
         var otherRound = f.event()
@@ -28,21 +28,21 @@ import Testing
             (f.event(device: ""), "needs the id of the device"),
         ]
         for (event, reason) in cases {
-            let result = try #require(try pushed(h, g, [.scoreEvent(event)]).first)
+            let result = try #require(try await pushed(h, g, [.scoreEvent(event)]).first)
             #expect(result.status == .rejected)
             #expect(result.reason?.contains(reason) == true, "\(result.reason ?? "nil") should mention \(reason)")
             #expect(result.seq == nil)
         }
         // Nothing rejected reached the feed.
-        #expect(try h.storage.pull(groupID: g.groupID, after: 0, limit: 100).records.count == 2)
+        #expect(try await h.storage.pull(groupID: g.groupID, after: 0, limit: 100).records.count == 2)
     }
 
-    @Test func refusesEventsForCompletedOrUnstartedRounds() throws {
+    @Test func refusesEventsForCompletedOrUnstartedRounds() async throws {
         let h = try Harness()
-        let g = try h.group()
+        let g = try await h.group()
         var f = try Fixture(status: .setup)
-        _ = try pushed(h, g, f.setupRecords)
-        #expect(try pushed(h, g, [.scoreEvent(f.event())]).first?.reason?.contains("not started") == true)
+        _ = try await pushed(h, g, f.setupRecords)
+        #expect(try await pushed(h, g, [.scoreEvent(f.event())]).first?.reason?.contains("not started") == true)
 
         var completed = f.round
         completed.version = UUID()
@@ -50,64 +50,64 @@ import Testing
         completed.startedAt = 150
         completed.completedAt = 300
         completed.updatedAt = 300
-        _ = try pushed(h, g, [.round(completed)])
+        _ = try await pushed(h, g, [.round(completed)])
         f = Fixture(course: f.course, round: completed)
-        let result = try #require(try pushed(h, g, [.scoreEvent(f.event())]).first)
+        let result = try #require(try await pushed(h, g, [.scoreEvent(f.event())]).first)
         #expect(result.status == .rejected)
         #expect(result.reason?.contains("completed") == true)
     }
 
-    @Test func duplicatesKeepTheirFirstSequence() throws {
+    @Test func duplicatesKeepTheirFirstSequence() async throws {
         let h = try Harness()
-        let g = try h.group()
+        let g = try await h.group()
         let f = try Fixture()
         let event = f.event()
-        let first = try pushed(h, g, f.setupRecords + [.scoreEvent(event)])
-        let again = try pushed(h, g, f.setupRecords + [.scoreEvent(event)])
+        let first = try await pushed(h, g, f.setupRecords + [.scoreEvent(event)])
+        let again = try await pushed(h, g, f.setupRecords + [.scoreEvent(event)])
         #expect(first.map(\.status) == [.created, .created, .created])
         #expect(again.map(\.status) == [.duplicate, .duplicate, .duplicate])
         #expect(again.map(\.seq) == first.map(\.seq))
         // The same id with other content is not a retry.
         var forged = event
         forged.strokes = 7
-        let refused = try #require(try pushed(h, g, [.scoreEvent(forged)]).first)
+        let refused = try #require(try await pushed(h, g, [.scoreEvent(forged)]).first)
         #expect(refused.status == .rejected)
         #expect(refused.reason?.contains("different content") == true)
-        #expect(try h.storage.head(groupID: g.groupID) == first.last?.seq)
+        #expect(try await h.storage.head(groupID: g.groupID) == first.last?.seq)
     }
 
-    @Test func roundsMergeByLifecycleThenTime() throws {
+    @Test func roundsMergeByLifecycleThenTime() async throws {
         let h = try Harness()
-        let g = try h.group()
+        let g = try await h.group()
         let f = try Fixture()
-        _ = try pushed(h, g, f.setupRecords)
+        _ = try await pushed(h, g, f.setupRecords)
         // A late, older "setup" copy is stored in the feed but does not reopen setup:
         // scoring still works against the active version.
         var stale = f.round
         stale.version = UUID()
         stale.status = .setup
         stale.updatedAt = 500
-        #expect(try pushed(h, g, [.round(stale)]).first?.status == .created)
-        #expect(try pushed(h, g, [.scoreEvent(f.event())]).first?.status == .created)
+        #expect(try await pushed(h, g, [.round(stale)]).first?.status == .created)
+        #expect(try await pushed(h, g, [.scoreEvent(f.event())]).first?.status == .created)
         // Changing the participants of a started round is refused.
         var renamed = f.round
         renamed.version = UUID()
         renamed.updatedAt = 600
         renamed.participants.append(ParticipantRecord(id: UUID(), name: "Late", kind: .guest))
-        let refused = try #require(try pushed(h, g, [.round(renamed)]).first)
+        let refused = try #require(try await pushed(h, g, [.round(renamed)]).first)
         #expect(refused.status == .rejected)
         #expect(refused.reason?.contains("participant list") == true)
     }
 
-    @Test func pullPagesThroughTheFeed() throws {
+    @Test func pullPagesThroughTheFeed() async throws {
         let h = try Harness()
-        let g = try h.group()
+        let g = try await h.group()
         let f = try Fixture()
-        _ = try pushed(h, g, f.setupRecords + (1...9).map { .scoreEvent(f.event(hole: $0)) })
+        _ = try await pushed(h, g, f.setupRecords + (1...9).map { .scoreEvent(f.event(hole: $0)) })
         var after: Int64 = 0
         var seen: [Int64] = []
         for _ in 0..<10 {
-            let page = try h.storage.pull(groupID: g.groupID, after: after, limit: 4)
+            let page = try await h.storage.pull(groupID: g.groupID, after: after, limit: 4)
             seen += page.records.map(\.seq)
             #expect(page.head == 11)
             #expect(page.next == (page.records.last?.seq ?? after))
@@ -115,33 +115,33 @@ import Testing
             if !page.hasMore { break }
         }
         #expect(seen == Array(1...11))
-        let empty = try h.storage.pull(groupID: g.groupID, after: 11, limit: 4)
+        let empty = try await h.storage.pull(groupID: g.groupID, after: 11, limit: 4)
         #expect(empty.records.isEmpty && !empty.hasMore && empty.next == 11)
     }
 
-    @Test func tokensAreStoredHashed() throws {
+    @Test func tokensAreStoredHashed() async throws {
         let h = try Harness()
-        let g = try h.group()
+        let g = try await h.group()
         let raw = try Data(contentsOf: h.dir.appendingPathComponent(SQLiteStorage.fileName))
         #expect(raw.range(of: Data(g.token.utf8)) == nil)
         #expect(raw.range(of: Data(g.admin.utf8)) == nil)
-        #expect(try h.storage.authenticate(token: g.token)?.deviceID == g.device)
-        #expect(try h.storage.authenticate(token: g.admin)?.role == .admin)
+        #expect(try await h.storage.authenticate(token: g.token)?.deviceID == g.device)
+        #expect(try await h.storage.authenticate(token: g.admin)?.role == .admin)
     }
 
-    @Test func epochSurvivesRestartsButNotARestore() throws {
+    @Test func epochSurvivesRestartsButNotARestore() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-epoch-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let f = try Fixture()
         var storage: SQLiteStorage? = try SQLiteStorage(directory: dir)
-        let (group, _) = try storage!.createGroup(name: "League")
-        _ = try storage!.enroll(groupID: group.id, deviceID: "d1", name: "Phone")
-        _ = try storage!.push(groupID: group.id, deviceID: "d1", records: f.setupRecords)
+        let (group, _) = try await storage!.createGroup(name: "League")
+        _ = try await storage!.enroll(groupID: group.id, deviceID: "d1", name: "Phone")
+        _ = try await storage!.push(groupID: group.id, deviceID: "d1", records: f.setupRecords)
         let epoch = storage!.epoch
         let backup = dir.appendingPathExtension("backup")
         defer { try? FileManager.default.removeItem(at: backup) }
-        try storage!.backup(to: backup)
-        _ = try storage!.push(groupID: group.id, deviceID: "d1", records: [.scoreEvent(f.event())])
+        try await storage!.backup(to: backup)
+        _ = try await storage!.push(groupID: group.id, deviceID: "d1", records: [.scoreEvent(f.event())])
         try storage!.close()
         storage = nil
 
@@ -159,7 +159,7 @@ import Testing
         storage = try SQLiteStorage(directory: dir)
         let restoredEpoch = storage!.epoch
         #expect(restoredEpoch != epoch)
-        #expect(try storage!.head(groupID: group.id) == 2)
+        #expect(try await storage!.head(groupID: group.id) == 2)
         try storage!.close()
         storage = nil
 

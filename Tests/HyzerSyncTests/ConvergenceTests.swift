@@ -35,7 +35,7 @@ import Testing
             // Nothing left to push anywhere, and nothing echoed back as new.
             #expect(try a.db.pendingSyncCount() == 0)
             #expect(try b.db.pendingSyncCount() == 0)
-            #expect(try group.serverEvents().count == 4)
+            #expect(try await group.serverEvents().count == 4)
         }
     }
 
@@ -77,7 +77,7 @@ import Testing
                 #expect(s.scorecard.discrepancies.isEmpty, "\(d.name)")
                 #expect(s.scorecard.value(participant: round.participants[1].id, hole: 1) == 4)
             }
-            #expect(try group.serverEvents().count == 6)
+            #expect(try await group.serverEvents().count == 6)
         }
     }
 
@@ -150,7 +150,7 @@ import Testing
             var onServer = 0
             for _ in 0..<200 where onServer == 0 {
                 try await Task.sleep(nanoseconds: 50_000_000)
-                onServer = try group.serverEvents().count
+                onServer = try await group.serverEvents().count
             }
             #expect(onServer == 1)
             #expect(try a.db.outboxStatus(of: try a.snapshot(round).events[0].id) == .synced)

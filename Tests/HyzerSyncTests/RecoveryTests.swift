@@ -51,7 +51,7 @@ import Testing
             #expect(try a.db.pendingSyncCount() == 0)
             try await b.sync()
 
-            let onServer = try group.serverEvents()
+            let onServer = try await group.serverEvents()
             let local = try a.snapshot(round).events
             #expect(onServer.count == written)
             #expect(Set(onServer.keys) == Set(local.map(\.id)))
@@ -90,7 +90,7 @@ import Testing
             let retry = try await SyncEngine(database: reopened, link: a.link).syncNow()
             #expect(retry.created == 0)
             #expect(retry.duplicates == 5)
-            let onServer = try group.serverEvents()
+            let onServer = try await group.serverEvents()
             #expect(onServer.count == 5)
             let again = try await client.push(claimed.map(\.record))
             #expect(again.results.map(\.status) == Array(repeating: .duplicate, count: 5))
@@ -123,7 +123,7 @@ import Testing
             await engine.stop()
             #expect(try reopened.outboxCounts()[.inFlight] == nil)
             for item in claimed { #expect(try reopened.outboxStatus(of: item.record.id) == .synced) }
-            #expect(try group.serverEvents().count == 3)
+            #expect(try await group.serverEvents().count == 3)
         }
     }
 
@@ -145,7 +145,7 @@ import Testing
             let reopened = try HyzerDatabase(directory: a.dir)
             let report = try await SyncEngine(database: reopened, link: a.link).syncNow()
             #expect(report.created == 2)
-            #expect(try group.serverEvents().count == 2)
+            #expect(try await group.serverEvents().count == 2)
             #expect(try reopened.pendingSyncCount() == 0)
         }
     }
@@ -160,7 +160,7 @@ import Testing
             try await a.sync()
             try await b.sync()
             let backup = group.serverDir.appendingPathComponent("backup.sqlite")
-            try group.server.storage.backup(to: backup)
+            try await group.server.storage.backup(to: backup)
             let oldEpoch = group.server.storage.epoch
 
             // After the backup: more scores from both devices, all synced.
@@ -169,7 +169,7 @@ import Testing
             try await a.sync()
             try await b.sync()
             try await a.sync()
-            #expect(try group.serverEvents().count == 9)
+            #expect(try await group.serverEvents().count == 9)
 
             // The server's disk dies; an admin copies the backup into place by hand.
             try await group.restart {
@@ -178,13 +178,13 @@ import Testing
                 try FileManager.default.copyItem(atPath: backup.path, toPath: path)
             }
             #expect(group.server.storage.epoch != oldEpoch)
-            #expect(try group.serverEvents().count == 4)
+            #expect(try await group.serverEvents().count == 4)
 
             let repairA = try await a.sync()
             let repairB = try await b.sync()
             #expect(repairA.epochChanged && repairB.epochChanged)
             try await a.sync()
-            let onServer = try group.serverEvents()
+            let onServer = try await group.serverEvents()
             #expect(onServer.count == 9)
             for d in [a, b] {
                 let s = try d.snapshot(round)

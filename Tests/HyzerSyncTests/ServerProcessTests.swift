@@ -66,7 +66,7 @@ import Testing
         let port = try freePort()
         let url = "http://127.0.0.1:\(port)"
         let storage = try SQLiteStorage(directory: dir)
-        let (group, admin) = try storage.createGroup(name: "Kill League")
+        let (group, admin) = try await storage.createGroup(name: "Kill League")
         try storage.close()
 
         var server = try ServerProcess(dir: dir, port: port)
@@ -110,7 +110,7 @@ import Testing
         var ids: [UUID] = []
         var cursor: Int64 = 0
         for _ in 0..<100 {
-            let page = try after.pull(groupID: group.id, after: cursor, limit: 1000)
+            let page = try await after.pull(groupID: group.id, after: cursor, limit: 1000)
             for r in page.records { if case .scoreEvent(let e) = r.record { ids.append(e.id) } }
             cursor = page.next
             if !page.hasMore { break }

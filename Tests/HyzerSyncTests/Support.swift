@@ -4,6 +4,7 @@ import HyzerServer
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
+import HyzerTestSupport
 import Testing
 
 /// The checkout's root, found from this file.
@@ -30,7 +31,7 @@ final class TestGroup: @unchecked Sendable {
     static func start() async throws -> TestGroup {
         let dir = temporaryDirectory("server")
         let server = try await RunningServer.start(ServerConfiguration(dataDirectory: dir, host: "127.0.0.1", port: 0, logLevel: .warning))
-        let (group, token) = try server.storage.createGroup(name: "Test League")
+        let (group, token) = try await server.storage.createGroup(name: "Test League")
         return TestGroup(serverDir: dir, server: server, adminToken: token, groupID: group.id)
     }
 
@@ -62,11 +63,11 @@ final class TestGroup: @unchecked Sendable {
     }
 
     /// Every score event the server holds for the group, by id (a duplicate would collide).
-    func serverEvents() throws -> [UUID: ScoreEventRecord] {
+    func serverEvents() async throws -> [UUID: ScoreEventRecord] {
         var result: [UUID: ScoreEventRecord] = [:]
         var after: Int64 = 0
         for _ in 0..<1000 {
-            let page = try server.storage.pull(groupID: groupID, after: after, limit: 1000)
+            let page = try await server.storage.pull(groupID: groupID, after: after, limit: 1000)
             for pulled in page.records {
                 if case .scoreEvent(let e) = pulled.record {
                     #expect(result[e.id] == nil, "event \(e.id) is in the feed twice")

@@ -31,6 +31,10 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
 /// The server's storage, behind a protocol so a PostgreSQL backend can follow. Every
 /// method is scoped to one group: nothing here can read or write across groups.
 ///
+/// Every method that touches the database is `async`: route handlers run on Swift
+/// concurrency's cooperative pool, which must never wait on a disk (a backend does its
+/// I/O on threads of its own, as GRDB's async `read`/`write` do).
+///
 /// Contract of `push`: each result is decided and the batch is committed durably before
 /// the method returns (the caller acks only then); a record already stored under the
 /// same (kind, id, version) answers `duplicate` with its original seq.
@@ -38,17 +42,17 @@ public protocol SyncStorage: Sendable {
     /// Changes when the database is recreated or restored from a backup.
     var epoch: String { get }
 
-    func createGroup(name: String) throws -> (group: GroupInfo, adminToken: String)
-    func groups() throws -> [GroupInfo]
+    func createGroup(name: String) async throws -> (group: GroupInfo, adminToken: String)
+    func groups() async throws -> [GroupInfo]
     /// nil for an unknown or revoked token.
-    func authenticate(token: String) throws -> Principal?
-    func group(id: String) throws -> GroupInfo?
+    func authenticate(token: String) async throws -> Principal?
+    func group(id: String) async throws -> GroupInfo?
 
-    func enroll(groupID: String, deviceID: String, name: String) throws -> String
-    func devices(groupID: String) throws -> [DeviceInfo]
-    func revoke(groupID: String, deviceID: String) throws
+    func enroll(groupID: String, deviceID: String, name: String) async throws -> String
+    func devices(groupID: String) async throws -> [DeviceInfo]
+    func revoke(groupID: String, deviceID: String) async throws
 
-    func push(groupID: String, deviceID: String, records: [SyncRecord]) throws -> PushResponse
-    func pull(groupID: String, after: Int64, limit: Int) throws -> PullResponse
-    func head(groupID: String) throws -> Int64
+    func push(groupID: String, deviceID: String, records: [SyncRecord]) async throws -> PushResponse
+    func pull(groupID: String, after: Int64, limit: Int) async throws -> PullResponse
+    func head(groupID: String) async throws -> Int64
 }

@@ -1,0 +1,140 @@
+import Foundation
+import GRDB
+import HyzerKit
+import HyzerSyncProtocol
+
+/// One push transaction: validates each record against what the group already has
+/// (including earlier records of the same batch) and appends the accepted ones.
+struct PushBatch {
+    let groupID: String
+    let db: Database
+    /// The current round and course of each id looked up so far, nil for unknown: a batch
+    /// of 200 events for one round validates against one read, not 200.
+    private var rounds: [UUID: RoundRecord?] = [:]
+    private var courses: [UUID: Course?] = [:]
+    private let decoder = SyncCoding.decoder()
+
+    init(groupID: String, db: Database) {
+        self.groupID = groupID
+        self.db = db
+    }
+
+    mutating func apply(_ record: SyncRecord, deviceID: String, now: Double, encoder: JSONEncoder) throws -> PushResult {
+        func result(_ status: PushStatus, seq: Int64? = nil, reason: String? = nil) -> PushResult {
+            PushResult(kind: record.kind, id: record.id, version: record.version, status: status, seq: seq, reason: reason)
+        }
+        let payload = try encoder.encode(record)
+        if let existing = try FeedEntry
+            .filter(ChangeRow.Columns.groupID == groupID && ChangeRow.Columns.kind == record.kind.rawValue
+                    && ChangeRow.Columns.recordID == record.id && ChangeRow.Columns.version == record.version)
+            .fetchOne(db) {
+            // Same key, same statement: a retry. Same key, other content: a bug or a forgery.
+            if existing.payload != payload, (try? decoder.decode(SyncRecord.self, from: existing.payload)) != record {
+                return result(.rejected, reason: "\(record.kind.rawValue) \(record.id) version \(record.version) is already stored with different content")
+            }
+            return result(.duplicate, seq: existing.seq)
+        }
+        if let reason = try problem(with: record) { return result(.rejected, reason: reason) }
+
+        var change = ChangeRow(seq: nil, groupID: groupID, kind: record.kind.rawValue, recordID: record.id,
+                               version: record.version, payload: payload, pushedBy: deviceID, receivedAt: now)
+        try change.insert(db)
+        guard let seq = change.seq else { throw DatabaseError(message: "the feed did not assign a seq") }
+        if let stamp = record.stamp {
+            let current = try CurrentRecordRow.fetchOne(db, key: currentKey(record.kind, record.id)).map {
+                ChangeStamp(lifecycle: $0.lifecycle, updatedAt: $0.updatedAt, version: $0.version)
+            }
+            // An older version is still appended to the feed (every device applies the
+            // same rule and ignores it), but it does not become current.
+            if current.map({ $0 < stamp }) ?? true {
+                // `save`: update the row or insert it (current_records is WITHOUT ROWID,
+                // which GRDB's `upsert` cannot read a rowid back from).
+                try CurrentRecordRow(groupID: groupID, kind: record.kind.rawValue, recordID: record.id, seq: seq,
+                                     lifecycle: stamp.lifecycle, updatedAt: stamp.updatedAt, version: stamp.version).save(db)
+                switch record {
+                case .round(let r): rounds[r.id] = r
+                case .course(let c): courses[c.id] = try? c.course()
+                default: break
+                }
+            }
+        } else if case .scoreEvent(let e) = record {
+            try EventRow(groupID: groupID, eventID: e.id, roundID: e.roundID, participantID: e.participantID,
+                         hole: e.hole, seq: seq).insert(db)
+        }
+        return result(.created, seq: seq)
+    }
+
+    /// Why a record cannot be accepted, or nil.
+    private mutating func problem(with record: SyncRecord) throws -> String? {
+        switch record {
+        case .course(let c):
+            do { _ = try c.course() } catch { return "course \(c.id): \(error.description)" }
+        case .player(let p):
+            do { _ = try p.player() } catch { return "player \(p.id): \(error.description)" }
+        case .round(let r):
+            if let problem = r.problem() { return "round \(r.id): \(problem)" }
+            guard try course(r.courseID) != nil else { return "round \(r.id): unknown course \(r.courseID)" }
+            if let current = try round(r.id), current.status != .setup, r.status != .setup,
+               current.participants != r.participants {
+                return "round \(r.id): the participant list cannot change once the round has started"
+            }
+        case .scoreEvent(let e):
+            guard let roundRecord = try round(e.roundID) else { return "event \(e.id): unknown round \(e.roundID)" }
+            guard let course = try course(roundRecord.courseID) else { return "event \(e.id): unknown course \(roundRecord.courseID)" }
+            let event = e.event
+            // Only the superseded events matter to validation (they must be in the same
+            // cell); an unknown one is allowed, it may simply not have arrived yet.
+            var known: [ScoreEvent] = []
+            for target in Set(e.supersedes) {
+                guard let row = try EventRow.fetchOne(db, key: [EventRow.Columns.groupID.name: groupID,
+                                                                EventRow.Columns.eventID.name: target]) else { continue }
+                known.append(ScoreEvent(id: target, roundID: row.roundID, participantID: row.participantID,
+                                        hole: row.hole, strokes: 1, reportedBy: target, deviceID: "-"))
+            }
+            do throws(ScoringError) {
+                try event.validate(in: roundRecord.round, course: course,
+                                   known: Dictionary(known.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }))
+            } catch {
+                return "event \(e.id): \(error.description)"
+            }
+        }
+        return nil
+    }
+
+    private mutating func round(_ id: UUID) throws -> RoundRecord? {
+        if let cached = rounds[id] { return cached }
+        let found = try currentPayload(.round, id).flatMap { record -> RoundRecord? in
+            if case .round(let r) = record { return r }
+            return nil
+        }
+        rounds[id] = found
+        return found
+    }
+
+    private mutating func course(_ id: UUID) throws -> Course? {
+        if let cached = courses[id] { return cached }
+        let found = try currentPayload(.course, id).flatMap { record -> Course? in
+            if case .course(let c) = record { return try? c.course() }
+            return nil
+        }
+        courses[id] = found
+        return found
+    }
+
+    /// The primary key of a record's row in `current_records`.
+    private func currentKey(_ kind: RecordKind, _ id: UUID) -> [String: (any DatabaseValueConvertible)?] {
+        [CurrentRecordRow.Columns.groupID.name: groupID,
+         CurrentRecordRow.Columns.kind.name: kind.rawValue,
+         CurrentRecordRow.Columns.recordID.name: id]
+    }
+
+    /// The statement that is the current version of a record: its `changes` row, joined
+    /// from `current_records`.
+    private func currentPayload(_ kind: RecordKind, _ id: UUID) throws -> SyncRecord? {
+        let current = FeedEntry.current.filter(CurrentRecordRow.Columns.groupID == groupID
+                                               && CurrentRecordRow.Columns.kind == kind.rawValue
+                                               && CurrentRecordRow.Columns.recordID == id)
+        guard let entry = try FeedEntry.joining(required: current).fetchOne(db) else { return nil }
+        return try? decoder.decode(SyncRecord.self, from: entry.payload)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import GRDB
+
+/// Groups, their admin tokens, and resolving a bearer token to who it is.
+extension SQLiteStorage {
+    public func createGroup(name: String) async throws -> (group: GroupInfo, adminToken: String) {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 80 else { throw StorageError.invalid("a group needs a name of 1–80 characters") }
+        let group = GroupRow(id: UUID().uuidString.lowercased(), name: trimmed, createdAt: now)
+        let token = Tokens.generate(prefix: "hza_")
+        // Only the token's hash is stored: a copy of the database grants nothing.
+        let credential = CredentialRow(tokenHash: Tokens.hash(token), groupID: group.id, role: Principal.Role.admin.rawValue,
+                                       deviceID: nil, createdAt: group.createdAt, revokedAt: nil)
+        try await pool.write { db in
+            try group.insert(db)
+            try credential.insert(db)
+        }
+        return (group.info, token)
+    }
+
+    public func groups() async throws -> [GroupInfo] {
+        try await pool.read { db in
+            try GroupRow.order(GroupRow.Columns.createdAt).fetchAll(db).map(\.info)
+        }
+    }
+
+    public func group(id: String) async throws -> GroupInfo? {
+        try await pool.read { db in try GroupRow.fetchOne(db, key: id)?.info }
+    }
+
+    public func authenticate(token: String) async throws -> Principal? {
+        // Longer than any token this server issues: refused without hashing or a query.
+        guard token.utf8.count <= 200 else { return nil }
+        let hash = Tokens.hash(token)
+        return try await pool.read { db in
+            guard let credential = try CredentialRow
+                .filter(key: hash)
+                .filter(CredentialRow.Columns.revokedAt == nil)
+                .fetchOne(db),
+                let role = Principal.Role(rawValue: credential.role) else { return nil }
+            return Principal(groupID: credential.groupID, role: role, deviceID: credential.deviceID)
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+import HyzerKit
+import Logging
+import Synchronization
+
+/// The server's SQLite store (GRDB), one file in the data directory.
+///
+/// `changes` is the group's append-only change feed (CouchDB `_changes`): every accepted
+/// statement gets the next `seq`, and pull reads it in order. `current_records` holds the
+/// winning version of each mutable record and `events` indexes score events by cell; both
+/// exist to validate new pushes.
+///
+/// Durability: WAL with `synchronous=FULL`, and a push returns only after its transaction
+/// committed, so an acknowledgement is never ahead of the disk (Couchbase Lite's rule).
+///
+/// Every request-path method is `async` and goes through GRDB's async `read`/`write`: the
+/// work, and the fsync of each commit, run on GRDB's own serial writer and reader queues,
+/// never on a thread of Swift concurrency's cooperative pool (two threads on the project's
+/// machines: one blocked fsync would stall half the server).
+///
+/// The methods live one job per file: groups and credentials (SQLiteStorage+Groups),
+/// devices (+Devices), the feed (+Feed, +Push with PushBatch), the epoch and its state
+/// file (+Epoch), backup and restore (+Backup); the schema is ServerSchema.
+public final class SQLiteStorage: SyncStorage {
+    public static let fileName = "hyzer-server.sqlite"
+
+    public let directory: URL
+    /// Changes when the database is recreated or restored from a backup. Fixed for the
+    /// life of this instance: only opening a database (or `restore`) decides it.
+    public let epoch: String
+    let pool: DatabasePool
+    /// Where every stored timestamp comes from (a `ManualClock` in tests).
+    let clock: any HyzerClock
+    /// The highest seq written to the state file, so it only ever moves forward.
+    let headMark: Mutex<Int64>
+    let logger: Logger
+
+    /// Opens (creating or migrating) the database in `directory` and decides its epoch.
+    ///
+    /// Synchronous on purpose: it runs once, before the server takes a request (and in the
+    /// admin commands), and opening a `DatabasePool` is synchronous in GRDB anyway.
+    public init(directory: URL, clock: any HyzerClock = SystemClock(),
+                logger: Logger = Logger(label: "hyzer.server.storage")) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        self.directory = directory
+        self.clock = clock
+        self.logger = logger
+        var config = Configuration()
+        config.busyMode = .timeout(10)
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        pool = try DatabasePool(path: directory.appendingPathComponent(Self.fileName).path, configuration: config)
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        try ServerSchema.migrator(clock: clock).migrate(pool)
+
+        let (epoch, head) = try Self.decideEpoch(pool, directory: directory, logger: logger)
+        self.epoch = epoch
+        headMark = Mutex(head)
+        try Self.writeState(directory, epoch: epoch, head: head)
+    }
+
+    /// Seconds since 1970 by the injected clock, the unit every `*_at` column stores.
+    var now: Double { clock.date.timeIntervalSince1970 }
+
+    public func close() throws { try pool.close() }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import HyzerKit
+@testable import HyzerServer
+import HyzerSyncProtocol
+import Testing
+
+/// The server schema: named, append-only migrations, and a feed the database itself
+/// refuses to rewrite.
+@Suite struct SchemaTests {
+    /// Shipped migrations keep their names and order: a server in the field has recorded
+    /// them by name, and a renamed or reordered one would run again or never.
+    @Test func migrationsAreNamedAndAppendOnly() {
+        let names = ServerSchema.migrator(clock: ManualClock()).migrations
+        #expect(Array(names.prefix(2)) == ["v1 server", "v2 server: append-only feed"])
+    }
+
+    @Test func theFeedRefusesUpdatesAndDeletes() async throws {
+        let h = try Harness()
+        let g = try await h.group()
+        let f = try Fixture()
+        let pushed = try await h.storage.push(groupID: g.groupID, deviceID: g.device,
+                                              records: f.setupRecords + [.scoreEvent(f.event())])
+        #expect(pushed.results.allSatisfy { $0.status == .created })
+        let before = try await h.storage.pull(groupID: g.groupID, after: 0, limit: 100)
+
+        let attempts: [(String, @Sendable (Database) throws -> Void)] = [
+            ("changes is append-only", { db in _ = try ChangeRow.updateAll(db, ChangeRow.Columns.payload.set(to: Data())) }),
+            ("changes is append-only", { db in _ = try ChangeRow.filter(ChangeRow.Columns.kind == RecordKind.scoreEvent.rawValue).deleteAll(db) }),
+            ("events is append-only", { db in _ = try EventRow.updateAll(db, EventRow.Columns.hole.set(to: 2)) }),
+            ("events is append-only", { db in _ = try EventRow.deleteAll(db) }),
+        ]
+        for (message, attempt) in attempts {
+            let error = await #expect(throws: DatabaseError.self) {
+                try await h.storage.pool.write { db in try attempt(db) }
+            }
+            #expect(error?.resultCode == .SQLITE_CONSTRAINT)
+            #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_TRIGGER)
+            #expect(error?.message?.contains(message) == true, "\(error?.message ?? "no message") should say \(message)")
+        }
+        // Nothing changed: the transaction of each attempt rolled back.
+        let after = try await h.storage.pull(groupID: g.groupID, after: 0, limit: 100)
+        #expect(after.records == before.records)
+        #expect(try await h.storage.pool.read { db in try EventRow.fetchCount(db) } == 1)
+    }
+
+    /// Every table reads back through its record: the snake_case columns and the Swift
+    /// names (`group_id` / `groupID`) map both ways, for every column of every table.
+    @Test func everyTableRoundTripsThroughItsRecord() async throws {
+        let h = try Harness()
+        let g = try await h.group()
+        let f = try Fixture()
+        let first = f.event()
+        let correction = f.event(strokes: 4, supersedes: [first.id])
+        let records = f.setupRecords + [.scoreEvent(first), .scoreEvent(correction)]
+        let results = try await h.storage.push(groupID: g.groupID, deviceID: g.device, records: records).results
+        #expect(results.map(\.status) == [.created, .created, .created, .created])
+
+        let (meta, groups, credentials, devices, changes, current, events) = try await h.storage.pool.read { db in
+            (try ServerMetaRow.fetchAll(db), try GroupRow.fetchAll(db), try CredentialRow.fetchAll(db), try DeviceRow.fetchAll(db),
+             try ChangeRow.fetchAll(db), try CurrentRecordRow.fetchAll(db), try EventRow.fetchAll(db))
+        }
+        #expect(Set(meta.map(\.key)) == ["epoch", "created_at"])
+        #expect(meta.first { $0.key == "epoch" }?.value == h.storage.epoch)
+        #expect(groups.map(\.id) == [g.groupID])
+        #expect(Set(credentials.map(\.role)) == ["admin", "device"])
+        #expect(credentials.allSatisfy { $0.groupID == g.groupID && $0.tokenHash.count == 32 && $0.revokedAt == nil })
+        #expect(credentials.compactMap(\.deviceID) == [g.device])
+        #expect(devices.map(\.deviceID) == [g.device] && devices.map(\.groupID) == [g.groupID])
+        #expect(changes.map(\.seq) == [1, 2, 3, 4])
+        #expect(changes.map(\.recordID) == records.map(\.id))
+        #expect(changes.map(\.version) == records.map(\.version))
+        #expect(changes.map(\.kind) == records.map(\.kind.rawValue))
+        #expect(changes.allSatisfy { $0.groupID == g.groupID && $0.pushedBy == g.device && !$0.payload.isEmpty })
+        #expect(Set(current.map(\.recordID)) == [f.course.id, f.round.id])
+        let round = try #require(current.first { $0.recordID == f.round.id })
+        #expect(round.groupID == g.groupID && round.kind == RecordKind.round.rawValue && round.seq == 2)
+        #expect(round.updatedAt == f.round.updatedAt && round.version == f.round.version && round.lifecycle > 0)
+        #expect(Set(events.map(\.eventID)) == [first.id, correction.id])
+        let cell = try #require(events.first { $0.eventID == correction.id })
+        #expect(cell.roundID == f.round.id && cell.participantID == f.participants[0] && cell.hole == 1 && cell.seq == 4)
+    }
+
+    /// A database a server of the first schema wrote gains the triggers on the next start,
+    /// with its rows intact.
+    @Test func aFirstSchemaDatabaseIsMigratedInPlace() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-schema-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: dir.appendingPathComponent(SQLiteStorage.fileName).path)
+        try ServerSchema.migrator(clock: ManualClock()).migrate(queue, upTo: "v1 server")
+        #expect(try await queue.read(triggerNames).isEmpty)
+        try queue.close()
+
+        let storage = try SQLiteStorage(directory: dir)
+        defer { try? storage.close() }
+        let (group, _) = try await storage.createGroup(name: "League")
+        _ = try await storage.enroll(groupID: group.id, deviceID: "d1", name: "Phone")
+        let f = try Fixture()
+        _ = try await storage.push(groupID: group.id, deviceID: "d1", records: f.setupRecords)
+        let error = await #expect(throws: DatabaseError.self) {
+            try await storage.pool.write { db in _ = try ChangeRow.deleteAll(db) }
+        }
+        #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_TRIGGER)
+        #expect(try await storage.head(groupID: group.id) == 2)
+        #expect(try await storage.pool.read(triggerNames) == [
+            "changes_append_only_delete", "changes_append_only_update", "events_append_only_delete", "events_append_only_update",
+        ])
+    }
+
+    @Sendable func triggerNames(_ db: Database) throws -> [String] {
+        try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+    }
+}
