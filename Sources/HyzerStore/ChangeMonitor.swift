@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HyzerKit
+import Synchronization
 
 /// Notices commits to the domain database from *any* process (the kiosk must show what
 /// `hyzer demo` or a sync run writes within a second).
@@ -7,22 +9,36 @@ import GRDB
 /// SQLite's `PRAGMA data_version` changes on a connection whenever another connection
 /// commits; this monitor keeps one private connection just to ask that question, which
 /// costs a few microseconds and no I/O beyond the WAL index. GRDB's own observation only
-/// sees writes made through the same pool.
+/// sees writes made through the same pool. An in-memory store has no other process, so
+/// there the monitor counts the store's own commits.
 public final class ChangeMonitor {
-    private let connection: DatabaseQueue
+    private enum Source {
+        case file(DatabaseQueue)
+        case memory(CommitCounter)
+    }
+
+    private let source: Source
     private var lastVersion: Int?
 
     public init(database: HyzerDatabase) throws {
-        var config = Configuration()
-        config.readonly = true
-        connection = try DatabaseQueue(
-            path: database.directory.appendingPathComponent(HyzerDatabase.domainFileName).path,
-            configuration: config)
+        if let directory = database.directory {
+            var config = Configuration()
+            config.readonly = true
+            source = .file(try DatabaseQueue(
+                path: directory.appendingPathComponent(HyzerDatabase.domainFileName).path, configuration: config))
+        } else {
+            source = .memory(database.commits)
+        }
         lastVersion = try currentVersion()
     }
 
     private func currentVersion() throws -> Int {
-        try connection.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        switch source {
+        case .file(let connection):
+            try connection.read { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+        case .memory(let counter):
+            counter.count
+        }
     }
 
     /// True when some connection committed since the previous call.
@@ -33,11 +49,24 @@ public final class ChangeMonitor {
     }
 }
 
+/// Counts the commits of one database connection (a GRDB transaction observer).
+final class CommitCounter: TransactionObserver, Sendable {
+    private let commits = Mutex(0)
+
+    var count: Int { commits.withLock { $0 } }
+
+    func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { true }
+    func databaseDidChange(with event: DatabaseEvent) {}
+    func databaseDidCommit(_ db: Database) { commits.withLock { $0 += 1 } }
+    func databaseDidRollback(_ db: Database) {}
+}
+
 extension HyzerDatabase {
     /// Opens the stores in a data directory and seeds the shipped courses on first start.
     /// `assets` defaults to the located `assets/` folder; without one nothing is seeded.
-    public static func open(dataDirectory: URL, assets: URL? = HyzerPaths.assetsDirectory()) throws -> HyzerDatabase {
-        let db = try HyzerDatabase(directory: dataDirectory)
+    public static func open(dataDirectory: URL, assets: URL? = HyzerPaths.assetsDirectory(),
+                            clock: any HyzerClock = SystemClock()) throws -> HyzerDatabase {
+        let db = try HyzerDatabase(directory: dataDirectory, clock: clock)
         if let assets {
             try db.seedCoursesIfNeeded(from: assets.appendingPathComponent("courses.json"))
         }

@@ -17,7 +17,7 @@ public final class SyncBridge: @unchecked Sendable {
 
     /// Nil when this kiosk is not enrolled with a group server (`hyzer device enroll`).
     public init?(store: HyzerDatabase) throws {
-        guard let link = try ServerLink.load(from: store.directory) else { return nil }
+        guard let directory = store.directory, let link = try ServerLink.load(from: directory) else { return nil }
         engine = SyncEngine(database: store, link: link)
     }
 
@@ -25,7 +25,7 @@ public final class SyncBridge: @unchecked Sendable {
 
     public func start() {
         let engine = engine
-        tasks.append(Task { await engine.start() })
+        tasks.append(Task { try? await engine.run() })
         tasks.append(Task { [weak self] in
             for await state in engine.stateUpdates() { self?.post(state) }
         })
@@ -46,10 +46,11 @@ public final class SyncBridge: @unchecked Sendable {
 
     /// Stops the engine, waiting at most `timeout` seconds (the kiosk is shutting down).
     public func stop(timeout: Double = 3) {
-        let engine = engine
+        let engineRun = tasks.first
         let done = DispatchSemaphore(value: 0)
         Task {
-            await engine.stop()
+            engineRun?.cancel()
+            await engineRun?.value
             done.signal()
         }
         _ = done.wait(timeout: .now() + timeout)
