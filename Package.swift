@@ -39,7 +39,7 @@ let package = Package(
         .target(
             name: "HyzerStore",
             dependencies: [
-                "HyzerKit", "HyzerSyncProtocol",
+                "HyzerKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -62,7 +62,8 @@ let package = Package(
         .target(name: "KioskCore", dependencies: ["HyzerKit"]),
         // Sync wire types shared by the device and the server: Foundation + domain only.
         .target(name: "HyzerSyncProtocol", dependencies: ["HyzerKit"]),
-        // The device side of sync: the SyncEngine actor (outbox, push/pull, poke socket).
+        // The device side of sync: the SyncEngine service (outbox, push/pull, poke socket) and
+        // the mapping of the store's domain values to wire records.
         .target(
             name: "HyzerSync",
             dependencies: [
@@ -72,6 +73,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

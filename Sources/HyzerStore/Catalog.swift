@@ -3,69 +3,72 @@ import GRDB
 import HyzerKit
 
 /// Courses and players: reference data (FR5–FR8), last write wins.
-extension HyzerDatabase {
-    public func saveCourse(_ course: Course) throws {
-        try domain.write { db in try Rows.save(course, at: Date(), db) }
+extension StoreWrite where Value == Void {
+    public static func saveCourse(_ course: Course) -> Self {
+        StoreWrite { db, context in try Rows.save(course, at: Rows.seconds(context.now), db) }
     }
 
     /// FR8, except that a course with rounds stays: its rounds are history (FR62).
-    public func deleteCourse(id: UUID) throws {
-        try domain.write { db in
-            guard let name = try String.fetchOne(db, sql: "SELECT name FROM courses WHERE id = ?", arguments: [id]) else {
-                throw StoreError.notFound("course \(id)")
+    public static func deleteCourse(id: UUID) -> Self {
+        StoreWrite { db, _ in
+            guard let course = try CourseRow.fetchOne(db, key: id) else { throw StoreError.notFound("course \(id)") }
+            if try RoundRow.filter(RoundRow.Columns.courseID == id).isEmpty(db) == false {
+                throw StoreError.courseInUse(course.name)
             }
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM rounds WHERE course_id = ?)", arguments: [id]) == true {
-                throw StoreError.courseInUse(name)
-            }
-            try db.execute(sql: "DELETE FROM courses WHERE id = ?", arguments: [id])
+            try CourseRow.deleteOne(db, key: id)
         }
     }
 
-    public func courses() throws -> [Course] {
-        try domain.read { db in try Rows.courses(db) }
+    public static func savePlayer(_ player: Player) -> Self {
+        StoreWrite { db, context in try Rows.save(player, at: Rows.seconds(context.now), db) }
     }
+}
 
-    public func course(id: UUID) throws -> Course? {
-        try domain.read { db in try Rows.courses(db, where: "WHERE c.id = ?", [id]).first }
-    }
-
-    public func savePlayer(_ player: Player) throws {
-        try domain.write { db in
-            try db.execute(sql: """
-                INSERT INTO players (id, display_name, aliases, updated_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET display_name = excluded.display_name,
-                    aliases = excluded.aliases, updated_at = excluded.updated_at
-                """, arguments: [player.id, player.displayName, Rows.aliasesJSON(player.aliases),
-                                 Rows.seconds(Date())])
-        }
-    }
-
-    public func players() throws -> [Player] {
-        try domain.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM players ORDER BY display_name COLLATE NOCASE").map(Rows.player)
-        }
-    }
-
+extension StoreWrite where Value == Int {
     /// Loads the shipped courses exactly once per database (FR3). The marker is kept
     /// even if a seeded course is later deleted, so a deleted course never comes back.
     /// Seed ids are fixed in the file so every device seeds the *same* courses.
-    @discardableResult
-    public func seedCoursesIfNeeded(from url: URL) throws -> Int {
-        let courses = try SeedCourses.load(url)
-        return try domain.write { db in
-            let marker = "seeded:" + url.lastPathComponent
-            guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [marker]) == nil else {
-                return 0
-            }
+    public static func seedCourses(_ courses: [Course], marker name: String) -> Self {
+        StoreWrite { db, context in
+            let marker = "seeded:" + name
+            guard try MetaRow.fetchOne(db, key: marker) == nil else { return 0 }
             var inserted = 0
-            for course in courses where try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM courses WHERE id = ?)", arguments: [course.id])! {
-                try Rows.save(course, at: Date(), db)
+            for course in courses where try CourseRow.exists(db, key: course.id) == false {
+                try Rows.save(course, at: Rows.seconds(context.now), db)
                 inserted += 1
             }
-            try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?)",
-                           arguments: [marker, ISO8601DateFormatter().string(from: Date())])
+            try MetaRow(key: marker, value: ISO8601DateFormatter().string(from: context.now)).insert(db)
             return inserted
         }
+    }
+}
+
+extension StoreRead where Value == [Course] {
+    public static var courses: Self { StoreRead { db in try Rows.courses(db) } }
+}
+
+extension StoreRead where Value == Course? {
+    public static func course(id: UUID) -> Self { StoreRead { db in try Rows.course(id: id, db) } }
+}
+
+extension StoreRead where Value == [Player] {
+    public static var players: Self {
+        StoreRead { db in try PlayerRow.order(Column("display_name").collating(.nocase)).fetchAll(db).map(Rows.player) }
+    }
+}
+
+extension HyzerDatabase {
+    public func saveCourse(_ course: Course) throws { try write(.saveCourse(course)) }
+    public func deleteCourse(id: UUID) throws { try write(.deleteCourse(id: id)) }
+    public func courses() throws -> [Course] { try read(.courses) }
+    public func course(id: UUID) throws -> Course? { try read(.course(id: id)) }
+    public func savePlayer(_ player: Player) throws { try write(.savePlayer(player)) }
+    public func players() throws -> [Player] { try read(.players) }
+
+    /// Loads the shipped courses once per database (see `StoreWrite.seedCourses`).
+    @discardableResult
+    public func seedCoursesIfNeeded(from url: URL) throws -> Int {
+        try write(.seedCourses(try SeedCourses.load(url), marker: url.lastPathComponent))
     }
 }
 

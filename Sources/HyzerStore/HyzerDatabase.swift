@@ -3,25 +3,42 @@ import GRDB
 import HyzerKit
 import Logging
 
-/// The kiosk's database: one façade over the two SQLite files of the dual store.
+/// The kiosk's database: one façade over the two SQLite databases of the dual store.
 ///
-/// - `hyzer.sqlite` (domain): courses, players, rounds, and the append-only score events.
-/// - `sync.sqlite` (operational): the sync outbox and cursors, reconstructible (A3).
+/// - `hyzer.sqlite` (domain): courses, players, rounds, the append-only score events, and
+///   the change tracking that says what the group server does not have yet.
+/// - `sync.sqlite` (operational): the outbox of opaque payloads and its states,
+///   reconstructible (A3).
 ///
-/// Every write is a named method that keeps the domain's invariants inside one
-/// transaction; SQL triggers repeat the critical ones (append-only events, locked
-/// participants) so no other writer can break them either. Reads return domain values.
+/// The store owns its writers (GRDB's `AppDatabase` habit): nothing outside this module
+/// holds a connection. Every write is a named `StoreWrite` that keeps the domain's
+/// invariants inside one transaction; SQL triggers repeat the critical ones (append-only
+/// events, locked participants) so no other writer, such as `hyzer score` in another
+/// process, can break them either. Reads are named `StoreRead`s that return domain values.
+///
+/// Each named write is written once and runs either way: `write(_:)` synchronously
+/// (the CLI; the kiosk's main thread, which must show a saved score within a few ms) or
+/// `await write(_:)` from async code, where GRDB suspends instead of blocking a thread of
+/// the cooperative pool on the commit's fsync.
 public final class HyzerDatabase: Sendable {
     public static let domainFileName = "hyzer.sqlite"
     public static let operationalFileName = "sync.sqlite"
 
-    public let directory: URL
-    public let domain: DatabasePool
-    public let operational: DatabasePool
+    /// Where the files are; nil for an in-memory store.
+    public let directory: URL?
+    // Internal rather than private only so `@testable` tests can prove the SQL triggers
+    // refuse raw writes; no other module reaches a connection.
+    let domain: any DatabaseWriter
+    let operational: any DatabaseWriter
+    /// Time for every stored timestamp that the caller does not give explicitly.
+    public let clock: any HyzerClock
     /// This device's identity in score events (conflict detection compares devices).
     public let deviceID: String
     /// What start-up had to repair, for the log and the diagnostics screen.
     public let recoveries: [Recovery]
+    /// Commits through this façade, for change monitoring of an in-memory store (a file
+    /// store is monitored across processes with `PRAGMA data_version` instead).
+    let commits = CommitCounter()
 
     public struct Recovery: Sendable, Equatable, CustomStringConvertible {
         public enum Store: String, Sendable { case domain, operational }
@@ -36,13 +53,27 @@ public final class HyzerDatabase: Sendable {
         }
     }
 
+    /// A store on writers the caller made, migrated here: tests use in-memory
+    /// `DatabaseQueue`s (see `inMemory(clock:)`); migrations are the same as on a device.
+    public convenience init(domain: any DatabaseWriter, operational: any DatabaseWriter,
+                            clock: any HyzerClock = SystemClock()) throws {
+        try Schema.domainMigrator.migrate(domain)
+        try Schema.operationalMigrator.migrate(operational)
+        try self.init(domain: domain, operational: operational, directory: nil, recoveries: [], clock: clock)
+    }
+
+    /// A store that lives in memory only, with the same schema and triggers as a device's.
+    public static func inMemory(clock: any HyzerClock = SystemClock()) throws -> HyzerDatabase {
+        try HyzerDatabase(domain: DatabaseQueue(), operational: DatabaseQueue(), clock: clock)
+    }
+
     /// Opens (creating if needed) both stores in `directory`, repairing per A3/A6:
     /// a damaged operational store is recreated; a damaged domain store is moved aside
     /// (never deleted: a person may still rescue scores from it), a clean one is started,
     /// and the operational store is reset with it so sync re-pulls everything.
-    public init(directory: URL, logger: Logger = Logger(label: "hyzer.store")) throws {
+    public convenience init(directory: URL, clock: any HyzerClock = SystemClock(),
+                            logger: Logger = Logger(label: "hyzer.store")) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        self.directory = directory
         let domainPath = directory.appendingPathComponent(Self.domainFileName).path
         let operationalPath = directory.appendingPathComponent(Self.operationalFileName).path
         var recoveries: [Recovery] = []
@@ -51,7 +82,7 @@ public final class HyzerDatabase: Sendable {
         do {
             domain = try Self.openPool(at: domainPath, migrator: Schema.domainMigrator)
         } catch {
-            let stamp = ISO8601DateFormatter().string(from: Date()).replacingOccurrences(of: ":", with: "")
+            let stamp = ISO8601DateFormatter().string(from: clock.date).replacingOccurrences(of: ":", with: "")
             let aside = domainPath + ".damaged-" + stamp
             try Self.moveAside(domainPath, to: aside)
             Self.remove(operationalPath)
@@ -74,16 +105,25 @@ public final class HyzerDatabase: Sendable {
             logger.error("operational database \(operationalPath) was damaged (\(error)); recreated it. Sync state is rebuilt from the server.")
             operational = try Self.openPool(at: operationalPath, migrator: Schema.operationalMigrator)
         }
+        try self.init(domain: domain, operational: operational, directory: directory, recoveries: recoveries, clock: clock)
+    }
 
+    private init(domain: any DatabaseWriter, operational: any DatabaseWriter, directory: URL?,
+                 recoveries: [Recovery], clock: any HyzerClock) throws {
         self.domain = domain
         self.operational = operational
+        self.directory = directory
         self.recoveries = recoveries
+        self.clock = clock
         self.deviceID = try domain.write { db in
-            if let id = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'device_id'") { return id }
+            if let id = try MetaRow.fetchOne(db, key: MetaRow.deviceIDKey)?.value { return id }
             let id = UUID().uuidString.lowercased()
-            try db.execute(sql: "INSERT INTO meta (key, value) VALUES ('device_id', ?)", arguments: [id])
+            try MetaRow(key: MetaRow.deviceIDKey, value: id).insert(db)
             return id
         }
+        // Only counts what commits through this façade, which for an in-memory store is
+        // everything there is.
+        domain.add(transactionObserver: commits, extent: .databaseLifetime)
     }
 
     /// WAL with `synchronous=FULL` on every connection: each commit is fsynced to the WAL
@@ -126,12 +166,91 @@ public final class HyzerDatabase: Sendable {
     private static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
     }
+
+    /// Closes both databases (a test that then damages or removes a file). Any later call
+    /// on this store throws.
+    public func close() throws {
+        try operational.close()
+        try domain.close()
+    }
+}
+
+// MARK: Running named reads and writes
+
+/// What a named write may read besides its arguments: the device and the store's clock,
+/// read once when the write starts.
+public struct StoreContext: Sendable {
+    public var deviceID: String
+    public var now: Date
+}
+
+/// Which of the two databases a named read or write runs on.
+enum StoreTarget: Sendable { case domain, operational }
+
+/// A named write of the store: one transaction that keeps its invariants. Built by the
+/// store's own static functions (`.recordScore(_:)`, `.changeLedger { … }`), run with
+/// `HyzerDatabase.write(_:)`, synchronously or with `await`.
+public struct StoreWrite<Value: Sendable>: Sendable {
+    typealias Target = StoreTarget
+    let target: Target
+    let body: @Sendable (Database, StoreContext) throws -> Value
+
+    init(_ target: Target = .domain, _ body: @escaping @Sendable (Database, StoreContext) throws -> Value) {
+        self.target = target
+        self.body = body
+    }
+}
+
+/// A named read of the store, in one read transaction so what it returns agrees.
+public struct StoreRead<Value: Sendable>: Sendable {
+    let target: StoreTarget
+    let body: @Sendable (Database) throws -> Value
+
+    init(_ target: StoreTarget = .domain, _ body: @escaping @Sendable (Database) throws -> Value) {
+        self.target = target
+        self.body = body
+    }
 }
 
 extension HyzerDatabase {
-    /// Bytes the domain database takes on disk once its WAL is folded in (NFR21 sizing).
+    private func writer(_ target: StoreTarget) -> any DatabaseWriter {
+        switch target {
+        case .domain: domain
+        case .operational: operational
+        }
+    }
+
+    private var context: StoreContext { StoreContext(deviceID: deviceID, now: clock.date) }
+
+    /// Runs a named write on the calling thread: for synchronous callers only (the CLI,
+    /// the kiosk's main thread). Async code uses the `await` overload.
+    @discardableResult
+    public func write<Value>(_ write: StoreWrite<Value>) throws -> Value {
+        let context = self.context
+        return try writer(write.target).write { db in try write.body(db, context) }
+    }
+
+    /// Runs a named write without blocking a thread of Swift concurrency's pool while it
+    /// waits for the writer and the commit's fsync.
+    @discardableResult
+    public func write<Value>(_ write: StoreWrite<Value>) async throws -> Value {
+        let context = self.context
+        return try await writer(write.target).write { db in try write.body(db, context) }
+    }
+
+    public func read<Value>(_ read: StoreRead<Value>) throws -> Value {
+        try writer(read.target).read(read.body)
+    }
+
+    public func read<Value>(_ read: StoreRead<Value>) async throws -> Value {
+        try await writer(read.target).read(read.body)
+    }
+
+    /// Bytes the domain database takes on disk once its WAL is folded in (NFR21 sizing);
+    /// 0 for an in-memory store.
     public func domainSizeOnDisk() throws -> Int {
-        try domain.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        guard let directory else { return 0 }
+        try domain.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         let path = directory.appendingPathComponent(Self.domainFileName).path
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.size] as? NSNumber)?.intValue ?? 0

@@ -39,96 +39,91 @@ public struct RoundSummary: Sendable, Hashable {
     public var participantCount: Int
 }
 
-extension HyzerDatabase {
+extension StoreWrite where Value == Round {
     // MARK: Round setup
 
     /// FR10, FR16: the organizer creates a round on a course, in `setup`.
-    public func createRound(
-        courseID: UUID, organizerID: UUID, participants: [Participant] = [], at date: Date = Date()
-    ) throws -> Round {
-        try domain.write { db in
-            guard try Rows.courses(db, where: "WHERE c.id = ?", [courseID]).first != nil else {
-                throw StoreError.notFound("course \(courseID)")
-            }
+    public static func createRound(
+        courseID: UUID, organizerID: UUID, participants: [Participant] = [], at date: Date? = nil
+    ) -> Self {
+        StoreWrite { db, context in
+            guard try CourseRow.exists(db, key: courseID) else { throw StoreError.notFound("course \(courseID)") }
+            let date = date ?? context.now
             var round = Round(courseID: courseID, organizerID: organizerID, createdAt: date)
             do throws(RoundError) { for p in participants { try round.add(p) } } catch { throw StoreError.round(error) }
-            try db.execute(sql: """
-                INSERT INTO rounds (id, course_id, organizer_id, status, created_at, updated_at)
-                VALUES (?, ?, ?, 'setup', ?, ?)
-                """, arguments: [round.id, courseID, organizerID, Rows.seconds(date), Rows.seconds(date)])
+            try RoundRow(id: round.id, courseID: courseID, organizerID: organizerID, status: RoundStatus.setup.rawValue,
+                         createdAt: Rows.seconds(date), startedAt: nil, completedAt: nil,
+                         updatedAt: Rows.seconds(date)).insert(db)
             for (ordinal, participant) in round.participants.enumerated() {
-                try Self.insertParticipant(participant, ordinal: ordinal, round: round.id, db)
+                try Rows.insertParticipant(participant, ordinal: ordinal, round: round.id, db)
             }
             return round
         }
     }
 
-    public func addParticipant(_ participant: Participant, to roundID: UUID) throws -> Round {
-        try mutateRound(roundID) { round, db in
+    public static func addParticipant(_ participant: Participant, to roundID: UUID) -> Self {
+        mutateRound(roundID) { round, db, _ in
             do throws(RoundError) { try round.add(participant) } catch { throw StoreError.round(error) }
-            try Self.insertParticipant(participant, ordinal: round.participants.count - 1, round: roundID, db)
+            try Rows.insertParticipant(participant, ordinal: round.participants.count - 1, round: roundID, db)
         }
     }
 
-    public func removeParticipant(_ participantID: UUID, from roundID: UUID) throws -> Round {
-        try mutateRound(roundID) { round, db in
+    public static func removeParticipant(_ participantID: UUID, from roundID: UUID) -> Self {
+        mutateRound(roundID) { round, db, _ in
             do throws(RoundError) { try round.remove(participantID: participantID) } catch { throw StoreError.round(error) }
-            try db.execute(sql: "DELETE FROM round_participants WHERE round_id = ? AND participant_id = ?",
-                           arguments: [roundID, participantID])
+            try ParticipantRow
+                .filter(ParticipantRow.Columns.roundID == roundID && ParticipantRow.Columns.participantID == participantID)
+                .deleteAll(db)
         }
     }
 
     /// `setup → active`; from here the participant list is locked (FR13).
-    public func startRound(_ roundID: UUID, at date: Date = Date()) throws -> Round {
-        try mutateRound(roundID) { round, db in
-            do throws(RoundError) { try round.start(at: date) } catch { throw StoreError.round(error) }
-            try Rows.updateStatus(of: round, db)
+    public static func startRound(_ roundID: UUID, at date: Date? = nil) -> Self {
+        mutateRound(roundID) { round, db, context in
+            do throws(RoundError) { try round.start(at: date ?? context.now) } catch { throw StoreError.round(error) }
+            try Rows.updateStatus(of: round, at: Rows.seconds(context.now), db)
         }
     }
 
     /// FR15: finish now; holes without a value are DNF. Also finalizes an
     /// `awaitingFinalization` round ("All scores recorded. Finalize round?").
-    public func finishRound(_ roundID: UUID, at date: Date = Date()) throws -> Round {
-        try mutateRound(roundID) { round, db in
-            do throws(RoundError) { try round.finish(at: date) } catch { throw StoreError.round(error) }
-            try Rows.updateStatus(of: round, db)
+    public static func finishRound(_ roundID: UUID, at date: Date? = nil) -> Self {
+        mutateRound(roundID) { round, db, context in
+            do throws(RoundError) { try round.finish(at: date ?? context.now) } catch { throw StoreError.round(error) }
+            try Rows.updateStatus(of: round, at: Rows.seconds(context.now), db)
         }
     }
 
-    private func mutateRound(_ id: UUID, _ body: (inout Round, Database) throws -> Void) throws -> Round {
-        try domain.write { db in
+    private static func mutateRound(
+        _ id: UUID, _ body: @escaping @Sendable (inout Round, Database, StoreContext) throws -> Void
+    ) -> Self {
+        StoreWrite { db, context in
             guard var round = try Rows.round(id: id, db) else { throw StoreError.notFound("round \(id)") }
-            try body(&round, db)
+            try body(&round, db, context)
             return round
         }
     }
+}
 
-    private static func insertParticipant(_ p: Participant, ordinal: Int, round: UUID, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO round_participants (round_id, participant_id, ordinal, name, kind) VALUES (?, ?, ?, ?, ?)
-            """, arguments: [round, p.id, ordinal, p.name, p.kind.rawValue])
-    }
-
+extension StoreWrite where Value == RecordedScore {
     // MARK: Scoring
 
     /// Records a score (FR17, FR35). When the cell already has a value this is a
     /// correction (FR19, FR37): the new event supersedes every current leaf, so the
     /// entered value is what counts afterwards.
-    @discardableResult
-    public func recordScore(_ entry: ScoreEntry, at date: Date = Date()) throws -> RecordedScore {
-        try writeScore(entry, resolution: false, at: date)
+    public static func recordScore(_ entry: ScoreEntry, at date: Date? = nil) -> Self {
+        writeScore(entry, resolution: false, at: date)
     }
 
     /// FR51–FR52: an authoritative value that supersedes every conflicting leaf.
-    @discardableResult
-    public func resolveDiscrepancy(_ entry: ScoreEntry, at date: Date = Date()) throws -> RecordedScore {
-        try writeScore(entry, resolution: true, at: date)
+    public static func resolveDiscrepancy(_ entry: ScoreEntry, at date: Date? = nil) -> Self {
+        writeScore(entry, resolution: true, at: date)
     }
 
-    private func writeScore(_ entry: ScoreEntry, resolution: Bool, at date: Date) throws -> RecordedScore {
-        try domain.write { db in
+    private static func writeScore(_ entry: ScoreEntry, resolution: Bool, at date: Date?) -> Self {
+        StoreWrite { db, context in
             guard var round = try Rows.round(id: entry.roundID, db) else { throw StoreError.notFound("round \(entry.roundID)") }
-            guard let course = try Rows.courses(db, where: "WHERE c.id = ?", [round.courseID]).first else {
+            guard let course = try Rows.course(id: round.courseID, db) else {
                 throw StoreError.notFound("course \(round.courseID)")
             }
             let existing = try Rows.events(round: round.id, participant: entry.participantID, hole: entry.hole, db)
@@ -139,90 +134,136 @@ extension HyzerDatabase {
             }
             let event = ScoreEvent(
                 roundID: round.id, participantID: entry.participantID, hole: entry.hole, strokes: entry.strokes,
-                supersedes: before.leaves.map(\.id), reportedBy: entry.reportedBy, deviceID: deviceID,
-                createdAt: date, isResolution: resolution)
+                supersedes: before.leaves.map(\.id), reportedBy: entry.reportedBy, deviceID: context.deviceID,
+                createdAt: date ?? context.now, isResolution: resolution)
             do throws(ScoringError) {
                 try event.validate(in: round, course: course,
                                    known: Dictionary(uniqueKeysWithValues: existing.map { ($0.id, $0) }))
             } catch { throw StoreError.scoring(error) }
             try Rows.insert(event, db)
             let after = CellResolution.resolve(event.cell, events: existing + [event])
-            if round.status == .active, try Self.allCellsScored(round, course: course, db) {
+            if round.status == .active, try Rows.allCellsScored(round, course: course, db) {
                 round.markAllScored()
-                try Rows.updateStatus(of: round, db)
+                try Rows.updateStatus(of: round, at: Rows.seconds(context.now), db)
             }
             return RecordedScore(event: event, cell: after, roundStatus: round.status)
         }
     }
+}
 
-    /// FR14 in SQL: a cell with any event always has a value (a leaf always exists), so
-    /// counting distinct scored cells is enough.
-    static func allCellsScored(_ round: Round, course: Course, _ db: Database) throws -> Bool {
-        let scored = try Int.fetchOne(db, sql: """
-            SELECT COUNT(*) FROM (SELECT DISTINCT participant_id, hole FROM score_events WHERE round_id = ?)
-            """, arguments: [round.id]) ?? 0
-        return !round.participants.isEmpty && scored >= round.participants.count * course.holeCount
-    }
+// MARK: Reads
 
-    // MARK: Reads
+extension StoreRead where Value == Round? {
+    public static func round(id: UUID) -> Self { StoreRead { db in try Rows.round(id: id, db) } }
+}
 
-    public func round(id: UUID) throws -> Round? {
-        try domain.read { db in try Rows.round(id: id, db) }
-    }
-
+extension StoreRead where Value == [Round] {
     /// Rounds being played (active or awaiting finalization), newest first.
-    public func activeRounds() throws -> [Round] {
-        try domain.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT * FROM rounds WHERE status IN ('active', 'awaitingFinalization') ORDER BY created_at DESC
-                """).map { try Rows.round($0, db) }
+    public static var activeRounds: Self {
+        StoreRead { db in
+            try RoundRow
+                .filter([RoundStatus.active.rawValue, RoundStatus.awaitingFinalization.rawValue]
+                    .contains(RoundRow.Columns.status))
+                .order(RoundRow.Columns.createdAt.desc)
+                .fetchAll(db).map { try Rows.round($0, db) }
         }
     }
 
     /// Rounds still in setup, newest first.
-    public func roundsInSetup() throws -> [Round] {
-        try domain.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM rounds WHERE status = 'setup' ORDER BY created_at DESC")
-                .map { try Rows.round($0, db) }
+    public static var roundsInSetup: Self {
+        StoreRead { db in
+            try RoundRow.filter(RoundRow.Columns.status == RoundStatus.setup.rawValue)
+                .order(RoundRow.Columns.createdAt.desc)
+                .fetchAll(db).map { try Rows.round($0, db) }
         }
     }
+}
 
+extension StoreRead where Value == [RoundSummary] {
     /// FR59: completed rounds, newest first.
-    public func history(limit: Int = 500) throws -> [RoundSummary] {
-        try domain.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT r.id, c.name AS course_name, r.status, r.created_at, r.completed_at,
-                       (SELECT COUNT(*) FROM round_participants p WHERE p.round_id = r.id) AS participant_count
-                FROM rounds r JOIN courses c ON c.id = r.course_id
-                WHERE r.status = 'completed'
-                ORDER BY COALESCE(r.completed_at, r.created_at) DESC LIMIT ?
-                """, arguments: [limit]).map { row in
-                RoundSummary(id: row["id"], courseName: row["course_name"],
-                             status: RoundStatus(rawValue: row["status"]) ?? .completed,
-                             createdAt: Date(timeIntervalSince1970: row["created_at"]),
-                             completedAt: Rows.date(row["completed_at"]), participantCount: row["participant_count"])
+    public static func history(limit: Int = 500) -> Self {
+        StoreRead { db in
+            let request = RoundRow
+                .filter(RoundRow.Columns.status == RoundStatus.completed.rawValue)
+                .annotated(withRequired: RoundRow.course.select(Column("name").forKey("course_name")))
+                .order((RoundRow.Columns.completedAt ?? RoundRow.Columns.createdAt).desc)
+                .limit(limit)
+            let rows = try Row.fetchAll(db, request)
+            // Counted in one grouped query: GRDB's association count needs a single-column
+            // key, and `round_participants` is keyed by (round, participant).
+            let ids = rows.map { $0[RoundRow.Columns.id] as UUID }
+            let counts = try Row.fetchAll(db, ParticipantRow
+                .filter(ids.contains(ParticipantRow.Columns.roundID))
+                .select(ParticipantRow.Columns.roundID, count(ParticipantRow.Columns.participantID).forKey("n"))
+                .group(ParticipantRow.Columns.roundID))
+            let participants = Dictionary(uniqueKeysWithValues: counts.map {
+                ($0[ParticipantRow.Columns.roundID] as UUID, $0["n"] as Int)
+            })
+            return rows.map { row in
+                let id: UUID = row[RoundRow.Columns.id]
+                return RoundSummary(id: id, courseName: row["course_name"],
+                                    status: RoundStatus(rawValue: row[RoundRow.Columns.status]) ?? .completed,
+                                    createdAt: Date(timeIntervalSince1970: row[RoundRow.Columns.createdAt]),
+                                    completedAt: Rows.date(row[RoundRow.Columns.completedAt]),
+                                    participantCount: participants[id] ?? 0)
             }
         }
     }
+}
 
-    public func events(round: UUID) throws -> [ScoreEvent] {
-        try domain.read { db in try Rows.events(round: round, db) }
-    }
+extension StoreRead where Value == [ScoreEvent] {
+    public static func events(round: UUID) -> Self { StoreRead { db in try Rows.events(round: round, db) } }
+}
 
+extension StoreRead where Value == RoundSnapshot {
     /// Round, course, events and aliases read in one transaction, so they agree.
-    public func snapshot(round id: UUID) throws -> RoundSnapshot {
-        try domain.read { db in try Self.snapshot(id, db) }
+    public static func snapshot(round id: UUID) -> Self { StoreRead { db in try HyzerDatabase.snapshot(id, db) } }
+}
+
+extension HyzerDatabase {
+    public func createRound(courseID: UUID, organizerID: UUID, participants: [Participant] = [],
+                            at date: Date? = nil) throws -> Round {
+        try write(.createRound(courseID: courseID, organizerID: organizerID, participants: participants, at: date))
     }
+
+    public func addParticipant(_ participant: Participant, to roundID: UUID) throws -> Round {
+        try write(.addParticipant(participant, to: roundID))
+    }
+
+    public func removeParticipant(_ participantID: UUID, from roundID: UUID) throws -> Round {
+        try write(.removeParticipant(participantID, from: roundID))
+    }
+
+    public func startRound(_ roundID: UUID, at date: Date? = nil) throws -> Round { try write(.startRound(roundID, at: date)) }
+
+    public func finishRound(_ roundID: UUID, at date: Date? = nil) throws -> Round { try write(.finishRound(roundID, at: date)) }
+
+    @discardableResult
+    public func recordScore(_ entry: ScoreEntry, at date: Date? = nil) throws -> RecordedScore {
+        try write(.recordScore(entry, at: date))
+    }
+
+    @discardableResult
+    public func resolveDiscrepancy(_ entry: ScoreEntry, at date: Date? = nil) throws -> RecordedScore {
+        try write(.resolveDiscrepancy(entry, at: date))
+    }
+
+    public func round(id: UUID) throws -> Round? { try read(.round(id: id)) }
+    public func activeRounds() throws -> [Round] { try read(.activeRounds) }
+    public func roundsInSetup() throws -> [Round] { try read(.roundsInSetup) }
+    public func history(limit: Int = 500) throws -> [RoundSummary] { try read(.history(limit: limit)) }
+    public func events(round: UUID) throws -> [ScoreEvent] { try read(.events(round: round)) }
+    public func snapshot(round id: UUID) throws -> RoundSnapshot { try read(.snapshot(round: id)) }
 
     static func snapshot(_ id: UUID, _ db: Database) throws -> RoundSnapshot {
         guard let round = try Rows.round(id: id, db) else { throw StoreError.notFound("round \(id)") }
-        guard let course = try Rows.courses(db, where: "WHERE c.id = ?", [round.courseID]).first else {
+        guard let course = try Rows.course(id: round.courseID, db) else {
             throw StoreError.notFound("course \(round.courseID)")
         }
+        let participantIDs = ParticipantRow.filter(ParticipantRow.Columns.roundID == id)
+            .select(ParticipantRow.Columns.participantID)
         var aliases: [UUID: [String]] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT p.* FROM players p JOIN round_participants rp ON rp.participant_id = p.id WHERE rp.round_id = ?
-            """, arguments: [id]) {
+        for row in try PlayerRow.filter(participantIDs.contains(Column("id"))).fetchAll(db) {
             let player = try Rows.player(row)
             aliases[player.id] = player.aliases
         }
@@ -249,23 +290,22 @@ public struct ImportResult: Sendable, Equatable {
     public init() {}
 }
 
-extension HyzerDatabase {
+extension StoreWrite where Value == ImportResult {
     /// Stores events that other devices made (sync pull, bulk loads) in one transaction.
     /// Each is validated like a local score; a bad one is reported, never stored, and
     /// never blocks the rest.
-    public func importEvents(_ events: [ScoreEvent]) throws -> ImportResult {
-        try domain.write { db in
+    public static func importEvents(_ events: [ScoreEvent]) -> Self {
+        StoreWrite { db, context in
             var result = ImportResult()
             var rounds: [UUID: (Round, Course)?] = [:]
             for event in events {
-                if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM score_events WHERE id = ?)",
-                                     arguments: [event.id]) == true {
+                if try Rows.eventExists(event.id, db) {
                     result.duplicates.append(event.id)
                     continue
                 }
                 if rounds[event.roundID] == nil {
                     let round = try Rows.round(id: event.roundID, db)
-                    let course = try round.flatMap { try Rows.courses(db, where: "WHERE c.id = ?", [$0.courseID]).first }
+                    let course = try round.flatMap { try Rows.course(id: $0.courseID, db) }
                     rounds[event.roundID] = round.flatMap { r in course.map { (r, $0) } }
                 }
                 guard let (round, course) = rounds[event.roundID] ?? nil else {
@@ -284,14 +324,18 @@ extension HyzerDatabase {
                 result.inserted.append(event.id)
             }
             for case let (round, course)? in rounds.values where round.status == .active {
-                if try Self.allCellsScored(round, course: course, db) {
+                if try Rows.allCellsScored(round, course: course, db) {
                     var updated = round
                     updated.markAllScored()
-                    try Rows.updateStatus(of: updated, db)
+                    try Rows.updateStatus(of: updated, at: Rows.seconds(context.now), db)
                     result.completedRounds.append(round.id)
                 }
             }
             return result
         }
     }
+}
+
+extension HyzerDatabase {
+    public func importEvents(_ events: [ScoreEvent]) throws -> ImportResult { try write(.importEvents(events)) }
 }

@@ -2,8 +2,231 @@ import Foundation
 import GRDB
 import HyzerKit
 
-/// Row <-> domain mapping, kept next to the SQL that reads and writes it. Plain
-/// functions rather than record protocols: domain types stay free of GRDB.
+// Row <-> domain mapping: one GRDB record per table, kept next to the schema's column
+// names. The records are internal: domain types stay free of GRDB, and every other
+// module sees domain values only.
+//
+// Ids are 16-byte blobs (GRDB's UUID encoding) and times are Unix seconds (REAL), read
+// and written as `Double` so a synced time survives every round trip bit for bit.
+
+struct MetaRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "meta"
+    static let deviceIDKey = "device_id"
+    var key: String
+    var value: String
+}
+
+struct CourseRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "courses"
+    static let holes = hasMany(HoleRow.self)
+    var id: UUID
+    var name: String
+    var updatedAt: Double
+
+    enum CodingKeys: String, CodingKey {
+        case id, name
+        case updatedAt = "updated_at"
+    }
+}
+
+struct HoleRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "holes"
+    var courseID: UUID
+    var number: Int
+    var par: Int
+
+    enum CodingKeys: String, CodingKey {
+        case courseID = "course_id"
+        case number, par
+    }
+}
+
+struct PlayerRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "players"
+    var id: UUID
+    var displayName: String
+    /// JSON array of strings.
+    var aliases: String
+    var updatedAt: Double
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case displayName = "display_name"
+        case aliases
+        case updatedAt = "updated_at"
+    }
+}
+
+struct RoundRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "rounds"
+    static let course = belongsTo(CourseRow.self)
+    static let participants = hasMany(ParticipantRow.self)
+    var id: UUID
+    var courseID: UUID
+    var organizerID: UUID
+    var status: String
+    var createdAt: Double
+    var startedAt: Double?
+    var completedAt: Double?
+    var updatedAt: Double
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case courseID = "course_id"
+        case organizerID = "organizer_id"
+        case status
+        case createdAt = "created_at"
+        case startedAt = "started_at"
+        case completedAt = "completed_at"
+        case updatedAt = "updated_at"
+    }
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let courseID = Column(CodingKeys.courseID)
+        static let status = Column(CodingKeys.status)
+        static let createdAt = Column(CodingKeys.createdAt)
+        static let startedAt = Column(CodingKeys.startedAt)
+        static let completedAt = Column(CodingKeys.completedAt)
+        static let updatedAt = Column(CodingKeys.updatedAt)
+    }
+}
+
+struct ParticipantRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "round_participants"
+    var roundID: UUID
+    var participantID: UUID
+    var ordinal: Int
+    var name: String
+    var kind: String
+
+    enum CodingKeys: String, CodingKey {
+        case roundID = "round_id"
+        case participantID = "participant_id"
+        case ordinal, name, kind
+    }
+
+    enum Columns {
+        static let roundID = Column(CodingKeys.roundID)
+        static let participantID = Column(CodingKeys.participantID)
+        static let ordinal = Column(CodingKeys.ordinal)
+    }
+}
+
+struct ScoreEventRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "score_events"
+    /// Local arrival order (AUTOINCREMENT); nil until inserted.
+    var seq: Int64?
+    var id: UUID
+    var roundID: UUID
+    var participantID: UUID
+    var hole: Int
+    var strokes: Int
+    /// The superseded ids as consecutive 16-byte blobs.
+    var supersedes: Data
+    var reportedBy: UUID
+    var deviceID: String
+    var createdAt: Double
+    var isResolution: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case seq, id
+        case roundID = "round_id"
+        case participantID = "participant_id"
+        case hole, strokes, supersedes
+        case reportedBy = "reported_by"
+        case deviceID = "device_id"
+        case createdAt = "created_at"
+        case isResolution = "is_resolution"
+    }
+
+    enum Columns {
+        static let seq = Column(CodingKeys.seq)
+        static let id = Column(CodingKeys.id)
+        static let roundID = Column(CodingKeys.roundID)
+        static let participantID = Column(CodingKeys.participantID)
+        static let hole = Column(CodingKeys.hole)
+    }
+}
+
+/// `sync_records`: the change-tracking row of a course, player or round (score events
+/// are tracked in `PendingEventRow`).
+struct ChangeRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "sync_records"
+    var kind: String
+    var recordID: UUID
+    var version: UUID
+    var pending: Bool
+
+    enum CodingKeys: String, CodingKey {
+        case kind
+        case recordID = "record_id"
+        case version, pending
+    }
+
+    enum Columns {
+        static let kind = Column(CodingKeys.kind)
+        static let recordID = Column(CodingKeys.recordID)
+        static let version = Column(CodingKeys.version)
+        static let pending = Column(CodingKeys.pending)
+    }
+}
+
+/// `sync_pending_events`: the local seq of a score event the server has not acknowledged.
+struct PendingEventRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "sync_pending_events"
+    var eventSeq: Int64
+
+    enum CodingKeys: String, CodingKey { case eventSeq = "event_seq" }
+    enum Columns { static let eventSeq = Column(CodingKeys.eventSeq) }
+}
+
+/// `outbox` in the operational database.
+struct OutboxRow: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "outbox"
+    var recordID: UUID
+    var recordType: String
+    var status: String
+    var attempts: Int
+    var lastError: String?
+    var enqueuedAt: Double
+    var updatedAt: Double
+    var version: UUID?
+    var payload: Data?
+    var kindOrder: Int
+    var localOrder: Int64
+    var serverSeq: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case recordID = "record_id"
+        case recordType = "record_type"
+        case status, attempts
+        case lastError = "last_error"
+        case enqueuedAt = "enqueued_at"
+        case updatedAt = "updated_at"
+        case version, payload
+        case kindOrder = "kind_order"
+        case localOrder = "local_order"
+        case serverSeq = "server_seq"
+    }
+
+    enum Columns {
+        static let recordID = Column(CodingKeys.recordID)
+        static let recordType = Column(CodingKeys.recordType)
+        static let status = Column(CodingKeys.status)
+        static let attempts = Column(CodingKeys.attempts)
+        static let lastError = Column(CodingKeys.lastError)
+        static let enqueuedAt = Column(CodingKeys.enqueuedAt)
+        static let updatedAt = Column(CodingKeys.updatedAt)
+        static let version = Column(CodingKeys.version)
+        static let payload = Column(CodingKeys.payload)
+        static let kindOrder = Column(CodingKeys.kindOrder)
+        static let localOrder = Column(CodingKeys.localOrder)
+        static let serverSeq = Column(CodingKeys.serverSeq)
+    }
+}
+
+/// Reads and writes of domain values, shared by the named writes.
 enum Rows {
     static func seconds(_ date: Date) -> Double { date.timeIntervalSince1970 }
     static func date(_ seconds: Double?) -> Date? { seconds.map(Date.init(timeIntervalSince1970:)) }
@@ -26,76 +249,83 @@ enum Rows {
 
     // MARK: Score events
 
-    static let eventColumns =
-        "id, round_id, participant_id, hole, strokes, supersedes, reported_by, device_id, created_at, is_resolution"
-
-    static func event(_ row: Row) -> ScoreEvent {
+    static func event(_ row: ScoreEventRow) -> ScoreEvent {
         ScoreEvent(
-            id: row["id"], roundID: row["round_id"], participantID: row["participant_id"],
-            hole: row["hole"], strokes: row["strokes"], supersedes: unpack(row["supersedes"]),
-            reportedBy: row["reported_by"], deviceID: row["device_id"],
-            createdAt: Date(timeIntervalSince1970: row["created_at"]), isResolution: row["is_resolution"])
+            id: row.id, roundID: row.roundID, participantID: row.participantID,
+            hole: row.hole, strokes: row.strokes, supersedes: unpack(row.supersedes),
+            reportedBy: row.reportedBy, deviceID: row.deviceID,
+            createdAt: Date(timeIntervalSince1970: row.createdAt), isResolution: row.isResolution)
     }
 
     static func insert(_ event: ScoreEvent, _ db: Database) throws {
-        try db.execute(
-            sql: "INSERT INTO score_events (\(eventColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            arguments: [event.id, event.roundID, event.participantID, event.hole, event.strokes,
-                        pack(event.supersedes), event.reportedBy, event.deviceID,
-                        seconds(event.createdAt), event.isResolution])
+        try ScoreEventRow(
+            seq: nil, id: event.id, roundID: event.roundID, participantID: event.participantID, hole: event.hole,
+            strokes: event.strokes, supersedes: pack(event.supersedes), reportedBy: event.reportedBy,
+            deviceID: event.deviceID, createdAt: seconds(event.createdAt), isResolution: event.isResolution
+        ).insert(db)
+    }
+
+    static func eventExists(_ id: UUID, _ db: Database) throws -> Bool {
+        try ScoreEventRow.filter(ScoreEventRow.Columns.id == id).isEmpty(db) == false
     }
 
     static func events(round: UUID, _ db: Database) throws -> [ScoreEvent] {
-        try Row.fetchAll(db, sql: "SELECT \(eventColumns) FROM score_events WHERE round_id = ? ORDER BY seq",
-                         arguments: [round]).map(event)
+        try ScoreEventRow.filter(ScoreEventRow.Columns.roundID == round).order(ScoreEventRow.Columns.seq)
+            .fetchAll(db).map(event)
     }
 
     static func events(round: UUID, participant: UUID, hole: Int, _ db: Database) throws -> [ScoreEvent] {
-        try Row.fetchAll(db, sql: """
-            SELECT \(eventColumns) FROM score_events
-            WHERE round_id = ? AND participant_id = ? AND hole = ? ORDER BY seq
-            """, arguments: [round, participant, hole]).map(event)
+        try ScoreEventRow
+            .filter(ScoreEventRow.Columns.roundID == round && ScoreEventRow.Columns.participantID == participant
+                    && ScoreEventRow.Columns.hole == hole)
+            .order(ScoreEventRow.Columns.seq)
+            .fetchAll(db).map(event)
     }
 
     // MARK: Courses
 
-    static func courses(_ db: Database, where clause: String = "", _ arguments: StatementArguments = []) throws -> [Course] {
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT c.id, c.name, group_concat(h.par, ',') AS pars
-            FROM courses c JOIN (SELECT * FROM holes ORDER BY course_id, number) h ON h.course_id = c.id
-            \(clause) GROUP BY c.id ORDER BY c.name COLLATE NOCASE
-            """, arguments: arguments)
-        return try rows.map { row in
-            let pars = (row["pars"] as String).split(separator: ",").compactMap { Int($0) }
+    /// Every course (or the one with `id`), by name. A course row without holes cannot
+    /// be a course and is left out.
+    static func courses(_ db: Database, id: UUID? = nil) throws -> [Course] {
+        var request = CourseRow.order(Column("name").collating(.nocase))
+        var holes = HoleRow.order(Column("course_id"), Column("number"))
+        if let id {
+            request = request.filter(key: id)
+            holes = holes.filter(Column("course_id") == id)
+        }
+        let pars = Dictionary(grouping: try holes.fetchAll(db), by: \.courseID).mapValues { $0.map(\.par) }
+        return try request.fetchAll(db).compactMap { row in
+            guard let pars = pars[row.id] else { return nil }
             do {
-                return try Course(id: row["id"], name: row["name"], pars: pars)
+                return try Course(id: row.id, name: row.name, pars: pars)
             } catch {
-                throw StoreError.corruptRecord("course \(row["name"] as String): \(error)")
+                throw StoreError.corruptRecord("course \(row.name): \(error)")
             }
         }
     }
 
-    static func save(_ course: Course, at date: Date, _ db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO courses (id, name, updated_at) VALUES (?, ?, ?)
-            ON CONFLICT(id) DO UPDATE SET name = excluded.name, updated_at = excluded.updated_at
-            """, arguments: [course.id, course.name, seconds(date)])
-        try db.execute(sql: "DELETE FROM holes WHERE course_id = ?", arguments: [course.id])
+    static func course(id: UUID, _ db: Database) throws -> Course? { try courses(db, id: id).first }
+
+    static func courseUpdatedAt(_ id: UUID, _ db: Database) throws -> Double? {
+        try CourseRow.fetchOne(db, key: id)?.updatedAt
+    }
+
+    static func save(_ course: Course, at updatedAt: Double, _ db: Database) throws {
+        try CourseRow(id: course.id, name: course.name, updatedAt: updatedAt).upsert(db)
+        try HoleRow.filter(Column("course_id") == course.id).deleteAll(db)
         for (index, par) in course.pars.enumerated() {
-            try db.execute(sql: "INSERT INTO holes (course_id, number, par) VALUES (?, ?, ?)",
-                           arguments: [course.id, index + 1, par])
+            try HoleRow(courseID: course.id, number: index + 1, par: par).insert(db)
         }
     }
 
     // MARK: Players
 
-    static func player(_ row: Row) throws -> Player {
-        let aliasData = Data((row["aliases"] as String).utf8)
-        let aliases = (try? JSONDecoder().decode([String].self, from: aliasData)) ?? []
+    static func player(_ row: PlayerRow) throws -> Player {
+        let aliases = (try? JSONDecoder().decode([String].self, from: Data(row.aliases.utf8))) ?? []
         do {
-            return try Player(id: row["id"], displayName: row["display_name"], aliases: aliases)
+            return try Player(id: row.id, displayName: row.displayName, aliases: aliases)
         } catch {
-            throw StoreError.corruptRecord("player \(row["id"] as UUID): \(error)")
+            throw StoreError.corruptRecord("player \(row.id): \(error)")
         }
     }
 
@@ -104,36 +334,51 @@ enum Rows {
         return String(decoding: data, as: UTF8.self)
     }
 
+    static func save(_ player: Player, at updatedAt: Double, _ db: Database) throws {
+        try PlayerRow(id: player.id, displayName: player.displayName, aliases: aliasesJSON(player.aliases),
+                      updatedAt: updatedAt).upsert(db)
+    }
+
     // MARK: Rounds
 
     static func round(id: UUID, _ db: Database) throws -> Round? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM rounds WHERE id = ?", arguments: [id]) else {
-            return nil
-        }
-        return try round(row, db)
+        try RoundRow.fetchOne(db, key: id).map { try round($0, db) }
     }
 
-    static func round(_ row: Row, _ db: Database) throws -> Round {
-        let id: UUID = row["id"]
-        let participants = try Row.fetchAll(db, sql: """
-            SELECT participant_id, name, kind FROM round_participants WHERE round_id = ? ORDER BY ordinal
-            """, arguments: [id]).map { p in
-            Participant(id: p["participant_id"], name: p["name"],
-                        kind: Participant.Kind(rawValue: p["kind"]) ?? .guest)
+    static func round(_ row: RoundRow, _ db: Database) throws -> Round {
+        let participants = try ParticipantRow.filter(ParticipantRow.Columns.roundID == row.id)
+            .order(ParticipantRow.Columns.ordinal).fetchAll(db).map { p in
+                Participant(id: p.participantID, name: p.name, kind: Participant.Kind(rawValue: p.kind) ?? .guest)
+            }
+        guard let status = RoundStatus(rawValue: row.status) else {
+            throw StoreError.corruptRecord("round \(row.id) has unknown status \(row.status)")
         }
-        guard let status = RoundStatus(rawValue: row["status"]) else {
-            throw StoreError.corruptRecord("round \(id) has unknown status \(row["status"] as String)")
-        }
-        return Round(id: id, courseID: row["course_id"], organizerID: row["organizer_id"],
+        return Round(id: row.id, courseID: row.courseID, organizerID: row.organizerID,
                      participants: participants, status: status,
-                     createdAt: Date(timeIntervalSince1970: row["created_at"]),
-                     startedAt: date(row["started_at"]), completedAt: date(row["completed_at"]))
+                     createdAt: Date(timeIntervalSince1970: row.createdAt),
+                     startedAt: date(row.startedAt), completedAt: date(row.completedAt))
     }
 
-    static func updateStatus(of round: Round, _ db: Database) throws {
-        try db.execute(sql: """
-            UPDATE rounds SET status = ?, started_at = ?, completed_at = ?, updated_at = ? WHERE id = ?
-            """, arguments: [round.status.rawValue, round.startedAt.map(seconds), round.completedAt.map(seconds),
-                             seconds(Date()), round.id])
+    static func insertParticipant(_ p: Participant, ordinal: Int, round: UUID, _ db: Database) throws {
+        try ParticipantRow(roundID: round, participantID: p.id, ordinal: ordinal, name: p.name, kind: p.kind.rawValue)
+            .insert(db)
+    }
+
+    /// One UPDATE of the lifecycle columns (one new sync version of the round).
+    static func updateStatus(of round: Round, at updatedAt: Double, _ db: Database) throws {
+        try RoundRow.filter(key: round.id).updateAll(db, [
+            RoundRow.Columns.status.set(to: round.status.rawValue),
+            RoundRow.Columns.startedAt.set(to: round.startedAt.map(seconds)),
+            RoundRow.Columns.completedAt.set(to: round.completedAt.map(seconds)),
+            RoundRow.Columns.updatedAt.set(to: updatedAt),
+        ])
+    }
+
+    /// FR14 in SQL: a cell with any event always has a value (a leaf always exists), so
+    /// counting distinct scored cells is enough.
+    static func allCellsScored(_ round: Round, course: Course, _ db: Database) throws -> Bool {
+        let scored = try ScoreEventRow.filter(ScoreEventRow.Columns.roundID == round.id)
+            .select(ScoreEventRow.Columns.participantID, ScoreEventRow.Columns.hole).distinct().fetchCount(db)
+        return !round.participants.isEmpty && scored >= round.participants.count * course.holeCount
     }
 }

@@ -12,6 +12,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case corruptRecord(String)
     case seeds(String)
     case noDiscrepancy(participant: UUID, hole: Int)
+    /// SQLite refused a record (a constraint or trigger), with its message.
+    case refused(String)
 
     public var description: String {
         switch self {
@@ -24,6 +26,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptRecord(let what): "stored record is damaged: \(what)"
         case .seeds(let what): "cannot load seeded courses: \(what)"
         case .noDiscrepancy(let p, let h): "participant \(p) has no open discrepancy on hole \(h)"
+        case .refused(let message): message
         }
     }
 }

@@ -46,6 +46,9 @@ extension Schema {
                 END;
                 """)
             // A change of the row itself or of its child rows is a new version of the record.
+            // This shipped migration interpolates table names from the fixed list below
+            // into its CREATE TRIGGERs; it stays exactly as applied on devices (never edit
+            // a shipped migration), and no value from outside ever reaches this SQL.
             let sources: [(table: String, kind: String, key: String, ops: [String])] = [
                 ("courses", "course", "id", ["INSERT", "UPDATE"]),
                 ("holes", "course", "course_id", ["INSERT", "UPDATE", "DELETE"]),
@@ -71,6 +74,31 @@ extension Schema {
                 CREATE TRIGGER sync_courses_delete AFTER DELETE ON courses
                 BEGIN
                     DELETE FROM sync_records WHERE kind = 'course' AND record_id = OLD.id;
+                END;
+                """)
+        }
+    }
+
+    /// v3: score events leave `sync_records`. A score event is immutable, so its version
+    /// is its id and "pending" is all there is to know; a `sync_records` row for each
+    /// (kind text, id, the id again as version, a primary-key index and a partial index)
+    /// cost ~90 bytes per event, a third of the 5-year store (NFR21). The pending ones are
+    /// now the seqs in `sync_pending_events`, a rowid table of ~7 bytes per pending event,
+    /// and an acknowledged event costs nothing. The guarantees are the same: the trigger
+    /// marks every inserted event pending in the inserting transaction, whoever inserts.
+    static func registerCompactEventTracking(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v3 pending score events as seqs") { db in
+            try db.execute(sql: """
+                CREATE TABLE sync_pending_events (event_seq INTEGER PRIMARY KEY NOT NULL);
+                INSERT INTO sync_pending_events (event_seq)
+                    SELECT e.seq FROM score_events e
+                    JOIN sync_records s ON s.kind = 'scoreEvent' AND s.record_id = e.id
+                    WHERE s.pending = 1;
+                DELETE FROM sync_records WHERE kind = 'scoreEvent';
+                DROP TRIGGER sync_score_event_inserted;
+                CREATE TRIGGER sync_score_event_pending AFTER INSERT ON score_events
+                BEGIN
+                    INSERT INTO sync_pending_events (event_seq) VALUES (NEW.seq);
                 END;
                 """)
         }

@@ -1,15 +1,22 @@
 import Foundation
+import HTTPTypes
+import HyzerKit
 import HyzerSyncProtocol
 import Logging
-import HTTPTypes
 import NIOCore
+import ServiceLifecycle
+import Synchronization
 import WSClient
 
 /// The poke channel: a WebSocket (swift-websocket's client; URLSession's WebSocket task
 /// is not available on Linux) that reconnects with backoff and reports connects,
 /// disconnects and pokes. It carries no data: the engine pulls when poked.
-final class LiveSocket: Sendable {
-    enum Event: Sendable {
+///
+/// A `Service`: `run()` connects and reconnects until the task is cancelled or a graceful
+/// shutdown starts; either ends the open connection with a close handshake, so the
+/// server is never left waiting on us.
+public final class LiveSocket: Service, Sendable {
+    public enum Event: Sendable {
         case connected
         case disconnected
         case poke(Poke)
@@ -17,16 +24,25 @@ final class LiveSocket: Sendable {
 
     private let link: ServerLink
     private let reconnect: Backoff
+    private let clock: any HyzerClock
     private let logger: Logger
     private let onEvent: @Sendable (Event) -> Void
-    private let task = Locked<Task<Void, Never>?>(nil)
-    /// Ends the open connection's handler on `stop()`; returning from the handler makes
-    /// the client do the close handshake, so the server is never left waiting on us.
-    private let stopSignal = Locked<AsyncStream<Void>.Continuation?>(nil)
+    /// Ends the open connection's handler; returning from the handler makes the client do
+    /// the close handshake.
+    private let connection = Mutex(Connection())
 
-    init(link: ServerLink, reconnect: Backoff, logger: Logger, onEvent: @escaping @Sendable (Event) -> Void) {
+    private struct Connection {
+        var stopped = false
+        var close: AsyncStream<Void>.Continuation?
+        /// The attempt under way got as far as the handler.
+        var connected = false
+    }
+
+    public init(link: ServerLink, reconnect: Backoff, clock: any HyzerClock = SystemClock(), logger: Logger,
+                onEvent: @escaping @Sendable (Event) -> Void) {
         self.link = link
         self.reconnect = reconnect
+        self.clock = clock
         self.logger = logger
         self.onEvent = onEvent
     }
@@ -38,26 +54,34 @@ final class LiveSocket: Sendable {
         return ws + "/v1/live"
     }
 
-    func start() {
-        task.withLock { task in
-            guard task == nil else { return }
-            task = Task { await self.run() }
+    public func run() async throws {
+        try await withGracefulShutdownHandler {
+            try await withTaskCancellationHandler {
+                try await connectLoop()
+            } onCancel: {
+                self.stop()
+            }
+        } onGracefulShutdown: {
+            self.stop()
         }
     }
 
-    func stop() {
-        task.withLock { task in
-            task?.cancel()
-            task = nil
+    /// Ends the open connection and every later attempt.
+    private func stop() {
+        let close = connection.withLock { c -> AsyncStream<Void>.Continuation? in
+            c.stopped = true
+            defer { c.close = nil }
+            return c.close
         }
-        stopSignal.withLock { c in
-            c?.finish()
-            c = nil
-        }
+        close?.finish()
     }
 
-    private func run() async {
-        var attempt = 0
+    private var isStopped: Bool { connection.withLock { $0.stopped } }
+
+    private func seconds(_ d: Duration) -> Double { Double(d.nanoseconds) / 1e9 }
+
+    private func connectLoop() async throws {
+        var schedule = ReconnectScheduler(backoff: reconnect)
         var rng = SystemRandomNumberGenerator()
         var config = WebSocketClientConfiguration()
         config.additionalHeaders[HTTPField.Name("Authorization")!] = "Bearer \(link.deviceToken)"
@@ -65,19 +89,23 @@ final class LiveSocket: Sendable {
         config.autoPing = .enabled(timePeriod: .seconds(20))
         config.closeTimeout = .seconds(2)
         let decoder = SyncCoding.decoder()
-        while !Task.isCancelled {
-            let started = ContinuousClock.now
-            let connected = Locked(false)
+        while !Task.isCancelled && !isStopped {
+            schedule.connecting(now: seconds(clock.uptime))
+            connection.withLock { $0.connected = false }
             do {
                 try await WebSocketClient.connect(url: url, configuration: config, logger: logger) { inbound, _, _ in
-                    connected.withLock { $0 = true }
                     let (done, finished) = AsyncStream<Void>.makeStream()
-                    let stopped = self.stopSignal.withLock { c -> Bool in
-                        c = finished
-                        return self.task.withLock { $0 == nil }
+                    let stopped = self.connection.withLock { c -> Bool in
+                        c.close = finished
+                        return c.stopped
                     }
                     if stopped || Task.isCancelled { return }
+                    self.connection.withLock { $0.connected = true }
                     self.onEvent(.connected)
+                    // The handler returns when the server closes (the reader ends) or on
+                    // stop (the close continuation finishes), whichever comes first. The
+                    // reader is not awaited: returning starts the close handshake, which
+                    // is what ends its iteration.
                     let reader = Task {
                         do {
                             for try await message in inbound.messages(maxSize: 4096) {
@@ -94,13 +122,10 @@ final class LiveSocket: Sendable {
             } catch {
                 logger.debug("poke socket: \(error)")
             }
-            if connected.withLock({ $0 }) { onEvent(.disconnected) }
-            if Task.isCancelled { break }
-            // A connection that held for a while was fine: start the backoff over.
-            if ContinuousClock.now - started > .seconds(30) { attempt = 0 }
-            attempt += 1
-            let delay = reconnect.delay(attempt: attempt, using: &rng)
-            try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
+            if connection.withLock({ $0.connected }) { onEvent(.disconnected) }
+            if Task.isCancelled || isStopped { break }
+            let delay = schedule.ended(now: seconds(clock.uptime), using: &rng)
+            do { try await clock.sleep(for: .nanoseconds(Int64(delay * 1e9))) } catch { break }
         }
     }
 }

@@ -3,6 +3,8 @@ import HyzerKit
 import HyzerStore
 import HyzerSyncProtocol
 import Logging
+import ServiceLifecycle
+import Synchronization
 
 /// What the board shows about sync: a small offline indicator and "last synced".
 public enum SyncStatus: Sendable, Equatable {
@@ -61,13 +63,19 @@ public struct SyncReport: Sendable, Equatable {
 /// in the transaction that applies a page, exponential backoff with jitter, and a poll
 /// fallback while the poke socket is down.
 ///
+/// A `Service`: `run()` recovers from a crash (inFlight rows are pending again, A1), then
+/// runs the loop and the poke socket until its task is cancelled or a graceful shutdown
+/// starts. The `SyncScheduler` decides; this shell does the I/O, reads the time from its
+/// `HyzerClock`, and runs every store call with `await`, so no commit's fsync blocks a
+/// thread of the cooperative pool.
+///
 /// ```swift
 /// let engine = SyncEngine(database: db, link: link)
-/// await engine.start()
+/// // in a ServiceGroup, or: Task { try await engine.run() }
 /// for await change in engine.changes() { … recompute(trigger: change.trigger) … }
 /// db.recordScore(…); engine.localDataChanged()
 /// ```
-public actor SyncEngine {
+public final class SyncEngine: Service, Sendable {
     public struct Options: Sendable {
         public var policy = SyncPolicy()
         /// false: never open the poke socket (polling only); for tests and benchmarks of
@@ -79,204 +87,232 @@ public actor SyncEngine {
         public init() {}
     }
 
-    public nonisolated let database: HyzerDatabase
-    public nonisolated let link: ServerLink
-    public nonisolated let options: Options
+    public let database: HyzerDatabase
+    public let link: ServerLink
+    public let options: Options
     private let client: SyncClient
+    private let clock: any HyzerClock
     private let logger: Logger
+    /// Monotonic origin of the scheduler's seconds.
+    private let origin: Duration
 
-    private var scheduler: SyncScheduler
-    private var rng = SystemRandomNumberGenerator()
-    private var loopTask: Task<Void, Never>?
-    private var socket: LiveSocket?
-    private var needsReconcile = true
-    private var currentState = SyncState()
-
-    private let wakeup = Wakeup()
-    private let inbox = Locked(Inbox())
+    private let loop: Mutex<LoopState>
+    private let wakeup: Wakeup
     private let stateBroadcast = Broadcaster<SyncState>()
     private let changeBroadcast = Broadcaster<SyncChange>()
-    private let clockStart = ContinuousClock.now
 
-    /// Events from nonisolated callers and the socket, drained by the loop.
-    struct Inbox {
+    /// The loop's state. Only short critical sections touch it, never across an await;
+    /// `syncNow()` may run beside the loop, and a push is safe to enter twice (the second
+    /// claims nothing the first holds).
+    struct LoopState {
+        var scheduler: SyncScheduler
+        var rng = SystemRandomNumberGenerator()
+        var needsReconcile = true
+        var current = SyncState()
+        var running = false
+        /// Events from other tasks (writers, the socket), drained by the loop.
         var localWrite = false
         var pokedHead: Int64?
         var socket: Bool?
     }
 
     public init(database: HyzerDatabase, link: ServerLink, options: Options = Options(),
-                logger: Logger = Logger(label: "hyzer.sync")) {
+                clock: (any HyzerClock)? = nil, logger: Logger = Logger(label: "hyzer.sync")) {
+        let clock = clock ?? database.clock
         self.database = database
         self.link = link
         self.options = options
         self.client = SyncClient(link: link, timeout: .milliseconds(Int64(options.requestTimeout * 1000)))
+        self.clock = clock
         self.logger = logger
-        self.scheduler = SyncScheduler(policy: options.policy)
+        self.origin = clock.uptime
+        self.loop = Mutex(LoopState(scheduler: SyncScheduler(policy: options.policy)))
+        self.wakeup = Wakeup(clock: clock)
     }
 
     // MARK: Observation
 
-    public var state: SyncState { currentState }
+    public var state: SyncState { loop.withLock { $0.current } }
 
     /// The current state first, then every change.
-    public nonisolated func stateUpdates() -> AsyncStream<SyncState> {
+    public func stateUpdates() -> AsyncStream<SyncState> {
         stateBroadcast.subscribe(policy: .bufferingNewest(8))
     }
 
-    public nonisolated func changes() -> AsyncStream<SyncChange> {
+    public func changes() -> AsyncStream<SyncChange> {
         changeBroadcast.subscribe()
     }
 
     // MARK: Lifecycle
 
-    /// Recovers from a crash (inFlight rows are pending again, A1), then runs the loop and
-    /// the poke socket until `stop()`.
-    public func start() {
-        guard loopTask == nil else { return }
+    public func run() async throws {
         do {
-            let reset = try database.resetInFlightOutbox()
+            let reset = try await database.write(SyncStore.resetInFlight)
             if reset > 0 { logger.notice("outbox: \(reset) inFlight rows from before a restart are pending again") }
         } catch {
             logger.error("outbox reset failed: \(error)")
         }
-        needsReconcile = true
-        loopTask = Task { await self.runLoop() }
-        if options.liveUpdates {
-            let socket = LiveSocket(link: link, reconnect: options.policy.reconnect, logger: logger) { [weak self] event in
-                self?.socketEvent(event)
-            }
-            socket.start()
-            self.socket = socket
+        loop.withLock {
+            $0.needsReconcile = true
+            $0.running = true
         }
         publish()
-    }
-
-    public func stop() async {
-        socket?.stop()
-        socket = nil
-        loopTask?.cancel()
-        wakeup.signal()
-        await loopTask?.value
-        loopTask = nil
-        stateBroadcast.finish()
-        changeBroadcast.finish()
+        defer {
+            loop.withLock { $0.running = false }
+            stateBroadcast.finish()
+            changeBroadcast.finish()
+        }
+        await withGracefulShutdownHandler {
+            await withDiscardingTaskGroup { group in
+                if options.liveUpdates {
+                    let socket = LiveSocket(link: link, reconnect: options.policy.reconnect, clock: clock,
+                                            logger: logger) { [weak self] event in self?.socketEvent(event) }
+                    group.addTask { try? await socket.run() }
+                }
+                await runLoop()
+                group.cancelAll()
+            }
+        } onGracefulShutdown: {
+            self.wakeup.finish()
+        }
     }
 
     /// Call after every local write (score, round, course, player): it returns at once and
     /// the loop pushes within milliseconds. Writes from other processes are found too
     /// (the kiosk calls this when its ChangeMonitor fires).
-    public nonisolated func localDataChanged() {
-        inbox.withLock { $0.localWrite = true }
+    public func localDataChanged() {
+        loop.withLock { $0.localWrite = true }
         wakeup.signal()
     }
 
-    nonisolated func socketEvent(_ event: LiveSocket.Event) {
-        inbox.withLock { inbox in
+    func socketEvent(_ event: LiveSocket.Event) {
+        loop.withLock { state in
             switch event {
-            case .connected: inbox.socket = true
-            case .disconnected: inbox.socket = false
-            case .poke(let poke): inbox.pokedHead = max(inbox.pokedHead ?? 0, poke.head)
+            case .connected: state.socket = true
+            case .disconnected: state.socket = false
+            case .poke(let poke): state.pokedHead = max(state.pokedHead ?? 0, poke.head)
             }
         }
         wakeup.signal()
     }
 
-    private func now() -> Double {
-        let d = ContinuousClock.now - clockStart
-        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-    }
+    /// Seconds since this engine was made, on its clock: the scheduler's time.
+    private func now() -> Double { Double((clock.uptime - origin).nanoseconds) / 1e9 }
 
     // MARK: The loop
 
     private func runLoop() async {
         while !Task.isCancelled {
-            drainInbox()
-            scheduler.activeRoundChanged((try? database.activeRounds().isEmpty == false) ?? false)
-            switch scheduler.next(now: now()) {
+            await drainInbox()
+            let active = (try? await database.read(StoreRead<[Round]>.activeRounds).isEmpty == false) ?? false
+            let decision = loop.withLock { state in
+                state.scheduler.activeRoundChanged(active)
+                return state.scheduler.next(now: now())
+            }
+            switch decision {
             case .push:
-                setStatus(.syncing)
+                await setStatus(.syncing)
                 do {
                     let outcome = try await pushOnce()
-                    scheduler.pushSucceeded(more: outcome.more)
-                    if !outcome.more { markSynced() }
+                    loop.withLock { $0.scheduler.pushSucceeded(more: outcome.more) }
+                    if !outcome.more { await markSynced() }
                 } catch {
-                    handleFailure(error)
+                    await handleFailure(error)
                 }
             case .pull:
-                setStatus(.syncing)
-                needsReconcile = true  // a poll also finds writes nobody announced
+                await setStatus(.syncing)
+                loop.withLock { $0.needsReconcile = true }  // a poll also finds writes nobody announced
                 do {
                     let page = try await pullOnce()
-                    scheduler.pullSucceeded(more: page.more, now: now())
-                    if !page.more { markSynced() }
+                    loop.withLock { $0.scheduler.pullSucceeded(more: page.more, now: now()) }
+                    if !page.more { await markSynced() }
                 } catch {
-                    handleFailure(error)
+                    await handleFailure(error)
                 }
             case .wait(let until):
-                if currentState.status == .syncing { setStatus(.idle) }
-                await wakeup.wait(seconds: until - now())
+                if state.status == .syncing { await setStatus(.idle) }
+                guard await wakeup.wait(until: origin + .nanoseconds(Int64(min(until, now() + 3600) * 1e9))) else { return }
             }
         }
     }
 
-    private func drainInbox() {
-        let events = inbox.withLock { inbox -> Inbox in
-            defer { inbox = Inbox() }
-            return inbox
+    private func drainInbox() async {
+        let (localWrite, socket, pokedHead) = loop.withLock { state in
+            defer {
+                state.localWrite = false
+                state.socket = nil
+                state.pokedHead = nil
+            }
+            return (state.localWrite, state.socket, state.pokedHead)
         }
-        if events.localWrite {
-            needsReconcile = true
-            scheduler.localWrite()
+        if localWrite {
+            loop.withLock {
+                $0.needsReconcile = true
+                $0.scheduler.localWrite()
+            }
         }
-        if let up = events.socket {
-            if up { scheduler.socketUp() } else { scheduler.socketDown() }
-            currentState.live = up
+        if let up = socket {
+            loop.withLock {
+                if up { $0.scheduler.socketUp() } else { $0.scheduler.socketDown() }
+                $0.current.live = up
+            }
             publish()
         }
-        if let head = events.pokedHead {
-            let cursor = (try? database.syncCursor().cursor) ?? 0
-            scheduler.poked(head: head, cursor: cursor)
+        if let head = pokedHead {
+            let cursor = (try? await database.read(SyncStore.cursor).cursor) ?? 0
+            loop.withLock { $0.scheduler.poked(head: head, cursor: cursor) }
         }
     }
 
-    private func handleFailure(_ error: any Error) {
-        scheduler.failed(now: now(), using: &rng)
+    private func handleFailure(_ error: any Error) async {
+        let failures = loop.withLock { state in
+            state.scheduler.failed(now: now(), using: &state.rng)
+            return state.scheduler.failures
+        }
+        let status: SyncStatus
         if let error = error as? SyncClientError {
             switch error {
             case .unreachable:
-                setStatus(.offline)
-            case .http(let status, let message) where status == 401 || status == 403:
-                setStatus(.error("the server refuses this device: \(message)"))
+                status = .offline
+            case .http(let code, let message) where code == 401 || code == 403:
+                status = .error("the server refuses this device: \(message)")
             default:
-                setStatus(.error(error.description))
+                status = .error(error.description)
             }
         } else {
-            setStatus(.error("\(error)"))
+            status = .error("\(error)")
         }
-        logger.debug("sync attempt failed", metadata: ["error": "\(error)", "failures": "\(scheduler.failures)"])
+        await setStatus(status)
+        logger.debug("sync attempt failed", metadata: ["error": "\(error)", "failures": "\(failures)"])
     }
 
-    private func markSynced() {
-        currentState.lastSyncedAt = Date()
-        currentState.status = .idle
-        refreshCounts()
+    private func markSynced() async {
+        await refreshCounts()
+        let date = clock.date
+        loop.withLock {
+            $0.current.lastSyncedAt = date
+            $0.current.status = .idle
+        }
         publish()
     }
 
-    private func setStatus(_ status: SyncStatus) {
-        guard currentState.status != status else { return }
-        currentState.status = status
-        refreshCounts()
+    private func setStatus(_ status: SyncStatus) async {
+        guard state.status != status else { return }
+        await refreshCounts()
+        loop.withLock { $0.current.status = status }
         publish()
     }
 
-    private func refreshCounts() {
-        currentState.pending = (try? database.pendingSyncCount()) ?? currentState.pending
-        currentState.failed = (try? database.outboxCounts()[.failed]) ?? 0
+    private func refreshCounts() async {
+        let pending = try? await database.read(SyncStore.pendingCount)
+        let failed = (try? await database.read(SyncStore.counts)[.failed]) ?? 0
+        loop.withLock { state in
+            state.current.pending = pending ?? state.current.pending
+            state.current.failed = failed
+        }
     }
 
-    private func publish() { stateBroadcast.send(currentState) }
+    private func publish() { stateBroadcast.send(state) }
 
     // MARK: Push
 
@@ -293,25 +329,30 @@ public actor SyncEngine {
     private func pushOnce() async throws -> PushOutcome {
         let batch = options.policy.pushBatch
         let items: [OutboxItem]
-        if needsReconcile {
-            needsReconcile = false
-            let pending = try database.pendingSyncRecords()
-            let (reconciled, claimed) = try database.reconcileAndClaimOutbox(with: pending, limit: batch)
-            try database.acknowledgeSynced(reconciled.alreadySynced)
-            items = claimed
+        let reconcile = loop.withLock { state in
+            defer { state.needsReconcile = false }
+            return state.needsReconcile
+        }
+        if reconcile {
+            let pending = try await database.write(SyncStore.pendingRecords(limit: .max))
+            let result = try await database.write(SyncStore.reconcileAndClaim(pending, limit: batch))
+            if !result.reconciled.alreadySynced.isEmpty {
+                try await database.write(SyncStore.acknowledge(result.reconciled.alreadySynced))
+            }
+            items = result.claimed
         } else {
-            items = try database.claimOutbox(limit: batch)
+            items = try await database.write(SyncStore.claim(limit: batch))
         }
         guard !items.isEmpty else { return PushOutcome(more: false) }
         let response: PushResponse
         do {
             response = try await client.push(items.map(\.record))
         } catch {
-            try? database.releaseInFlight(items.map(\.key), error: error.description)
+            _ = try? await database.write(SyncStore.release(items.map(\.key), error: error.description))
             throw error
         }
-        let synced = try database.completeOutbox(response.results)
-        try database.acknowledgeSynced(synced)
+        let synced = try await database.write(SyncStore.complete(response.results))
+        if !synced.isEmpty { try await database.write(SyncStore.acknowledge(synced)) }
         var outcome = PushOutcome(more: items.count == batch)
         for r in response.results {
             switch r.status {
@@ -324,13 +365,14 @@ public actor SyncEngine {
         }
         // A server that lost its database answers under a new epoch; the next pull
         // notices and starts over (re-pull from zero, re-push everything).
-        if let epoch = try database.syncCursor().epoch, epoch != response.epoch {
-            scheduler.poked(head: 1, cursor: 0)
+        if let epoch = try await database.read(SyncStore.cursor).epoch, epoch != response.epoch {
+            loop.withLock { $0.scheduler.poked(head: 1, cursor: 0) }
         } else {
             // Nothing but our own records since the cursor: no need to pull them back.
-            try database.advanceCursorPastOwnPush(stream: link.stream, epoch: response.epoch,
-                                                  createdSeqs: response.results.compactMap { $0.status == .created ? $0.seq : nil },
-                                                  head: response.head)
+            try await database.write(SyncStore.advancePastOwnPush(
+                stream: link.stream, epoch: response.epoch,
+                createdSeqs: response.results.compactMap { $0.status == .created ? $0.seq : nil },
+                head: response.head))
         }
         return outcome
     }
@@ -349,7 +391,7 @@ public actor SyncEngine {
     /// One page, applied.
     private func pullOnce() async throws -> PullOutcome {
         var outcome = PullOutcome()
-        let cursor = try database.syncCursor()
+        let cursor = try await database.read(SyncStore.cursor)
         let sameStream = cursor.stream == link.stream
         var after = sameStream ? cursor.cursor : 0
         var page = try await client.pull(after: after, limit: options.policy.pullLimit)
@@ -362,18 +404,21 @@ public actor SyncEngine {
             if cursor.stream != nil || cursor.epoch != nil {
                 logger.notice("server epoch changed: re-pulling from zero and re-pushing everything",
                               metadata: ["old": "\(cursor.epoch ?? "-")", "new": "\(page.epoch)"])
-                try database.resetOutboxForNewEpoch()
+                try await database.write(SyncStore.resetForNewEpoch)
                 outcome.epochChanged = true
             }
-            try database.adoptSyncStream(link.stream, epoch: page.epoch, force: serverBehind)
-            needsReconcile = true
-            scheduler.localWrite()
+            _ = try await database.write(SyncStore.adopt(stream: link.stream, epoch: page.epoch, force: serverBehind))
+            loop.withLock {
+                $0.needsReconcile = true
+                $0.scheduler.localWrite()
+            }
             if after != 0 {
                 after = 0
                 page = try await client.pull(after: 0, limit: options.policy.pullLimit)
             }
         }
-        let result = try database.applyPulled(page.records, next: page.next, stream: link.stream, epoch: page.epoch)
+        let result = try await database.write(SyncStore.applyPulled(page.records, next: page.next,
+                                                                     stream: link.stream, epoch: page.epoch))
         if !result.rejected.isEmpty {
             logger.warning("pulled records this device cannot store", metadata: ["count": "\(result.rejected.count)",
                                                                               "first": "\(result.rejected.values.first ?? "")"])
@@ -386,7 +431,7 @@ public actor SyncEngine {
         if !result.roundsChanged.isEmpty || result.referenceDataChanged {
             var discrepancies: [UUID: [Discrepancy]] = [:]
             for id in result.roundsChanged {
-                discrepancies[id] = (try? database.snapshot(round: id).scorecard.discrepancies) ?? []
+                discrepancies[id] = (try? await database.read(StoreRead<RoundSnapshot>.snapshot(round: id)).scorecard.discrepancies) ?? []
             }
             changeBroadcast.send(SyncChange(rounds: result.roundsChanged, eventsInserted: result.eventsInserted,
                                             referenceDataChanged: result.referenceDataChanged, discrepancies: discrepancies))
@@ -412,9 +457,9 @@ public actor SyncEngine {
     public func syncNow() async throws -> SyncReport {
         var report = SyncReport()
         // A one-shot run (the CLI) owns the outbox: rows a crashed earlier run left
-        // inFlight are pending again. With the loop running, start() already did that.
-        if loopTask == nil { try database.resetInFlightOutbox() }
-        needsReconcile = true
+        // inFlight are pending again. With the loop running, run() already did that.
+        if !loop.withLock({ $0.running }) { try await database.write(SyncStore.resetInFlight) }
+        loop.withLock { $0.needsReconcile = true }
         do {
             try await pushAll(into: &report)
             for round in 0..<2 {
@@ -434,11 +479,11 @@ public actor SyncEngine {
                 try await pushAll(into: &report)
             }
         } catch {
-            handleFailure(error)
+            await handleFailure(error)
             throw error
         }
-        report.pending = try database.pendingSyncCount()
-        markSynced()
+        report.pending = try await database.read(SyncStore.pendingCount)
+        await markSynced()
         return report
     }
 }

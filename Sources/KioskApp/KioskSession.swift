@@ -17,13 +17,14 @@ public final class KioskSession {
     public var buzz: (BuzzPattern) -> Void = { _ in }
     /// Called after each local write (sync pushes it at once).
     public var onLocalWrite: () -> Void = {}
-    private let settingsURL: URL
+    /// nil for an in-memory store: settings then live for the session only.
+    private let settingsURL: URL?
     private let logger = Logger(label: "hyzer.kiosk")
 
     public init(store: HyzerDatabase, viewport: Viewport, now: Millis, reduceMotion: Bool? = nil) throws {
         self.store = store
-        settingsURL = store.directory.appendingPathComponent("kiosk-settings.json")
-        var settings = Self.loadSettings(settingsURL)
+        settingsURL = store.directory?.appendingPathComponent("kiosk-settings.json")
+        var settings = settingsURL.map(Self.loadSettings) ?? KioskSettings()
         if let reduceMotion { settings.reduceMotion = reduceMotion }
         state = KioskState(settings: settings, viewport: viewport)
         state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
@@ -83,7 +84,9 @@ public final class KioskSession {
                     _ = try store.startRound(round.id)
                     wrote = true
                 case .saveSettings(let settings):
-                    try JSONEncoder().encode(SettingsFile(reduceMotion: settings.reduceMotion)).write(to: settingsURL, options: .atomic)
+                    if let settingsURL {
+                        try JSONEncoder().encode(SettingsFile(reduceMotion: settings.reduceMotion)).write(to: settingsURL, options: .atomic)
+                    }
                 }
             } catch {
                 logger.error("\(effect) failed: \(error)")

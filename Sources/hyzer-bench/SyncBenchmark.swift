@@ -43,7 +43,7 @@ enum SyncBenchmark {
         var round = try dbA.createRound(courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered))
         round = try dbA.startRound(round.id)
         _ = try await engineA.syncNow()
-        await engineA.start()
+        let runA = engineA.launch()
 
         // 1. With the poke socket.
         let (dbB, engineB) = try await device("B")
@@ -51,7 +51,6 @@ enum SyncBenchmark {
         var standings = StandingsEngine()
         let withSocket = try await measure(dbA, engineA, dbB, engineB, round: round, samples: latencySamples, spacing: 0,
                                            standings: &standings)
-        await engineB.stop()
         log("sync: \(withSocket.count) samples with the poke socket")
 
         // 2. Socket blocked: device C only polls (≤ 5 s with an active round).
@@ -59,9 +58,8 @@ enum SyncBenchmark {
         _ = try await engineC.syncNow()
         let polled = try await measure(dbA, engineA, dbC, engineC, round: round, samples: 120, spacing: 0.27,
                                        standings: &standings)
-        await engineC.stop()
         log("sync: \(polled.count) samples polling only; max \(Int(polled.max() ?? 0)) ms")
-        await engineA.stop()
+        await runA.stop()
 
         // 3. Recovery: 500 scores queued offline on D, then D reconnects (engine start)
         //    until E, live, has every one of them.
@@ -84,18 +82,18 @@ enum SyncBenchmark {
             }
         }
         let changesE = engineE.changes()
-        await engineE.start()
+        let runE = engineE.launch()
         try await Task.sleep(nanoseconds: 300_000_000)  // E's socket is up
         let recoveryStart = nowNs()
-        await engineD.start()
+        let runD = engineD.launch()
         var received = 0
         for await _ in changesE {
             received = (try? dbE.events(round: recoveryRound.id).count) ?? 0
             if received >= queued { break }
         }
         let recoveryMs = Double(nowNs() - recoveryStart) / 1e6
-        await engineD.stop()
-        await engineE.stop()
+        await runD.stop()
+        await runE.stop()
         log("sync: \(queued) queued scores recovered in \(Int(recoveryMs)) ms")
 
         // 4. Ingest: 10,000 events in pushes of 500, over HTTP, one client.
@@ -117,7 +115,7 @@ enum SyncBenchmark {
     static func measure(_ dbA: HyzerDatabase, _ engineA: SyncEngine, _ dbB: HyzerDatabase, _ engineB: SyncEngine,
                         round: Round, samples: Int, spacing: Double, standings: inout StandingsEngine) async throws -> [Double] {
         let changes = engineB.changes()
-        await engineB.start()
+        let runB = engineB.launch()
         try await Task.sleep(nanoseconds: 300_000_000)  // socket up (when enabled)
         var iterator = changes.makeAsyncIterator()
         var sent: [UUID: UInt64] = [:]
@@ -169,7 +167,7 @@ enum SyncBenchmark {
             }
             if !sent.isEmpty { throw BenchError("\(sent.count) scores never reached the polling device") }
         }
-        await engineB.stop()
+        await runB.stop()
         return latencies
     }
 
@@ -220,3 +218,16 @@ enum SyncBenchmark {
     }
 }
 
+extension SyncEngine {
+    /// Runs the engine's service in a task, as the kiosk's ServiceGroup does; `stop()`
+    /// on the task ends it.
+    func launch() -> Task<Void, Never> { Task { try? await self.run() } }
+}
+
+extension Task where Success == Void, Failure == Never {
+    /// Cancels the run and waits for it to return.
+    func stop() async {
+        cancel()
+        await value
+    }
+}

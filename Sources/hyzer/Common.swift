@@ -18,6 +18,12 @@ struct DataOptions: ParsableArguments {
     }
 }
 
+extension HyzerDatabase {
+    /// The data directory of a store the CLI opened: always file-backed (`DataOptions.open`),
+    /// so `directory` is never nil here.
+    var files: URL { directory! }
+}
+
 /// Errors from the domain and store print as their own sentence and exit 1.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String

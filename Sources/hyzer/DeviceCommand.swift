@@ -34,9 +34,9 @@ struct Device: AsyncParsableCommand {
             }
             let link = ServerLink(serverURL: server, groupID: answer.groupID, groupName: answer.groupName,
                                   deviceID: answer.deviceID, deviceName: name, deviceToken: answer.deviceToken)
-            try link.save(to: db.directory)
+            try link.save(to: db.files)
             print("enrolled \"\(name)\" (device \(db.deviceID)) in group \"\(answer.groupName)\" at \(link.serverURL)")
-            print("credentials saved to \(db.directory.appendingPathComponent(ServerLink.fileName).path); run `hyzer sync` to sync now")
+            print("credentials saved to \(db.files.appendingPathComponent(ServerLink.fileName).path); run `hyzer sync` to sync now")
         }
     }
 
@@ -47,7 +47,7 @@ struct Device: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             print("device id: \(db.deviceID)")
-            guard let link = try ServerLink.load(from: db.directory) else {
+            guard let link = try ServerLink.load(from: db.files) else {
                 print("not enrolled (hyzer device enroll --server URL --group-token T --name NAME)")
                 return
             }

@@ -10,7 +10,7 @@ enum DeviceLookup {
     static func round(_ text: String, in db: HyzerDatabase) throws -> Round {
         if text.lowercased() == "current" || text.lowercased() == "active" {
             guard let round = try db.activeRounds().first else {
-                throw CommandFailure(message: "no active round in \(db.directory.path)")
+                throw CommandFailure(message: "no active round in \(db.files.path)")
             }
             return round
         }
@@ -18,7 +18,7 @@ enum DeviceLookup {
             throw CommandFailure(message: "\"\(text)\" is not a round id (a UUID, or \"current\" for the newest active round)")
         }
         guard let round = try db.round(id: id) else {
-            throw CommandFailure(message: "round \(text) is not in \(db.directory.path); run `hyzer sync` if another device created it")
+            throw CommandFailure(message: "round \(text) is not in \(db.files.path); run `hyzer sync` if another device created it")
         }
         return round
     }
@@ -48,7 +48,7 @@ enum DeviceLookup {
 /// saved, so a failure here is a warning and the exit code stays 0.
 func syncAfterLocalWrite(_ db: HyzerDatabase, skip: Bool) async {
     guard !skip else { return }
-    guard let link = try? ServerLink.load(from: db.directory) else {
+    guard let link = try? ServerLink.load(from: db.files) else {
         print("saved locally (this device is not enrolled with a group server)")
         return
     }

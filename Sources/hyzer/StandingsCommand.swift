@@ -45,7 +45,7 @@ struct Standings: AsyncParsableCommand {
             roundID = id
         } else {
             guard let newest = try db.activeRounds().first else {
-                throw CommandFailure(message: "no active round in \(db.directory.path); pass a round id or run `hyzer demo`")
+                throw CommandFailure(message: "no active round in \(db.files.path); pass a round id or run `hyzer demo`")
             }
             roundID = newest.id
         }

@@ -11,8 +11,8 @@ struct Sync: AsyncParsableCommand {
 
     func run() async throws {
         let db = try data.open()
-        guard let link = try ServerLink.load(from: db.directory) else {
-            throw CommandFailure(message: "this device is not enrolled; run `hyzer device enroll --server URL --group-token T --name NAME --data \(db.directory.path)`")
+        guard let link = try ServerLink.load(from: db.files) else {
+            throw CommandFailure(message: "this device is not enrolled; run `hyzer device enroll --server URL --group-token T --name NAME --data \(db.files.path)`")
         }
         let engine = SyncEngine(database: db, link: link)
         let report: SyncReport

@@ -121,7 +121,7 @@ import Testing
 
             let states = b.engine.stateUpdates()
             let changes = b.engine.changes()
-            await b.engine.start()
+            b.startEngine()
             let live = await firstValue(states, within: 10) { $0.live }
             #expect(live != nil, "the poke socket never connected")
 
@@ -131,7 +131,7 @@ import Testing
             #expect(change?.trigger == .remoteSync)
             #expect(change?.rounds == [round.id])
             #expect(try b.snapshot(round).scorecard.value(participant: round.participants[1].id, hole: 2) == 4)
-            let state = await b.engine.state
+            let state = b.engine.state
             #expect(state.lastSyncedAt != nil)
         }
     }
@@ -143,7 +143,7 @@ import Testing
             let round = try a.startRound(["Nate"])
             try await a.sync()
             let states = a.engine.stateUpdates()
-            await a.engine.start()
+            a.startEngine()
             #expect(await firstValue(states, within: 10) { $0.lastSyncedAt != nil } != nil)
             try a.score(round, 0, hole: 1, 3)
             a.engine.localDataChanged()

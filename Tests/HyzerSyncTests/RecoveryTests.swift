@@ -118,9 +118,10 @@ import Testing
             let reopened = try HyzerDatabase(directory: a.dir)
             let engine = SyncEngine(database: reopened, link: a.link)
             let states = engine.stateUpdates()
-            await engine.start()
+            let run = Task { try? await engine.run() }
             #expect(await firstValue(states, within: 10) { $0.lastSyncedAt != nil && $0.pending == 0 } != nil)
-            await engine.stop()
+            run.cancel()
+            await run.value
             #expect(try reopened.outboxCounts()[.inFlight] == nil)
             for item in claimed { #expect(try reopened.outboxStatus(of: item.record.id) == .synced) }
             #expect(try await group.serverEvents().count == 3)
@@ -138,7 +139,7 @@ import Testing
             try a.score(round, 0, hole: 2, 3)
             _ = try a.db.reconcileOutbox(with: try a.db.pendingSyncRecords())
             _ = try a.db.claimOutbox(limit: 1)  // one of them was in flight
-            try a.db.operational.close()
+            try a.db.close()
             for suffix in ["", "-wal", "-shm"] {
                 try? FileManager.default.removeItem(atPath: a.dir.appendingPathComponent(HyzerDatabase.operationalFileName).path + suffix)
             }

@@ -81,7 +81,7 @@ final class TestGroup: @unchecked Sendable {
     }
 
     func shutdown() async {
-        for d in devices { await d.engine.stop() }
+        for d in devices { await d.stopEngine() }
         await server.stop()
         try? FileManager.default.removeItem(at: serverDir)
         for d in devices { try? FileManager.default.removeItem(at: d.dir) }
@@ -94,6 +94,8 @@ final class TestDevice: @unchecked Sendable {
     let db: HyzerDatabase
     let link: ServerLink
     let engine: SyncEngine
+    /// The engine's service while it runs (`startEngine`), as the kiosk's ServiceGroup runs it.
+    private var running: Task<Void, Never>?
 
     init(name: String, dir: URL, db: HyzerDatabase, link: ServerLink, options: SyncEngine.Options) {
         self.name = name
@@ -105,6 +107,18 @@ final class TestDevice: @unchecked Sendable {
 
     @discardableResult
     func sync() async throws -> SyncReport { try await engine.syncNow() }
+
+    func startEngine() {
+        let engine = engine
+        running = Task { try? await engine.run() }
+    }
+
+    /// Cancels the engine's run and waits for it to return.
+    func stopEngine() async {
+        running?.cancel()
+        await running?.value
+        running = nil
+    }
 
     /// A started round on the first seeded 18-hole course.
     func startRound(_ names: [String]) throws -> Round {

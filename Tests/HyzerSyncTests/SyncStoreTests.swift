@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HyzerKit
 @testable import HyzerStore
+import HyzerSync
 import HyzerSyncProtocol
 import Testing
 

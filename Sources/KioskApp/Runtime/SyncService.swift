@@ -12,7 +12,7 @@ public struct SyncService: Service {
 
     /// Nil when this kiosk is not enrolled with a group server (`hyzer device enroll`).
     public init?(store: HyzerDatabase, inbox: KioskInbox) throws {
-        guard let link = try ServerLink.load(from: store.directory) else { return nil }
+        guard let directory = store.directory, let link = try ServerLink.load(from: directory) else { return nil }
         engine = SyncEngine(database: store, link: link)
         self.inbox = inbox
     }
@@ -22,19 +22,20 @@ public struct SyncService: Service {
     /// After every local write: push now rather than at the next timer.
     public func localWrite() { engine.localDataChanged() }
 
-    public func run() async {
+    public func run() async throws {
         let (engine, inbox) = (engine, inbox)
-        await withDiscardingTaskGroup { group in
+        // Subscribe before the engine starts so its first state is not missed; both
+        // streams end when the engine's run returns (graceful shutdown or cancellation).
+        let states = engine.stateUpdates()
+        let changes = engine.changes()
+        try await withThrowingDiscardingTaskGroup { group in
             group.addTask {
-                for await state in engine.stateUpdates() { inbox.post(.event(.syncChanged(Self.indicator(for: state)))) }
+                for await state in states { inbox.post(.event(.syncChanged(Self.indicator(for: state)))) }
             }
             group.addTask {
-                for await _ in engine.changes() { inbox.post(.storeChanged(.remote)) }
+                for await _ in changes { inbox.post(.storeChanged(.remote)) }
             }
-            await engine.start()
-            // The engine runs until stopped; stopping it ends both streams above.
-            try? await gracefulShutdown()
-            await engine.stop()
+            try await engine.run()
         }
     }
 

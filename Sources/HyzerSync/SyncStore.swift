@@ -1,0 +1,415 @@
+import Foundation
+import HyzerKit
+import HyzerStore
+import HyzerSyncProtocol
+
+// The sync side of the store: wire records <-> the store's domain values, the feed
+// cursor, and the outbox's A1 states. Written once as named writes (`SyncStore`) that
+// the engine runs with `await` and the CLI and tests run synchronously; the SQL stays in
+// HyzerStore (`ChangeLedger`, `Outbox`).
+
+/// Where this device is in the server's change feed: which feed (server + group), which
+/// incarnation of the server's database (epoch) and the last applied sequence number.
+/// Kept in the domain database so it advances in the same transaction that applies the
+/// pulled records: a crash can never leave the cursor ahead of the data.
+public struct SyncCursor: Sendable, Equatable {
+    /// Identifies the feed, e.g. "https://server|group-id"; nil before the first pull.
+    public var stream: String?
+    public var epoch: String?
+    public var cursor: Int64
+
+    public init(stream: String? = nil, epoch: String? = nil, cursor: Int64 = 0) {
+        self.stream = stream
+        self.epoch = epoch
+        self.cursor = cursor
+    }
+}
+
+/// A local record the server does not have yet (or not in this version).
+public struct PendingRecord: Sendable, Hashable {
+    public var record: SyncRecord
+    /// Order among records of one kind (events: local arrival order).
+    public var localOrder: Int64
+}
+
+/// What applying one pulled page did.
+public struct PullApplyResult: Sendable, Equatable {
+    /// Records that changed local data.
+    public var applied = 0
+    /// Already known, or older than what is here (last-writer-wins lost).
+    public var unchanged = 0
+    /// Records this device could not store, by server seq (logged; the cursor still moves
+    /// on, or one bad record would stop sync forever).
+    public var rejected: [Int64: String] = [:]
+    /// Rounds whose standings may have moved (new events, status or participants).
+    public var roundsChanged: Set<UUID> = []
+    public var eventsInserted = 0
+    /// Other changes the board may want to reload (courses, players).
+    public var referenceDataChanged = false
+
+    public init() {}
+}
+
+public struct RecordKey: Sendable, Hashable {
+    public var kind: RecordKind
+    public var id: UUID
+    public var version: UUID
+
+    public init(kind: RecordKind, id: UUID, version: UUID) {
+        self.kind = kind
+        self.id = id
+        self.version = version
+    }
+
+    var change: ChangeKey { ChangeKey(kind: ChangeKind(kind), id: id, version: version) }
+}
+
+public struct OutboxItem: Sendable, Hashable {
+    public var record: SyncRecord
+    public var attempts: Int
+    public var key: RecordKey { RecordKey(kind: record.kind, id: record.id, version: record.version) }
+}
+
+public struct FailedRecord: Sendable, Hashable {
+    public var kind: RecordKind
+    public var id: UUID
+    public var reason: String
+}
+
+public struct ReconcileResult: Sendable, Equatable {
+    public var enqueued = 0
+    /// Pending in the domain store but already synced in the outbox: a crash came between
+    /// the two acknowledgements. The caller clears them in the domain store.
+    public var alreadySynced: [RecordKey] = []
+}
+
+extension ChangeKind {
+    init(_ kind: RecordKind) {
+        switch kind {
+        case .course: self = .course
+        case .player: self = .player
+        case .round: self = .round
+        case .scoreEvent: self = .scoreEvent
+        }
+    }
+}
+
+extension ChangeLedger {
+    func syncCursor() throws -> SyncCursor {
+        SyncCursor(stream: try cursorValue("stream"), epoch: try cursorValue("epoch"),
+                   cursor: Int64(try cursorValue("cursor") ?? "") ?? 0)
+    }
+
+    func setSyncCursor(_ cursor: SyncCursor) throws {
+        try setCursorValue(cursor.stream, for: "stream")
+        try setCursorValue(cursor.epoch, for: "epoch")
+        try setCursorValue(String(cursor.cursor), for: "cursor")
+    }
+}
+
+/// The named writes and reads of sync. Each runs in one transaction.
+enum SyncStore {
+    // MARK: Cursor and epoch
+
+    static var cursor: StoreRead<SyncCursor> { .changeLedger { try $0.syncCursor() } }
+
+    /// Called with the feed and epoch a server reports. Same feed and epoch: nothing to do.
+    /// Otherwise (first sync, another server or group, or a server database that was
+    /// recreated or restored from a backup) the cursor goes back to zero and *every*
+    /// local record becomes pending again, so whatever the server no longer has is pushed
+    /// again; it answers `duplicate` for the rest. Returns true when it reset.
+    static func adopt(stream: String, epoch: String, force: Bool) -> StoreWrite<Bool> {
+        .changeLedger { ledger in
+            let current = try ledger.syncCursor()
+            if current.stream == stream && current.epoch == epoch && !force { return false }
+            if current.stream != nil || current.epoch != nil { try ledger.markAllPending() }
+            try ledger.setSyncCursor(SyncCursor(stream: stream, epoch: epoch, cursor: 0))
+            return true
+        }
+    }
+
+    /// After a push whose records got the seqs right after the cursor, and nothing else
+    /// came in between (`head` is the last of them), the feed up to `head` holds only what
+    /// this device already has: move the cursor there instead of pulling it back.
+    static func advancePastOwnPush(stream: String, epoch: String, createdSeqs: [Int64], head: Int64) -> StoreWrite<Bool> {
+        .changeLedger { ledger in
+            guard !createdSeqs.isEmpty else { return false }
+            let cursor = try ledger.syncCursor()
+            guard cursor.stream == stream, cursor.epoch == epoch else { return false }
+            let expected = Set((cursor.cursor + 1)...max(cursor.cursor + 1, head))
+            guard head > cursor.cursor, Set(createdSeqs) == expected else { return false }
+            try ledger.setSyncCursor(SyncCursor(stream: stream, epoch: epoch, cursor: head))
+            return true
+        }
+    }
+
+    // MARK: Local changes to push
+
+    /// Every local record the server has not acknowledged in its current version, in the
+    /// order they must be sent (courses, players, rounds, then events by arrival).
+    static func pendingRecords(limit: Int) -> StoreWrite<[PendingRecord]> {
+        .changeLedger { ledger in try ledger.pendingChanges(limit: limit).map(pendingRecord) }
+    }
+
+    static func pendingRecord(_ change: LocalChange) -> PendingRecord {
+        switch change {
+        case .course(let course, let version, let updatedAt):
+            PendingRecord(record: .course(CourseRecord(course, version: version, updatedAt: updatedAt)), localOrder: 0)
+        case .player(let player, let version, let updatedAt):
+            PendingRecord(record: .player(PlayerRecord(player, version: version, updatedAt: updatedAt)), localOrder: 0)
+        case .round(let round, let version, let updatedAt):
+            PendingRecord(record: .round(RoundRecord(round, version: version, updatedAt: updatedAt)), localOrder: 0)
+        case .scoreEvent(let event, let seq):
+            PendingRecord(record: .scoreEvent(ScoreEventRecord(event)), localOrder: seq)
+        }
+    }
+
+    static var pendingCount: StoreRead<Int> { .changeLedger { try $0.pendingCount() } }
+
+    /// The server has these versions durably: they stop being pending. A record changed
+    /// since (another version) stays pending.
+    static func acknowledge(_ keys: [RecordKey]) -> StoreWrite<Void> {
+        .changeLedger { ledger in try ledger.acknowledge(keys.map(\.change)) }
+    }
+
+    // MARK: Pulled pages
+
+    /// Applies one page of the server's change feed and moves the cursor to `next`, all in
+    /// one transaction: either the page and the cursor are stored, or neither is.
+    ///
+    /// Records are applied in server order. Mutable records merge last-writer-wins by
+    /// `ChangeStamp` (the rule the server uses), events are inserted once by id. What the
+    /// server sends was validated there; a record this device still cannot store is
+    /// reported in `rejected` and skipped.
+    static func applyPulled(_ records: [PulledRecord], next: Int64, stream: String, epoch: String)
+        -> StoreWrite<PullApplyResult>
+    {
+        .changeLedger { ledger in
+            let cursor = try ledger.syncCursor()
+            guard cursor.stream == stream, cursor.epoch == epoch else {
+                // The caller adopts the stream first; refusing here keeps a page from an old
+                // epoch from ever landing under a new cursor.
+                throw StoreError.corruptRecord("pulled page for \(stream) epoch \(epoch), but the cursor is on \(cursor.stream ?? "none") epoch \(cursor.epoch ?? "none")")
+            }
+            var result = PullApplyResult()
+            var touchedRounds: Set<UUID> = []
+            for pulled in records {
+                do {
+                    try applyRemote(pulled.record, into: &result, ledger)
+                    switch pulled.record {
+                    case .round(let r): touchedRounds.insert(r.id)
+                    case .scoreEvent(let e): touchedRounds.insert(e.roundID)
+                    default: break
+                    }
+                } catch let error as StoreError {
+                    result.rejected[pulled.seq] = error.description
+                }
+            }
+            // FR14 for remote scores too: the round may now be fully scored.
+            result.roundsChanged.formUnion(try ledger.markFullyScored(touchedRounds))
+            try ledger.setSyncCursor(SyncCursor(stream: stream, epoch: epoch, cursor: max(cursor.cursor, next)))
+            return result
+        }
+    }
+
+    private static func applyRemote(_ record: SyncRecord, into result: inout PullApplyResult, _ ledger: ChangeLedger) throws {
+        let key = ChangeKey(kind: ChangeKind(record.kind), id: record.id, version: record.version)
+        if let stamp = record.stamp, let local = try ledger.localVersion(key.kind, record.id) {
+            let localStamp = ChangeStamp(lifecycle: local.status.map(ChangeStamp.lifecycle(of:)) ?? 0,
+                                         updatedAt: local.updatedAt, version: local.version)
+            if stamp <= localStamp {
+                result.unchanged += 1
+                // Same version as here: the server has it, so it is no longer pending.
+                if stamp == localStamp { try ledger.setSynced(key) }
+                return
+            }
+        }
+        switch record {
+        case .course(let r):
+            let course: Course
+            do { course = try r.course() } catch { throw StoreError.course(error) }
+            try ledger.saveRemote(course, updatedAt: r.updatedAt)
+            try ledger.setSynced(key)
+            result.referenceDataChanged = true
+        case .player(let r):
+            let player: Player
+            do { player = try r.player() } catch { throw StoreError.player(error) }
+            try ledger.saveRemote(player, updatedAt: r.updatedAt)
+            try ledger.setSynced(key)
+            result.referenceDataChanged = true
+        case .round(let r):
+            if let problem = r.problem() { throw StoreError.corruptRecord("round \(r.id): \(problem)") }
+            try ledger.saveRemote(r.round, updatedAt: r.updatedAt)
+            try ledger.setSynced(key)
+            result.roundsChanged.insert(r.id)
+        case .scoreEvent(let r):
+            let inserted = try ledger.insertRemote(r.event)
+            try ledger.setSynced(key)
+            guard inserted else {
+                result.unchanged += 1
+                return
+            }
+            result.eventsInserted += 1
+            result.roundsChanged.insert(r.roundID)
+        }
+        result.applied += 1
+    }
+
+    // MARK: Outbox
+
+    /// Makes the outbox match the pending records: new ones and new versions become
+    /// `pending`; a version already `failed` stays failed (retrying cannot help).
+    static func reconcile(_ pending: [PendingRecord]) -> StoreWrite<ReconcileResult> {
+        .outbox { outbox in try reconcile(pending, outbox) }
+    }
+
+    /// Reconcile and claim in one transaction (one fsync fewer on the way to the server).
+    static func reconcileAndClaim(_ pending: [PendingRecord], limit: Int)
+        -> StoreWrite<ReconcileResult.AndClaimed>
+    {
+        .outbox { outbox in ReconcileResult.AndClaimed(reconciled: try reconcile(pending, outbox),
+                                                       claimed: try claim(limit: limit, outbox)) }
+    }
+
+    private static func reconcile(_ pending: [PendingRecord], _ outbox: Outbox) throws -> ReconcileResult {
+        let encoder = SyncCoding.encoder()
+        var result = ReconcileResult()
+        for item in pending {
+            let record = item.record
+            if let existing = try outbox.entry(record.id), existing.version == record.version {
+                if existing.status == .synced {
+                    result.alreadySynced.append(RecordKey(kind: record.kind, id: record.id, version: record.version))
+                }
+                continue
+            }
+            try outbox.enqueue(OutboxEntry(id: record.id, kind: record.kind.rawValue, version: record.version,
+                                           payload: try encoder.encode(record), kindOrder: record.kind.dependencyOrder,
+                                           localOrder: item.localOrder))
+            result.enqueued += 1
+        }
+        return result
+    }
+
+    /// A1: takes up to `limit` pending rows and marks them inFlight in one transaction,
+    /// before the caller awaits the network.
+    static func claim(limit: Int) -> StoreWrite<[OutboxItem]> {
+        .outbox { outbox in try claim(limit: limit, outbox) }
+    }
+
+    private static func claim(limit: Int, _ outbox: Outbox) throws -> [OutboxItem] {
+        let decoder = SyncCoding.decoder()
+        var items: [OutboxItem] = []
+        for row in try outbox.pendingPayloads(limit: limit) {
+            guard let record = try? decoder.decode(SyncRecord.self, from: row.payload) else {
+                try outbox.markUnsendable(row.id, reason: "unreadable outbox payload")
+                continue
+            }
+            try outbox.markInFlight(row.id)
+            items.append(OutboxItem(record: record, attempts: row.attempts + 1))
+        }
+        return items
+    }
+
+    /// Records the server's answers. Only rows still inFlight *with the answered version*
+    /// change: a newer local version enqueued meanwhile stays pending. Returns the keys
+    /// that are now synced, for `acknowledge`.
+    static func complete(_ results: [PushResult]) -> StoreWrite<[RecordKey]> {
+        .outbox { outbox in
+            var synced: [RecordKey] = []
+            for r in results {
+                switch r.status {
+                case .created, .duplicate:
+                    try outbox.markSynced(r.id, version: r.version, serverSeq: r.seq)
+                    synced.append(RecordKey(kind: r.kind, id: r.id, version: r.version))
+                case .rejected:
+                    try outbox.markFailed(r.id, version: r.version, reason: r.reason ?? "rejected")
+                }
+            }
+            return synced
+        }
+    }
+
+    /// A push that got no answer: its rows go back to pending for a retry.
+    static func release(_ keys: [RecordKey], error: String) -> StoreWrite<Void> {
+        .outbox { outbox in
+            for key in keys { try outbox.release(key.id, version: key.version, error: error) }
+        }
+    }
+
+    static var resetInFlight: StoreWrite<Int> { .outbox { try $0.resetInFlight() } }
+
+    static var resetForNewEpoch: StoreWrite<Void> { .outbox { try $0.resetForNewEpoch() } }
+
+    static var counts: StoreRead<[OutboxStatus: Int]> { .outbox { try $0.counts() } }
+
+    static func failed(limit: Int) -> StoreRead<[FailedRecord]> {
+        .outbox { outbox in
+            try outbox.failures(limit: limit).map {
+                FailedRecord(kind: RecordKind(rawValue: $0.kind) ?? .scoreEvent, id: $0.id, reason: $0.reason)
+            }
+        }
+    }
+
+    static func status(of id: UUID) -> StoreRead<OutboxStatus?> { .outbox { try $0.status(of: id) } }
+}
+
+extension ReconcileResult {
+    struct AndClaimed: Sendable {
+        var reconciled: ReconcileResult
+        var claimed: [OutboxItem]
+    }
+}
+
+/// The same named writes, run synchronously: for the CLI and tests. The engine runs them
+/// with `await` instead.
+extension HyzerDatabase {
+    public func syncCursor() throws -> SyncCursor { try read(SyncStore.cursor) }
+
+    @discardableResult
+    public func adoptSyncStream(_ stream: String, epoch: String, force: Bool = false) throws -> Bool {
+        try write(SyncStore.adopt(stream: stream, epoch: epoch, force: force))
+    }
+
+    @discardableResult
+    public func advanceCursorPastOwnPush(stream: String, epoch: String, createdSeqs: [Int64], head: Int64) throws -> Bool {
+        try write(SyncStore.advancePastOwnPush(stream: stream, epoch: epoch, createdSeqs: createdSeqs, head: head))
+    }
+
+    public func pendingSyncRecords(limit: Int = .max) throws -> [PendingRecord] {
+        try write(SyncStore.pendingRecords(limit: limit))
+    }
+
+    public func pendingSyncCount() throws -> Int { try read(SyncStore.pendingCount) }
+
+    public func acknowledgeSynced(_ keys: [RecordKey]) throws {
+        guard !keys.isEmpty else { return }
+        try write(SyncStore.acknowledge(keys))
+    }
+
+    public func applyPulled(_ records: [PulledRecord], next: Int64, stream: String, epoch: String) throws -> PullApplyResult {
+        try write(SyncStore.applyPulled(records, next: next, stream: stream, epoch: epoch))
+    }
+
+    public func reconcileOutbox(with pending: [PendingRecord]) throws -> ReconcileResult {
+        try write(SyncStore.reconcile(pending))
+    }
+
+    public func claimOutbox(limit: Int) throws -> [OutboxItem] { try write(SyncStore.claim(limit: limit)) }
+
+    public func completeOutbox(_ results: [PushResult]) throws -> [RecordKey] { try write(SyncStore.complete(results)) }
+
+    public func releaseInFlight(_ keys: [RecordKey], error: String) throws {
+        try write(SyncStore.release(keys, error: error))
+    }
+
+    @discardableResult
+    public func resetInFlightOutbox() throws -> Int { try write(SyncStore.resetInFlight) }
+
+    public func resetOutboxForNewEpoch() throws { try write(SyncStore.resetForNewEpoch) }
+
+    public func outboxCounts() throws -> [OutboxStatus: Int] { try read(SyncStore.counts) }
+
+    public func failedOutbox(limit: Int = 100) throws -> [FailedRecord] { try read(SyncStore.failed(limit: limit)) }
+
+    public func outboxStatus(of id: UUID) throws -> OutboxStatus? { try read(SyncStore.status(of: id)) }
+}
