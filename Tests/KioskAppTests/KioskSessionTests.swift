@@ -6,14 +6,15 @@ import Testing
 @testable import KioskApp
 
 /// The state machine bound to a real store: what the shell does between the knob and SQLite.
+/// In memory unless a test needs a second process's view of the same file.
 @Suite struct KioskSessionTests {
     final class Fixture {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-session-\(UUID())")
         let store: HyzerDatabase
         let session: KioskSession
         let round: Round
-        init() throws {
-            store = try HyzerDatabase(directory: dir)
+        init(onDisk: Bool = false) throws {
+            store = onDisk ? try HyzerDatabase(directory: dir) : try HyzerDatabase.inMemory()
             let course = try Course(name: "Session Nine", holeCount: 9)
             try store.saveCourse(course)
             let players = try ["Ana", "Ben"].map { try Player(displayName: $0) }
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func writesByAnotherProcessReachTheBoardAsRemoteChanges() throws {
-        let f = try Fixture()
+        let f = try Fixture(onDisk: true)
         #expect(!f.session.reload(.external, now: 10))
         let other = try HyzerDatabase(directory: f.dir)   // as `hyzer score` would open it
         try other.recordScore(ScoreEntry(roundID: f.round.id, participantID: f.round.participants[1].id, hole: 1,
@@ -57,7 +58,7 @@ import Testing
         let f = try Fixture()
         f.session.send(.pressed, now: 10)
         f.session.send(.pressed, now: 10)            // crown entry open on the kiosk…
-        _ = try HyzerDatabase(directory: f.dir).finishRound(f.round.id)   // …while another device finishes the round
+        _ = try f.store.finishRound(f.round.id)      // …while another device finishes the round (pulled by sync)
         var buzzes: [BuzzPattern] = []
         f.session.buzz = { buzzes.append($0) }
         f.session.send(.pressed, now: 20)            // save
