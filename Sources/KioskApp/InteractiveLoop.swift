@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 import KioskCore
 import KioskHardware
 import KioskRender
@@ -37,9 +38,10 @@ public final class InteractiveLoop {
     public func run(seconds: Double? = nil) {
         let clock = MonotonicMillis()
         let stopAt = seconds.map { clock.now + Millis($0 * 1000) }
+        // The knob driver is a service: it runs until its task is cancelled.
+        let knobRun = knob.map { knob in Task { try await knob.run() } }
         if let knob {
             let queue = knobQueue
-            knob.start()
             Task.detached {
                 for await event in knob.events {
                     queue.push(event)
@@ -71,7 +73,7 @@ public final class InteractiveLoop {
                 session.send(.tick, now: now)
             }
             if lastDrawn != session.state || session.state.isAnimating(at: now) {
-                display.draw(session.state, now: now)
+                display.draw(session.state, now: now, wallClock: SystemClock().date)
                 display.present()
                 lastDrawn = session.state
                 frames += 1
@@ -87,7 +89,7 @@ public final class InteractiveLoop {
                 event = display.waitEvent(timeoutMs: 0)
             }
         }
-        knob?.stop()
+        knobRun?.cancel()
         sync?.stop()
     }
 
