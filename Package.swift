@@ -56,6 +56,7 @@ let package = Package(
             dependencies: [
                 "CGpiod", "HyzerKit",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The kiosk's screens as a pure state machine: events in, state and effects out.
@@ -155,7 +156,13 @@ let package = Package(
             name: "HyzerStoreTests",
             dependencies: ["HyzerStore", "HyzerKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "KioskHardwareTests", dependencies: ["KioskHardware", "HyzerKit"]),
+        .testTarget(
+            name: "KioskHardwareTests",
+            dependencies: [
+                "KioskHardware", "HyzerKit",
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "HyzerKit"]),
         .testTarget(
             name: "KioskAppTests",

@@ -134,7 +134,8 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
         session.buzz = { pattern in
             if let mapped = BuzzerPattern(rawValue: pattern.rawValue) { driver.buzzer.play(mapped) }
         }
-        services.append(.init(service: KnobService(driver: driver, inbox: inbox)))
+        // A knob that fails mid-run (the chip went away) leaves the kiosk on the keyboard.
+        services.append(.init(service: KnobService(driver: driver, inbox: inbox), failureTerminationBehavior: .ignore))
     }
     // Sync with the group server when this kiosk is enrolled (`hyzer device enroll`).
     if let sync = try SyncService(store: store, inbox: inbox) {

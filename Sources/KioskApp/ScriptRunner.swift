@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 import KioskCore
 import KioskRender
 
@@ -67,7 +68,7 @@ public struct ScriptRunner {
     /// Frames are drawn as they will look once motion has settled (arrows still showing).
     private mutating func write(name: String) throws {
         let url = snapshots.appendingPathComponent(String(format: "%03d-%@.png", written.count + 1, name))
-        display.draw(session.state, now: now + MotionTokens.reshuffleBudget + 100)
+        display.draw(session.state, now: now + MotionTokens.reshuffleBudget + 100, wallClock: SystemClock().date)
         try display.writePNG(to: url)
         written.append(url)
     }

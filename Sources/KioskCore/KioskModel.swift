@@ -54,47 +54,6 @@ public struct Notice: Sendable, Equatable {
     public var shownAt: Millis
 }
 
-/// The screens of the scoring loop. Each carries only its own cursor state; everything
-/// else comes from `KioskData`, so a data change never leaves a screen stale.
-public enum Screen: Sendable, Equatable {
-    /// The idle live board (or the last summary and "start a round" when none is active).
-    case board
-    case menu(cursor: Int)
-    /// One hole's card; `cursor` selects a participant row.
-    case holeCard(hole: Int, cursor: Int)
-    /// Crown-style entry for one participant on one hole.
-    case entry(Entry)
-    /// "All scores recorded. Finalize round?" `cursor` 0 = Finalize, 1 = Keep scoring.
-    case finalizePrompt(cursor: Int)
-    case summary(roundID: UUID)
-    case setupCourse(cursor: Int)
-    case setupPlayers(courseID: UUID, selected: [UUID], cursor: Int)
-
-    public struct Entry: Sendable, Equatable {
-        public var hole: Int
-        public var participantID: UUID
-        /// The row to return to on the hole card.
-        public var cursor: Int
-        public var value: Int
-        /// Non-nil when the participant already had a score: saving is a correction.
-        public var previous: Int?
-    }
-
-    /// A name for snapshots and logs.
-    public var name: String {
-        switch self {
-        case .board: "board"
-        case .menu: "menu"
-        case .holeCard(let hole, _): "hole-\(hole)"
-        case .entry(let e): "entry-hole-\(e.hole)"
-        case .finalizePrompt: "finalize"
-        case .summary: "summary"
-        case .setupCourse: "setup-course"
-        case .setupPlayers: "setup-players"
-        }
-    }
-}
-
 /// Inputs to the machine. The shell turns SDL events, knob events, store reads and the
 /// clock into these.
 public enum KioskEvent: Sendable, Equatable {

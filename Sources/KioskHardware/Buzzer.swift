@@ -1,4 +1,6 @@
+import HyzerKit
 import Logging
+import Synchronization
 
 /// What the buzzer can say.
 public enum BuzzerPattern: String, Sendable, Hashable, Codable, CaseIterable {
@@ -224,29 +226,30 @@ public final class NullOutputLine: OutputLine {
     public func drive(_ on: Bool) {}
 }
 
-/// A fake output line that records when it was driven, on a monotonic clock.
-public final class RecordingOutputLine: OutputLine, @unchecked Sendable {
-    // @unchecked: `recorded` is only touched under `lock`.
+/// A fake output line that records when it was driven, on the given clock (a `ManualClock` for
+/// replays on trace time).
+public final class RecordingOutputLine: OutputLine {
     public struct Change: Sendable, Hashable {
         public var on: Bool
         public var atNs: UInt64
     }
 
-    private let clock: any MonotonicClock
-    private let lock = ConditionLock()
-    private var recorded: [Change] = []
+    private let clock: any HyzerClock
+    private let recorded: Mutex<[Change]>
 
-    public init(clock: any MonotonicClock = SystemMonotonicClock(), expectedChanges: Int = 0) {
+    public init(clock: any HyzerClock = SystemClock(), expectedChanges: Int = 0) {
         self.clock = clock
-        recorded.reserveCapacity(expectedChanges)
+        var changes: [Change] = []
+        changes.reserveCapacity(expectedChanges)
+        recorded = Mutex(changes)
     }
 
     public func drive(_ on: Bool) {
-        let now = clock.nowNs
-        lock.withLock { recorded.append(Change(on: on, atNs: now)) }
+        let now = clock.uptimeNanoseconds
+        recorded.withLock { $0.append(Change(on: on, atNs: now)) }
     }
 
-    public var changes: [Change] { lock.withLock { recorded } }
+    public var changes: [Change] { recorded.withLock { $0 } }
 
     /// The times the line was switched on: one per pulse.
     public var pulseStarts: [UInt64] { changes.filter(\.on).map(\.atNs) }
@@ -258,62 +261,63 @@ public final class RecordingOutputLine: OutputLine, @unchecked Sendable {
 /// idle, so a tick never waits for a timer, the UI or the render loop. Turning pulses off and
 /// starting queued ones is done by a small timer thread (`startTimerThread()`), or, with a virtual
 /// clock, by whoever advances time (`advance(nowNs:)`).
-public final class Buzzer: @unchecked Sendable {
-    // @unchecked: `scheduler` and the timer flags are only touched under `lock`.
+public final class Buzzer: Sendable {
     public let line: any OutputLine
-    public let clock: any MonotonicClock
-    private let lock = ConditionLock()
-    private var scheduler: BuzzerScheduler
-    private var timerRunning = false
-    private var timerStopRequested = false
-    /// Set by `stopTimerThread()`: with nothing left to end a pulse, a late `play` from the UI
-    /// must not switch the line on for good.
-    private var retired = false
+    public let clock: any HyzerClock
+    public let timing: BuzzerTiming
+    /// A condition lock rather than a `Mutex`: the timer thread sleeps in it until the current
+    /// pulse or gap ends (a timed wait on CLOCK_MONOTONIC) and `play` wakes it when a pulse is
+    /// queued. That wake-up is on the measured tick path (see `ConditionLock`).
+    private let lock: ConditionLock<State>
 
-    public init(line: any OutputLine, timing: BuzzerTiming = BuzzerTiming(), clock: any MonotonicClock = SystemMonotonicClock()) {
-        self.line = line
-        self.clock = clock
-        self.scheduler = BuzzerScheduler(timing: timing)
+    private struct State: Sendable {
+        var scheduler: BuzzerScheduler
+        var timerRunning = false
+        var timerStopRequested = false
+        /// Set by `stopTimerThread()`: with nothing left to end a pulse, a late `play` from the UI
+        /// must not switch the line on for good.
+        var retired = false
     }
 
-    public var timing: BuzzerTiming { scheduler.timing }
+    public init(line: any OutputLine, timing: BuzzerTiming = BuzzerTiming(), clock: any HyzerClock = SystemClock()) {
+        self.line = line
+        self.clock = clock
+        self.timing = timing
+        lock = ConditionLock(State(scheduler: BuzzerScheduler(timing: timing)))
+    }
 
     /// Plays a pattern. Safe from any thread; the line is driven before this returns if the
     /// buzzer was idle. `nowNs` defaults to the buzzer's clock.
     public func play(_ pattern: BuzzerPattern, nowNs: UInt64? = nil) {
-        lock.withLock {
-            guard !retired else { return }
-            let now = nowNs ?? clock.nowNs
-            scheduler.request(pattern, now: now) { line.drive($0) }
-            lock.broadcast()
+        lock.withLock(wakingWaiters: true) { state in
+            guard !state.retired else { return }
+            let now = nowNs ?? clock.uptimeNanoseconds
+            state.scheduler.request(pattern, now: now) { line.drive($0) }
         }
     }
 
     /// Applies changes due by `nowNs`; for virtual time, where no timer thread runs.
     public func advance(nowNs: UInt64) {
-        lock.withLock { scheduler.advance(now: nowNs) { line.drive($0) } }
+        lock.withLock { $0.scheduler.advance(now: nowNs) { line.drive($0) } }
     }
 
-    public var nextDeadlineNs: UInt64? { lock.withLock { scheduler.nextDeadlineNs } }
-    public var stats: BuzzerStats { lock.withLock { scheduler.stats } }
-    public var isOn: Bool { lock.withLock { scheduler.isOn } }
+    public var nextDeadlineNs: UInt64? { lock.withLock { $0.scheduler.nextDeadlineNs } }
+    public var stats: BuzzerStats { lock.withLock { $0.scheduler.stats } }
+    public var isOn: Bool { lock.withLock { $0.scheduler.isOn } }
 
     /// Drops queued pulses and switches the line off.
     public func silence() {
-        lock.withLock {
-            scheduler.silence { line.drive($0) }
-            lock.broadcast()
-        }
+        lock.withLock(wakingWaiters: true) { $0.scheduler.silence { line.drive($0) } }
     }
 
     /// Starts the thread that ends pulses and starts queued ones on time. Needs a real monotonic
     /// clock (the thread sleeps on CLOCK_MONOTONIC). Calling it twice is harmless.
     public func startTimerThread(priority: KnobThreadPriority = .normal) {
-        let alreadyRunning = lock.withLock {
-            if timerRunning { return true }
-            timerRunning = true
-            timerStopRequested = false
-            retired = false
+        let alreadyRunning = lock.withLock { state in
+            if state.timerRunning { return true }
+            state.timerRunning = true
+            state.timerStopRequested = false
+            state.retired = false
             return false
         }
         guard !alreadyRunning else { return }
@@ -326,33 +330,30 @@ public final class Buzzer: @unchecked Sendable {
     }
 
     /// Stops the timer thread and leaves the line off; later `play` calls do nothing until
-    /// `startTimerThread()` is called again.
+    /// `startTimerThread()` is called again. Blocks until the thread has let go of the lock, which
+    /// it does as soon as it is woken (microseconds).
     public func stopTimerThread() {
-        lock.withLock {
-            retired = true
-            timerStopRequested = true
-            lock.broadcast()
-            while timerRunning { lock.wait() }
-            scheduler.silence { line.drive($0) }
+        lock.withLock(wakingWaiters: true) { state in
+            state.retired = true
+            state.timerStopRequested = true
+        }
+        lock.wait { state -> ConditionLock<State>.Step<Void> in
+            guard !state.timerRunning else { return .sleep }
+            state.scheduler.silence { line.drive($0) }
+            return .done(())
         }
     }
 
     private func timerLoop() {
-        lock.lock()
-        while !timerStopRequested {
-            if let deadline = scheduler.nextDeadlineNs {
-                let now = clock.nowNs
-                if now >= deadline {
-                    scheduler.advance(now: now) { line.drive($0) }
-                } else {
-                    lock.wait(untilNs: deadline)
-                }
-            } else {
-                lock.wait()
+        lock.wait { state -> ConditionLock<State>.Step<Void> in
+            guard !state.timerStopRequested else { return .done(()) }
+            while let deadline = state.scheduler.nextDeadlineNs {
+                let now = clock.uptimeNanoseconds
+                guard now >= deadline else { return .sleepUntil(nanoseconds: deadline) }
+                state.scheduler.advance(now: now) { line.drive($0) }
             }
+            return .sleep
         }
-        timerRunning = false
-        lock.broadcast()
-        lock.unlock()
+        lock.withLock(wakingWaiters: true) { $0.timerRunning = false }
     }
 }

@@ -1,5 +1,6 @@
 import CGpiod
 import Foundation
+import HyzerKit
 import Logging
 
 /// Waits on the input lines' event fds with one poll() on one thread, and hands the kernel's
@@ -9,9 +10,8 @@ import Logging
 /// both pending are read separately; they are merged by their kernel timestamps before decoding,
 /// because the quadrature order is the whole signal. The fds are made non-blocking so each
 /// wake-up drains everything queued (the v1 kernel queue holds only 16 events per line).
-final class GpioEventPump: @unchecked Sendable {
-    // @unchecked: immutable after init; `wake()` only writes to a pipe.
-    struct Source {
+final class GpioEventPump: Sendable {
+    struct Source: Sendable {
         var line: KnobLine
         var fd: Int32
         /// For error messages: "encoder A (GPIO17 at gpiochip0:17)" and the chip it is on.
@@ -50,7 +50,7 @@ final class GpioEventPump: @unchecked Sendable {
         _ = write(wakeWrite, &byte, 1)
     }
 
-    func run(_ handler: any KnobInputHandler, clock: any MonotonicClock) throws(GpioError) {
+    func run(_ handler: any KnobInputHandler, clock: any HyzerClock) throws(GpioError) {
         var pollFds = sources.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
         pollFds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
         let wakeIndex = sources.count
@@ -60,7 +60,7 @@ final class GpioEventPump: @unchecked Sendable {
         while true {
             var timeoutMs: Int32 = -1
             if let deadline = handler.nextDeadlineNs {
-                let now = clock.nowNs
+                let now = clock.uptimeNanoseconds
                 if deadline <= now {
                     handler.handleTimer(nowNs: now)
                     continue
@@ -123,11 +123,15 @@ final class GpioEventPump: @unchecked Sendable {
 /// Every failure throws a `GpioError` naming the line, the chip and the fix; the kiosk then
 /// shows it in diagnostics and carries on with the keyboard (`KnobBackends.hardwareOrKeyboard`).
 public final class GpiodKnobBackend: KnobBackend, @unchecked Sendable {
-    // @unchecked: immutable after init; `chips` is only kept alive, never used concurrently.
+    // @unchecked: `chips` holds libgpiod's `struct gpiod_chip *` handles, C pointers that are not
+    // Sendable and not thread-safe. They are only kept alive here (closing one would release its
+    // lines) and never used after init; everything else is immutable and Sendable.
     public let description: String
     public let initialLevels: KnobLevels
     public let buzzerLine: any OutputLine
-    public let clock: any MonotonicClock = SystemMonotonicClock()
+    /// CLOCK_MONOTONIC: the kernel stamps GPIO line events on it (Linux 5.7+), so edge timestamps
+    /// and "now" compare directly.
+    public let clock: any HyzerClock = SystemClock()
     public var usesVirtualTime: Bool { false }
 
     /// Open chips holding our requested lines; closing one releases its lines.

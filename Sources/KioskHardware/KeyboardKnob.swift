@@ -1,3 +1,5 @@
+import HyzerKit
+
 /// The keys that stand in for the knob on a development machine. The kiosk maps SDL keycodes to
 /// these; this module stays free of SDL.
 public enum KnobKey: String, Sendable, Hashable, CaseIterable {
@@ -61,56 +63,56 @@ public struct KeyboardKnobMapping: Sendable, Hashable {
 
 /// The knob on a development machine: the kiosk's event loop posts keyboard and wheel input,
 /// and it comes out of `KnobDriver` like the encoder's would.
-public final class KeyboardKnobBackend: KnobBackend, @unchecked Sendable {
-    // @unchecked: `pending`, `mapping` and `stopRequested` are only touched under `lock`.
+public final class KeyboardKnobBackend: KnobBackend {
     public let buzzerLine: any OutputLine
-    public let clock: any MonotonicClock = SystemMonotonicClock()
+    public let clock: any HyzerClock
     public var usesVirtualTime: Bool { false }
     public var initialLevels: KnobLevels { .idle }
     public var description: String { "keyboard and mouse wheel" }
 
-    private let lock = ConditionLock()
-    private var mapping: KeyboardKnobMapping
-    private var pending: [KnobEvent] = []
-    private var stopRequested = false
+    /// A condition lock: the input thread sleeps in it until a key arrives, as the GPIO backend's
+    /// sleeps in poll() (see `ConditionLock`).
+    private let lock: ConditionLock<Input>
+
+    private struct Input: Sendable {
+        var mapping: KeyboardKnobMapping
+        var pending: [KnobEvent] = []
+        var stopRequested = false
+    }
 
     /// - Parameter buzzerLine: dev machines have no buzzer, but a recorder can stand in for one.
-    public init(mapping: KeyboardKnobMapping = KeyboardKnobMapping(), buzzerLine: any OutputLine = NullOutputLine()) {
-        self.mapping = mapping
+    public init(
+        mapping: KeyboardKnobMapping = KeyboardKnobMapping(),
+        buzzerLine: any OutputLine = NullOutputLine(),
+        clock: any HyzerClock = SystemClock()
+    ) {
+        lock = ConditionLock(Input(mapping: mapping))
         self.buzzerLine = buzzerLine
+        self.clock = clock
     }
 
     /// Posts input from the UI thread; never blocks beyond a short lock.
     public func post(_ input: KeyboardKnobInput) {
-        let now = clock.nowNs
-        lock.withLock {
-            let events = mapping.map(input, atNs: now)
-            guard !events.isEmpty else { return }
-            pending.append(contentsOf: events)
-            lock.broadcast()
+        let now = clock.uptimeNanoseconds
+        lock.withLock(wakingWaiters: true) { state in
+            state.pending.append(contentsOf: state.mapping.map(input, atNs: now))
         }
     }
 
     public func stop() {
-        lock.withLock {
-            stopRequested = true
-            lock.broadcast()
-        }
+        lock.withLock(wakingWaiters: true) { $0.stopRequested = true }
     }
 
     public func run(_ handler: any KnobInputHandler) throws {
-        lock.lock()
-        while !stopRequested {
-            if pending.isEmpty {
-                lock.wait()
-                continue
+        while true {
+            let events: [KnobEvent]? = lock.wait { state in
+                if state.stopRequested { return .done(nil) }
+                guard !state.pending.isEmpty else { return .sleep }
+                defer { state.pending.removeAll(keepingCapacity: true) }
+                return .done(state.pending)
             }
-            let events = pending
-            pending.removeAll(keepingCapacity: true)
-            lock.unlock()
+            guard let events else { return }
             handler.handleEvents(events)
-            lock.lock()
         }
-        lock.unlock()
     }
 }

@@ -1,3 +1,5 @@
+import HyzerKit
+
 /// Where the knob's input comes from and where its buzzer goes: libgpiod on the kiosk, a trace
 /// replay in tests and benchmarks, the keyboard and mouse wheel on a development machine.
 ///
@@ -11,8 +13,10 @@ public protocol KnobBackend: AnyObject, Sendable {
     var initialLevels: KnobLevels { get }
     /// The line the buzzer drives.
     var buzzerLine: any OutputLine { get }
-    /// The clock edge timestamps are in.
-    var clock: any MonotonicClock { get }
+    /// The clock edge timestamps are in: `SystemClock` (CLOCK_MONOTONIC, the base the kernel
+    /// stamps GPIO events in) for real input, a `ManualClock` following the trace for replays on
+    /// trace time. Read in `uptimeNanoseconds`.
+    var clock: any HyzerClock { get }
     /// True when time is the trace's rather than the machine's: then `run` also fires every
     /// deadline the handler asks for (button and buzzer), instead of real timer threads.
     var usesVirtualTime: Bool { get }

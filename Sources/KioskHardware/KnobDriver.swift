@@ -1,16 +1,26 @@
 import Logging
+import ServiceLifecycle
+import Synchronization
 
-/// Runs a backend on its own input thread: edges are decoded there, a detent's tick is started
-/// there, and only then is the event handed to the UI through `events`, which never blocks.
+/// The knob as a long-running service: runs a backend on its own input thread, where edges are
+/// decoded, a detent's tick is started, and only then is the event handed to the UI through
+/// `events`, which never blocks.
 ///
 /// ```swift
 /// let driver = KnobDriver(backend: try GpiodKnobBackend())
-/// driver.start()
+/// // in a ServiceGroup, or in a task of its own:
+/// async let knob: Void = driver.run()
 /// for await event in driver.events { … }
 /// driver.buzzer.play(.limit)   // from the UI, when a value hits its clamp
 /// ```
-public final class KnobDriver: @unchecked Sendable {
-    // @unchecked: the mutable state below is only touched under `lock`.
+///
+/// `run()` starts the input thread (and, in real time, the buzzer's timer thread). Both are
+/// dedicated pthreads, not tasks, at SCHED_FIFO by default (see `KnobThreadPriority`): measured,
+/// that took the tick's p99 under full load from 2.2 ms to 64 µs, and they block in poll() or timed
+/// waits, which must never happen on Swift concurrency's pool. `run()` returns when input ends (a
+/// replay ran out), when its task is cancelled, or on graceful shutdown; by then both threads have
+/// ended, the buzzer is off and `events` has finished.
+public final class KnobDriver: Service, Sendable {
     public let backend: any KnobBackend
     public let buzzer: Buzzer
     public let config: KnobConfig
@@ -22,11 +32,16 @@ public final class KnobDriver: @unchecked Sendable {
     private let continuation: AsyncStream<KnobEvent>.Continuation
     private let observer: (@Sendable (KnobEvent) -> Void)?
     private let logger = Logger(label: "hyzer.knob")
-    private let lock = ConditionLock()
-    private var started = false
-    private var finished = false
-    private var runError: (any Error)?
-    private var realtimeGranted: Bool?
+    private let state = Mutex(RunState())
+
+    private struct RunState {
+        var started = false
+        var finished = false
+        var failure: (any Error)?
+        var realtimeGranted: Bool?
+        /// `run()` waiting for the input thread to end.
+        var waiter: CheckedContinuation<Void, Never>?
+    }
 
     /// - Parameter observer: called on the input thread for each event, after the tick and before
     ///   the event is queued; for benchmarks and tests that need to see events without a consumer task.
@@ -45,13 +60,41 @@ public final class KnobDriver: @unchecked Sendable {
         (events, continuation) = AsyncStream.makeStream(of: KnobEvent.self, bufferingPolicy: .unbounded)
     }
 
-    /// Starts the input thread (and the buzzer's timer thread in real time). Idempotent.
-    public func start() {
-        let first = lock.withLock {
-            defer { started = true }
-            return !started
+    /// Runs the knob until input ends, the task is cancelled or the service group shuts down
+    /// gracefully; then stops the threads, leaves the buzzer off and returns. A driver runs once.
+    ///
+    /// - Throws: the error that ended input (the GPIO chip went away, say), after cleaning up. A
+    ///   kiosk that carries on with the keyboard then registers the driver in its `ServiceGroup`
+    ///   with `failureTerminationBehavior: .ignore`; `failure` keeps the error for diagnostics.
+    public func run() async throws {
+        let first = state.withLock { state in
+            defer { state.started = true }
+            return !state.started
         }
-        guard first else { return }
+        precondition(first, "KnobDriver.run() was called twice; a driver and its event stream run once")
+        startThreads()
+        await withGracefulShutdownHandler {
+            await withTaskCancellationHandler {
+                await inputThreadEnded()
+            } onCancel: { [backend] in
+                backend.stop()
+            }
+        } onGracefulShutdown: { [backend] in
+            backend.stop()
+        }
+        // The timer thread lets go as soon as it is woken (microseconds): a bounded hand-off, not
+        // a wait on I/O.
+        buzzer.stopTimerThread()
+        if let failure { throw failure }
+    }
+
+    /// Whether the input thread got realtime scheduling; nil until it has started.
+    public var inputThreadIsRealtime: Bool? { state.withLock { $0.realtimeGranted } }
+
+    /// The error that ended input, if any (e.g. the GPIO chip went away).
+    public var failure: (any Error)? { state.withLock { $0.failure } }
+
+    private func startThreads() {
         let virtual = backend.usesVirtualTime
         // A replay on trace time is pure computation, flat out: at realtime priority it would
         // starve everything else on its core until it finished.
@@ -63,7 +106,7 @@ public final class KnobDriver: @unchecked Sendable {
                 // Expected on development machines; on the kiosk the unit grants LimitRTPRIO=.
                 logger.notice("knob input thread runs at normal priority (\(GpioErrno(refused))); LimitRTPRIO= or CAP_SYS_NICE allows realtime")
             }
-            lock.withLock { realtimeGranted = priority != .normal && refused == nil }
+            state.withLock { $0.realtimeGranted = priority != .normal && refused == nil }
             let pipeline = InputPipeline(
                 decoder: KnobDecoder(config: config, initial: backend.initialLevels),
                 buzzer: buzzer,
@@ -80,38 +123,28 @@ public final class KnobDriver: @unchecked Sendable {
                 logger.error("knob input stopped: \(error)")
                 failure = error
             }
-            lock.withLock {
-                runError = failure
-                finished = true
-                lock.broadcast()
+            // Failure first, so whoever sees the stream end can read why.
+            let waiter = state.withLock { state in
+                state.failure = failure
+                state.finished = true
+                defer { state.waiter = nil }
+                return state.waiter
             }
             continuation.finish()
+            waiter?.resume()
         }
     }
 
-    /// Stops input, waits for the input thread to end, and leaves the buzzer off.
-    public func stop() {
-        backend.stop()
-        let wasStarted = lock.withLock { started }
-        if wasStarted { waitUntilFinished() }
-        buzzer.stopTimerThread()
-    }
-
-    /// Blocks until the input thread ends (a replay ran out, or `stop()`); returns why it failed,
-    /// if it did. Not for the main actor: it blocks the calling thread.
-    @discardableResult
-    public func waitUntilFinished() -> (any Error)? {
-        lock.withLock {
-            while !finished { lock.wait() }
-            return runError
+    /// Suspends (without holding a thread) until the input thread has ended.
+    private func inputThreadEnded() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished = state.withLock { state in
+                if !state.finished { state.waiter = continuation }
+                return state.finished
+            }
+            if finished { continuation.resume() }
         }
     }
-
-    /// Whether the input thread got realtime scheduling; nil until it has started.
-    public var inputThreadIsRealtime: Bool? { lock.withLock { realtimeGranted } }
-
-    /// The error that ended input, if any (e.g. the GPIO chip went away).
-    public var failure: (any Error)? { lock.withLock { runError } }
 }
 
 /// The input thread's side: decoder state, tick first, then delivery.

@@ -92,8 +92,9 @@ final class LibgpiodChip: GpioChip {
 
 /// The buzzer's GPIO line.
 final class GpiodOutputLine: OutputLine, @unchecked Sendable {
-    // @unchecked: libgpiod line handles are not thread-safe, but the Buzzer only drives its line
-    // under its own lock, so calls never overlap. `chip` keeps the line's chip open.
+    // @unchecked: `line` is libgpiod's `struct gpiod_line *` and `chip` wraps a `struct gpiod_chip *`:
+    // C pointers, not Sendable, and libgpiod handles are not thread-safe. The Buzzer only drives its
+    // line under its own lock, so calls (and `failures`) never overlap. `chip` keeps the line's chip open.
     private let line: OpaquePointer
     private let chip: LibgpiodChip
     private let logger = Logger(label: "hyzer.knob.buzzer")

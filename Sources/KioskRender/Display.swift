@@ -126,8 +126,10 @@ public final class Display {
 
     // MARK: Drawing
 
-    /// Draws one frame of `state` (not yet shown: call `present`).
-    public func draw(_ state: KioskState, now: Millis, wallClock: Date = Date()) {
+    /// Draws one frame of `state` (not yet shown: call `present`). `now` is the machine's
+    /// monotonic time (animations); `wallClock` the date shown in text ("synced 2 min ago").
+    /// Both come from the caller's clock, so a replay or a test draws the same frame every time.
+    public func draw(_ state: KioskState, now: Millis, wallClock: Date) {
         if rotate, window != nil {
             if rotationTarget == nil {
                 rotationTarget = SDL_CreateTexture(renderer, UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue),

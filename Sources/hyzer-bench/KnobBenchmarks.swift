@@ -60,16 +60,17 @@ enum KnobLatencyBenchmark {
 
         let backend = SimulatedKnobBackend(records: trace.records, pacing: .originalTiming)
         let driver = KnobDriver(backend: backend, buzzerTiming: timing, priority: settings.priority)
-        driver.start()
+        // The driver is a service: it runs until the replay ends, then stops its threads.
+        let running = Task { try await driver.run() }
         var decoded: [UInt64] = []
         decoded.reserveCapacity(settings.detents)
         for await event in driver.events {
             if case .detent(_, let t) = event { decoded.append(t) }
         }
-        driver.stop()
+        let outcome = await running.result
         knobLog("knob-latency: input thread realtime: \(driver.inputThreadIsRealtime == true ? "yes" : "no")")
         let frames = load.stop()
-        if let failure = driver.failure { throw failure }
+        try outcome.get()
 
         let changes = backend.recorder.changes
         let starts = changes.filter(\.on).map(\.atNs)
@@ -166,13 +167,13 @@ enum KnobAccuracyBenchmark {
     static func replay(_ trace: GeneratedTrace, mode: QuadratureMode) async throws -> [Detent] {
         let backend = SimulatedKnobBackend(records: trace.records, pacing: .asFastAsPossible)
         let driver = KnobDriver(backend: backend, config: KnobConfig(mode: mode))
-        driver.start()
+        let running = Task { try await driver.run() }
         var detents: [Detent] = []
         detents.reserveCapacity(trace.truth.count)
         for await event in driver.events {
             if case .detent(let direction, let t) = event { detents.append(Detent(direction: direction, timestampNs: t)) }
         }
-        if let failure = driver.failure { throw failure }
+        try await running.value
         return detents
     }
 

@@ -47,7 +47,7 @@ enum RenderBenchmark {
             let end = now + MotionTokens.reshuffleBudget
             while now <= end {
                 let start = nowNs()
-                display.draw(state, now: now)
+                display.draw(state, now: now, wallClock: SystemClock().date)
                 display.present()
                 if cycle > 0 { samples.append(Double(nowNs() - start) / 1e6) }  // the first cycle warms the text cache
                 now += MotionTokens.frameInterval
@@ -73,7 +73,7 @@ enum RenderBenchmark {
             session.send(.turned(i % 2 == 0 ? 1 : -1), now: now)
             let start = nowNs()
             session.send(.pressed, now: now)                     // save
-            display.draw(session.state, now: now)
+            display.draw(session.state, now: now, wallClock: SystemClock().date)
             display.present()
             samples.append(Double(nowNs() - start) / 1e6)
             now += 3_000

@@ -78,8 +78,8 @@ struct Harness {
 
     /// Scores a participant on the current hole card through the knob: press, turn, press.
     mutating func score(row: Int, delta: Int) {
-        guard case .holeCard(let hole, _) = state.screen else { fatalError("not on a hole card: \(state.screen)") }
-        state = Self.moving(state, toRow: row, hole: hole, now: now)
+        guard case .holeCard(let card) = state.screen else { fatalError("not on a hole card: \(state.screen)") }
+        state = Self.moving(state, toRow: row, hole: card.hole, now: now)
         send(.pressed)
         if delta != 0 { send(.turned(delta)) }
         send(.pressed)
@@ -88,8 +88,8 @@ struct Harness {
     /// Puts the hole card cursor on `row` by turning, as a person would.
     static func moving(_ state: KioskState, toRow row: Int, hole: Int, now: Millis) -> KioskState {
         var state = state
-        guard case .holeCard(_, let cursor) = state.screen else { return state }
-        state.handle(.turned(row - cursor), now: now)
+        guard case .holeCard(let card) = state.screen else { return state }
+        state.handle(.turned(row - card.cursor), now: now)
         return state
     }
 

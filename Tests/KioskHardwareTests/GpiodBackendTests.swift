@@ -1,5 +1,6 @@
 import CGpiod
 import Foundation
+import HyzerKit
 import Testing
 @testable import KioskHardware
 
@@ -266,7 +267,7 @@ struct GpiodBackendTests {
         let chip = rp1("/dev/gpiochip0")
         provider.chips = [chip]
         let backend = try GpiodKnobBackend(config: GpiodKnobConfig(), provider: provider)
-        let base = SystemMonotonicClock().nowNs
+        let base = SystemClock().uptimeNanoseconds
         // One clockwise detent, queued before the thread reads anything: A's two edges sit in
         // A's fd and B's two in B's. Read fd by fd they would be A, A, B, B: no detent at all.
         chip.inject(offset: 17, rising: false, atNs: base + 1_000)
@@ -274,19 +275,20 @@ struct GpiodBackendTests {
         chip.inject(offset: 27, rising: false, atNs: base + 2_000)
         chip.inject(offset: 27, rising: true, atNs: base + 4_000)
         let driver = KnobDriver(backend: backend)
-        driver.start()
+        let run = DriverRun(driver)
         let first = await nextEvents(driver, count: 1).events
         #expect(first == [.detent(.clockwise, timestampNs: base + 4_000)])
         #expect(chip.outputs[23]!.changes.first?.on == true, "the detent ticked the buzzer line")
 
         // Then a press, bouncing, arriving while the thread waits in poll().
-        let now = SystemMonotonicClock().nowNs
+        let now = SystemClock().uptimeNanoseconds
         chip.inject(offset: 22, rising: false, atNs: now)
         chip.inject(offset: 22, rising: true, atNs: now + 300_000)
         chip.inject(offset: 22, rising: false, atNs: now + 600_000)
         let press = await nextEvents(driver, count: 1).events
         #expect(press == [.press(timestampNs: now + 600_000 + 5 * ms)])
-        driver.stop()
+        #expect(await run.cancel())
+        try await run.task.value
         #expect(driver.failure == nil)
     }
 
@@ -295,7 +297,7 @@ struct GpiodBackendTests {
         let chip = rp1("/dev/gpiochip0")
         provider.chips = [chip]
         let driver = KnobDriver(backend: try GpiodKnobBackend(config: GpiodKnobConfig(), provider: provider))
-        driver.start()
+        let run = DriverRun(driver)
         chip.hangUp(offset: 27)
         // The stream ends when the input thread does.
         let rest = await nextEvents(driver)
@@ -304,15 +306,18 @@ struct GpiodBackendTests {
         #expect(error?.kind == .readFailed)
         #expect(error?.lines == ["encoder B (GPIO27 at gpiochip0:27)"])
         #expect(error?.chip == "/dev/gpiochip0 [pinctrl-rp1]")
-        driver.stop()
+        // As a service, the driver reports it by throwing from run().
+        #expect(await run.ended())
+        await #expect(throws: GpioError.self) { try await run.task.value }
     }
 
     @Test func stopWakesTheLoopEvenWithNothingHappening() async throws {
         let provider = FakeProvider()
         provider.chips = [rp1("/dev/gpiochip0")]
         let driver = KnobDriver(backend: try GpiodKnobBackend(config: GpiodKnobConfig(), provider: provider))
-        driver.start()
-        driver.stop()
+        let run = DriverRun(driver)
+        #expect(await run.cancel())
+        try await run.task.value
         #expect(driver.failure == nil)
         #expect(await nextEvents(driver).streamEnded)
     }

@@ -1,3 +1,4 @@
+import ServiceLifecycleTestKit
 import Testing
 @testable import KioskHardware
 
@@ -9,9 +10,11 @@ struct KnobDriverTests {
         let backend = SimulatedKnobBackend(records: trace.records, pacing: .asFastAsPossible)
         let timing = BuzzerTiming()
         let driver = KnobDriver(backend: backend, buzzerTiming: timing)
-        driver.start()
+        let run = DriverRun(driver)
         let (events, ended) = await nextEvents(driver)
         #expect(ended, "the stream ends with the replay")
+        #expect(await run.ended(), "run() returns when the replay ends")
+        try await run.task.value
         #expect(driver.failure == nil)
 
         #expect(events == KnobDecoder.decode(trace.records.map(\.edge)))
@@ -28,9 +31,10 @@ struct KnobDriverTests {
         let backend = SimulatedKnobBackend(records: trace.records, pacing: .asFastAsPossible)
         let timing = BuzzerTiming()
         let driver = KnobDriver(backend: backend, buzzerTiming: timing)
-        driver.start()
+        let run = DriverRun(driver)
         let (events, ended) = await nextEvents(driver)
         #expect(ended, "the stream ends with the replay")
+        #expect(await run.ended())
         #expect(events.count == 1000)
         let ps = pulses(backend.recorder.changes)
         #expect(ps.allSatisfy { $0.end != nil }, "the buzzer ends off")
@@ -51,10 +55,11 @@ struct KnobDriverTests {
         let backend = SimulatedKnobBackend(records: trace.records, pacing: .originalTiming)
         let timing = BuzzerTiming()
         let driver = KnobDriver(backend: backend, buzzerTiming: timing)
-        driver.start()
+        let run = DriverRun(driver)
         let (events, ended) = await nextEvents(driver)
         #expect(ended, "the stream ends with the replay")
-        driver.stop()
+        #expect(await run.ended(), "run() returns when the replay ends, its threads stopped")
+        try await run.task.value
 
         // The same events as offline decoding, on the replay's clock.
         let shift = try #require(backend.replayStartNs) - trace.records[0].tNs
@@ -63,7 +68,7 @@ struct KnobDriverTests {
         #expect(KnobSummary(events) == trace.summary)
 
         let ps = pulses(backend.recorder.changes)
-        #expect(backend.recorder.changes.last?.on == false, "stop() leaves the buzzer off")
+        #expect(backend.recorder.changes.last?.on == false, "run() ends with the buzzer off")
         for (a, b) in zip(ps, ps.dropFirst()) { #expect(b.start - a.end! >= timing.minGapNs) }
         for detent in events.filter({ $0.detentDirection != nil }) {
             #expect(ps.contains { $0.start >= detent.timestampNs }, "every detent is followed by a pulse")
@@ -75,7 +80,7 @@ struct KnobDriverTests {
         let line = RecordingOutputLine()
         let keyboard = KeyboardKnobBackend(buzzerLine: line)
         let driver = KnobDriver(backend: keyboard)
-        driver.start()
+        let run = DriverRun(driver)
         keyboard.post(.keyDown(.right, isRepeat: false))
         keyboard.post(.keyDown(.enter, isRepeat: false))
         keyboard.post(.keyUp(.enter))
@@ -91,16 +96,60 @@ struct KnobDriverTests {
         }
         #expect(kinds == ["cw", "press", "release", "ccw"])
         #expect(line.changes.first?.on == true)
-        driver.stop()
+        #expect(await run.cancel())
         #expect(line.changes.last?.on == false)
     }
 
-    @Test func stopEndsTheEventStream() async {
+    @Test func cancellingRunEndsTheEventStream() async throws {
         let driver = KnobDriver(backend: KeyboardKnobBackend())
-        driver.start()
-        driver.stop()
+        let run = DriverRun(driver)
+        #expect(await run.cancel(), "run() returns once its task is cancelled")
+        try await run.task.value
         let rest = await nextEvents(driver)
         #expect(rest.streamEnded && rest.events.isEmpty)
+    }
+
+    /// The driver as a service: cancelling `run()` stops both threads; nothing comes out after.
+    @Test func cancellingRunStopsTheDriver() async throws {
+        let line = RecordingOutputLine()
+        let keyboard = KeyboardKnobBackend(buzzerLine: line)
+        // The real buzzer timing: a 6 ms tick is still on when the task is cancelled.
+        let driver = KnobDriver(backend: keyboard, priority: .normal)
+        let run = DriverRun(driver)
+        keyboard.post(.keyDown(.up, isRepeat: false))
+        #expect(await nextEvents(driver, count: 1).events.map(\.detentDirection) == [.clockwise])
+        #expect(await run.cancel(), "run() returns once its task is cancelled")
+        try await run.task.value
+        #expect(driver.failure == nil)
+        #expect(line.changes.map(\.on) == [true, false], "the tick's pulse was ended and the line left off")
+
+        // Stopped for good: input is no longer read, and the buzzer no longer sounds.
+        keyboard.post(.keyDown(.up, isRepeat: false))
+        keyboard.post(.keyDown(.enter, isRepeat: false))
+        let after = await nextEvents(driver, within: 2)
+        #expect(after.streamEnded)
+        #expect(after.events.isEmpty, "no events after the driver stopped")
+        driver.buzzer.play(.confirm)
+        #expect(line.changes.count == 2)
+        #expect(!driver.buzzer.isOn)
+    }
+
+    /// In a `ServiceGroup`, shutdown arrives as a graceful-shutdown signal rather than a cancellation.
+    @Test func gracefulShutdownStopsTheDriver() async throws {
+        let keyboard = KeyboardKnobBackend()
+        let driver = KnobDriver(backend: keyboard, priority: .normal)
+        try await testGracefulShutdown { trigger in
+            let run = DriverRun(driver)
+            keyboard.post(.keyDown(.down, isRepeat: false))
+            #expect(await nextEvents(driver, count: 1).events.map(\.detentDirection) == [.counterClockwise])
+            #expect(!(await run.ended(within: 0.05)), "the driver runs until told otherwise")
+            trigger.triggerGracefulShutdown()
+            #expect(await run.ended(), "run() returns on graceful shutdown")
+            try await run.task.value
+        }
+        keyboard.post(.keyDown(.down, isRepeat: false))
+        let after = await nextEvents(driver, within: 2)
+        #expect(after.streamEnded && after.events.isEmpty)
     }
 }
 

@@ -1,3 +1,4 @@
+import Synchronization
 @testable import KioskHardware
 
 /// Edges that walk the encoder through `states` ("11", "01", …), one line change per step,
@@ -73,5 +74,42 @@ func nextEvents(_ driver: KnobDriver, count: Int = .max, within seconds: Double 
             group.cancelAll()
         }
         return result
+    }
+}
+
+/// A driver running in a task of its own, as a `ServiceGroup` runs it.
+final class DriverRun: Sendable {
+    private final class Flag: Sendable {
+        let value = Mutex(false)
+    }
+
+    let task: Task<Void, any Error>
+    private let returned: Flag
+
+    init(_ driver: KnobDriver) {
+        let returned = Flag()
+        self.returned = returned
+        task = Task {
+            defer { returned.value.withLock { $0 = true } }
+            try await driver.run()
+        }
+    }
+
+    /// Whether `run()` has returned (or thrown) within `seconds`: a driver that ignores its
+    /// cancellation fails the test instead of hanging it.
+    func ended(within seconds: Double = 10) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(seconds)
+        while clock.now < deadline {
+            if returned.value.withLock({ $0 }) { return true }
+            try? await Task.sleep(for: .milliseconds(2))
+        }
+        return returned.value.withLock { $0 }
+    }
+
+    /// Cancels the task and reports whether `run()` then returned within `seconds`.
+    func cancel(within seconds: Double = 10) async -> Bool {
+        task.cancel()
+        return await ended(within: seconds)
     }
 }

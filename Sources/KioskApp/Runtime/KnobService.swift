@@ -3,17 +3,22 @@ import KioskHardware
 import ServiceLifecycle
 
 /// The encoder and its push switch: the driver's own threads decode edges and tick the
-/// buzzer (within 50 ms of a detent, whatever the screen is doing); this service only
-/// forwards what they report to the inbox, as the state machine's events.
+/// buzzer (within 50 ms of a detent, whatever the screen is doing); this service runs the
+/// driver and forwards what it reports to the inbox, as the state machine's events.
 public struct KnobService: Service {
     let driver: KnobDriver
     let inbox: KioskInbox
 
-    public func run() async {
-        driver.start()
-        defer { driver.stop() }
-        for await event in driver.events.cancelOnGracefulShutdown() {
-            if let mapped = KnobInput.kioskEvent(for: event) { inbox.post(.event(mapped)) }
+    public func run() async throws {
+        let (driver, inbox) = (driver, inbox)
+        try await withThrowingDiscardingTaskGroup { group in
+            // The stream ends when the driver's run returns (shutdown, or input ended).
+            group.addTask {
+                for await event in driver.events {
+                    if let mapped = KnobInput.kioskEvent(for: event) { inbox.post(.event(mapped)) }
+                }
+            }
+            try await driver.run()
         }
     }
 }

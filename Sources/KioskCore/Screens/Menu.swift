@@ -1,0 +1,73 @@
+import Foundation
+import HyzerKit
+
+extension Screen {
+    /// The menu a long press on the board opens.
+    public struct Menu: Sendable, Equatable {
+        public var cursor: Int
+        public init(cursor: Int) { self.cursor = cursor }
+    }
+
+    public static func menu(cursor: Int) -> Screen { .menu(Menu(cursor: cursor)) }
+}
+
+public enum MenuItem: Sendable, Equatable {
+    case enterScores, finishRound, startRound, reduceMotion(Bool), close
+
+    public var title: String {
+        switch self {
+        case .enterScores: "Enter scores"
+        case .finishRound: "Finish round now"
+        case .startRound: "Start a new round"
+        case .reduceMotion(let on): "Reduce motion: \(on ? "on" : "off")"
+        case .close: "Back to the board"
+        }
+    }
+}
+
+extension KioskState {
+    /// Menu entries, which depend on whether a round is being played.
+    public var menuItems: [MenuItem] {
+        var items: [MenuItem] = []
+        if data.round != nil { items += [.enterScores, .finishRound] }
+        items += [.startRound, .reduceMotion(settings.reduceMotion), .close]
+        return items
+    }
+}
+
+extension Screen.Menu: ScreenBehavior {
+    var name: String { "menu" }
+
+    func turned(_ steps: Int, in state: inout KioskState) -> [KioskEffect] {
+        state.moveCursor(cursor, by: steps, count: state.menuItems.count) { .menu(cursor: $0) }
+    }
+
+    func pressed(in state: inout KioskState, now: Millis) -> [KioskEffect] {
+        let items = state.menuItems
+        switch items[min(cursor, items.count - 1)] {
+        case .enterScores:
+            if let snapshot = state.data.round { state.screen = Screen.HoleCard.resuming(snapshot) }
+        case .finishRound:
+            guard let snapshot = state.data.round else { return [] }
+            state.screen = .summary(roundID: snapshot.round.id)
+            return [.buzz(.confirm), .finishRound(snapshot.round.id)]
+        case .startRound:
+            return Screen.SetupCourse.begin(in: &state, now: now)
+        case .reduceMotion(let on):
+            state.settings.reduceMotion = !on
+            return [.saveSettings(state.settings)]
+        case .close:
+            state.screen = .board
+        }
+        return []
+    }
+
+    func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
+        state.touchList(layout, y: y, rows: state.menuItems.count, now: now) { .menu(cursor: $0) }
+    }
+
+    /// A round that starts or ends changes the entries: keep the cursor on one.
+    func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis) {
+        state.screen = .menu(cursor: min(cursor, state.menuItems.count - 1))
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// The screens of the kiosk. Each case carries one screen's own small state (its cursor, its
+/// selection); everything else comes from `KioskData`, so a data change never leaves a screen stale.
+///
+/// Adding a screen: a `Screen.<Name>` value conforming to `ScreenBehavior` in
+/// `KioskCore/Screens/<Name>.swift` (its state and transitions), its drawing in
+/// `KioskRender/Screens/<Name>.swift`, and a case here. The compiler then points at the two
+/// switches that route to it: `behavior` below and the painter's in KioskRender.
+public enum Screen: Sendable, Equatable {
+    /// The idle live board (or the last summary and "start a round" when none is active).
+    case board
+    case menu(Menu)
+    /// One hole's card: the participants' scores on one hole.
+    case holeCard(HoleCard)
+    /// Crown-style entry for one participant on one hole.
+    case entry(Entry)
+    /// "All scores recorded. Finalize round?"
+    case finalizePrompt(FinalizePrompt)
+    case summary(Summary)
+    case setupCourse(SetupCourse)
+    case setupPlayers(SetupPlayers)
+
+    /// The current screen's behaviour: the one place input is routed per screen.
+    var behavior: any ScreenBehavior {
+        switch self {
+        case .board: Board()
+        case .menu(let screen): screen
+        case .holeCard(let screen): screen
+        case .entry(let screen): screen
+        case .finalizePrompt(let screen): screen
+        case .summary(let screen): screen
+        case .setupCourse(let screen): screen
+        case .setupPlayers(let screen): screen
+        }
+    }
+
+    /// A name for snapshots, scripts (`expect-screen`) and logs.
+    public var name: String { behavior.name }
+
+    /// Screens someone is in the middle of; they time out back to the board.
+    var isTransient: Bool { behavior.isTransient }
+}
+
+/// How one screen answers the machine's events. Each answer may change the machine (most often
+/// `state.screen`, to move to another screen) and returns what the shell must do.
+///
+/// The defaults are what most screens do: turning does nothing, a long press goes back to the
+/// board, a touch anywhere counts as a press, fresh data changes nothing, and the screen times
+/// out to the board after `MotionTokens.idleTimeout` without input.
+protocol ScreenBehavior: Sendable {
+    /// For snapshots, scripts and logs, e.g. "hole-3".
+    var name: String { get }
+    /// Whether the screen times out back to the board when nobody touches the knob.
+    var isTransient: Bool { get }
+    /// ±n detents, never 0.
+    func turned(_ steps: Int, in state: inout KioskState) -> [KioskEffect]
+    /// A click.
+    func pressed(in state: inout KioskState, now: Millis) -> [KioskEffect]
+    /// A long press: back or cancel.
+    func back(in state: inout KioskState)
+    /// A tap at a point in logical coordinates; `layout` is the screen's geometry.
+    func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect]
+    /// `state.data` was just replaced; `old` is what the screen showed until now.
+    func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis)
+    /// The screen's own timer (`state.autoAdvanceAt`) is due.
+    func advance(in state: inout KioskState)
+}
+
+extension ScreenBehavior {
+    var isTransient: Bool { true }
+    func turned(_ steps: Int, in state: inout KioskState) -> [KioskEffect] { [] }
+    func back(in state: inout KioskState) { state.screen = .board }
+    func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
+        pressed(in: &state, now: now)
+    }
+    func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis) {}
+    func advance(in state: inout KioskState) {}
+}
+
+// MARK: Shared list behaviour
+
+extension KioskState {
+    /// Moves a list cursor by `steps`, clamped to `count` rows; the clamp is felt as a double pulse.
+    mutating func moveCursor(_ cursor: Int, by steps: Int, count: Int, _ make: (Int) -> Screen) -> [KioskEffect] {
+        guard count > 0 else { return [.buzz(.limit)] }
+        let wanted = cursor + steps
+        let clamped = min(max(wanted, 0), count - 1)
+        screen = make(clamped)
+        return wanted == clamped ? [] : [.buzz(.limit)]
+    }
+
+    /// A tap on a list row selects that row and presses it.
+    mutating func touchList(
+        _ layout: Layout, y: Double, rows: Int, cursor: Int = 0, now: Millis, _ make: (Int) -> Screen
+    ) -> [KioskEffect] {
+        guard let row = layout.listRow(at: y, rows: rows, cursor: cursor, style: .list) else { return [] }
+        screen = make(row)
+        return press(now: now)
+    }
+}
