@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerKit
 
 /// Notices commits to the domain database from *any* process (the kiosk must show what
 /// `hyzer demo` or a sync run writes within a second).

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 import HyzerStore
 import KioskApp
 import KioskCore
