@@ -14,7 +14,7 @@ BENCHMARKS ?= standings store knob-latency knob-accuracy render sync-latency
 # A desktop session gets a window; a bare console gets full-screen KMSDRM.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
-.PHONY: deps build test run bench bench-compare clean
+.PHONY: deps build lint format test run bench bench-compare clean
 
 # Idempotent: installs only what is missing, so it is cheap to run before every target.
 deps:
@@ -30,7 +30,19 @@ deps:
 build: deps
 	$(SWIFT) build
 
-test: deps
+# Style (.swift-format, the toolchain's swift-format; --strict: any finding fails) and the
+# requirement ids cited in comments (each must have a row in docs/requirements.md).
+LINT_PATHS := Sources Tests Package.swift
+
+lint:
+	$(SWIFT) format lint --strict --parallel --recursive $(LINT_PATHS)
+	scripts/check-requirement-ids.sh
+
+# Rewrites the sources in place to what `make lint` accepts.
+format:
+	$(SWIFT) format format --in-place --parallel --recursive $(LINT_PATHS)
+
+test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

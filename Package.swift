@@ -31,6 +31,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        // Child processes in tests and benchmarks, awaited without blocking a pool thread.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        // FilePath and FileDescriptor, the types of Subprocess's API on Linux.
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         // The pure domain: Foundation only, no I/O.
@@ -95,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-server",
             dependencies: [
-                "HyzerServer",
+                "HyzerServer", "HyzerKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -119,7 +123,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-kiosk",
             dependencies: [
-                "KioskApp", "KioskCore", "KioskRender", "KioskHardware", "HyzerStore",
+                "KioskApp", "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -137,6 +141,9 @@ let package = Package(
             dependencies: [
                 "HyzerKit", "HyzerStore", "KioskHardware", "HyzerSync", "HyzerSyncProtocol", "HyzerServer",
                 "KioskCore", "KioskRender", "KioskApp", "HyzerTestSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -148,6 +155,8 @@ let package = Package(
                 "HyzerServer",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             path: "Tests/HyzerTestSupport"
         ),

@@ -101,10 +101,11 @@ public struct Scenario: Sendable, Decodable {
             guard !spec.device.isEmpty else { throw .invalid("event \"\(spec.id)\": empty device") }
             var created = Date(timeIntervalSince1970: 0)
             if let text = spec.createdAt {
-                guard let date = ISO8601DateFormatter().date(from: text) else {
-                    throw .invalid("event \"\(spec.id)\": createdAt \"\(text)\" is not an ISO 8601 time")
+                do {
+                    created = try ISO8601Time.date(from: text)
+                } catch {
+                    throw .invalid("event \"\(spec.id)\": createdAt \(error)")
                 }
-                created = date
             }
             let reporter = spec.reportedBy.map { ids.uuid(for: $0) } ?? participant
             let eventID = eventIDs.uuid(for: spec.id)
@@ -114,7 +115,7 @@ public struct Scenario: Sendable, Decodable {
                 throw .invalid("event \"\(spec.id)\" is a resolution but supersedes nothing")
             }
             scoreEvents.append(ScoreEvent(
-                id: eventID, roundID: UUID(uuid: UUID_NULL), participantID: participant, hole: spec.hole,
+                id: eventID, roundID: UUID(uuid: nullUUID), participantID: participant, hole: spec.hole,
                 strokes: spec.strokes, supersedes: supersedes, reportedBy: reporter, deviceID: spec.device,
                 createdAt: created, isResolution: spec.resolution == true))
         }
@@ -139,7 +140,7 @@ private struct IdentifierMap {
     }
 }
 
-private let UUID_NULL: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+private let nullUUID: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
     case malformed(String)

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 import HyzerSyncProtocol
 
 /// Where this device syncs and with which credentials: `DIR/sync-server.json`, mode
@@ -40,7 +41,7 @@ public struct ServerLink: Codable, Sendable, Equatable {
         let url = directory.appendingPathComponent(fileName)
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .hyzerISO8601  // fractional seconds and offsets too
         return try decoder.decode(ServerLink.self, from: data)
     }
 

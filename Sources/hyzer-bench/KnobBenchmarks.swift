@@ -28,27 +28,9 @@ enum KnobLatencyBenchmark {
         var rateHz = KnobLatencyBenchmark.rateHz
         var priority = KnobThreadPriority.kioskDefault
         var load = true
-
-        init(_ arguments: [String]) throws {
-            var rest = arguments[...]
-            while let flag = rest.popFirst() {
-                switch flag {
-                case "--normal": priority = .normal
-                case "--no-load": load = false
-                case "--rate":
-                    guard let value = rest.popFirst().flatMap(Double.init), value > 0 else { throw KnobBenchmarkError("--rate needs detents/s") }
-                    rateHz = value
-                case "--detents":
-                    guard let value = rest.popFirst().flatMap(Int.init), value > 0 else { throw KnobBenchmarkError("--detents needs a count") }
-                    detents = value
-                default: throw KnobBenchmarkError("unknown option \(flag)")
-                }
-            }
-        }
     }
 
-    @Sendable static func run() async throws -> String {
-        let settings = try Settings(Array(CommandLine.arguments.dropFirst(2)))
+    static func run(_ settings: Settings) async throws -> Figures {
         let options = TraceGeneratorOptions(detents: settings.detents, rateHz: settings.rateHz, bounceUs: 500, wiggle: 0.05, seed: 2026)
         let trace = try TraceGenerator.generate(options)
         knobLog("knob-latency: \(trace.truth.count) detents, \(trace.records.count) edges over \(String(format: "%.1f", Double(trace.durationNs) / 1e9)) s at \(Int(settings.rateHz))/s, chatter ≤ 500 µs, \(settings.priority) priority")
@@ -108,8 +90,10 @@ enum KnobLatencyBenchmark {
         guard unticked == 0, decoded.count == trace.truth.count else {
             throw KnobBenchmarkError("\(unticked) detents got no tick; decoded \(decoded.count) of \(trace.truth.count)")
         }
-        return "{\"p50_us\": \(knobFixed(knobPercentile(sorted, 50))), \"p99_us\": \(knobFixed(knobPercentile(sorted, 99))), "
-            + "\"max_us\": \(knobFixed(sorted.last ?? .nan)), \"detents\": \(decoded.count)}"
+        return [
+            "p50_us": knobPercentile(sorted, 50), "p99_us": knobPercentile(sorted, 99),
+            "max_us": sorted.last ?? .nan, "detents": Double(decoded.count),
+        ]
     }
 }
 
@@ -122,8 +106,8 @@ enum KnobAccuracyBenchmark {
     static let seeds: [UInt64] = [1, 2, 3, 4, 5]
     static let detentsPerTrace = 10_000
 
-    @Sendable static func run() async throws -> String {
-        var figures: [(String, String)] = []
+    static func run() async throws -> Figures {
+        var figures: [String: Double] = [:]
         var totals = (truth: 0, decoded: 0, matched: 0, phantoms: 0)
         for mode in QuadratureMode.allCases {
             for rate in rates {
@@ -146,21 +130,19 @@ enum KnobAccuracyBenchmark {
                 knobLog("knob-accuracy: \(mode) \(Int(rate))/s: \(row.matched)/\(row.truth) detents (\(knobFixed(accuracy))%), "
                     + "\(row.truth - row.matched) missed, \(row.phantoms) phantoms; \(row.edges) edges, "
                     + "\(Int(Double(row.edges) / seconds)) edges/s")
-                figures.append(("\(mode)_\(Int(rate))_pct", knobFixed(accuracy)))
-                figures.append(("\(mode)_\(Int(rate))_phantoms", "\(row.phantoms)"))
+                figures["\(mode)_\(Int(rate))_pct"] = accuracy
+                figures["\(mode)_\(Int(rate))_phantoms"] = Double(row.phantoms)
                 totals.truth += row.truth
                 totals.decoded += row.decoded
                 totals.matched += row.matched
                 totals.phantoms += row.phantoms
             }
         }
-        let overall: [(String, String)] = [
-            ("accuracy_pct", knobFixed(100 * Double(totals.matched) / Double(totals.truth))),
-            ("detents", "\(totals.truth)"),
-            ("missed", "\(totals.truth - totals.matched)"),
-            ("phantoms", "\(totals.phantoms)"),
-        ]
-        return "{" + (overall + figures).map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+        figures["accuracy_pct"] = 100 * Double(totals.matched) / Double(totals.truth)
+        figures["detents"] = Double(totals.truth)
+        figures["missed"] = Double(totals.truth - totals.matched)
+        figures["phantoms"] = Double(totals.phantoms)
+        return Figures(figures)
     }
 
     /// Replays a trace on trace time through the driver and returns the detents it reported.
@@ -266,7 +248,7 @@ private func knobPercentile(_ sorted: [Double], _ p: Double) -> Double {
     return sorted[min(max(rank, 0), sorted.count - 1)]
 }
 
-/// A number for JSON: at most three decimals.
+/// A number for the log: at most three decimals.
 private func knobFixed(_ x: Double) -> String {
     guard x.isFinite else { return "null" }
     let rounded = (x * 1000).rounded() / 1000

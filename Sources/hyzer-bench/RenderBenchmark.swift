@@ -4,22 +4,28 @@ import HyzerStore
 import KioskApp
 import KioskCore
 import KioskRender
+import Subprocess
+
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 
 /// The board's costs (issue 4): frame time during a 20-row reshuffle at 1920×1080 on
 /// the software renderer, score saved → board redrawn, launch to first frame, idle CPU
 /// and memory of a running kiosk.
 enum RenderBenchmark {
-    @Sendable static func run() async throws -> String {
+    static func run(in workspace: Workspace, idleSeconds: Double) async throws -> Figures {
         guard let assets = HyzerPaths.assetsDirectory() else { throw BenchError("cannot find assets/ (run from the checkout)") }
         let fonts = assets.appendingPathComponent("fonts")
         let (p50, p99, frames) = try reshuffleFrames(fonts: fonts)
         log("render: \(frames) frames of 20-row reshuffles at 1920x1080, software renderer")
-        let commit = try commitToRedraw(fonts: fonts)
+        let commit = try commitToRedraw(fonts: fonts, in: workspace.subdirectory("commit"))
         let kiosk = try kioskBinary()
-        let launch = try launchToFirstFrame(kiosk)
-        let idleSeconds = Double(ProcessInfo.processInfo.environment["HYZER_BENCH_IDLE_SECONDS"] ?? "") ?? 60
-        let (idleCPU, rss) = try idle(kiosk, seconds: idleSeconds)
-        return jsonLine([
+        let launch = try await launchToFirstFrame(kiosk, in: workspace.subdirectory("launch"))
+        let (idleCPU, rss) = try await idle(kiosk, seconds: idleSeconds, in: workspace.subdirectory("idle"))
+        return Figures([
             "frame_p50_ms": round3(p50), "frame_p99_ms": round3(p99), "commit_to_redraw_ms": round3(commit),
             "launch_ms": round3(launch), "idle_cpu_pct": round3(idleCPU), "rss_mb": round3(rss),
         ])
@@ -58,9 +64,7 @@ enum RenderBenchmark {
     }
 
     /// Press to save in crown entry → SQLite commit → reload → state → frame drawn.
-    static func commitToRedraw(fonts: URL) throws -> Double {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-render-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: dir) }
+    static func commitToRedraw(fonts: URL, in dir: URL) throws -> Double {
         let store = try HyzerDatabase.open(dataDirectory: dir)
         try store.createDemoRound(players: 20, holesPlayed: 9)
         let display = try Display(mode: .headless, size: Viewport(width: 1920, height: 1080), fontsDirectory: fonts)
@@ -93,78 +97,103 @@ enum RenderBenchmark {
         return url
     }
 
-    static func dataDirWithDemo() throws -> URL {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-kiosk-\(UUID())")
+    static func dataDirWithDemo(_ dir: URL) throws -> URL {
         let store = try HyzerDatabase.open(dataDirectory: dir)
         try store.createDemoRound(players: 6, holesPlayed: 7)
         return dir
     }
 
     /// Process start to the kiosk's "first-frame" line, median of five launches.
-    static func launchToFirstFrame(_ kiosk: URL) throws -> Double {
-        let dir = try dataDirWithDemo()
-        defer { try? FileManager.default.removeItem(at: dir) }
+    static func launchToFirstFrame(_ kiosk: URL, in workspace: URL) async throws -> Double {
+        let dir = try dataDirWithDemo(workspace)
         var samples: [Double] = []
         for _ in 0..<5 {
-            let p = Process()
-            p.executableURL = kiosk
-            p.arguments = ["--data", dir.path, "--headless", "--run-for", "0.3"]
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
             let start = nowNs()
-            try p.run()
-            var buffer = Data()
-            while !String(decoding: buffer, as: UTF8.self).contains("first-frame") {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
+            let result = try await Subprocess.run(
+                .path(FilePath(kiosk.path)), arguments: ["--data", dir.path, "--headless", "--run-for", "0.3"],
+                input: .none, output: .sequence, error: .discarded
+            ) { execution -> UInt64? in
+                var firstFrameAt: UInt64?
+                for try await line in execution.standardOutput.strings() {
+                    if firstFrameAt == nil, line.contains("first-frame") { firstFrameAt = nowNs() }
+                    // Read on to the end: a closed pipe would kill the kiosk on its exit report.
+                }
+                return firstFrameAt
             }
-            samples.append(Double(nowNs() - start) / 1e6)
-            _ = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            guard String(decoding: buffer, as: UTF8.self).contains("first-frame") else { throw BenchError("the kiosk drew no frame") }
+            guard let firstFrameAt = result.closureResult else { throw BenchError("the kiosk drew no frame") }
+            samples.append(Double(firstFrameAt - start) / 1e6)
         }
         return percentile(samples, 50)
+    }
+
+    /// What the kiosk reports on exit with `--run-for`.
+    struct ExitReport: Decodable {
+        var event: String
+        var cpu_after_first_frame: Double
+        var rss_mb: Double
+        var frames: Int?
     }
 
     /// A kiosk showing the board with nobody touching it: CPU after its first frame, and
     /// memory. In a real X11 window under Xvfb when there is one (the path that blocks in
     /// the display server like KMSDRM on the Pi), else headless.
-    static func idle(_ kiosk: URL, seconds: Double) throws -> (cpuPercent: Double, rssMB: Double) {
-        let dir = try dataDirWithDemo()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let p = Process()
-        p.executableURL = kiosk
-        var xvfb: Process?
-        if FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") {
-            let x = Process()
-            let display = ":\(700 + Int.random(in: 0..<200))"
-            x.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-            x.arguments = [display, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"]
-            x.standardError = FileHandle.nullDevice
-            try x.run()
-            Thread.sleep(forTimeInterval: 1)
-            xvfb = x
-            p.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": display]) { $1 }
-            p.arguments = ["--data", dir.path, "--windowed", "--size", "1920x1080", "--run-for", String(seconds)]
-            log("render: idle kiosk in an X11 window on Xvfb \(display)")
-        } else {
-            p.arguments = ["--data", dir.path, "--headless", "--run-for", String(seconds)]
+    static func idle(_ kiosk: URL, seconds: Double, in workspace: URL) async throws -> (cpuPercent: Double, rssMB: Double) {
+        let dir = try dataDirWithDemo(workspace)
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else {
             log("render: idle kiosk headless (no Xvfb)")
+            return try await idleRun(
+                kiosk, ["--data", dir.path, "--headless", "--run-for", String(seconds)], .inherit, seconds: seconds)
         }
-        defer { if let xvfb { kill(xvfb.processIdentifier, SIGKILL); xvfb.waitUntilExit() } }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
+        let display = ":\(700 + Int.random(in: 0..<200))"
+        let xvfb = try await XvfbServer.start(display: display)
+        log("render: idle kiosk in an X11 window on Xvfb \(display)")
+        let figures: (cpuPercent: Double, rssMB: Double)
+        do {
+            figures = try await idleRun(
+                kiosk, ["--data", dir.path, "--windowed", "--size", "1920x1080", "--run-for", String(seconds)],
+                .inherit.updating(["DISPLAY": display]), seconds: seconds)
+        } catch {
+            await xvfb.stop()
+            throw error
+        }
+        await xvfb.stop()
+        return figures
+    }
+
+    private static func idleRun(_ kiosk: URL, _ arguments: [String], _ environment: Environment, seconds: Double)
+        async throws -> (cpuPercent: Double, rssMB: Double)
+    {
+        let result = try await Subprocess.run(
+            .path(FilePath(kiosk.path)), arguments: Arguments(arguments), environment: environment,
+            output: .string(limit: 1 << 20), error: .discarded)
+        let text = result.standardOutput
         guard let line = text.split(separator: "\n").last(where: { $0.contains("\"exit\"") }),
-              let json = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-              let cpu = json["cpu_after_first_frame"] as? Double, let rss = json["rss_mb"] as? Double
-        else { throw BenchError("no exit report from the kiosk: \(text)") }
-        log("render: idle \(seconds) s: \(cpu) s CPU after the first frame, \(json["frames"] ?? "?") frames, RSS \(rss) MB")
-        return (cpu / seconds * 100, rss)
+            let report = try? JSONDecoder().decode(ExitReport.self, from: Data(line.utf8))
+        else { throw BenchError("no exit report from the kiosk (\(result.terminationStatus)): \(text)") }
+        log("render: idle \(seconds) s: \(report.cpu_after_first_frame) s CPU after the first frame, "
+            + "\(report.frames.map(String.init) ?? "?") frames, RSS \(report.rss_mb) MB")
+        return (report.cpu_after_first_frame / seconds * 100, report.rss_mb)
+    }
+}
+
+/// A throwaway Xvfb for the idle measurement. Its `Subprocess.run` lives in a task;
+/// cancelling that task makes swift-subprocess SIGKILL the server (nothing to save) and reap it.
+struct XvfbServer {
+    let task: Task<Void, any Error>
+
+    static func start(display: String) async throws -> XvfbServer {
+        let task = Task {
+            _ = try await Subprocess.run(
+                .path("/usr/bin/Xvfb"), arguments: [display, "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+                output: .discarded, error: .discarded)
+        }
+        try await Task.sleep(for: .seconds(1))  // as before: ready within a second
+        return XvfbServer(task: task)
+    }
+
+    /// Kills the server and waits until it is gone.
+    func stop() async {
+        task.cancel()
+        _ = await task.result
     }
 }

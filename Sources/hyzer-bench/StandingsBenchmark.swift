@@ -4,7 +4,7 @@ import HyzerKit
 /// Full recompute (resolve every cell, rank) for 20 participants × 18 holes with 10%
 /// corrections and 5% discrepancies: what the board does after every score.
 enum StandingsBenchmark {
-    @Sendable static func run() async throws -> String {
+    static func run() async throws -> Figures {
         var rng = SeededGenerator(seed: 7)
         let course = try Course(name: "Bench", holeCount: 18, exceptions: [4: 4, 9: 5, 13: 4])
         let participants = (0..<20).map { Participant(id: UUID(), name: "Player \($0)", kind: .registered) }
@@ -44,6 +44,6 @@ enum StandingsBenchmark {
         }
         let discrepancies = Scorecard(course: course, round: round, events: events).discrepancies.count
         log("standings: \(events.count) events, \(discrepancies) discrepancies, 5000 recomputes (checksum \(checksum))")
-        return jsonLine(["p50_us": round3(percentile(samples, 50)), "p99_us": round3(percentile(samples, 99))])
+        return Figures(["p50_us": round3(percentile(samples, 50)), "p99_us": round3(percentile(samples, 99))])
     }
 }

@@ -5,9 +5,8 @@ import HyzerStore
 /// NFR21's 5-year projection: 250 rounds × 7 participants × 18 holes plus ~10%
 /// corrections, written through the store's own paths, then sized and read back.
 enum StoreBenchmark {
-    @Sendable static func run() async throws -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-store-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: dir) }
+    static func run(in workspace: Workspace) async throws -> Figures {
+        let dir = workspace.url
         let db = try HyzerDatabase(directory: dir)
         let course = try Course(name: "Projection Park", holeCount: 18, exceptions: [5: 4, 12: 5])
         try db.saveCourse(course)
@@ -65,7 +64,7 @@ enum StoreBenchmark {
             guard standings.rows.count == 7 else { throw BenchError("round has \(standings.rows.count) rows") }
         }
         log("store: \(eventCount) events in 250 rounds written in \(String(format: "%.1f", writeSeconds)) s; file \(Int(bytes)) bytes")
-        return jsonLine([
+        return Figures([
             "size_mb": round3(bytes / 1_048_576),
             "list_history_ms": round3(percentile(historySamples, 50)),
             "open_round_ms": round3(percentile(openSamples, 50)),

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// Monotonic time in nanoseconds.
@@ -13,14 +14,87 @@ func percentile(_ samples: [Double], _ p: Double) -> Double {
 
 func round3(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
 
-/// One JSON object, keys sorted, for the last output line.
-func jsonLine(_ figures: [String: Double]) -> String {
-    let body = figures.keys.sorted().map { key -> String in
-        let value = figures[key]!
-        let text = value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(round3(value))
-        return "\"\(key)\": \(text)"
+/// A benchmark's result: named figures, printed by `hyzer-bench` as one JSON object (keys
+/// sorted) on the last line of standard output, for docs/benchmarks.md and scripts.
+/// Figures are rounded to three decimals; one that could not be measured (NaN, infinite)
+/// is `null`.
+struct Figures: Encodable, ExpressibleByDictionaryLiteral {
+    var values: [String: Double]
+
+    init(_ values: [String: Double]) { self.values = values }
+    init(dictionaryLiteral elements: (String, Double)...) { values = Dictionary(elements) { $1 } }
+
+    private struct Name: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
-    return "{" + body.joined(separator: ", ") + "}"
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Name.self)
+        for (name, value) in values {
+            let key = Name(stringValue: name)
+            if !value.isFinite {
+                try container.encodeNil(forKey: key)
+            } else if value == value.rounded(), abs(value) < 1e15 {
+                try container.encode(Int64(value), forKey: key)  // counts print as 10000, not 10000.0
+            } else {
+                try container.encode(round3(value), forKey: key)
+            }
+        }
+    }
+
+    /// The JSON line.
+    func json() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}
+
+/// `--data DIR`, for the benchmarks that write databases.
+struct DataOption: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Write the benchmark's databases under DIR (new or empty) and keep them there for inspection.",
+            discussion: "By default they go to a fresh temporary directory, removed at the end.",
+            valueName: "DIR"))
+    var data: String?
+
+    /// Where this run writes: `--data DIR`, or a new temporary directory named after the benchmark.
+    func workspace(_ benchmark: String) throws -> Workspace {
+        guard let data, !data.isEmpty else {
+            let temporary = FileManager.default.temporaryDirectory
+                .appendingPathComponent("hyzer-bench-\(benchmark)-\(UUID().uuidString)", isDirectory: true)
+            return Workspace(url: temporary, keep: false)
+        }
+        let url = URL(fileURLWithPath: data, isDirectory: true)
+        // Earlier data would be counted in (a second store run would find 500 rounds).
+        if let existing = try? FileManager.default.contentsOfDirectory(atPath: url.path), !existing.isEmpty {
+            throw ValidationError("--data \(data) is not empty; give a new or empty directory")
+        }
+        return Workspace(url: url, keep: true)
+    }
+}
+
+/// A benchmark's working directory.
+struct Workspace: Sendable {
+    /// The directory itself; the benchmark creates what it needs inside.
+    let url: URL
+    /// True for `--data DIR`: nothing is removed afterwards.
+    let keep: Bool
+
+    func subdirectory(_ name: String) -> URL { url.appendingPathComponent(name, isDirectory: true) }
+
+    /// Removes a temporary workspace; says where a kept one is.
+    func finish() {
+        if keep {
+            log("data kept in \(url.path)")
+        } else {
+            try? FileManager.default.removeItem(at: url)
+        }
+    }
 }
 
 func log(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }

@@ -16,9 +16,8 @@ import Logging
 enum SyncBenchmark {
     static let latencySamples = 200
 
-    @Sendable static func run() async throws -> String {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-sync-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: root) }
+    static func run(in workspace: Workspace) async throws -> Figures {
+        let root = workspace.url
         let server = try await RunningServer.start(ServerConfiguration(
             dataDirectory: root.appendingPathComponent("server"), host: "127.0.0.1", port: 0, logLevel: .error))
         let (group, admin) = try await server.storage.createGroup(name: "Bench League")
@@ -101,7 +100,7 @@ enum SyncBenchmark {
         log("sync: ingest \(Int(ingest)) events/s")
         await server.stop()
 
-        return jsonLine([
+        return Figures([
             "p50_ms": round3(percentile(withSocket, 50)),
             "p99_ms": round3(percentile(withSocket, 99)),
             "p99_ms_no_websocket": round3(percentile(polled, 99)),

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Foundation
+import HyzerKit
 import HyzerStore
 import KioskApp
 import KioskCore
 import KioskRender
 
 struct KioskOptions: ParsableArguments {
-    @Option(help: "State directory (default: /var/lib/hyzer if writable, else $XDG_DATA_HOME/hyzer).")
+    @Option(help: ArgumentHelp(HyzerPaths.Owner.device.dataOptionHelp))
     var data: String?
 
     @Flag(help: "Run in a window instead of full-screen.")

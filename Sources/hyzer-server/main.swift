@@ -1,20 +1,16 @@
 // hyzer-server: the group's sync server. Thin: everything lives in HyzerServer.
 import ArgumentParser
 import Foundation
+import HyzerKit
 import HyzerServer
 import Logging
 import ServiceLifecycle
 
 struct DataDirectory: ParsableArguments {
-    @Option(name: .long, help: "Server state directory (default: /var/lib/hyzer-server if writable, else ./hyzer-server-data).")
+    @Option(name: .long, help: ArgumentHelp(HyzerPaths.Owner.server.dataOptionHelp))
     var data: String?
 
-    var url: URL {
-        if let data, !data.isEmpty { return URL(fileURLWithPath: data, isDirectory: true) }
-        let system = "/var/lib/hyzer-server"
-        if FileManager.default.isWritableFile(atPath: system) { return URL(fileURLWithPath: system, isDirectory: true) }
-        return URL(fileURLWithPath: "hyzer-server-data", isDirectory: true)
-    }
+    var url: URL { HyzerPaths.dataDirectory(explicit: data, for: .server) }
 }
 
 struct Fail: Error, CustomStringConvertible {

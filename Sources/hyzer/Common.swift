@@ -1,10 +1,11 @@
 import ArgumentParser
 import Foundation
+import HyzerKit
 import HyzerStore
 
 /// `--data DIR`, shared by every command that touches the databases.
 struct DataOptions: ParsableArguments {
-    @Option(name: .long, help: "State directory (default: /var/lib/hyzer if writable, else $XDG_DATA_HOME/hyzer).")
+    @Option(name: .long, help: ArgumentHelp(HyzerPaths.Owner.device.dataOptionHelp))
     var data: String?
 
     var directory: URL { HyzerPaths.dataDirectory(explicit: data) }

@@ -18,13 +18,8 @@ import Testing
         let token = try #require(group.stdout.split(separator: "\n").last.map(String.init))
 
         let port = 20_000 + Int.random(in: 0..<20_000)
-        let serverProcess = Process()
-        serverProcess.executableURL = try Binary.url("hyzer-server")
-        serverProcess.arguments = ["--data", server.path, "--port", "\(port)", "--host", "127.0.0.1"]
-        serverProcess.standardOutput = FileHandle.nullDevice
-        serverProcess.standardError = FileHandle.nullDevice
-        try serverProcess.run()
-        defer { kill(serverProcess.processIdentifier, SIGKILL) }
+        let serverProcess = try await Binary.start("hyzer-server", ["--data", server.path, "--port", "\(port)", "--host", "127.0.0.1"])
+        defer { serverProcess.kill() }
 
         let url = "http://127.0.0.1:\(port)"
         for (dir, name) in [(kioskDir, "Clubhouse kiosk"), (phoneDir, "Phone")] {
@@ -40,13 +35,8 @@ import Testing
         #expect(demo.status == 0, "\(demo.stderr)")
         let roundID = try #require(demo.stdout.split(separator: "\n").last.flatMap { UUID(uuidString: String($0)) })
 
-        let kiosk = Process()
-        kiosk.executableURL = try Binary.url("hyzer-kiosk")
-        kiosk.arguments = ["--data", kioskDir.path, "--headless", "--run-for", "10"]
-        kiosk.standardOutput = FileHandle.nullDevice
-        kiosk.standardError = FileHandle.nullDevice
-        try kiosk.run()
-        defer { if kiosk.isRunning { kill(kiosk.processIdentifier, SIGKILL) } }
+        let kiosk = try await Binary.start("hyzer-kiosk", ["--data", kioskDir.path, "--headless", "--run-for", "10"])
+        defer { kiosk.kill() }
 
         // The phone pulls the round the kiosk pushed, then scores Nate on hole 1.
         var pulled = false
@@ -68,7 +58,7 @@ import Testing
                 .contains { $0.deviceID == phoneDevice && $0.strokes == 2 && $0.hole == 1 } == true
         }
         #expect(arrived, "the phone's score did not reach the running kiosk")
-        try await waitForExit(kiosk)
-        #expect(kiosk.terminationReason == .exit && kiosk.terminationStatus == 0, "the kiosk must outlive the sync traffic")
+        let ended = try await kiosk.waitForExit()
+        #expect(ended.termination == .exited(0), "the kiosk must outlive the sync traffic")
     }
 }

@@ -15,16 +15,10 @@ import Testing
         }
         let x = try await XServer.start()
         defer { x.stop() }
-        let kiosk = Process()
-        kiosk.executableURL = try Binary.url("hyzer-kiosk")
-        kiosk.arguments = ["--data", dir.path, "--windowed", "--size", "1024x600", "--knob", "keyboard", "--run-for", "90"]
-        kiosk.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": x.display]) { $1 }
-        let out = Pipe()
-        kiosk.standardOutput = out
-        let err = Pipe()
-        kiosk.standardError = err
-        try kiosk.run()
-        defer { if kiosk.isRunning { kiosk.terminate() } }
+        let kiosk = try await Binary.start(
+            "hyzer-kiosk", ["--data", dir.path, "--windowed", "--size", "1024x600", "--knob", "keyboard", "--run-for", "90"],
+            environment: ProcessInfo.processInfo.environment.merging(["DISPLAY": x.display]) { $1 }, output: .collected)
+        defer { kiosk.terminate() }
 
         // Bounded wait for the window: a kiosk that failed to start must fail the test, not hang it.
         var window: String?
@@ -33,8 +27,8 @@ import Testing
             if window == nil { try await Task.sleep(nanoseconds: 100_000_000) }
         }
         if !kiosk.isRunning {
-            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            Issue.record("hyzer-kiosk exited before showing a window: \(message)")
+            let ended = try await kiosk.waitForExit()
+            Issue.record("hyzer-kiosk exited before showing a window (\(ended.termination)): \(ended.stderr)")
             return
         }
         let id = try #require(window, "no Hyzer window appeared on \(x.display)")
@@ -54,10 +48,9 @@ import Testing
         try await keys(["Return"])                   // finalize → summary
         try await keys(["Escape"], settle: 0.5)      // back to the board
         kiosk.terminate()                      // SIGTERM: a clean stop, as systemd does it
-        try await waitForExit(kiosk)
-        #expect(kiosk.terminationReason == .exit && kiosk.terminationStatus == 0)
-        let firstFrame = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(firstFrame.contains("\"first-frame\""))
+        let ended = try await kiosk.waitForExit()
+        #expect(ended.termination == .exited(0), "\(ended.stderr)")
+        #expect(ended.stdout.contains("\"first-frame\""))
 
         let db = try HyzerDatabase(directory: dir)
         let round = try #require(try db.history().first)
@@ -73,11 +66,11 @@ import Testing
 /// A private Xvfb server on a free display number.
 final class XServer: Sendable {
     let display: String
-    private let pid: Int32
+    private let process: ChildProcess
 
-    private init(display: String, pid: Int32) {
+    private init(display: String, process: ChildProcess) {
         self.display = display
-        self.pid = pid
+        self.process = process
     }
 
     static func start() async throws -> XServer {
@@ -88,13 +81,9 @@ final class XServer: Sendable {
         var number = 100 + Int.random(in: 0..<400)
         while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
             || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 1 }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: xvfb)
-        process.arguments = [":\(number)", "-screen", "0", "1280x720x24", "-nolisten", "tcp"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let server = XServer(display: ":\(number)", pid: process.processIdentifier)
+        let process = try await ChildProcess.start(
+            URL(fileURLWithPath: xvfb), [":\(number)", "-screen", "0", "1280x720x24", "-nolisten", "tcp"])
+        let server = XServer(display: ":\(number)", process: process)
         // Ready means answering requests, not just having created its socket.
         for _ in 0..<100 {
             if (try? await server.xdotool(["getdisplaygeometry"])) != nil { return server }
@@ -106,11 +95,9 @@ final class XServer: Sendable {
     }
 
     /// SIGKILL: a child of the test runner may inherit a blocked SIGTERM, and a throwaway
-    /// X server has nothing to save.
+    /// X server has nothing to save. swift-subprocess reaps it in the background.
     func stop() {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        waitpid(pid, &status, 0)
+        process.kill()
     }
 
     @discardableResult

@@ -44,6 +44,30 @@ import Testing
         #expect(run.stderr.contains("missing field \"name\""), "stderr: \(run.stderr)")
     }
 
+    /// Times as producers write them: JavaScript's `toISOString()` (milliseconds), Python's
+    /// microseconds, an offset. Something that is no time at all gets a clear error.
+    @Test func createdAtAcceptsProducerTimesAndRefusesGarbage() async throws {
+        func run(_ times: [String]) async throws -> Binary.Result {
+            let events = times.enumerated().map { index, time in
+                #"{"id": "e\#(index)", "participant": "p", "hole": \#(index + 1), "strokes": 3, "device": "web", "createdAt": "\#(time)"}"#
+            }
+            let text = #"{"course": {"name": "x", "pars": [3, 3, 3]}, "participants": [{"id": "p", "name": "P"}], "events": ["#
+                + events.joined(separator: ", ") + "]}"
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("times-\(UUID()).json")
+            try Data(text.utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            return try await Binary.run("hyzer", ["standings", file.path])
+        }
+        let good = try await run(["2026-11-21T14:45:06.464Z", "2026-11-21T14:45:06.464437Z", "2026-11-21T16:45:06+02:00"])
+        #expect(good.status == 0, "stderr: \(good.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(good.stdout.utf8)) as? [String: Any])
+        let rows = try #require(json["standings"] as? [[String: Any]])
+        #expect(rows.first?["thru"] as? Int == 3, "\(good.stdout)")
+        let bad = try await run(["2026-11-21T14:45:06Z", "next tuesday"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("createdAt \"next tuesday\" is not an ISO 8601 time"), "stderr: \(bad.stderr)")
+    }
+
     @Test func initDemoAndDatabaseStandings() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-cli-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }

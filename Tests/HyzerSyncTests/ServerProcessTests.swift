@@ -23,19 +23,17 @@ import Testing
         throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "build the hyzer-server product first"])
     }
 
-    final class ServerProcess {
-        let process = Process()
+    final class ServerProcess: Sendable {
+        let process: ChildProcess
         let log: URL
 
-        init(dir: URL, port: Int) throws {
+        init(dir: URL, port: Int) async throws {
             log = dir.appendingPathExtension("log")
-            FileManager.default.createFile(atPath: log.path, contents: nil)
-            process.executableURL = try ServerProcessTests.binary()
-            process.arguments = ["--data", dir.path, "--port", "\(port)", "--host", "127.0.0.1", "--log-level", "info"]
-            let handle = try FileHandle(forWritingTo: log)
-            process.standardError = handle
-            process.standardOutput = handle
-            try process.run()
+            _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            process = try await ChildProcess.start(
+                try ServerProcessTests.binary(),
+                ["--data", dir.path, "--port", "\(port)", "--host", "127.0.0.1", "--log-level", "info"],
+                output: .file(log))
         }
 
         var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
@@ -48,15 +46,14 @@ import Testing
             throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "server did not come up: \(logText)"])
         }
 
-        func kill() {
-            Foundation.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        func kill() async throws {
+            process.kill()
+            try await process.waitForExit()
         }
 
         func terminate() async throws -> Int32 {
             process.terminate()  // SIGTERM
-            try await waitForExit(process)  // a graceful stop takes seconds: don't hold a pool thread
-            return process.terminationStatus
+            return try await process.waitForExit().termination.status  // a graceful stop takes seconds
         }
     }
 
@@ -69,7 +66,7 @@ import Testing
         let (group, admin) = try await storage.createGroup(name: "Kill League")
         try storage.close()
 
-        var server = try ServerProcess(dir: dir, port: port)
+        var server = try await ServerProcess(dir: dir, port: port)
         try await server.waitUntilHealthy(url)
         let deviceDir = temporaryDirectory("device-kill")
         defer { try? FileManager.default.removeItem(at: deviceDir) }
@@ -92,13 +89,13 @@ import Testing
         for _ in 0..<2000 where !server.logText.contains(" push") {
             try await Task.sleep(nanoseconds: 2_000_000)
         }
-        server.kill()
+        try await server.kill()
         let interrupted = await pushing.result
         #expect(throws: (any Error).self) { try interrupted.get() }
         let pendingAfterKill = try db.pendingSyncCount()
         #expect(pendingAfterKill > 0)
 
-        server = try ServerProcess(dir: dir, port: port)
+        server = try await ServerProcess(dir: dir, port: port)
         try await server.waitUntilHealthy(url)
         let report = try await engine.syncNow()
         #expect(report.rejected.isEmpty)

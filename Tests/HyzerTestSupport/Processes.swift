@@ -1,33 +1,189 @@
 import Foundation
+import Subprocess
+import Synchronization
 
-/// Runs blocking work on a thread of its own.
-///
-/// Every test target links into one test process, and Swift concurrency's cooperative
-/// pool has one thread per core (two on the project's machines). A test that blocks a
-/// pool thread on a child process or a sleep starves whatever else runs in the process:
-/// the in-process group servers of the sync tests then miss their request deadlines.
-public func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
+
+// Child processes for the end-to-end tests, on swift-subprocess.
+//
+// Every test target links into one test process, and Swift concurrency's cooperative pool has
+// one thread per core (two on the project's machines). A test that blocked a pool thread on a
+// child process (`waitUntilExit()`, a blocking pipe read) would starve whatever else runs in
+// the process: the in-process group servers of the sync tests would then miss their request
+// deadlines. Nothing here blocks: swift-subprocess notices a child's exit on its own monitor
+// thread (a pidfd in epoll on Linux, kqueue on macOS) and reads the pipes through non-blocking
+// descriptors and the same kind of readiness thread, so awaiting a child, its output or its exit
+// suspends the task and gives the pool thread back. Waiting with a timeout is a `Task.sleep`
+// race, never a sleep on a thread.
+
+/// How a child process ended.
+public enum Termination: Sendable, Equatable, CustomStringConvertible {
+    /// `exit(code)` or a return from `main`.
+    case exited(Int32)
+    /// Killed by a signal (SIGKILL, an unhandled SIGTERM, a crash).
+    case signaled(Int32)
+
+    init(_ status: TerminationStatus) {
+        switch status {
+        case .exited(let code): self = .exited(Int32(code))
+        case .signaled(let signal): self = .signaled(Int32(signal))
+        }
+    }
+
+    /// The shell's `$?`: the exit code, or 128 + the signal.
+    public var status: Int32 {
+        switch self {
+        case .exited(let code): code
+        case .signaled(let signal): 128 + signal
+        }
+    }
+
+    /// Exited with code 0.
+    public var isSuccess: Bool { self == .exited(0) }
+
+    public var description: String {
+        switch self {
+        case .exited(let code): "exited with \(code)"
+        case .signaled(let signal): "killed by signal \(signal)"
+        }
     }
 }
 
-/// Waits for a child process without blocking a pool thread.
-public func waitForExit(_ process: Process, timeout: Double = 120) async throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while process.isRunning {
-        guard Date() < deadline else { throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "process did not exit"]) }
-        try await Task.sleep(nanoseconds: 20_000_000)
+/// A child process running in the background while a test goes on: a server, a kiosk, Xvfb.
+/// `Binary.run` is simpler when a test only needs the result.
+public final class ChildProcess: Sendable {
+    /// Where the child's standard output and error go.
+    public enum Output: Sendable {
+        /// `/dev/null`.
+        case discarded
+        /// Kept in memory (up to `Binary.outputLimit` bytes each), returned by `waitForExit`.
+        case collected
+        /// Both appended to this file (created if needed), readable while the child runs.
+        case file(URL)
     }
+
+    /// What the child left behind.
+    public struct Finished: Sendable {
+        public var termination: Termination
+        /// Empty unless the output was `.collected`.
+        public var stdout: String
+        public var stderr: String
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case timedOut(pid_t, Duration)
+
+        public var description: String {
+            switch self {
+            case .timedOut(let pid, let limit): "process \(pid) did not exit within \(limit)"
+            }
+        }
+    }
+
+    public let processIdentifier: pid_t
+    /// Runs `Subprocess.run` to the child's end; its value is the child's outcome.
+    private let outcome: Task<Finished, any Error>
+    private let reaped: Reaped
+
+    private init(processIdentifier: pid_t, outcome: Task<Finished, any Error>, reaped: Reaped) {
+        self.processIdentifier = processIdentifier
+        self.outcome = outcome
+        self.reaped = reaped
+    }
+
+    /// Starts `executable` and returns once it has been spawned. A nil `environment` inherits
+    /// this process's; a dictionary replaces it (as `Foundation.Process.environment` did).
+    public static func start(
+        _ executable: URL,
+        _ arguments: [String],
+        environment: [String: String]? = nil,
+        output: Output = .discarded
+    ) async throws -> ChildProcess {
+        let (pids, pidSink) = AsyncThrowingStream<pid_t, any Error>.makeStream()
+        let reaped = Reaped()
+        let outcome = Task<Finished, any Error> {
+            defer { reaped.set() }
+            do {
+                return try await Binary.launch(executable, arguments, environment: environment, output: output) {
+                    pidSink.yield($0)
+                    pidSink.finish()
+                }
+            } catch {
+                pidSink.finish(throwing: error)  // a spawn failure reaches the caller of `start`
+                throw error
+            }
+        }
+        var iterator = pids.makeAsyncIterator()
+        guard let pid = try await iterator.next() else {
+            throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "\(executable.path) did not start"])
+        }
+        return ChildProcess(processIdentifier: pid, outcome: outcome, reaped: reaped)
+    }
+
+    /// False once the child has exited and been reaped.
+    public var isRunning: Bool { !reaped.isSet }
+
+    /// Sends `signal` if the child is still running; a no-op afterwards.
+    public func send(_ signal: Int32) {
+        let pid = processIdentifier
+        reaped.unlessSet { _ = Foundation.kill(pid, signal) }
+    }
+
+    /// SIGTERM: a clean stop, as systemd asks for one.
+    public func terminate() { send(SIGTERM) }
+
+    /// SIGKILL: nothing to save, or a crash to simulate.
+    public func kill() { send(SIGKILL) }
+
+    /// Suspends (without holding a thread) until the child exits, or throws after `timeout`
+    /// and leaves it running.
+    @discardableResult
+    public func waitForExit(timeout: Duration = .seconds(120)) async throws -> Finished {
+        let outcome = self.outcome
+        return try await withThrowingTaskGroup(of: Finished?.self) { group in
+            group.addTask { try await outcome.value }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let finished = try await group.next() ?? nil else {
+                throw Failure.timedOut(processIdentifier, timeout)
+            }
+            return finished
+        }
+    }
+}
+
+/// Whether a child has been reaped: set by its outcome task, read by `ChildProcess`. Signals
+/// go out under this lock and only before it is set, so a signal cannot reach a later process
+/// that reused the pid (short of the instant between swift-subprocess reaping the child and
+/// the task setting this, which swift-subprocess does not let us close).
+private final class Reaped: Sendable {
+    private let flag = Mutex(false)
+
+    func set() { flag.withLock { $0 = true } }
+    var isSet: Bool { flag.withLock { $0 } }
+    func unlessSet(_ body: () -> Void) { flag.withLock { if !$0 { body() } } }
 }
 
 /// The project's executables, built next to the test bundle.
 public enum Binary {
+    /// What a finished child wrote and how it ended.
     public struct Result: Sendable {
+        /// The shell's `$?` (128 + signal when killed).
         public var status: Int32
         public var stdout: String
         public var stderr: String
+        public var termination: Termination
     }
+
+    /// The most output kept per stream; more makes the run throw instead of eating memory.
+    public static let outputLimit = 4 * 1024 * 1024
 
     public static func url(_ name: String) throws -> URL {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
@@ -44,27 +200,58 @@ public enum Binary {
         try await run(executable: url(name), arguments, environment: environment)
     }
 
-    /// Runs any executable to completion, off the cooperative pool.
+    /// Runs any executable to completion, off the cooperative pool. A nil `environment`
+    /// inherits this process's; a dictionary replaces it.
     public static func run(executable: URL, _ arguments: [String], environment: [String: String]? = nil) async throws -> Result {
-        try await offPool {
-            let process = Process()
-            process.executableURL = executable
-            process.arguments = arguments
-            if let environment { process.environment = environment }
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            try process.run()
-            // Read both pipes while the child runs so neither can fill up and stall it.
-            let group = DispatchGroup()
-            nonisolated(unsafe) var stderr = Data()
-            group.enter()
-            DispatchQueue.global().async { stderr = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-            let stdout = out.fileHandleForReading.readDataToEndOfFile()
-            group.wait()
-            process.waitUntilExit()
-            return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                          stderr: String(decoding: stderr, as: UTF8.self))
+        let finished = try await launch(executable, arguments, environment: environment, output: .collected) { _ in }
+        return Result(status: finished.termination.status, stdout: finished.stdout, stderr: finished.stderr,
+                      termination: finished.termination)
+    }
+
+    /// Starts a project executable in the background.
+    public static func start(
+        _ name: String, _ arguments: [String], environment: [String: String]? = nil, output: ChildProcess.Output = .discarded
+    ) async throws -> ChildProcess {
+        try await ChildProcess.start(url(name), arguments, environment: environment, output: output)
+    }
+
+    /// Spawns, calls `started` with the pid, and returns when the child has exited and its
+    /// output is read.
+    static func launch(
+        _ executable: URL, _ arguments: [String], environment: [String: String]?, output: ChildProcess.Output,
+        started: @escaping @Sendable (pid_t) -> Void
+    ) async throws -> ChildProcess.Finished {
+        let configuration = Configuration(
+            executable: .path(FilePath(executable.path)),
+            arguments: Arguments(arguments),
+            environment: environment.map { env in
+                .custom(Dictionary(uniqueKeysWithValues: env.map { (Environment.Key(stringLiteral: $0.key), $0.value) }))
+            } ?? .inherit
+        )
+        switch output {
+        case .discarded:
+            let result = try await Subprocess.run(configuration, input: .none, output: .discarded, error: .discarded) {
+                started($0.processIdentifier.value)
+            }
+            return .init(termination: Termination(result.terminationStatus), stdout: "", stderr: "")
+        case .collected:
+            let result = try await Subprocess.run(
+                configuration, input: .none, output: .string(limit: outputLimit), error: .string(limit: outputLimit)
+            ) {
+                started($0.processIdentifier.value)
+            }
+            return .init(termination: Termination(result.terminationStatus), stdout: result.standardOutput,
+                         stderr: result.standardError)
+        case .file(let url):
+            let descriptor = try FileDescriptor.open(
+                FilePath(url.path), .writeOnly, options: [.create, .append], permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            let result = try await Subprocess.run(
+                configuration, input: .none, output: .fileDescriptor(descriptor, closeAfterSpawningProcess: true),
+                error: .combinedWithOutput
+            ) {
+                started($0.processIdentifier.value)
+            }
+            return .init(termination: Termination(result.terminationStatus), stdout: "", stderr: "")
         }
     }
 }

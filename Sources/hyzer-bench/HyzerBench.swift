@@ -1,0 +1,108 @@
+// hyzer-bench NAME: release-mode benchmarks, one subcommand each. Each prints progress on
+// standard error, then one JSON object of figures as the last line of standard output.
+// Figures go to docs/benchmarks.md; nothing here asserts.
+import ArgumentParser
+import Foundation
+import KioskHardware
+
+@main
+struct HyzerBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "hyzer-bench",
+        abstract: "Release-mode benchmarks (build with -c release; `make bench` runs them all).",
+        discussion: """
+            Each benchmark logs its progress on standard error and prints its figures as one JSON \
+            object (keys sorted) on the last line of standard output.
+            """,
+        subcommands: [
+            Standings.self, Store.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self,
+        ])
+
+    /// Prints a benchmark's figures as the last output line.
+    static func emit(_ figures: Figures) throws {
+        print(try figures.json())
+    }
+
+    struct Standings: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Full standings recompute: 20 players x 18 holes, 10% corrections, 5% discrepancies.")
+
+        func run() async throws { try emit(try await StandingsBenchmark.run()) }
+    }
+
+    struct Store: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The 5-year store (NFR21): 250 rounds written, then its size, history listing and round opening.")
+        @OptionGroup var data: DataOption
+
+        func run() async throws {
+            let workspace = try data.workspace("store")
+            defer { workspace.finish() }
+            try emit(try await StoreBenchmark.run(in: workspace))
+        }
+    }
+
+    struct KnobLatency: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "knob-latency",
+            abstract: "Detent to buzzer pulse through the real knob path, every core loaded by renderer threads.")
+        @Flag(help: "Plain time-sharing priority instead of the kiosk's realtime one.") var normal = false
+        @Flag(name: .customLong("no-load"), help: "No renderer threads.") var noLoad = false
+        @Option(help: "Detents per second.") var rate = KnobLatencyBenchmark.rateHz
+        @Option(help: "Detents to replay.") var detents = KnobLatencyBenchmark.detents
+
+        func validate() throws {
+            guard rate > 0 else { throw ValidationError("--rate needs detents/s above 0") }
+            guard detents > 0 else { throw ValidationError("--detents needs a count above 0") }
+        }
+
+        func run() async throws {
+            let settings = KnobLatencyBenchmark.Settings(
+                detents: detents, rateHz: rate, priority: normal ? .normal : .kioskDefault, load: !noLoad)
+            try emit(try await KnobLatencyBenchmark.run(settings))
+        }
+    }
+
+    struct KnobAccuracy: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "knob-accuracy",
+            abstract: "Decoded against true detents on noisy generated traces, both modes, 100-1,000 detents/s.")
+
+        func run() async throws { try emit(try await KnobAccuracyBenchmark.run()) }
+    }
+
+    struct Render: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Board frame times, score-to-redraw, kiosk launch to first frame, idle CPU and memory.",
+            discussion: "Needs hyzer-kiosk built in the same configuration, beside hyzer-bench.")
+        @OptionGroup var data: DataOption
+        @Option(
+            name: .customLong("idle-seconds"),
+            help: "How long the idle kiosk runs (default: $HYZER_BENCH_IDLE_SECONDS, else 60).")
+        var idleSeconds: Double?
+
+        func validate() throws {
+            if let idleSeconds, idleSeconds <= 0 { throw ValidationError("--idle-seconds must be above 0") }
+        }
+
+        func run() async throws {
+            let idle = idleSeconds ?? Double(ProcessInfo.processInfo.environment["HYZER_BENCH_IDLE_SECONDS"] ?? "") ?? 60
+            let workspace = try data.workspace("render")
+            defer { workspace.finish() }
+            try emit(try await RenderBenchmark.run(in: workspace, idleSeconds: idle))
+        }
+    }
+
+    struct SyncLatency: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sync-latency",
+            abstract: "Cross-device latency (NFR2), recovery after a dead zone (NFR11), server ingest; loopback server.")
+        @OptionGroup var data: DataOption
+
+        func run() async throws {
+            let workspace = try data.workspace("sync")
+            defer { workspace.finish() }
+            try emit(try await SyncBenchmark.run(in: workspace))
+        }
+    }
+}
