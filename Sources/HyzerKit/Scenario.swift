@@ -64,7 +64,8 @@ public struct Scenario: Sendable, Decodable {
             throw .invalid("course.pars has \(course.pars.count) holes; use 1 to 18")
         }
         for (i, par) in course.pars.enumerated() where !Course.allowedPars.contains(par) {
-            throw .invalid("course.pars[\(i)] is par \(par); use \(Course.allowedPars.lowerBound)–\(Course.allowedPars.upperBound)")
+            throw .invalid(
+                "course.pars[\(i)] is par \(par); use \(Course.allowedPars.lowerBound)–\(Course.allowedPars.upperBound)")
         }
         var ids = IdentifierMap()
         var participantList: [Participant] = []
@@ -114,10 +115,11 @@ public struct Scenario: Sendable, Decodable {
             if spec.resolution == true && supersedes.isEmpty {
                 throw .invalid("event \"\(spec.id)\" is a resolution but supersedes nothing")
             }
-            scoreEvents.append(ScoreEvent(
-                id: eventID, roundID: UUID(uuid: nullUUID), participantID: participant, hole: spec.hole,
-                strokes: spec.strokes, supersedes: supersedes, reportedBy: reporter, deviceID: spec.device,
-                createdAt: created, isResolution: spec.resolution == true))
+            scoreEvents.append(
+                ScoreEvent(
+                    id: eventID, roundID: UUID(uuid: nullUUID), participantID: participant, hole: spec.hole,
+                    strokes: spec.strokes, supersedes: supersedes, reportedBy: reporter, deviceID: spec.device,
+                    createdAt: created, isResolution: spec.resolution == true))
         }
 
         let scorecard = Scorecard(pars: course.pars, participantIDs: participantList.map(\.id), events: scoreEvents)
@@ -205,14 +207,16 @@ public struct ScenarioResult: Sendable, Equatable, Encodable {
     public init(standings: Standings, discrepancies: [Discrepancy], ids: [UUID: String]) {
         self.standings = standings.rows.map { Row($0, id: ids[$0.participantID] ?? $0.participantID.uuidString) }
         self.discrepancies = discrepancies.map {
-            DiscrepancyRow(participant: ids[$0.cell.participantID] ?? $0.cell.participantID.uuidString,
-                           hole: $0.cell.hole, values: $0.values)
+            DiscrepancyRow(
+                participant: ids[$0.cell.participantID] ?? $0.cell.participantID.uuidString,
+                hole: $0.cell.hole, values: $0.values)
         }
     }
 
     public func jsonData(pretty: Bool = false) throws -> Data {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting =
+            pretty ? [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)
     }
 }

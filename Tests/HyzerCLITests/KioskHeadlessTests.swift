@@ -1,8 +1,8 @@
 import CZlib
 import Foundation
-import HyzerTestSupport
 import HyzerKit
 import HyzerStore
+import HyzerTestSupport
 import Testing
 
 /// A whole round at the kiosk, knob only, with no display: from the empty board through
@@ -49,8 +49,12 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         try script.write(to: scriptURL, atomically: true, encoding: .utf8)
         let shots = dir.appendingPathComponent("shots")
-        let run = try await Binary.run("hyzer-kiosk", ["--data", dir.path, "--headless", "--size", "800x480",
-                                                 "--script", scriptURL.path, "--snapshots", shots.path])
+        let run = try await Binary.run(
+            "hyzer-kiosk",
+            [
+                "--data", dir.path, "--headless", "--size", "800x480",
+                "--script", scriptURL.path, "--snapshots", shots.path,
+            ])
         #expect(run.status == 0, "stderr: \(run.stderr)")
 
         // The database holds exactly what the knob entered.
@@ -87,8 +91,12 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let scriptURL = dir.appendingPathComponent("bad.txt")
         try "press\njump 3\n".write(to: scriptURL, atomically: true, encoding: .utf8)
-        let run = try await Binary.run("hyzer-kiosk", ["--data", dir.path, "--headless", "--script", scriptURL.path,
-                                                 "--snapshots", dir.appendingPathComponent("s").path])
+        let run = try await Binary.run(
+            "hyzer-kiosk",
+            [
+                "--data", dir.path, "--headless", "--script", scriptURL.path,
+                "--snapshots", dir.appendingPathComponent("s").path,
+            ])
         #expect(run.status != 0)
         #expect(run.stderr.contains("script line 2: unknown command \"jump\""), "\(run.stderr)")
     }
@@ -99,8 +107,12 @@ import Testing
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let scriptURL = dir.appendingPathComponent("idle.txt")
         try "expect-screen board\nwait 200\n".write(to: scriptURL, atomically: true, encoding: .utf8)
-        let run = try await Binary.run("hyzer-kiosk", ["--data", dir.path, "--headless", "--demo", "--script", scriptURL.path,
-                                                 "--snapshots", dir.appendingPathComponent("s").path])
+        let run = try await Binary.run(
+            "hyzer-kiosk",
+            [
+                "--data", dir.path, "--headless", "--demo", "--script", scriptURL.path,
+                "--snapshots", dir.appendingPathComponent("s").path,
+            ])
         #expect(run.status == 0, "\(run.stderr)")
         let db = try HyzerDatabase(directory: dir)
         #expect(try db.activeRounds().count == 1)
@@ -127,12 +139,17 @@ struct PNGImage {
         }
         var offset = 8
         var idat: [UInt8] = []
-        func u32(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        func u32(_ at: Int) -> Int {
+            Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
+        }
         while offset + 8 <= bytes.count {
             let length = u32(offset)
             let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
             let body = Array(bytes[offset + 8..<offset + 8 + length])
-            if type == "IHDR" { width = u32(offset + 8); height = u32(offset + 12) }
+            if type == "IHDR" {
+                width = u32(offset + 8)
+                height = u32(offset + 12)
+            }
             if type == "IDAT" { idat += body }
             offset += 12 + length
         }

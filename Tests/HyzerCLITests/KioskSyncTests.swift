@@ -1,7 +1,7 @@
 import Foundation
-import HyzerTestSupport
 import HyzerKit
 import HyzerStore
+import HyzerTestSupport
 import Testing
 
 /// The kiosk as one more device: a running kiosk enrolled with a real group server
@@ -11,22 +11,31 @@ import Testing
     @Test func aScoreFromAnotherDeviceReachesARunningKiosk() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-kiosk-sync-\(UUID())")
         defer { try? FileManager.default.removeItem(at: root) }
-        let (server, kioskDir, phoneDir) = (root.appendingPathComponent("server"), root.appendingPathComponent("kiosk"),
-                                            root.appendingPathComponent("phone"))
+        let (server, kioskDir, phoneDir) = (
+            root.appendingPathComponent("server"), root.appendingPathComponent("kiosk"),
+            root.appendingPathComponent("phone")
+        )
         let group = try await Binary.run("hyzer-server", ["group", "create", "Test League", "--data", server.path])
         #expect(group.status == 0, "\(group.stderr)")
         let token = try #require(group.stdout.split(separator: "\n").last.map(String.init))
 
         let port = 20_000 + Int.random(in: 0..<20_000)
-        let serverProcess = try await Binary.start("hyzer-server", ["--data", server.path, "--port", "\(port)", "--host", "127.0.0.1"])
+        let serverProcess = try await Binary.start(
+            "hyzer-server", ["--data", server.path, "--port", "\(port)", "--host", "127.0.0.1"])
         defer { serverProcess.kill() }
 
         let url = "http://127.0.0.1:\(port)"
         for (dir, name) in [(kioskDir, "Clubhouse kiosk"), (phoneDir, "Phone")] {
             var enrolled = false
             for _ in 0..<40 where !enrolled {  // the server may still be starting
-                enrolled = try await Binary.run("hyzer", ["device", "enroll", "--server", url, "--group-token", token,
-                                                     "--name", name, "--data", dir.path]).status == 0
+                enrolled =
+                    try await Binary.run(
+                        "hyzer",
+                        [
+                            "device", "enroll", "--server", url, "--group-token", token,
+                            "--name", name, "--data", dir.path,
+                        ]
+                    ).status == 0
                 if !enrolled { try await Task.sleep(nanoseconds: 250_000_000) }
             }
             #expect(enrolled, "\(name) could not enroll")
@@ -54,7 +63,8 @@ import Testing
         var arrived = false
         for _ in 0..<40 where !arrived && kiosk.isRunning {
             try await Task.sleep(nanoseconds: 200_000_000)
-            arrived = (try? HyzerDatabase(directory: kioskDir).events(round: roundID))?
+            arrived =
+                (try? HyzerDatabase(directory: kioskDir).events(round: roundID))?
                 .contains { $0.deviceID == phoneDevice && $0.strokes == 2 && $0.hole == 1 } == true
         }
         #expect(arrived, "the phone's score did not reach the running kiosk")

@@ -1,7 +1,7 @@
 import Foundation
-import HyzerTestSupport
 import HyzerKit
 import HyzerStore
+import HyzerTestSupport
 import Testing
 
 /// The kiosk in a real SDL window under Xvfb, driven through X11 key events exactly as a
@@ -45,9 +45,9 @@ import Testing
             // Ana: one under par (Left = one stroke less); Ben: par. Then auto-advance.
             try await keys(["Return", "Left", "Return", "Return", "Return"], settle: 1.3)
         }
-        try await keys(["Return"])                   // finalize → summary
-        try await keys(["Escape"], settle: 0.5)      // back to the board
-        kiosk.terminate()                      // SIGTERM: a clean stop, as systemd does it
+        try await keys(["Return"])  // finalize → summary
+        try await keys(["Escape"], settle: 0.5)  // back to the board
+        kiosk.terminate()  // SIGTERM: a clean stop, as systemd does it
         let ended = try await kiosk.waitForExit()
         #expect(ended.termination == .exited(0), "\(ended.stderr)")
         #expect(ended.stdout.contains("\"first-frame\""))
@@ -80,7 +80,8 @@ final class XServer: Sendable {
         // Skip numbers with a socket or a lock file: a killed server leaves both behind.
         var number = 100 + Int.random(in: 0..<400)
         while FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-            || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") { number += 1 }
+            || FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
+        { number += 1 }
         let process = try await ChildProcess.start(
             URL(fileURLWithPath: xvfb), [":\(number)", "-screen", "0", "1280x720x24", "-nolisten", "tcp"])
         let server = XServer(display: ":\(number)", process: process)
@@ -102,7 +103,8 @@ final class XServer: Sendable {
 
     @discardableResult
     func xdotool(_ args: [String]) async throws -> String {
-        let run = try await Binary.run(executable: URL(fileURLWithPath: "/usr/bin/xdotool"), args, environment: ["DISPLAY": display])
+        let run = try await Binary.run(
+            executable: URL(fileURLWithPath: "/usr/bin/xdotool"), args, environment: ["DISPLAY": display])
         guard run.status == 0 else {
             throw CocoaError(.executableLoad, userInfo: [NSLocalizedDescriptionKey: "xdotool \(args) failed"])
         }

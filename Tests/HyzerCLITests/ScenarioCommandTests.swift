@@ -29,7 +29,8 @@ import Testing
     }
 
     @Test func badInputGetsAClearErrorAndNonZeroExit() async throws {
-        let run = try await Binary.run("hyzer", ["standings", Self.scenarios.appendingPathComponent("invalid-strokes.json").path])
+        let run = try await Binary.run(
+            "hyzer", ["standings", Self.scenarios.appendingPathComponent("invalid-strokes.json").path])
         #expect(run.status != 0)
         #expect(run.stderr.contains("strokes 11 outside 1–10"))
         #expect(run.stdout.isEmpty)
@@ -51,7 +52,8 @@ import Testing
             let events = times.enumerated().map { index, time in
                 #"{"id": "e\#(index)", "participant": "p", "hole": \#(index + 1), "strokes": 3, "device": "web", "createdAt": "\#(time)"}"#
             }
-            let text = #"{"course": {"name": "x", "pars": [3, 3, 3]}, "participants": [{"id": "p", "name": "P"}], "events": ["#
+            let text =
+                #"{"course": {"name": "x", "pars": [3, 3, 3]}, "participants": [{"id": "p", "name": "P"}], "events": ["#
                 + events.joined(separator: ", ") + "]}"
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("times-\(UUID()).json")
             try Data(text.utf8).write(to: file)

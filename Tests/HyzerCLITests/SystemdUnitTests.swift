@@ -14,8 +14,9 @@ import Testing
         return dir
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: analyze)),
-          arguments: ["hyzer-kiosk.service", "hyzer-server.service"])
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: analyze)),
+        arguments: ["hyzer-kiosk.service", "hyzer-server.service"])
     func unitVerifies(name: String) async throws {
         let text = try String(contentsOf: Self.repo.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
         // Point ExecStart's binary at the one just built, wherever the unit installs it.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HyzerKit
 
 /// Times as real producers write them: whole seconds, JavaScript's milliseconds, Python's
@@ -92,11 +93,13 @@ import Testing
 
     @Test func scenarioAcceptsProducerTimesAndRefusesGarbage() throws {
         func scenario(createdAt: String) throws -> Scenario {
-            try Scenario.decode(Data("""
-                {"course": {"name": "c", "pars": [3]}, "participants": [{"id": "p", "name": "P"}],
-                 "events": [{"id": "e", "participant": "p", "hole": 1, "strokes": 3, "device": "d",
-                             "createdAt": "\(createdAt)"}]}
-                """.utf8))
+            try Scenario.decode(
+                Data(
+                    """
+                    {"course": {"name": "c", "pars": [3]}, "participants": [{"id": "p", "name": "P"}],
+                     "events": [{"id": "e", "participant": "p", "hole": 1, "strokes": 3, "device": "d",
+                                 "createdAt": "\(createdAt)"}]}
+                    """.utf8))
         }
         for text in ["2026-11-21T14:45:06.464437Z", "2026-11-21T14:45:06.464Z", "2026-11-21T16:45:06+02:00"] {
             #expect(try scenario(createdAt: text).evaluate().standings.first?.strokes == 3, "\(text)")

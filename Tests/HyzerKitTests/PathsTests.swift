@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HyzerKit
 
 /// The one data-directory and assets resolver every executable uses.

@@ -204,8 +204,9 @@ public enum Binary {
     /// inherits this process's; a dictionary replaces it.
     public static func run(executable: URL, _ arguments: [String], environment: [String: String]? = nil) async throws -> Result {
         let finished = try await launch(executable, arguments, environment: environment, output: .collected) { _ in }
-        return Result(status: finished.termination.status, stdout: finished.stdout, stderr: finished.stderr,
-                      termination: finished.termination)
+        return Result(
+            status: finished.termination.status, stdout: finished.stdout, stderr: finished.stderr,
+            termination: finished.termination)
     }
 
     /// Starts a project executable in the background.
@@ -240,11 +241,13 @@ public enum Binary {
             ) {
                 started($0.processIdentifier.value)
             }
-            return .init(termination: Termination(result.terminationStatus), stdout: result.standardOutput,
-                         stderr: result.standardError)
+            return .init(
+                termination: Termination(result.terminationStatus), stdout: result.standardOutput,
+                stderr: result.standardError)
         case .file(let url):
             let descriptor = try FileDescriptor.open(
-                FilePath(url.path), .writeOnly, options: [.create, .append], permissions: [.ownerReadWrite, .groupRead, .otherRead])
+                FilePath(url.path), .writeOnly, options: [.create, .append],
+                permissions: [.ownerReadWrite, .groupRead, .otherRead])
             let result = try await Subprocess.run(
                 configuration, input: .none, output: .fileDescriptor(descriptor, closeAfterSpawningProcess: true),
                 error: .combinedWithOutput
