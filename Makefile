@@ -40,7 +40,7 @@ LINT_PATHS := Sources Tests Package.swift
 
 lint:
 	$(SWIFT) format lint --strict --parallel --recursive $(LINT_PATHS)
-	scripts/check-requirement-ids.sh
+	.ci/check-requirement-ids
 
 # Rewrites the sources in place to what `make lint` accepts.
 format:
