@@ -195,6 +195,7 @@ let package = Package(
             dependencies: [
                 "HyzerSync", "HyzerSyncProtocol", "HyzerServer", "HyzerStore", "HyzerKit", "HyzerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Runs the built `hyzer` binary against the scenario examples, from outside.

@@ -219,7 +219,7 @@ public struct ChangeLedger {
             if local == nil || local?.status == .setup {
                 try RoundRow.filter(key: round.id).updateAll(db, [
                     RoundRow.Columns.courseID.set(to: round.courseID),
-                    Column("organizer_id").set(to: round.organizerID),
+                    RoundRow.Columns.organizerID.set(to: round.organizerID),
                 ])
                 if local?.participants != round.participants {
                     try ParticipantRow.filter(ParticipantRow.Columns.roundID == round.id).deleteAll(db)

@@ -183,29 +183,24 @@ extension StoreRead where Value == [RoundSummary] {
     /// FR59: completed rounds, newest first.
     public static func history(limit: Int = 500) -> Self {
         StoreRead { db in
-            let request = RoundRow
+            // One statement, the participant count as a correlated subquery.
+            let round = TableAlias()
+            let participantCount = ParticipantRow
+                .filter(ParticipantRow.Columns.roundID == round[RoundRow.Columns.id])
+                .select(count(ParticipantRow.Columns.participantID))
+            let request = RoundRow.aliased(round)
+                .select(RoundRow.Columns.id, RoundRow.Columns.status, RoundRow.Columns.createdAt,
+                        RoundRow.Columns.completedAt, participantCount.sqlExpression.forKey("participant_count"))
                 .filter(RoundRow.Columns.status == RoundStatus.completed.rawValue)
                 .annotated(withRequired: RoundRow.course.select(Column("name").forKey("course_name")))
                 .order((RoundRow.Columns.completedAt ?? RoundRow.Columns.createdAt).desc)
                 .limit(limit)
-            let rows = try Row.fetchAll(db, request)
-            // Counted in one grouped query: GRDB's association count needs a single-column
-            // key, and `round_participants` is keyed by (round, participant).
-            let ids = rows.map { $0[RoundRow.Columns.id] as UUID }
-            let counts = try Row.fetchAll(db, ParticipantRow
-                .filter(ids.contains(ParticipantRow.Columns.roundID))
-                .select(ParticipantRow.Columns.roundID, count(ParticipantRow.Columns.participantID).forKey("n"))
-                .group(ParticipantRow.Columns.roundID))
-            let participants = Dictionary(uniqueKeysWithValues: counts.map {
-                ($0[ParticipantRow.Columns.roundID] as UUID, $0["n"] as Int)
-            })
-            return rows.map { row in
-                let id: UUID = row[RoundRow.Columns.id]
-                return RoundSummary(id: id, courseName: row["course_name"],
-                                    status: RoundStatus(rawValue: row[RoundRow.Columns.status]) ?? .completed,
-                                    createdAt: Date(timeIntervalSince1970: row[RoundRow.Columns.createdAt]),
-                                    completedAt: Rows.date(row[RoundRow.Columns.completedAt]),
-                                    participantCount: participants[id] ?? 0)
+            return try Row.fetchAll(db, request).map { row in
+                RoundSummary(id: row[RoundRow.Columns.id], courseName: row["course_name"],
+                             status: RoundStatus(rawValue: row[RoundRow.Columns.status]) ?? .completed,
+                             createdAt: Date(timeIntervalSince1970: row[RoundRow.Columns.createdAt]),
+                             completedAt: Rows.date(row[RoundRow.Columns.completedAt]),
+                             participantCount: row["participant_count"])
             }
         }
     }

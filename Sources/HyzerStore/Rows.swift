@@ -84,6 +84,7 @@ struct RoundRow: Codable, FetchableRecord, PersistableRecord {
     enum Columns {
         static let id = Column(CodingKeys.id)
         static let courseID = Column(CodingKeys.courseID)
+        static let organizerID = Column(CodingKeys.organizerID)
         static let status = Column(CodingKeys.status)
         static let createdAt = Column(CodingKeys.createdAt)
         static let startedAt = Column(CodingKeys.startedAt)
@@ -110,6 +111,8 @@ struct ParticipantRow: Codable, FetchableRecord, PersistableRecord {
         static let roundID = Column(CodingKeys.roundID)
         static let participantID = Column(CodingKeys.participantID)
         static let ordinal = Column(CodingKeys.ordinal)
+        static let name = Column(CodingKeys.name)
+        static let kind = Column(CodingKeys.kind)
     }
 }
 
@@ -146,6 +149,12 @@ struct ScoreEventRow: Codable, FetchableRecord, PersistableRecord {
         static let roundID = Column(CodingKeys.roundID)
         static let participantID = Column(CodingKeys.participantID)
         static let hole = Column(CodingKeys.hole)
+        static let strokes = Column(CodingKeys.strokes)
+        static let supersedes = Column(CodingKeys.supersedes)
+        static let reportedBy = Column(CodingKeys.reportedBy)
+        static let deviceID = Column(CodingKeys.deviceID)
+        static let createdAt = Column(CodingKeys.createdAt)
+        static let isResolution = Column(CodingKeys.isResolution)
     }
 }
 
@@ -223,6 +232,48 @@ struct OutboxRow: Codable, FetchableRecord, PersistableRecord {
         static let kindOrder = Column(CodingKeys.kindOrder)
         static let localOrder = Column(CodingKeys.localOrder)
         static let serverSeq = Column(CodingKeys.serverSeq)
+    }
+}
+
+extension RoundRow {
+    /// Decoded by hand rather than through Codable: rounds are read on every board
+    /// refresh, and GRDB's row subscripts are several times cheaper than a decoder.
+    init(row: Row) {
+        id = row[Columns.id]
+        courseID = row[Columns.courseID]
+        organizerID = row[Columns.organizerID]
+        status = row[Columns.status]
+        createdAt = row[Columns.createdAt]
+        startedAt = row[Columns.startedAt]
+        completedAt = row[Columns.completedAt]
+        updatedAt = row[Columns.updatedAt]
+    }
+}
+
+extension ParticipantRow {
+    init(row: Row) {
+        roundID = row[Columns.roundID]
+        participantID = row[Columns.participantID]
+        ordinal = row[Columns.ordinal]
+        name = row[Columns.name]
+        kind = row[Columns.kind]
+    }
+}
+
+extension ScoreEventRow {
+    /// By hand, like `RoundRow`: a round's standings read every one of its events.
+    init(row: Row) {
+        seq = row[Columns.seq]
+        id = row[Columns.id]
+        roundID = row[Columns.roundID]
+        participantID = row[Columns.participantID]
+        hole = row[Columns.hole]
+        strokes = row[Columns.strokes]
+        supersedes = row[Columns.supersedes]
+        reportedBy = row[Columns.reportedBy]
+        deviceID = row[Columns.deviceID]
+        createdAt = row[Columns.createdAt]
+        isResolution = row[Columns.isResolution]
     }
 }
 

@@ -9,11 +9,10 @@ import Testing
 /// The store half of sync, without a server: what becomes pending, how pulled records
 /// apply, and that the cursor only moves with the data.
 @Suite struct SyncStoreTests {
+    /// In memory: the same migrations and triggers as a device's files, no disk.
     final class Store {
-        let dir = temporaryDirectory("sync-store")
         let db: HyzerDatabase
-        init() throws { db = try HyzerDatabase(directory: dir) }
-        deinit { try? FileManager.default.removeItem(at: dir) }
+        init() throws { db = try HyzerDatabase.inMemory() }
     }
 
     static let stream = "http://server|group"
