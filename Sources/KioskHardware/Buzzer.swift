@@ -259,8 +259,8 @@ public final class RecordingOutputLine: OutputLine {
 ///
 /// `play(.tick)` from the input thread drives the line on that very thread when the buzzer is
 /// idle, so a tick never waits for a timer, the UI or the render loop. Turning pulses off and
-/// starting queued ones is done by a small timer thread (`startTimerThread()`), or, with a virtual
-/// clock, by whoever advances time (`advance(nowNs:)`).
+/// starting queued ones is done by a small timer thread (`startTimerThread()`), or, on trace time
+/// (a `ManualClock`), by whoever advances time (`advance(nowNs:)`).
 public final class Buzzer: Sendable {
     public let line: any OutputLine
     public let clock: any HyzerClock

@@ -109,6 +109,7 @@ public final class SimulatedKnobBackend: KnobBackend {
     }
 
     private func runInRealTime(_ handler: any KnobInputHandler) {
+        // The system clock, whatever else is injected: the lock's timed waits are on CLOCK_MONOTONIC.
         let clock = SystemClock()
         let firstT = records.first?.tNs ?? 0
         let start = clock.uptimeNanoseconds + leadInNs

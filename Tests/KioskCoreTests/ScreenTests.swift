@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+@testable import KioskCore
+
+@Suite struct ScreenTests {
+    /// Scripts (`expect-screen`) and snapshot file names depend on these; docs/kiosk-script-format.md lists them.
+    @Test func everyScreenHasItsScriptName() {
+        let id = UUID()
+        let screens: [(Screen, String)] = [
+            (.board, "board"),
+            (.menu(cursor: 2), "menu"),
+            (.holeCard(hole: 4, cursor: 1), "hole-4"),
+            (.entry(.init(hole: 7, participantID: id, cursor: 0, value: 3, previous: nil)), "entry-hole-7"),
+            (.finalizePrompt(cursor: 1), "finalize"),
+            (.summary(roundID: id), "summary"),
+            (.setupCourse(cursor: 0), "setup-course"),
+            (.setupPlayers(courseID: id, selected: [id], cursor: 1), "setup-players"),
+        ]
+        for (screen, name) in screens { #expect(screen.name == name) }
+    }
+
+    /// Only the board and a round's summary stay up with nobody at the knob.
+    @Test func onlyTheBoardAndTheSummaryAreNotTransient() {
+        let id = UUID()
+        #expect(!Screen.board.isTransient)
+        #expect(!Screen.summary(roundID: id).isTransient)
+        #expect(Screen.menu(cursor: 0).isTransient)
+        #expect(Screen.holeCard(hole: 1, cursor: 0).isTransient)
+        #expect(Screen.finalizePrompt(cursor: 0).isTransient)
+        #expect(Screen.setupCourse(cursor: 0).isTransient)
+        #expect(Screen.setupPlayers(courseID: id, selected: [], cursor: 0).isTransient)
+    }
+}
