@@ -1,6 +1,7 @@
 // The knob's benchmarks: tick latency through the real decode → buzzer path under CPU load, and
 // decoding accuracy on noisy synthetic traces. Figures go to docs/benchmarks.md ("Knob").
 import Foundation
+import Synchronization
 import KioskHardware
 
 /// `hyzer-bench knob-latency`: ≥ 10,000 detents replayed in real time by the simulated backend
@@ -183,18 +184,20 @@ enum KnobAccuracyBenchmark {
 
 /// Stand-in for the renderer: one thread per core, each drawing frames into its own framebuffer
 /// (fill, blend, scroll) flat out, so the knob's input thread has to be scheduled in between.
-final class RendererLoad: @unchecked Sendable {
-    // @unchecked: `stopping` and `frames` are only touched under `lock`.
+final class RendererLoad: Sendable {
+    private struct Counters {
+        var stopping = false
+        var frames = 0
+        var running = 0
+    }
+
     private let threadCount: Int
-    private let lock = NSLock()
-    private var stopping = false
-    private var frames = 0
-    private var running = 0
+    private let counters = Mutex(Counters())
 
     init(threads: Int) { threadCount = max(0, threads) }
 
     func start() {
-        lock.withLock { running = threadCount }
+        counters.withLock { $0.running = threadCount }
         for index in 0..<threadCount {
             let thread = Thread { [self] in render(seed: UInt32(index)) }
             thread.name = "renderer-\(index)"
@@ -204,9 +207,9 @@ final class RendererLoad: @unchecked Sendable {
 
     /// Stops the threads and returns the frames they drew.
     func stop() -> Int {
-        lock.withLock { stopping = true }
-        while lock.withLock({ running > 0 }) { usleep(1000) }
-        return lock.withLock { frames }
+        counters.withLock { $0.stopping = true }
+        while counters.withLock({ $0.running > 0 }) { usleep(1000) }
+        return counters.withLock { $0.frames }
     }
 
     private func render(seed: UInt32) {
@@ -215,7 +218,7 @@ final class RendererLoad: @unchecked Sendable {
         let height = 480
         var framebuffer = [UInt32](repeating: 0, count: width * height)
         var frame: UInt32 = seed
-        while !lock.withLock({ stopping }) {
+        while !counters.withLock({ $0.stopping }) {
             frame &+= 1
             framebuffer.withUnsafeMutableBufferPointer { pixels in
                 for y in 0..<height {
@@ -228,9 +231,9 @@ final class RendererLoad: @unchecked Sendable {
                     }
                 }
             }
-            lock.withLock { frames += 1 }
+            counters.withLock { $0.frames += 1 }
         }
-        lock.withLock { running -= 1 }
+        counters.withLock { $0.running -= 1 }
     }
 }
 
