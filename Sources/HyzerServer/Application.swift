@@ -56,8 +56,10 @@ public struct GroupServer<App: ApplicationProtocol>: Service {
         try await withGracefulShutdownHandler {
             try await app.run()
         } onGracefulShutdown: {
-            hub.finishAll()
-            logger.info("shutting down: live sockets closed")
+            Task {
+                await hub.finishAll()
+                logger.info("shutting down: live sockets closed")
+            }
         }
     }
 }

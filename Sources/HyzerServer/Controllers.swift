@@ -147,7 +147,7 @@ struct SyncController<Storage: SyncStorage> {
             context.logger.notice("push rejected records", metadata: ["group": "\(principal.groupID)", "device": "\(deviceID)",
                                                                      "first": "\(first.reason ?? "")"])
         }
-        if created > 0 { hub.publish(groupID: principal.groupID, poke: Poke(epoch: response.epoch, head: response.head)) }
+        if created > 0 { await hub.publish(groupID: principal.groupID, poke: Poke(epoch: response.epoch, head: response.head)) }
         return try JSONBody.response(response)
     }
 
@@ -186,7 +186,7 @@ struct LiveController<Storage: SyncStorage> {
         } onUpgrade: { inbound, outbound, wsContext in
             guard let principal = wsContext.requestContext.principal else { return }
             let groupID = principal.groupID
-            let (id, pokes) = hub.subscribe(groupID: groupID)
+            let (id, pokes) = await hub.subscribe(groupID: groupID)
             let encoder = SyncCoding.encoder()
             func send(_ poke: Poke) async throws {
                 try await outbound.write(.text(String(decoding: try encoder.encode(poke), as: UTF8.self)))
@@ -194,7 +194,7 @@ struct LiveController<Storage: SyncStorage> {
             do {
                 try await send(Poke(epoch: storage.epoch, head: try await storage.head(groupID: groupID)))
             } catch {
-                hub.unsubscribe(groupID: groupID, id: id)
+                await hub.unsubscribe(groupID: groupID, id: id)
                 return
             }
             // The handler returns (and the socket closes) as soon as either side is done:
@@ -219,7 +219,7 @@ struct LiveController<Storage: SyncStorage> {
             }
             reader.cancel()
             writer.cancel()
-            hub.unsubscribe(groupID: groupID, id: id)
+            await hub.unsubscribe(groupID: groupID, id: id)
         }
     }
 }

@@ -51,9 +51,9 @@ extension SQLiteStorage {
     }
 
     /// Remembers the highest seq served, so a later start can tell a restored (older)
-    /// database. Called once the push's transaction committed, on GRDB's writer queue
-    /// (see `push`), so concurrent pushes write the file in commit order and never on the
-    /// cooperative pool. No fsync of its own: it is a guard, not the data; the restore
+    /// database. Called after each push's commit, outside GRDB's writer (inside its commit
+    /// callback the file write would hold up every other push). No fsync of its own: it is
+    /// a guard, not the data (a file a little behind only weakens the check); the restore
     /// command rotates the epoch explicitly anyway.
     func noteHead(_ head: Int64) {
         let advanced = headMark.withLock { mark -> Bool in

@@ -10,18 +10,16 @@ extension SQLiteStorage {
         let now = self.now
         let (results, head) = try await pool.write { db in
             let encoder = SyncCoding.encoder()
-            var batch = PushBatch(groupID: groupID, db: db)
+            var batch = try PushBatch(groupID: groupID, db: db, records: records)
             var results: [PushResult] = []
             results.reserveCapacity(records.count)
             for record in records {
                 results.append(try batch.apply(record, deviceID: deviceID, now: now, encoder: encoder))
             }
-            let head = try ChangeRow.head(db, groupID: groupID)
-            // The state file follows the commit, on the writer queue: never ahead of the
-            // data, in commit order, and off the cooperative pool.
-            db.afterNextTransaction { _ in self.noteHead(head) }
-            return (results, head)
+            return (results, try ChangeRow.head(db, groupID: groupID))
         }
+        // After the commit, so the state file is never ahead of the data.
+        noteHead(head)
         return PushResponse(epoch: epoch, head: head, results: results)
     }
 }
