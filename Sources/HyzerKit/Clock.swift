@@ -106,9 +106,17 @@ public final class ManualClock: HyzerClock {
     }
 
     /// Moves `uptime` to `instant` if that is later (a replay following recorded time).
+    ///
+    /// One lock and no sleeper scan when nobody sleeps: a knob replay calls this for every
+    /// one of millions of edges.
     public func advance(to instant: Duration) {
-        let delta = instant - uptime
-        if delta > .zero { advance(by: delta) }
+        let due = state.withLock { state -> [Sleeper] in
+            guard instant > state.uptime else { return [] }
+            state.date += Double((instant - state.uptime).nanoseconds) / 1e9
+            state.uptime = instant
+            return state.sleepers.isEmpty ? [] : Self.takeDue(&state)
+        }
+        for sleeper in due.sorted(by: { $0.deadline < $1.deadline }) { sleeper.continuation.resume() }
     }
 
     /// Sets the wall clock alone, as NTP does after boot.

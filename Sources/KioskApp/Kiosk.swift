@@ -185,7 +185,7 @@ public func playKioskScript(_ configuration: KioskConfiguration, script: KioskSc
     configuration.knob = .keyboard  // a script is the knob; never claim the GPIO lines
     let kiosk = try buildKiosk(configuration)
     var runner = try ScriptRunner(session: kiosk.session, display: kiosk.display, snapshots: snapshots,
-                                  startingAt: configuration.clock.uptimeMilliseconds)
+                                  startingAt: configuration.clock.uptimeMilliseconds, clock: configuration.clock)
     try runner.run(script)
     return runner.written
 }

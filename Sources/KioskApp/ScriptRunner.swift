@@ -12,12 +12,16 @@ public struct ScriptRunner {
     let session: KioskSession
     let display: Display
     let snapshots: URL
+    /// The wall clock behind "synced 2 min ago"; the script's own time is `now`.
+    let clock: any HyzerClock
     public private(set) var now: Millis = 0
     public private(set) var written: [URL] = []
     private var lastScreenShot: String?
 
-    public init(session: KioskSession, display: Display, snapshots: URL, startingAt now: Millis = 0) throws {
+    public init(session: KioskSession, display: Display, snapshots: URL, startingAt now: Millis = 0,
+                clock: any HyzerClock = SystemClock()) throws {
         self.session = session
+        self.clock = clock
         self.display = display
         self.snapshots = snapshots
         self.now = now
@@ -68,7 +72,7 @@ public struct ScriptRunner {
     /// Frames are drawn as they will look once motion has settled (arrows still showing).
     private mutating func write(name: String) throws {
         let url = snapshots.appendingPathComponent(String(format: "%03d-%@.png", written.count + 1, name))
-        display.draw(session.state, now: now + MotionTokens.reshuffleBudget + 100, wallClock: SystemClock().date)
+        display.draw(session.state, now: now + MotionTokens.reshuffleBudget + 100, wallClock: clock.date)
         try display.writePNG(to: url)
         written.append(url)
     }
