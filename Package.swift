@@ -200,7 +200,8 @@ let package = Package(
         ),
         // Runs the built `hyzer` binary against the scenario examples, from outside.
         .testTarget(
-            name: "HyzerCLITests", dependencies: ["HyzerKit", "HyzerStore", "CZlib", "HyzerTestSupport"], resources: [.copy("Scenarios")]
+            name: "HyzerCLITests", dependencies: ["HyzerKit", "HyzerStore", "CZlib", "HyzerTestSupport"],
+            resources: [.copy("Scenarios")]
         ),
     ]
 )

@@ -13,7 +13,8 @@ public struct Player: Sendable, Hashable, Codable, Identifiable {
         guard name.count <= Player.maxNameLength else { throw .nameTooLong(name.count) }
         self.id = id
         self.displayName = name
-        self.aliases = aliases
+        self.aliases =
+            aliases
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .filter { !$0.isEmpty }
     }

@@ -23,8 +23,9 @@ public struct RoundSnapshot: Sendable, Equatable {
     }
 
     public var standings: Standings {
-        StandingsEngine.standings(scorecard: scorecard, participants: round.participants,
-                                  finished: round.status == .completed)
+        StandingsEngine.standings(
+            scorecard: scorecard, participants: round.participants,
+            finished: round.status == .completed)
     }
 
     public var voiceCandidates: [VoiceCandidate] {

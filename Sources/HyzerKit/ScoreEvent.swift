@@ -103,13 +103,13 @@ public enum ScoringError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-public extension ScoreEvent {
+extension ScoreEvent {
     /// Checks an event against its round and course before anything stores it.
     ///
     /// `known` are the events already recorded for the round; any of them this event
     /// supersedes must be in the same cell. Supersession of an event not (yet) known is
     /// allowed: on a syncing device the corrected event may arrive after its correction.
-    func validate(in round: Round, course: Course, known: [UUID: ScoreEvent] = [:]) throws(ScoringError) {
+    public func validate(in round: Round, course: Course, known: [UUID: ScoreEvent] = [:]) throws(ScoringError) {
         guard roundID == round.id else { throw .wrongRound(expected: round.id, got: roundID) }
         switch round.status {
         case .setup: throw .roundNotStarted

@@ -72,17 +72,21 @@ public struct CellResolution: Sendable, Hashable {
         for leaf in leaves where !leaf.isResolution {
             for targetID in leaf.supersedes {
                 guard let target = byID[targetID],
-                      target.deviceID != leaf.deviceID,
-                      target.strokes != leaf.strokes else { continue }
+                    target.deviceID != leaf.deviceID,
+                    target.strokes != leaf.strokes
+                else { continue }
                 disputed.formUnion([target.strokes, leaf.strokes])
                 disputedIDs.formUnion([target.id, leaf.id])
                 kinds.insert(.crossDeviceOverride)
             }
         }
 
-        let discrepancy = kinds.isEmpty ? nil : Discrepancy(
-            cell: cell, values: disputed.sorted(),
-            eventIDs: disputedIDs.sorted { $0.precedes($1) }, kinds: kinds)
+        let discrepancy =
+            kinds.isEmpty
+            ? nil
+            : Discrepancy(
+                cell: cell, values: disputed.sorted(),
+                eventIDs: disputedIDs.sorted { $0.precedes($1) }, kinds: kinds)
         return CellResolution(cell: cell, value: countingValue(of: leaves), leaves: leaves, discrepancy: discrepancy)
     }
 
@@ -137,7 +141,8 @@ public struct Scorecard: Sendable {
             .compactMap(\.discrepancy)
             .filter { order[$0.cell.participantID] != nil }
             .sorted { a, b in
-                a.cell.hole != b.cell.hole ? a.cell.hole < b.cell.hole
+                a.cell.hole != b.cell.hole
+                    ? a.cell.hole < b.cell.hole
                     : order[a.cell.participantID]! < order[b.cell.participantID]!
             }
     }

@@ -64,7 +64,8 @@ public struct StandingsChange: Sendable, Hashable {
         if let previous {
             for row in new.rows {
                 guard let now = row.position, let before = previous.row(for: row.participantID)?.position,
-                      now != before else { continue }
+                    now != before
+                else { continue }
                 deltas[row.participantID] = before - now
             }
         }
@@ -92,7 +93,9 @@ public struct StandingsEngine: Sendable {
         var ranked: [Standing] = []
         var dnf: [Standing] = []
         for participant in participants {
-            var toPar = 0, strokes = 0, thru = 0
+            var toPar = 0
+            var strokes = 0
+            var thru = 0
             for (index, par) in scorecard.pars.enumerated() {
                 guard let value = scorecard.value(participant: participant.id, hole: index + 1) else { continue }
                 toPar += value - par
@@ -100,8 +103,9 @@ public struct StandingsEngine: Sendable {
                 thru += 1
             }
             let status: StandingStatus = thru == scorecard.holeCount ? .finished : (finished ? .dnf : .playing)
-            let row = Standing(participantID: participant.id, name: participant.name, position: nil, tied: false,
-                               toPar: toPar, strokes: strokes, thru: thru, status: status)
+            let row = Standing(
+                participantID: participant.id, name: participant.name, position: nil, tied: false,
+                toPar: toPar, strokes: strokes, thru: thru, status: status)
             if status == .dnf { dnf.append(row) } else { ranked.append(row) }
         }
         // Display order inside a tie: more holes played first, then name, then id, so
@@ -111,7 +115,8 @@ public struct StandingsEngine: Sendable {
         let displayOrder: (Standing, Standing) -> Bool = { a, b in
             if a.toPar != b.toPar { return a.toPar < b.toPar }
             if a.thru != b.thru { return a.thru > b.thru }
-            let an = folded[a.participantID]!, bn = folded[b.participantID]!
+            let an = folded[a.participantID]!
+            let bn = folded[b.participantID]!
             if an != bn { return an < bn }
             return a.participantID.precedes(b.participantID)
         }
@@ -136,8 +141,9 @@ public struct StandingsEngine: Sendable {
         round: Round, course: Course, events: [ScoreEvent], trigger: StandingsTrigger
     ) -> StandingsChange {
         let scorecard = Scorecard(course: course, round: round, events: events)
-        let new = Self.standings(scorecard: scorecard, participants: round.participants,
-                                 finished: round.status == .completed)
+        let new = Self.standings(
+            scorecard: scorecard, participants: round.participants,
+            finished: round.status == .completed)
         let change = StandingsChange(previous: last[round.id], new: new, trigger: trigger)
         last[round.id] = new
         return change

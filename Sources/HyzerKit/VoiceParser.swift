@@ -178,8 +178,10 @@ public enum FuzzyNameMatcher {
     /// ("Jake"/"Jayk", "Phil"/"Fil", "Katie"/"Caty").
     static func phoneticKey(_ text: String) -> String {
         var s = text.replacingOccurrences(of: " ", with: "")
-        for (from, to) in [("ph", "f"), ("ck", "k"), ("gh", "g"), ("kn", "n"), ("wr", "r"), ("c", "k"),
-                           ("q", "k"), ("z", "s"), ("x", "ks"), ("y", "i"), ("ee", "i"), ("ie", "i")] {
+        for (from, to) in [
+            ("ph", "f"), ("ck", "k"), ("gh", "g"), ("kn", "n"), ("wr", "r"), ("c", "k"),
+            ("q", "k"), ("z", "s"), ("x", "ks"), ("y", "i"), ("ee", "i"), ("ie", "i"),
+        ] {
             s = s.replacingOccurrences(of: from, with: to)
         }
         guard let first = s.first else { return "" }
@@ -190,7 +192,8 @@ public enum FuzzyNameMatcher {
 
     /// Classic two-row Levenshtein distance over Unicode characters.
     public static func levenshtein(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
+        let a = Array(a)
+        let b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var previous = Array(0...b.count)

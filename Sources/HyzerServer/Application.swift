@@ -17,8 +17,10 @@ public struct ServerConfiguration: Sendable {
     /// `ManualClock` in tests that check them.
     public var clock: any HyzerClock
 
-    public init(dataDirectory: URL, host: String = "0.0.0.0", port: Int = 8630, logLevel: Logger.Level = .info,
-                clock: any HyzerClock = SystemClock()) {
+    public init(
+        dataDirectory: URL, host: String = "0.0.0.0", port: Int = 8630, logLevel: Logger.Level = .info,
+        clock: any HyzerClock = SystemClock()
+    ) {
         self.dataDirectory = dataDirectory
         self.host = host
         self.port = port
@@ -52,7 +54,8 @@ public struct GroupServer<App: ApplicationProtocol>: Service {
     let logger: Logger
 
     public func run() async throws {
-        let hub = self.hub, logger = self.logger
+        let hub = self.hub
+        let logger = self.logger
         try await withGracefulShutdownHandler {
             try await app.run()
         } onGracefulShutdown: {
@@ -91,10 +94,13 @@ public func buildApplication(
         // Idle keep-alive connections close after 5 s (longer than the 4-s poll, and a
         // connection a client opened but never used cannot hold a shutdown up), and the
         // WebSocket close handshake is short: a vanished phone must not keep SIGTERM waiting.
-        server: .http1WebSocketUpgrade(webSocketRouter: router,
-                                       configuration: .init(http1: .init(idleTimeout: .seconds(5)),
-                                                            ws: .init(autoPing: .enabled(timePeriod: .seconds(30)),
-                                                                      closeTimeout: .seconds(2)))),
+        server: .http1WebSocketUpgrade(
+            webSocketRouter: router,
+            configuration: .init(
+                http1: .init(idleTimeout: .seconds(5)),
+                ws: .init(
+                    autoPing: .enabled(timePeriod: .seconds(30)),
+                    closeTimeout: .seconds(2)))),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "hyzer-server"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? config.port

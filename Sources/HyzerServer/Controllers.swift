@@ -9,8 +9,9 @@ import ServiceLifecycle
 enum JSONBody {
     static func response<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
         let data = try SyncCoding.encoder().encode(value)
-        return Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: status, headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// Collects at most `limit` bytes (413 beyond) and decodes, answering 400 with the
@@ -38,12 +39,16 @@ enum JSONBody {
 
     static func describe(_ error: DecodingError) -> String {
         func path(_ keys: [any CodingKey]) -> String {
-            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: CharacterSet(charactersIn: "."))
+            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(
+                in: CharacterSet(charactersIn: "."))
         }
         switch error {
-        case .keyNotFound(let key, let c): return "missing field \"\(key.stringValue)\" at \(path(c.codingPath).isEmpty ? "top level" : path(c.codingPath))"
-        case .typeMismatch(_, let c), .valueNotFound(_, let c): return "wrong type at \(path(c.codingPath)): \(c.debugDescription)"
-        case .dataCorrupted(let c): return c.codingPath.isEmpty ? "not valid JSON" : "invalid value at \(path(c.codingPath)): \(c.debugDescription)"
+        case .keyNotFound(let key, let c):
+            return "missing field \"\(key.stringValue)\" at \(path(c.codingPath).isEmpty ? "top level" : path(c.codingPath))"
+        case .typeMismatch(_, let c), .valueNotFound(_, let c):
+            return "wrong type at \(path(c.codingPath)): \(c.debugDescription)"
+        case .dataCorrupted(let c):
+            return c.codingPath.isEmpty ? "not valid JSON" : "invalid value at \(path(c.codingPath)): \(c.debugDescription)"
         @unknown default: return "\(error)"
         }
     }
@@ -82,21 +87,28 @@ struct DeviceController<Storage: SyncStorage> {
     @Sendable func enroll(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let admin = try context.requireAdmin()
         let body = try await JSONBody.decode(EnrollRequest.self, from: request, limit: SyncProtocol.maxSmallBodyBytes)
-        guard let group = try await storage.group(id: admin.groupID) else { throw HTTPError(.unauthorized, message: "group no longer exists") }
+        guard let group = try await storage.group(id: admin.groupID) else {
+            throw HTTPError(.unauthorized, message: "group no longer exists")
+        }
         do {
             let token = try await storage.enroll(groupID: admin.groupID, deviceID: body.deviceID, name: body.name)
-            context.logger.info("device enrolled", metadata: ["group": "\(group.id)", "device": "\(body.deviceID)", "name": "\(body.name)"])
-            return try JSONBody.response(EnrollResponse(groupID: group.id, groupName: group.name, deviceID: body.deviceID,
-                                                        deviceToken: token, epoch: storage.epoch), status: .created)
+            context.logger.info(
+                "device enrolled", metadata: ["group": "\(group.id)", "device": "\(body.deviceID)", "name": "\(body.name)"])
+            return try JSONBody.response(
+                EnrollResponse(
+                    groupID: group.id, groupName: group.name, deviceID: body.deviceID,
+                    deviceToken: token, epoch: storage.epoch), status: .created)
         } catch let error as StorageError {
-            context.logger.notice("enrollment refused", metadata: ["group": "\(group.id)", "device": "\(body.deviceID)", "reason": "\(error)"])
+            context.logger.notice(
+                "enrollment refused", metadata: ["group": "\(group.id)", "device": "\(body.deviceID)", "reason": "\(error)"])
             throw error.http
         }
     }
 
     @Sendable func list(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let admin = try context.requireAdmin()
-        return try JSONBody.response(DeviceList(groupID: admin.groupID, devices: try await storage.devices(groupID: admin.groupID)))
+        return try JSONBody.response(
+            DeviceList(groupID: admin.groupID, devices: try await storage.devices(groupID: admin.groupID)))
     }
 
     @Sendable func revoke(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -127,11 +139,14 @@ struct SyncController<Storage: SyncStorage> {
             throw HTTPError(.forbidden, message: "the body names device \(body.deviceID) but the token belongs to another device")
         }
         guard body.records.count <= SyncProtocol.maxPushRecords else {
-            throw HTTPError(.contentTooLarge, message: "at most \(SyncProtocol.maxPushRecords) records per push, got \(body.records.count)")
+            throw HTTPError(
+                .contentTooLarge, message: "at most \(SyncProtocol.maxPushRecords) records per push, got \(body.records.count)")
         }
         // Returns only after the commit: every ack below is durable.
         let response = try await storage.push(groupID: principal.groupID, deviceID: deviceID, records: body.records)
-        var created = 0, duplicate = 0, rejected = 0
+        var created = 0
+        var duplicate = 0
+        var rejected = 0
         for r in response.results {
             switch r.status {
             case .created: created += 1
@@ -139,13 +154,19 @@ struct SyncController<Storage: SyncStorage> {
             case .rejected: rejected += 1
             }
         }
-        context.logger.info("push", metadata: [
-            "group": "\(principal.groupID)", "device": "\(deviceID)", "records": "\(body.records.count)",
-            "created": "\(created)", "duplicate": "\(duplicate)", "rejected": "\(rejected)", "head": "\(response.head)",
-        ])
+        context.logger.info(
+            "push",
+            metadata: [
+                "group": "\(principal.groupID)", "device": "\(deviceID)", "records": "\(body.records.count)",
+                "created": "\(created)", "duplicate": "\(duplicate)", "rejected": "\(rejected)", "head": "\(response.head)",
+            ])
         if rejected > 0, let first = response.results.first(where: { $0.status == .rejected }) {
-            context.logger.notice("push rejected records", metadata: ["group": "\(principal.groupID)", "device": "\(deviceID)",
-                                                                     "first": "\(first.reason ?? "")"])
+            context.logger.notice(
+                "push rejected records",
+                metadata: [
+                    "group": "\(principal.groupID)", "device": "\(deviceID)",
+                    "first": "\(first.reason ?? "")",
+                ])
         }
         if created > 0 { await hub.publish(groupID: principal.groupID, poke: Poke(epoch: response.epoch, head: response.head)) }
         return try JSONBody.response(response)
@@ -156,7 +177,9 @@ struct SyncController<Storage: SyncStorage> {
         let query = request.uri.queryParameters
         let after: Int64
         if let text = query["after"] {
-            guard let value = Int64(String(text)), value >= 0 else { throw HTTPError(.badRequest, message: "after must be a sequence number ≥ 0") }
+            guard let value = Int64(String(text)), value >= 0 else {
+                throw HTTPError(.badRequest, message: "after must be a sequence number ≥ 0")
+            }
             after = value
         } else {
             after = 0
@@ -179,7 +202,8 @@ struct LiveController<Storage: SyncStorage> {
     let hub: PokeHub
 
     func addRoutes(to router: Router<ServerRequestContext>) {
-        let storage = self.storage, hub = self.hub
+        let storage = self.storage
+        let hub = self.hub
         router.ws("v1/live") { request, context in
             _ = try context.requireDevice(request)
             return .upgrade([:])

@@ -49,7 +49,8 @@ struct AuthMiddleware<Storage: SyncStorage>: RouterMiddleware {
     typealias Context = ServerRequestContext
     let storage: Storage
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
         var context = context
         if let header = request.headers[.authorization] {
             guard header.hasPrefix("Bearer ") else {

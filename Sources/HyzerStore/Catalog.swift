@@ -96,8 +96,9 @@ enum SeedCourses {
                 exceptions[hole] = par
             }
             do {
-                return try Course(id: entry.id, name: entry.name, holeCount: entry.holes,
-                                  defaultPar: entry.defaultPar ?? Course.defaultPar, exceptions: exceptions)
+                return try Course(
+                    id: entry.id, name: entry.name, holeCount: entry.holes,
+                    defaultPar: entry.defaultPar ?? Course.defaultPar, exceptions: exceptions)
             } catch {
                 throw StoreError.seeds("\(entry.name): \(error)")
             }

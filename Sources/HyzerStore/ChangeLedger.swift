@@ -79,9 +79,10 @@ public struct ChangeLedger {
     /// Every record is "not known to be on the server" again (a new server epoch).
     public func markAllPending() throws {
         try ChangeRow.filter(ChangeRow.Columns.pending == false).updateAll(db, ChangeRow.Columns.pending.set(to: true))
-        try db.execute(literal: """
-            INSERT OR IGNORE INTO sync_pending_events (event_seq) SELECT seq FROM score_events
-            """)
+        try db.execute(
+            literal: """
+                INSERT OR IGNORE INTO sync_pending_events (event_seq) SELECT seq FROM score_events
+                """)
     }
 
     public func pendingCount() throws -> Int {
@@ -146,8 +147,10 @@ public struct ChangeLedger {
                 try clearPendingEvent(key.id)
             } else {
                 try ChangeRow
-                    .filter(ChangeRow.Columns.kind == key.kind.rawValue && ChangeRow.Columns.recordID == key.id
-                            && ChangeRow.Columns.version == key.version && ChangeRow.Columns.pending == true)
+                    .filter(
+                        ChangeRow.Columns.kind == key.kind.rawValue && ChangeRow.Columns.recordID == key.id
+                            && ChangeRow.Columns.version == key.version && ChangeRow.Columns.pending == true
+                    )
                     .updateAll(db, ChangeRow.Columns.pending.set(to: false))
             }
         }
@@ -173,7 +176,8 @@ public struct ChangeLedger {
     /// The local copy's version of a course, player or round; nil when there is none
     /// (and for score events, which never compete).
     public func localVersion(_ kind: ChangeKind, _ id: UUID) throws -> LocalVersion? {
-        let version = try ChangeRow.fetchOne(db, key: ["kind": kind.rawValue, "record_id": id])?.version
+        let version =
+            try ChangeRow.fetchOne(db, key: ["kind": kind.rawValue, "record_id": id])?.version
             ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         switch kind {
         case .course:
@@ -212,15 +216,19 @@ public struct ChangeLedger {
             }
             let local = try Rows.round(id: round.id, db)
             if local == nil {
-                try RoundRow(id: round.id, courseID: round.courseID, organizerID: round.organizerID,
-                             status: RoundStatus.setup.rawValue, createdAt: Rows.seconds(round.createdAt),
-                             startedAt: nil, completedAt: nil, updatedAt: updatedAt).insert(db)
+                try RoundRow(
+                    id: round.id, courseID: round.courseID, organizerID: round.organizerID,
+                    status: RoundStatus.setup.rawValue, createdAt: Rows.seconds(round.createdAt),
+                    startedAt: nil, completedAt: nil, updatedAt: updatedAt
+                ).insert(db)
             }
             if local == nil || local?.status == .setup {
-                try RoundRow.filter(key: round.id).updateAll(db, [
-                    RoundRow.Columns.courseID.set(to: round.courseID),
-                    RoundRow.Columns.organizerID.set(to: round.organizerID),
-                ])
+                try RoundRow.filter(key: round.id).updateAll(
+                    db,
+                    [
+                        RoundRow.Columns.courseID.set(to: round.courseID),
+                        RoundRow.Columns.organizerID.set(to: round.organizerID),
+                    ])
                 if local?.participants != round.participants {
                     try ParticipantRow.filter(ParticipantRow.Columns.roundID == round.id).deleteAll(db)
                     for (ordinal, p) in round.participants.enumerated() {
@@ -249,8 +257,9 @@ public struct ChangeLedger {
             let known = try Rows.events(round: round.id, participant: event.participantID, hole: event.hole, db)
             var open = round
             if round.status == .completed || round.status == .setup {
-                open = Round(id: round.id, courseID: round.courseID, organizerID: round.organizerID,
-                             participants: round.participants, status: .active, createdAt: round.createdAt)
+                open = Round(
+                    id: round.id, courseID: round.courseID, organizerID: round.organizerID,
+                    participants: round.participants, status: .active, createdAt: round.createdAt)
             }
             do throws(ScoringError) {
                 try event.validate(in: open, course: course, known: Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) }))
@@ -278,7 +287,8 @@ public struct ChangeLedger {
         var changed: Set<UUID> = []
         for id in rounds {
             guard var round = try Rows.round(id: id, db), round.status == .active,
-                  let course = try Rows.course(id: round.courseID, db) else { continue }
+                let course = try Rows.course(id: round.courseID, db)
+            else { continue }
             if try Rows.allCellsScored(round, course: course, db) {
                 round.markAllScored()
                 try Rows.updateStatus(of: round, at: Rows.seconds(now), db)

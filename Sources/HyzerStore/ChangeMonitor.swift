@@ -24,8 +24,9 @@ public final class ChangeMonitor: Sendable {
         if let directory = database.directory {
             var config = Configuration()
             config.readonly = true
-            source = .file(try DatabaseQueue(
-                path: directory.appendingPathComponent(HyzerDatabase.domainFileName).path, configuration: config))
+            source = .file(
+                try DatabaseQueue(
+                    path: directory.appendingPathComponent(HyzerDatabase.domainFileName).path, configuration: config))
         } else {
             source = .memory(database.commits)
         }
@@ -78,8 +79,10 @@ final class CommitCounter: TransactionObserver, Sendable {
 extension HyzerDatabase {
     /// Opens the stores in a data directory and seeds the shipped courses on first start.
     /// `assets` defaults to the located `assets/` folder; without one nothing is seeded.
-    public static func open(dataDirectory: URL, assets: URL? = HyzerPaths.assetsDirectory(),
-                            clock: any HyzerClock = SystemClock()) throws -> HyzerDatabase {
+    public static func open(
+        dataDirectory: URL, assets: URL? = HyzerPaths.assetsDirectory(),
+        clock: any HyzerClock = SystemClock()
+    ) throws -> HyzerDatabase {
         let db = try HyzerDatabase(directory: dataDirectory, clock: clock)
         if let assets {
             try db.seedCoursesIfNeeded(from: assets.appendingPathComponent("courses.json"))

@@ -40,7 +40,10 @@ extension HyzerDatabase {
         var participants: [Participant] = []
         for name in Self.demoNames.prefix(count) {
             let player = try known[name] ?? Player(displayName: name)
-            if known[name] == nil { try savePlayer(player); known[name] = player }
+            if known[name] == nil {
+                try savePlayer(player)
+                known[name] = player
+            }
             participants.append(.registered(player))
         }
         let organizer = participants[0].id
@@ -57,12 +60,16 @@ extension HyzerDatabase {
                 if Int.random(in: 0..<10, using: &rng) == 0 {
                     // A mis-entry that is then corrected (FR37): two events, one value.
                     let wrong = min(10, max(1, strokes + (Bool.random(using: &rng) ? 1 : -1)))
-                    try recordScore(ScoreEntry(roundID: round.id, participantID: participant.id, hole: hole,
-                                               strokes: wrong, reportedBy: scorer))
+                    try recordScore(
+                        ScoreEntry(
+                            roundID: round.id, participantID: participant.id, hole: hole,
+                            strokes: wrong, reportedBy: scorer))
                     strokes = min(10, max(1, strokes))
                 }
-                try recordScore(ScoreEntry(roundID: round.id, participantID: participant.id, hole: hole,
-                                           strokes: strokes, reportedBy: scorer))
+                try recordScore(
+                    ScoreEntry(
+                        roundID: round.id, participantID: participant.id, hole: hole,
+                        strokes: strokes, reportedBy: scorer))
             }
         }
         return try self.round(id: round.id) ?? round

@@ -55,8 +55,10 @@ public final class HyzerDatabase: Sendable {
 
     /// A store on writers the caller made, migrated here: tests use in-memory
     /// `DatabaseQueue`s (see `inMemory(clock:)`); migrations are the same as on a device.
-    public convenience init(domain: any DatabaseWriter, operational: any DatabaseWriter,
-                            clock: any HyzerClock = SystemClock()) throws {
+    public convenience init(
+        domain: any DatabaseWriter, operational: any DatabaseWriter,
+        clock: any HyzerClock = SystemClock()
+    ) throws {
         try Schema.domainMigrator.migrate(domain)
         try Schema.operationalMigrator.migrate(operational)
         try self.init(domain: domain, operational: operational, directory: nil, recoveries: [], clock: clock)
@@ -71,8 +73,10 @@ public final class HyzerDatabase: Sendable {
     /// a damaged operational store is recreated; a damaged domain store is moved aside
     /// (never deleted: a person may still rescue scores from it), a clean one is started,
     /// and the operational store is reset with it so sync re-pulls everything.
-    public convenience init(directory: URL, clock: any HyzerClock = SystemClock(),
-                            logger: Logger = Logger(label: "hyzer.store")) throws {
+    public convenience init(
+        directory: URL, clock: any HyzerClock = SystemClock(),
+        logger: Logger = Logger(label: "hyzer.store")
+    ) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let domainPath = directory.appendingPathComponent(Self.domainFileName).path
         let operationalPath = directory.appendingPathComponent(Self.operationalFileName).path
@@ -87,7 +91,8 @@ public final class HyzerDatabase: Sendable {
             try Self.moveAside(domainPath, to: aside)
             Self.remove(operationalPath)
             let recovery = Recovery(store: .domain, reason: "\(error)", movedTo: aside)
-            logger.critical("""
+            logger.critical(
+                """
                 !!! DOMAIN DATABASE DAMAGED !!! \(domainPath) could not be opened: \(error). \
                 It was moved aside to \(aside) and a clean database was started. Local scores \
                 not yet on the group server are in that file; synced data will be pulled again.
@@ -102,14 +107,18 @@ public final class HyzerDatabase: Sendable {
         } catch {
             Self.remove(operationalPath)
             recoveries.append(Recovery(store: .operational, reason: "\(error)", movedTo: nil))
-            logger.error("operational database \(operationalPath) was damaged (\(error)); recreated it. Sync state is rebuilt from the server.")
+            logger.error(
+                "operational database \(operationalPath) was damaged (\(error)); recreated it. Sync state is rebuilt from the server."
+            )
             operational = try Self.openPool(at: operationalPath, migrator: Schema.operationalMigrator)
         }
         try self.init(domain: domain, operational: operational, directory: directory, recoveries: recoveries, clock: clock)
     }
 
-    private init(domain: any DatabaseWriter, operational: any DatabaseWriter, directory: URL?,
-                 recoveries: [Recovery], clock: any HyzerClock) throws {
+    private init(
+        domain: any DatabaseWriter, operational: any DatabaseWriter, directory: URL?,
+        recoveries: [Recovery], clock: any HyzerClock
+    ) throws {
         self.domain = domain
         self.operational = operational
         self.directory = directory

@@ -61,8 +61,9 @@ public struct Outbox {
     private var seconds: Double { now.timeIntervalSince1970 }
 
     private static func row(_ id: UUID, version: UUID, status: OutboxStatus) -> QueryInterfaceRequest<OutboxRow> {
-        OutboxRow.filter(OutboxRow.Columns.recordID == id && OutboxRow.Columns.version == version
-                         && OutboxRow.Columns.status == status.rawValue)
+        OutboxRow.filter(
+            OutboxRow.Columns.recordID == id && OutboxRow.Columns.version == version
+                && OutboxRow.Columns.status == status.rawValue)
     }
 
     /// The status and version of the row of `id`, if any.
@@ -72,10 +73,12 @@ public struct Outbox {
 
     /// Puts `entry` in the outbox as pending, replacing whatever version was there.
     public func enqueue(_ entry: OutboxEntry) throws {
-        try OutboxRow(recordID: entry.id, recordType: entry.kind, status: OutboxStatus.pending.rawValue, attempts: 0,
-                      lastError: nil, enqueuedAt: seconds, updatedAt: seconds, version: entry.version,
-                      payload: entry.payload, kindOrder: entry.kindOrder, localOrder: entry.localOrder, serverSeq: nil)
-            .upsert(db)
+        try OutboxRow(
+            recordID: entry.id, recordType: entry.kind, status: OutboxStatus.pending.rawValue, attempts: 0,
+            lastError: nil, enqueuedAt: seconds, updatedAt: seconds, version: entry.version,
+            payload: entry.payload, kindOrder: entry.kindOrder, localOrder: entry.localOrder, serverSeq: nil
+        )
+        .upsert(db)
     }
 
     /// Up to `limit` pending rows in sending order; the caller claims or fails each in
@@ -91,48 +94,58 @@ public struct Outbox {
 
     /// A1: marks a row inFlight (before the caller awaits the network).
     public func markInFlight(_ id: UUID) throws {
-        try OutboxRow.filter(key: id).updateAll(db, [
-            OutboxRow.Columns.status.set(to: OutboxStatus.inFlight.rawValue),
-            OutboxRow.Columns.attempts += 1,
-            OutboxRow.Columns.updatedAt.set(to: seconds),
-        ])
+        try OutboxRow.filter(key: id).updateAll(
+            db,
+            [
+                OutboxRow.Columns.status.set(to: OutboxStatus.inFlight.rawValue),
+                OutboxRow.Columns.attempts.set(to: OutboxRow.Columns.attempts + 1),
+                OutboxRow.Columns.updatedAt.set(to: seconds),
+            ])
     }
 
     /// A row that can never be sent (its payload cannot be read).
     public func markUnsendable(_ id: UUID, reason: String) throws {
-        try OutboxRow.filter(key: id).updateAll(db, [
-            OutboxRow.Columns.status.set(to: OutboxStatus.failed.rawValue),
-            OutboxRow.Columns.lastError.set(to: reason),
-        ])
+        try OutboxRow.filter(key: id).updateAll(
+            db,
+            [
+                OutboxRow.Columns.status.set(to: OutboxStatus.failed.rawValue),
+                OutboxRow.Columns.lastError.set(to: reason),
+            ])
     }
 
     /// The server has this version. Only a row still inFlight *with that version*
     /// changes: a newer local version enqueued meanwhile stays pending.
     public func markSynced(_ id: UUID, version: UUID, serverSeq: Int64?) throws {
-        try Self.row(id, version: version, status: .inFlight).updateAll(db, [
-            OutboxRow.Columns.status.set(to: OutboxStatus.synced.rawValue),
-            OutboxRow.Columns.serverSeq.set(to: serverSeq),
-            OutboxRow.Columns.lastError.set(to: nil),
-            OutboxRow.Columns.updatedAt.set(to: seconds),
-        ])
+        try Self.row(id, version: version, status: .inFlight).updateAll(
+            db,
+            [
+                OutboxRow.Columns.status.set(to: OutboxStatus.synced.rawValue),
+                OutboxRow.Columns.serverSeq.set(to: serverSeq),
+                OutboxRow.Columns.lastError.set(to: nil),
+                OutboxRow.Columns.updatedAt.set(to: seconds),
+            ])
     }
 
     /// The server refused this version for good.
     public func markFailed(_ id: UUID, version: UUID, reason: String) throws {
-        try Self.row(id, version: version, status: .inFlight).updateAll(db, [
-            OutboxRow.Columns.status.set(to: OutboxStatus.failed.rawValue),
-            OutboxRow.Columns.lastError.set(to: reason),
-            OutboxRow.Columns.updatedAt.set(to: seconds),
-        ])
+        try Self.row(id, version: version, status: .inFlight).updateAll(
+            db,
+            [
+                OutboxRow.Columns.status.set(to: OutboxStatus.failed.rawValue),
+                OutboxRow.Columns.lastError.set(to: reason),
+                OutboxRow.Columns.updatedAt.set(to: seconds),
+            ])
     }
 
     /// A push that got no answer: the row goes back to pending for a retry.
     public func release(_ id: UUID, version: UUID, error: String) throws {
-        try Self.row(id, version: version, status: .inFlight).updateAll(db, [
-            OutboxRow.Columns.status.set(to: OutboxStatus.pending.rawValue),
-            OutboxRow.Columns.lastError.set(to: error),
-            OutboxRow.Columns.updatedAt.set(to: seconds),
-        ])
+        try Self.row(id, version: version, status: .inFlight).updateAll(
+            db,
+            [
+                OutboxRow.Columns.status.set(to: OutboxStatus.pending.rawValue),
+                OutboxRow.Columns.lastError.set(to: error),
+                OutboxRow.Columns.updatedAt.set(to: seconds),
+            ])
     }
 
     /// At start-up: a push interrupted by a crash or power cut never got its answer, so
@@ -145,11 +158,13 @@ public struct Outbox {
     /// A new server epoch: nothing acknowledged before can be trusted to be there.
     public func resetForNewEpoch() throws {
         try OutboxRow.filter([OutboxStatus.synced.rawValue, OutboxStatus.failed.rawValue].contains(OutboxRow.Columns.status))
-            .updateAll(db, [
-                OutboxRow.Columns.status.set(to: OutboxStatus.pending.rawValue),
-                OutboxRow.Columns.attempts.set(to: 0),
-                OutboxRow.Columns.serverSeq.set(to: nil),
-            ])
+            .updateAll(
+                db,
+                [
+                    OutboxRow.Columns.status.set(to: OutboxStatus.pending.rawValue),
+                    OutboxRow.Columns.attempts.set(to: 0),
+                    OutboxRow.Columns.serverSeq.set(to: nil),
+                ])
     }
 
     public func counts() throws -> [OutboxStatus: Int] {

@@ -51,9 +51,11 @@ extension StoreWrite where Value == Round {
             let date = date ?? context.now
             var round = Round(courseID: courseID, organizerID: organizerID, createdAt: date)
             do throws(RoundError) { for p in participants { try round.add(p) } } catch { throw StoreError.round(error) }
-            try RoundRow(id: round.id, courseID: courseID, organizerID: organizerID, status: RoundStatus.setup.rawValue,
-                         createdAt: Rows.seconds(date), startedAt: nil, completedAt: nil,
-                         updatedAt: Rows.seconds(date)).insert(db)
+            try RoundRow(
+                id: round.id, courseID: courseID, organizerID: organizerID, status: RoundStatus.setup.rawValue,
+                createdAt: Rows.seconds(date), startedAt: nil, completedAt: nil,
+                updatedAt: Rows.seconds(date)
+            ).insert(db)
             for (ordinal, participant) in round.participants.enumerated() {
                 try Rows.insertParticipant(participant, ordinal: ordinal, round: round.id, db)
             }
@@ -127,8 +129,9 @@ extension StoreWrite where Value == RecordedScore {
                 throw StoreError.notFound("course \(round.courseID)")
             }
             let existing = try Rows.events(round: round.id, participant: entry.participantID, hole: entry.hole, db)
-            let before = CellResolution.resolve(ScoreCell(participantID: entry.participantID, hole: entry.hole),
-                                                events: existing)
+            let before = CellResolution.resolve(
+                ScoreCell(participantID: entry.participantID, hole: entry.hole),
+                events: existing)
             if resolution && before.discrepancy == nil {
                 throw StoreError.noDiscrepancy(participant: entry.participantID, hole: entry.hole)
             }
@@ -137,8 +140,9 @@ extension StoreWrite where Value == RecordedScore {
                 supersedes: before.leaves.map(\.id), reportedBy: entry.reportedBy, deviceID: context.deviceID,
                 createdAt: date ?? context.now, isResolution: resolution)
             do throws(ScoringError) {
-                try event.validate(in: round, course: course,
-                                   known: Dictionary(uniqueKeysWithValues: existing.map { ($0.id, $0) }))
+                try event.validate(
+                    in: round, course: course,
+                    known: Dictionary(uniqueKeysWithValues: existing.map { ($0.id, $0) }))
             } catch { throw StoreError.scoring(error) }
             try Rows.insert(event, db)
             let after = CellResolution.resolve(event.cell, events: existing + [event])
@@ -162,8 +166,10 @@ extension StoreRead where Value == [Round] {
     public static var activeRounds: Self {
         StoreRead { db in
             try RoundRow
-                .filter([RoundStatus.active.rawValue, RoundStatus.awaitingFinalization.rawValue]
-                    .contains(RoundRow.Columns.status))
+                .filter(
+                    [RoundStatus.active.rawValue, RoundStatus.awaitingFinalization.rawValue]
+                        .contains(RoundRow.Columns.status)
+                )
                 .order(RoundRow.Columns.createdAt.desc)
                 .fetchAll(db).map { try Rows.round($0, db) }
         }
@@ -185,22 +191,26 @@ extension StoreRead where Value == [RoundSummary] {
         StoreRead { db in
             // One statement, the participant count as a correlated subquery.
             let round = TableAlias()
-            let participantCount = ParticipantRow
+            let participantCount =
+                ParticipantRow
                 .filter(ParticipantRow.Columns.roundID == round[RoundRow.Columns.id])
                 .select(count(ParticipantRow.Columns.participantID))
             let request = RoundRow.aliased(round)
-                .select(RoundRow.Columns.id, RoundRow.Columns.status, RoundRow.Columns.createdAt,
-                        RoundRow.Columns.completedAt, participantCount.sqlExpression.forKey("participant_count"))
+                .select(
+                    RoundRow.Columns.id, RoundRow.Columns.status, RoundRow.Columns.createdAt,
+                    RoundRow.Columns.completedAt, participantCount.sqlExpression.forKey("participant_count")
+                )
                 .filter(RoundRow.Columns.status == RoundStatus.completed.rawValue)
                 .annotated(withRequired: RoundRow.course.select(Column("name").forKey("course_name")))
                 .order((RoundRow.Columns.completedAt ?? RoundRow.Columns.createdAt).desc)
                 .limit(limit)
             return try Row.fetchAll(db, request).map { row in
-                RoundSummary(id: row[RoundRow.Columns.id], courseName: row["course_name"],
-                             status: RoundStatus(rawValue: row[RoundRow.Columns.status]) ?? .completed,
-                             createdAt: Date(timeIntervalSince1970: row[RoundRow.Columns.createdAt]),
-                             completedAt: Rows.date(row[RoundRow.Columns.completedAt]),
-                             participantCount: row["participant_count"])
+                RoundSummary(
+                    id: row[RoundRow.Columns.id], courseName: row["course_name"],
+                    status: RoundStatus(rawValue: row[RoundRow.Columns.status]) ?? .completed,
+                    createdAt: Date(timeIntervalSince1970: row[RoundRow.Columns.createdAt]),
+                    completedAt: Rows.date(row[RoundRow.Columns.completedAt]),
+                    participantCount: row["participant_count"])
             }
         }
     }
@@ -216,8 +226,10 @@ extension StoreRead where Value == RoundSnapshot {
 }
 
 extension HyzerDatabase {
-    public func createRound(courseID: UUID, organizerID: UUID, participants: [Participant] = [],
-                            at date: Date? = nil) throws -> Round {
+    public func createRound(
+        courseID: UUID, organizerID: UUID, participants: [Participant] = [],
+        at date: Date? = nil
+    ) throws -> Round {
         try write(.createRound(courseID: courseID, organizerID: organizerID, participants: participants, at: date))
     }
 
@@ -309,8 +321,9 @@ extension StoreWrite where Value == ImportResult {
                 }
                 let known = try Rows.events(round: round.id, participant: event.participantID, hole: event.hole, db)
                 do throws(ScoringError) {
-                    try event.validate(in: round, course: course,
-                                       known: Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) }))
+                    try event.validate(
+                        in: round, course: course,
+                        known: Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) }))
                 } catch {
                     result.rejected[event.id] = error.description
                     continue
@@ -318,7 +331,7 @@ extension StoreWrite where Value == ImportResult {
                 try Rows.insert(event, db)
                 result.inserted.append(event.id)
             }
-            for case let (round, course)? in rounds.values where round.status == .active {
+            for case (let round, let course)? in rounds.values where round.status == .active {
                 if try Rows.allCellsScored(round, course: course, db) {
                     var updated = round
                     updated.markAllScored()

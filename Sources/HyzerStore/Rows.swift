@@ -291,10 +291,13 @@ enum Rows {
     static func unpack(_ data: Data) -> [UUID] {
         let bytes = [UInt8](data)
         return stride(from: 0, to: bytes.count - bytes.count % 16, by: 16).map { start in
-            UUID(uuid: (bytes[start], bytes[start + 1], bytes[start + 2], bytes[start + 3],
-                        bytes[start + 4], bytes[start + 5], bytes[start + 6], bytes[start + 7],
-                        bytes[start + 8], bytes[start + 9], bytes[start + 10], bytes[start + 11],
-                        bytes[start + 12], bytes[start + 13], bytes[start + 14], bytes[start + 15]))
+            UUID(
+                uuid: (
+                    bytes[start], bytes[start + 1], bytes[start + 2], bytes[start + 3],
+                    bytes[start + 4], bytes[start + 5], bytes[start + 6], bytes[start + 7],
+                    bytes[start + 8], bytes[start + 9], bytes[start + 10], bytes[start + 11],
+                    bytes[start + 12], bytes[start + 13], bytes[start + 14], bytes[start + 15]
+                ))
         }
     }
 
@@ -327,8 +330,10 @@ enum Rows {
 
     static func events(round: UUID, participant: UUID, hole: Int, _ db: Database) throws -> [ScoreEvent] {
         try ScoreEventRow
-            .filter(ScoreEventRow.Columns.roundID == round && ScoreEventRow.Columns.participantID == participant
-                    && ScoreEventRow.Columns.hole == hole)
+            .filter(
+                ScoreEventRow.Columns.roundID == round && ScoreEventRow.Columns.participantID == participant
+                    && ScoreEventRow.Columns.hole == hole
+            )
             .order(ScoreEventRow.Columns.seq)
             .fetchAll(db).map(event)
     }
@@ -386,8 +391,10 @@ enum Rows {
     }
 
     static func save(_ player: Player, at updatedAt: Double, _ db: Database) throws {
-        try PlayerRow(id: player.id, displayName: player.displayName, aliases: aliasesJSON(player.aliases),
-                      updatedAt: updatedAt).upsert(db)
+        try PlayerRow(
+            id: player.id, displayName: player.displayName, aliases: aliasesJSON(player.aliases),
+            updatedAt: updatedAt
+        ).upsert(db)
     }
 
     // MARK: Rounds
@@ -404,10 +411,11 @@ enum Rows {
         guard let status = RoundStatus(rawValue: row.status) else {
             throw StoreError.corruptRecord("round \(row.id) has unknown status \(row.status)")
         }
-        return Round(id: row.id, courseID: row.courseID, organizerID: row.organizerID,
-                     participants: participants, status: status,
-                     createdAt: Date(timeIntervalSince1970: row.createdAt),
-                     startedAt: date(row.startedAt), completedAt: date(row.completedAt))
+        return Round(
+            id: row.id, courseID: row.courseID, organizerID: row.organizerID,
+            participants: participants, status: status,
+            createdAt: Date(timeIntervalSince1970: row.createdAt),
+            startedAt: date(row.startedAt), completedAt: date(row.completedAt))
     }
 
     static func insertParticipant(_ p: Participant, ordinal: Int, round: UUID, _ db: Database) throws {
@@ -417,12 +425,14 @@ enum Rows {
 
     /// One UPDATE of the lifecycle columns (one new sync version of the round).
     static func updateStatus(of round: Round, at updatedAt: Double, _ db: Database) throws {
-        try RoundRow.filter(key: round.id).updateAll(db, [
-            RoundRow.Columns.status.set(to: round.status.rawValue),
-            RoundRow.Columns.startedAt.set(to: round.startedAt.map(seconds)),
-            RoundRow.Columns.completedAt.set(to: round.completedAt.map(seconds)),
-            RoundRow.Columns.updatedAt.set(to: updatedAt),
-        ])
+        try RoundRow.filter(key: round.id).updateAll(
+            db,
+            [
+                RoundRow.Columns.status.set(to: round.status.rawValue),
+                RoundRow.Columns.startedAt.set(to: round.startedAt.map(seconds)),
+                RoundRow.Columns.completedAt.set(to: round.completedAt.map(seconds)),
+                RoundRow.Columns.updatedAt.set(to: updatedAt),
+            ])
     }
 
     /// FR14 in SQL: a cell with any event always has a value (a leaf always exists), so

@@ -18,33 +18,34 @@ extension Schema {
     /// transaction, which overrides what the triggers wrote, so nothing echoes back.
     static func registerSyncDomainMigrations(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v2 sync records") { db in
-            try db.execute(sql: """
-                CREATE TABLE sync_records (
-                    kind TEXT NOT NULL CHECK (kind IN ('course', 'player', 'round', 'scoreEvent')),
-                    record_id BLOB NOT NULL,
-                    version BLOB NOT NULL CHECK (length(version) = 16),
-                    pending INTEGER NOT NULL DEFAULT 1 CHECK (pending IN (0, 1)),
-                    PRIMARY KEY (kind, record_id)
-                ) WITHOUT ROWID;
-                CREATE INDEX sync_records_pending ON sync_records(kind) WHERE pending = 1;
+            try db.execute(
+                sql: """
+                    CREATE TABLE sync_records (
+                        kind TEXT NOT NULL CHECK (kind IN ('course', 'player', 'round', 'scoreEvent')),
+                        record_id BLOB NOT NULL,
+                        version BLOB NOT NULL CHECK (length(version) = 16),
+                        pending INTEGER NOT NULL DEFAULT 1 CHECK (pending IN (0, 1)),
+                        PRIMARY KEY (kind, record_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX sync_records_pending ON sync_records(kind) WHERE pending = 1;
 
-                -- Everything written before sync existed is "not known synced" (A3).
-                INSERT INTO sync_records (kind, record_id, version, pending)
-                    SELECT 'course', id, randomblob(16), 1 FROM courses;
-                INSERT INTO sync_records (kind, record_id, version, pending)
-                    SELECT 'player', id, randomblob(16), 1 FROM players;
-                INSERT INTO sync_records (kind, record_id, version, pending)
-                    SELECT 'round', id, randomblob(16), 1 FROM rounds;
-                INSERT INTO sync_records (kind, record_id, version, pending)
-                    SELECT 'scoreEvent', id, id, 1 FROM score_events;
-
-                CREATE TRIGGER sync_score_event_inserted AFTER INSERT ON score_events
-                BEGIN
+                    -- Everything written before sync existed is "not known synced" (A3).
                     INSERT INTO sync_records (kind, record_id, version, pending)
-                    VALUES ('scoreEvent', NEW.id, NEW.id, 1)
-                    ON CONFLICT (kind, record_id) DO NOTHING;
-                END;
-                """)
+                        SELECT 'course', id, randomblob(16), 1 FROM courses;
+                    INSERT INTO sync_records (kind, record_id, version, pending)
+                        SELECT 'player', id, randomblob(16), 1 FROM players;
+                    INSERT INTO sync_records (kind, record_id, version, pending)
+                        SELECT 'round', id, randomblob(16), 1 FROM rounds;
+                    INSERT INTO sync_records (kind, record_id, version, pending)
+                        SELECT 'scoreEvent', id, id, 1 FROM score_events;
+
+                    CREATE TRIGGER sync_score_event_inserted AFTER INSERT ON score_events
+                    BEGIN
+                        INSERT INTO sync_records (kind, record_id, version, pending)
+                        VALUES ('scoreEvent', NEW.id, NEW.id, 1)
+                        ON CONFLICT (kind, record_id) DO NOTHING;
+                    END;
+                    """)
             // A change of the row itself or of its child rows is a new version of the record.
             // This shipped migration interpolates table names from the fixed list below
             // into its CREATE TRIGGERs; it stays exactly as applied on devices (never edit
@@ -59,23 +60,25 @@ extension Schema {
             for source in sources {
                 for op in source.ops {
                     let row = op == "DELETE" ? "OLD" : "NEW"
-                    try db.execute(sql: """
-                        CREATE TRIGGER sync_\(source.table)_\(op.lowercased()) AFTER \(op) ON \(source.table)
-                        BEGIN
-                            INSERT INTO sync_records (kind, record_id, version, pending)
-                            VALUES ('\(source.kind)', \(row).\(source.key), randomblob(16), 1)
-                            ON CONFLICT (kind, record_id) DO UPDATE SET version = excluded.version, pending = 1;
-                        END;
-                        """)
+                    try db.execute(
+                        sql: """
+                            CREATE TRIGGER sync_\(source.table)_\(op.lowercased()) AFTER \(op) ON \(source.table)
+                            BEGIN
+                                INSERT INTO sync_records (kind, record_id, version, pending)
+                                VALUES ('\(source.kind)', \(row).\(source.key), randomblob(16), 1)
+                                ON CONFLICT (kind, record_id) DO UPDATE SET version = excluded.version, pending = 1;
+                            END;
+                            """)
                 }
             }
             // A deleted course leaves no record to push (deletions stay local for now).
-            try db.execute(sql: """
-                CREATE TRIGGER sync_courses_delete AFTER DELETE ON courses
-                BEGIN
-                    DELETE FROM sync_records WHERE kind = 'course' AND record_id = OLD.id;
-                END;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER sync_courses_delete AFTER DELETE ON courses
+                    BEGIN
+                        DELETE FROM sync_records WHERE kind = 'course' AND record_id = OLD.id;
+                    END;
+                    """)
         }
     }
 
@@ -88,19 +91,20 @@ extension Schema {
     /// marks every inserted event pending in the inserting transaction, whoever inserts.
     static func registerCompactEventTracking(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v3 pending score events as seqs") { db in
-            try db.execute(sql: """
-                CREATE TABLE sync_pending_events (event_seq INTEGER PRIMARY KEY NOT NULL);
-                INSERT INTO sync_pending_events (event_seq)
-                    SELECT e.seq FROM score_events e
-                    JOIN sync_records s ON s.kind = 'scoreEvent' AND s.record_id = e.id
-                    WHERE s.pending = 1;
-                DELETE FROM sync_records WHERE kind = 'scoreEvent';
-                DROP TRIGGER sync_score_event_inserted;
-                CREATE TRIGGER sync_score_event_pending AFTER INSERT ON score_events
-                BEGIN
-                    INSERT INTO sync_pending_events (event_seq) VALUES (NEW.seq);
-                END;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE sync_pending_events (event_seq INTEGER PRIMARY KEY NOT NULL);
+                    INSERT INTO sync_pending_events (event_seq)
+                        SELECT e.seq FROM score_events e
+                        JOIN sync_records s ON s.kind = 'scoreEvent' AND s.record_id = e.id
+                        WHERE s.pending = 1;
+                    DELETE FROM sync_records WHERE kind = 'scoreEvent';
+                    DROP TRIGGER sync_score_event_inserted;
+                    CREATE TRIGGER sync_score_event_pending AFTER INSERT ON score_events
+                    BEGIN
+                        INSERT INTO sync_pending_events (event_seq) VALUES (NEW.seq);
+                    END;
+                    """)
         }
     }
 
@@ -108,14 +112,15 @@ extension Schema {
     /// same bytes, and the order records must go in (courses, players, rounds, events).
     static func registerSyncOperationalMigrations(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v2 outbox payloads") { db in
-            try db.execute(sql: """
-                ALTER TABLE outbox ADD COLUMN version BLOB;
-                ALTER TABLE outbox ADD COLUMN payload BLOB;
-                ALTER TABLE outbox ADD COLUMN kind_order INTEGER NOT NULL DEFAULT 3;
-                ALTER TABLE outbox ADD COLUMN local_order INTEGER NOT NULL DEFAULT 0;
-                ALTER TABLE outbox ADD COLUMN server_seq INTEGER;
-                CREATE INDEX outbox_claim ON outbox(status, kind_order, local_order);
-                """)
+            try db.execute(
+                sql: """
+                    ALTER TABLE outbox ADD COLUMN version BLOB;
+                    ALTER TABLE outbox ADD COLUMN payload BLOB;
+                    ALTER TABLE outbox ADD COLUMN kind_order INTEGER NOT NULL DEFAULT 3;
+                    ALTER TABLE outbox ADD COLUMN local_order INTEGER NOT NULL DEFAULT 0;
+                    ALTER TABLE outbox ADD COLUMN server_seq INTEGER;
+                    CREATE INDEX outbox_claim ON outbox(status, kind_order, local_order);
+                    """)
         }
     }
 }

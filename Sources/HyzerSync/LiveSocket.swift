@@ -38,8 +38,10 @@ public final class LiveSocket: Service, Sendable {
         var connected = false
     }
 
-    public init(link: ServerLink, reconnect: Backoff, clock: any HyzerClock = SystemClock(), logger: Logger,
-                onEvent: @escaping @Sendable (Event) -> Void) {
+    public init(
+        link: ServerLink, reconnect: Backoff, clock: any HyzerClock = SystemClock(), logger: Logger,
+        onEvent: @escaping @Sendable (Event) -> Void
+    ) {
         self.link = link
         self.reconnect = reconnect
         self.clock = clock
@@ -49,7 +51,9 @@ public final class LiveSocket: Service, Sendable {
 
     var url: String {
         let base = link.serverURL
-        let ws = base.hasPrefix("https://") ? "wss://" + base.dropFirst("https://".count)
+        let ws =
+            base.hasPrefix("https://")
+            ? "wss://" + base.dropFirst("https://".count)
             : base.hasPrefix("http://") ? "ws://" + base.dropFirst("http://".count) : base
         return ws + "/v1/live"
     }
@@ -110,7 +114,8 @@ public final class LiveSocket: Service, Sendable {
                         do {
                             for try await message in inbound.messages(maxSize: 4096) {
                                 guard case .text(let text) = message,
-                                      let poke = try? decoder.decode(Poke.self, from: Data(text.utf8)) else { continue }
+                                    let poke = try? decoder.decode(Poke.self, from: Data(text.utf8))
+                                else { continue }
                                 self.onEvent(.poke(poke))
                             }
                         } catch {}

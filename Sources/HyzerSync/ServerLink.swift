@@ -17,8 +17,10 @@ public struct ServerLink: Codable, Sendable, Equatable {
     public var deviceToken: String
     public var enrolledAt: Date
 
-    public init(serverURL: String, groupID: String, groupName: String, deviceID: String, deviceName: String,
-                deviceToken: String, enrolledAt: Date = Date()) {
+    public init(
+        serverURL: String, groupID: String, groupName: String, deviceID: String, deviceName: String,
+        deviceToken: String, enrolledAt: Date = Date()
+    ) {
         self.serverURL = Self.normalize(serverURL)
         self.groupID = groupID
         self.groupName = groupName

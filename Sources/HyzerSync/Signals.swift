@@ -51,7 +51,9 @@ final class Wakeup: Sendable {
 final class Broadcaster<Value: Sendable>: Sendable {
     private let subscribers = Mutex([UUID: AsyncStream<Value>.Continuation]())
 
-    func subscribe(initial: Value? = nil, policy: AsyncStream<Value>.Continuation.BufferingPolicy = .unbounded) -> AsyncStream<Value> {
+    func subscribe(
+        initial: Value? = nil, policy: AsyncStream<Value>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream<Value>.makeStream(bufferingPolicy: policy)
         let id = UUID()
         if let initial { continuation.yield(initial) }
@@ -65,6 +67,9 @@ final class Broadcaster<Value: Sendable>: Sendable {
     }
 
     func finish() {
-        for c in subscribers.withLock({ s in defer { s = [:] }; return Array(s.values) }) { c.finish() }
+        for c in subscribers.withLock({ s in
+            defer { s = [:] }
+            return Array(s.values)
+        }) { c.finish() }
     }
 }

@@ -60,32 +60,40 @@ public struct SyncClient: Sendable {
 
     public func push(_ records: [SyncRecord]) async throws(SyncClientError) -> PushResponse {
         let body = try Self.encode(PushRequest(deviceID: deviceID, records: records))
-        return try await Self.send(http, "POST", baseURL + "/v1/push", token: token, deviceID: deviceID, body: body, timeout: timeout)
+        return try await Self.send(
+            http, "POST", baseURL + "/v1/push", token: token, deviceID: deviceID, body: body, timeout: timeout)
     }
 
     public func pull(after: Int64, limit: Int = SyncProtocol.defaultPullLimit) async throws(SyncClientError) -> PullResponse {
-        try await Self.send(http, "GET", baseURL + "/v1/pull?after=\(after)&limit=\(limit)", token: token, deviceID: deviceID,
-                            body: nil, timeout: timeout)
+        try await Self.send(
+            http, "GET", baseURL + "/v1/pull?after=\(after)&limit=\(limit)", token: token, deviceID: deviceID,
+            body: nil, timeout: timeout)
     }
 
     /// Enrolls a device with the group's admin token; the answer carries its own token.
-    public static func enroll(server: String, groupToken: String, deviceID: String, name: String,
-                              http: HTTPClient = .sync) async throws(SyncClientError) -> EnrollResponse {
+    public static func enroll(
+        server: String, groupToken: String, deviceID: String, name: String,
+        http: HTTPClient = .sync
+    ) async throws(SyncClientError) -> EnrollResponse {
         let body = try encode(EnrollRequest(deviceID: deviceID, name: name))
-        return try await send(http, "POST", ServerLink.normalize(server) + "/v1/devices", token: groupToken, deviceID: nil,
-                              body: body, timeout: .seconds(10))
+        return try await send(
+            http, "POST", ServerLink.normalize(server) + "/v1/devices", token: groupToken, deviceID: nil,
+            body: body, timeout: .seconds(10))
     }
 
     public static func health(server: String, http: HTTPClient = .sync) async throws(SyncClientError) -> HealthResponse {
-        try await send(http, "GET", ServerLink.normalize(server) + "/health", token: nil, deviceID: nil, body: nil, timeout: .seconds(5))
+        try await send(
+            http, "GET", ServerLink.normalize(server) + "/health", token: nil, deviceID: nil, body: nil, timeout: .seconds(5))
     }
 
     static func encode<T: Encodable>(_ value: T) throws(SyncClientError) -> Data {
         do { return try SyncCoding.encoder().encode(value) } catch { throw .badResponse("cannot encode request: \(error)") }
     }
 
-    static func send<T: Decodable>(_ http: HTTPClient, _ method: String, _ url: String, token: String?, deviceID: String?,
-                                   body: Data?, timeout: TimeAmount) async throws(SyncClientError) -> T {
+    static func send<T: Decodable>(
+        _ http: HTTPClient, _ method: String, _ url: String, token: String?, deviceID: String?,
+        body: Data?, timeout: TimeAmount
+    ) async throws(SyncClientError) -> T {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -105,7 +113,8 @@ public struct SyncClient: Sendable {
         }
         let data = Data(bytes.readableBytesView)
         guard (200..<300).contains(status) else {
-            let message = (try? SyncCoding.decoder().decode(ErrorResponse.self, from: data).error.message)
+            let message =
+                (try? SyncCoding.decoder().decode(ErrorResponse.self, from: data).error.message)
                 ?? String(decoding: data.prefix(200), as: UTF8.self)
             throw .http(status: status, message: message)
         }

@@ -116,8 +116,10 @@ public final class SyncEngine: Service, Sendable {
         var socket: Bool?
     }
 
-    public init(database: HyzerDatabase, link: ServerLink, options: Options = Options(),
-                clock: (any HyzerClock)? = nil, logger: Logger = Logger(label: "hyzer.sync")) {
+    public init(
+        database: HyzerDatabase, link: ServerLink, options: Options = Options(),
+        clock: (any HyzerClock)? = nil, logger: Logger = Logger(label: "hyzer.sync")
+    ) {
         let clock = clock ?? database.clock
         self.database = database
         self.link = link
@@ -165,8 +167,10 @@ public final class SyncEngine: Service, Sendable {
         await withGracefulShutdownHandler {
             await withDiscardingTaskGroup { group in
                 if options.liveUpdates {
-                    let socket = LiveSocket(link: link, reconnect: options.policy.reconnect, clock: clock,
-                                            logger: logger) { [weak self] event in self?.socketEvent(event) }
+                    let socket = LiveSocket(
+                        link: link, reconnect: options.policy.reconnect, clock: clock,
+                        logger: logger
+                    ) { [weak self] event in self?.socketEvent(event) }
                     group.addTask { try? await socket.run() }
                 }
                 await runLoop()
@@ -360,7 +364,9 @@ public final class SyncEngine: Service, Sendable {
             case .duplicate: outcome.duplicates += 1
             case .rejected:
                 outcome.rejected.append("\(r.kind.rawValue) \(r.id): \(r.reason ?? "rejected")")
-                logger.warning("server rejected a record", metadata: ["kind": "\(r.kind.rawValue)", "id": "\(r.id)", "reason": "\(r.reason ?? "")"])
+                logger.warning(
+                    "server rejected a record",
+                    metadata: ["kind": "\(r.kind.rawValue)", "id": "\(r.id)", "reason": "\(r.reason ?? "")"])
             }
         }
         // A server that lost its database answers under a new epoch; the next pull
@@ -369,10 +375,11 @@ public final class SyncEngine: Service, Sendable {
             loop.withLock { $0.scheduler.poked(head: 1, cursor: 0) }
         } else {
             // Nothing but our own records since the cursor: no need to pull them back.
-            try await database.write(SyncStore.advancePastOwnPush(
-                stream: link.stream, epoch: response.epoch,
-                createdSeqs: response.results.compactMap { $0.status == .created ? $0.seq : nil },
-                head: response.head))
+            try await database.write(
+                SyncStore.advancePastOwnPush(
+                    stream: link.stream, epoch: response.epoch,
+                    createdSeqs: response.results.compactMap { $0.status == .created ? $0.seq : nil },
+                    head: response.head))
         }
         return outcome
     }
@@ -402,8 +409,9 @@ public final class SyncEngine: Service, Sendable {
         let serverBehind = sameStream && !epochChanged && page.head < after
         if epochChanged || serverBehind {
             if cursor.stream != nil || cursor.epoch != nil {
-                logger.notice("server epoch changed: re-pulling from zero and re-pushing everything",
-                              metadata: ["old": "\(cursor.epoch ?? "-")", "new": "\(page.epoch)"])
+                logger.notice(
+                    "server epoch changed: re-pulling from zero and re-pushing everything",
+                    metadata: ["old": "\(cursor.epoch ?? "-")", "new": "\(page.epoch)"])
                 try await database.write(SyncStore.resetForNewEpoch)
                 outcome.epochChanged = true
             }
@@ -417,11 +425,17 @@ public final class SyncEngine: Service, Sendable {
                 page = try await client.pull(after: 0, limit: options.policy.pullLimit)
             }
         }
-        let result = try await database.write(SyncStore.applyPulled(page.records, next: page.next,
-                                                                     stream: link.stream, epoch: page.epoch))
+        let result = try await database.write(
+            SyncStore.applyPulled(
+                page.records, next: page.next,
+                stream: link.stream, epoch: page.epoch))
         if !result.rejected.isEmpty {
-            logger.warning("pulled records this device cannot store", metadata: ["count": "\(result.rejected.count)",
-                                                                              "first": "\(result.rejected.values.first ?? "")"])
+            logger.warning(
+                "pulled records this device cannot store",
+                metadata: [
+                    "count": "\(result.rejected.count)",
+                    "first": "\(result.rejected.values.first ?? "")",
+                ])
         }
         outcome.more = page.hasMore
         outcome.pulled = page.records.count
@@ -431,10 +445,13 @@ public final class SyncEngine: Service, Sendable {
         if !result.roundsChanged.isEmpty || result.referenceDataChanged {
             var discrepancies: [UUID: [Discrepancy]] = [:]
             for id in result.roundsChanged {
-                discrepancies[id] = (try? await database.read(StoreRead<RoundSnapshot>.snapshot(round: id)).scorecard.discrepancies) ?? []
+                discrepancies[id] =
+                    (try? await database.read(StoreRead<RoundSnapshot>.snapshot(round: id)).scorecard.discrepancies) ?? []
             }
-            changeBroadcast.send(SyncChange(rounds: result.roundsChanged, eventsInserted: result.eventsInserted,
-                                            referenceDataChanged: result.referenceDataChanged, discrepancies: discrepancies))
+            changeBroadcast.send(
+                SyncChange(
+                    rounds: result.roundsChanged, eventsInserted: result.eventsInserted,
+                    referenceDataChanged: result.referenceDataChanged, discrepancies: discrepancies))
         }
         return outcome
     }

@@ -96,8 +96,9 @@ extension ChangeKind {
 
 extension ChangeLedger {
     func syncCursor() throws -> SyncCursor {
-        SyncCursor(stream: try cursorValue("stream"), epoch: try cursorValue("epoch"),
-                   cursor: Int64(try cursorValue("cursor") ?? "") ?? 0)
+        SyncCursor(
+            stream: try cursorValue("stream"), epoch: try cursorValue("epoch"),
+            cursor: Int64(try cursorValue("cursor") ?? "") ?? 0)
     }
 
     func setSyncCursor(_ cursor: SyncCursor) throws {
@@ -181,7 +182,9 @@ enum SyncStore {
     /// `ChangeStamp` (the rule the server uses), events are inserted once by id. What the
     /// server sends was validated there; a record this device still cannot store is
     /// reported in `rejected` and skipped.
-    static func applyPulled(_ records: [PulledRecord], next: Int64, stream: String, epoch: String)
+    static func applyPulled(
+        _ records: [PulledRecord], next: Int64, stream: String, epoch: String
+    )
         -> StoreWrite<PullApplyResult>
     {
         .changeLedger { ledger in
@@ -189,7 +192,9 @@ enum SyncStore {
             guard cursor.stream == stream, cursor.epoch == epoch else {
                 // The caller adopts the stream first; refusing here keeps a page from an old
                 // epoch from ever landing under a new cursor.
-                throw StoreError.corruptRecord("pulled page for \(stream) epoch \(epoch), but the cursor is on \(cursor.stream ?? "none") epoch \(cursor.epoch ?? "none")")
+                throw StoreError.corruptRecord(
+                    "pulled page for \(stream) epoch \(epoch), but the cursor is on \(cursor.stream ?? "none") epoch \(cursor.epoch ?? "none")"
+                )
             }
             var result = PullApplyResult()
             var touchedRounds: Set<UUID> = []
@@ -215,8 +220,9 @@ enum SyncStore {
     private static func applyRemote(_ record: SyncRecord, into result: inout PullApplyResult, _ ledger: ChangeLedger) throws {
         let key = ChangeKey(kind: ChangeKind(record.kind), id: record.id, version: record.version)
         if let stamp = record.stamp, let local = try ledger.localVersion(key.kind, record.id) {
-            let localStamp = ChangeStamp(lifecycle: local.status.map(ChangeStamp.lifecycle(of:)) ?? 0,
-                                         updatedAt: local.updatedAt, version: local.version)
+            let localStamp = ChangeStamp(
+                lifecycle: local.status.map(ChangeStamp.lifecycle(of:)) ?? 0,
+                updatedAt: local.updatedAt, version: local.version)
             if stamp <= localStamp {
                 result.unchanged += 1
                 // Same version as here: the server has it, so it is no longer pending.
@@ -264,11 +270,16 @@ enum SyncStore {
     }
 
     /// Reconcile and claim in one transaction (one fsync fewer on the way to the server).
-    static func reconcileAndClaim(_ pending: [PendingRecord], limit: Int)
+    static func reconcileAndClaim(
+        _ pending: [PendingRecord], limit: Int
+    )
         -> StoreWrite<ReconcileResult.AndClaimed>
     {
-        .outbox { outbox in ReconcileResult.AndClaimed(reconciled: try reconcile(pending, outbox),
-                                                       claimed: try claim(limit: limit, outbox)) }
+        .outbox { outbox in
+            ReconcileResult.AndClaimed(
+                reconciled: try reconcile(pending, outbox),
+                claimed: try claim(limit: limit, outbox))
+        }
     }
 
     private static func reconcile(_ pending: [PendingRecord], _ outbox: Outbox) throws -> ReconcileResult {
@@ -282,9 +293,11 @@ enum SyncStore {
                 }
                 continue
             }
-            try outbox.enqueue(OutboxEntry(id: record.id, kind: record.kind.rawValue, version: record.version,
-                                           payload: try encoder.encode(record), kindOrder: record.kind.dependencyOrder,
-                                           localOrder: item.localOrder))
+            try outbox.enqueue(
+                OutboxEntry(
+                    id: record.id, kind: record.kind.rawValue, version: record.version,
+                    payload: try encoder.encode(record), kindOrder: record.kind.dependencyOrder,
+                    localOrder: item.localOrder))
             result.enqueued += 1
         }
         return result

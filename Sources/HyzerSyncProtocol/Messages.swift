@@ -14,10 +14,11 @@ public enum SyncProtocol {
     public static let maxPullLimit = 1000
     /// Device ids: the store's lowercase UUIDs, or any 1–64 of [A-Za-z0-9._-].
     public static func isValidDeviceID(_ id: String) -> Bool {
-        (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { c in
-            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
-                || c == 0x2D || c == 0x2E || c == 0x5F
-        }
+        (1...64).contains(id.utf8.count)
+            && id.utf8.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+                    || c == 0x2D || c == 0x2E || c == 0x5F
+            }
     }
 }
 

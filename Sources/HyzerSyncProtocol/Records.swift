@@ -68,8 +68,9 @@ public struct PlayerRecord: Codable, Sendable, Hashable {
     }
 
     public init(_ player: Player, version: UUID, updatedAt: Double) {
-        self.init(id: player.id, version: version, updatedAt: updatedAt,
-                  displayName: player.displayName, aliases: player.aliases)
+        self.init(
+            id: player.id, version: version, updatedAt: updatedAt,
+            displayName: player.displayName, aliases: player.aliases)
     }
 
     public func player() throws(PlayerError) -> Player {
@@ -126,18 +127,20 @@ public struct RoundRecord: Codable, Sendable, Hashable {
     }
 
     public init(_ round: Round, version: UUID, updatedAt: Double) {
-        self.init(id: round.id, version: version, updatedAt: updatedAt, courseID: round.courseID,
-                  organizerID: round.organizerID, participants: round.participants.map(ParticipantRecord.init),
-                  status: round.status, createdAt: round.createdAt.timeIntervalSince1970,
-                  startedAt: round.startedAt?.timeIntervalSince1970,
-                  completedAt: round.completedAt?.timeIntervalSince1970)
+        self.init(
+            id: round.id, version: version, updatedAt: updatedAt, courseID: round.courseID,
+            organizerID: round.organizerID, participants: round.participants.map(ParticipantRecord.init),
+            status: round.status, createdAt: round.createdAt.timeIntervalSince1970,
+            startedAt: round.startedAt?.timeIntervalSince1970,
+            completedAt: round.completedAt?.timeIntervalSince1970)
     }
 
     public var round: Round {
-        Round(id: id, courseID: courseID, organizerID: organizerID, participants: participants.map(\.participant),
-              status: status, createdAt: Date(timeIntervalSince1970: createdAt),
-              startedAt: startedAt.map(Date.init(timeIntervalSince1970:)),
-              completedAt: completedAt.map(Date.init(timeIntervalSince1970:)))
+        Round(
+            id: id, courseID: courseID, organizerID: organizerID, participants: participants.map(\.participant),
+            status: status, createdAt: Date(timeIntervalSince1970: createdAt),
+            startedAt: startedAt.map(Date.init(timeIntervalSince1970:)),
+            completedAt: completedAt.map(Date.init(timeIntervalSince1970:)))
     }
 
     /// Shape checks that need no other record; nil when fine, else the reason.
@@ -178,9 +181,10 @@ public struct ScoreEventRecord: Codable, Sendable, Hashable {
     }
 
     public var event: ScoreEvent {
-        ScoreEvent(id: id, roundID: roundID, participantID: participantID, hole: hole, strokes: strokes,
-                   supersedes: supersedes, reportedBy: reportedBy, deviceID: deviceID,
-                   createdAt: Date(timeIntervalSince1970: createdAt), isResolution: isResolution)
+        ScoreEvent(
+            id: id, roundID: roundID, participantID: participantID, hole: hole, strokes: strokes,
+            supersedes: supersedes, reportedBy: reportedBy, deviceID: deviceID,
+            createdAt: Date(timeIntervalSince1970: createdAt), isResolution: isResolution)
     }
 }
 

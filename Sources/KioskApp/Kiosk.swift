@@ -58,8 +58,10 @@ public final class Kiosk {
 
     public var frames: Int { loop.frames }
 
-    init(configuration: KioskConfiguration, session: KioskSession, display: Display, inbox: KioskInbox,
-         services: [ServiceGroupConfiguration.ServiceConfiguration], loop: DisplayLoop, loopEnded: LoopEnded) {
+    init(
+        configuration: KioskConfiguration, session: KioskSession, display: Display, inbox: KioskInbox,
+        services: [ServiceGroupConfiguration.ServiceConfiguration], loop: DisplayLoop, loopEnded: LoopEnded
+    ) {
         self.configuration = configuration
         self.session = session
         self.display = display
@@ -74,13 +76,15 @@ public final class Kiosk {
     /// has stopped.
     public func run(seconds: Double? = nil) throws {
         let deadline = seconds.map { configuration.clock.uptimeMilliseconds + Millis($0 * 1000) }
-        let group = ServiceGroup(configuration: {
-            var config = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint],
-                                                   logger: configuration.logger)
-            // Well inside systemd's stop timeout: a service that ignores shutdown is cancelled.
-            config.maximumGracefulShutdownDuration = .seconds(5)
-            return config
-        }())
+        let group = ServiceGroup(
+            configuration: {
+                var config = ServiceGroupConfiguration(
+                    services: services, gracefulShutdownSignals: [.sigterm, .sigint],
+                    logger: configuration.logger)
+                // Well inside systemd's stop timeout: a service that ignores shutdown is cancelled.
+                config.maximumGracefulShutdownDuration = .seconds(5)
+                return config
+            }())
         let failure = Mutex<(any Error)?>(nil)
         let inbox = inbox
         Task {
@@ -114,10 +118,12 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
     guard let assets = configuration.assetsDirectory else {
         throw KioskError("cannot find the assets folder (fonts, courses); run from the checkout or set HYZER_ASSETS")
     }
-    let display = try Display(mode: configuration.display, size: configuration.size, rotate: configuration.rotate,
-                              fontsDirectory: assets.appendingPathComponent("fonts"))
-    let session = try KioskSession(store: store, viewport: display.viewport, now: clock.uptimeMilliseconds,
-                                   reduceMotion: configuration.reduceMotion)
+    let display = try Display(
+        mode: configuration.display, size: configuration.size, rotate: configuration.rotate,
+        fontsDirectory: assets.appendingPathComponent("fonts"))
+    let session = try KioskSession(
+        store: store, viewport: display.viewport, now: clock.uptimeMilliseconds,
+        reduceMotion: configuration.reduceMotion)
     let inbox = KioskInbox()
     inbox.setWaker(display.waker)
     let loop = DisplayLoop(session: session, display: display, inbox: inbox, clock: clock)
@@ -125,10 +131,12 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
 
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
         // The display leads: when its loop ends (window closed, run time over), the kiosk stops.
-        .init(service: DisplayService(inbox: inbox, ended: loopEnded),
-              successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
-        .init(service: ChangeMonitorService(monitor: try ChangeMonitor(database: store), inbox: inbox, clock: clock),
-              failureTerminationBehavior: .ignore),
+        .init(
+            service: DisplayService(inbox: inbox, ended: loopEnded),
+            successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
+        .init(
+            service: ChangeMonitorService(monitor: try ChangeMonitor(database: store), inbox: inbox, clock: clock),
+            failureTerminationBehavior: .ignore),
     ]
     if let driver = knobDriver(configuration, session: session) {
         session.buzz = { pattern in
@@ -144,8 +152,9 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
         loop.onExternalWrite = { sync.localWrite() }
         services.append(.init(service: sync))
     }
-    return Kiosk(configuration: configuration, session: session, display: display, inbox: inbox,
-                 services: services, loop: loop, loopEnded: loopEnded)
+    return Kiosk(
+        configuration: configuration, session: session, display: display, inbox: inbox,
+        services: services, loop: loop, loopEnded: loopEnded)
 }
 
 /// The encoder when configured and present; nil means the keyboard (which the display
@@ -158,8 +167,9 @@ private func knobDriver(_ configuration: KioskConfiguration, session: KioskSessi
     case .auto, .gpiod:
         let (backend, fault) = KnobBackends.hardwareOrKeyboard()
         if let fault {
-            session.send(.effectFailed("Knob unavailable: \(fault.kind.rawValue) · using the keyboard"),
-                         now: configuration.clock.uptimeMilliseconds)
+            session.send(
+                .effectFailed("Knob unavailable: \(fault.kind.rawValue) · using the keyboard"),
+                now: configuration.clock.uptimeMilliseconds)
             configuration.logger.error("\(fault)")
             return nil
         }
@@ -184,8 +194,9 @@ public func playKioskScript(_ configuration: KioskConfiguration, script: KioskSc
     var configuration = configuration
     configuration.knob = .keyboard  // a script is the knob; never claim the GPIO lines
     let kiosk = try buildKiosk(configuration)
-    var runner = try ScriptRunner(session: kiosk.session, display: kiosk.display, snapshots: snapshots,
-                                  startingAt: configuration.clock.uptimeMilliseconds, clock: configuration.clock)
+    var runner = try ScriptRunner(
+        session: kiosk.session, display: kiosk.display, snapshots: snapshots,
+        startingAt: configuration.clock.uptimeMilliseconds, clock: configuration.clock)
     try runner.run(script)
     return runner.written
 }

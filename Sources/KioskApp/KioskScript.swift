@@ -73,7 +73,9 @@ public struct KioskScript: Sendable, Equatable {
                 try expectArgs(1)
                 steps.append((line, .expectScreen(args[0])))
             default:
-                throw ParseError(line: line, message: "unknown command \"\(command)\" (turn, press, long-press, tap, wait, snapshot, expect-screen)")
+                throw ParseError(
+                    line: line,
+                    message: "unknown command \"\(command)\" (turn, press, long-press, tap, wait, snapshot, expect-screen)")
             }
         }
         self.steps = steps

@@ -71,8 +71,10 @@ public final class KioskSession {
                     // The kiosk is the group's shared device: the round's organizer is
                     // recorded as the reporter, the kiosk's device id as the source.
                     let reporter = state.data.round?.round.organizerID ?? participantID
-                    try store.recordScore(ScoreEntry(roundID: roundID, participantID: participantID, hole: hole,
-                                                     strokes: strokes, reportedBy: reporter))
+                    try store.recordScore(
+                        ScoreEntry(
+                            roundID: roundID, participantID: participantID, hole: hole,
+                            strokes: strokes, reportedBy: reporter))
                     wrote = true
                 case .finishRound(let id):
                     _ = try store.finishRound(id)
@@ -85,7 +87,8 @@ public final class KioskSession {
                     wrote = true
                 case .saveSettings(let settings):
                     if let settingsURL {
-                        try JSONEncoder().encode(SettingsFile(reduceMotion: settings.reduceMotion)).write(to: settingsURL, options: .atomic)
+                        try JSONEncoder().encode(SettingsFile(reduceMotion: settings.reduceMotion)).write(
+                            to: settingsURL, options: .atomic)
                     }
                 }
             } catch {

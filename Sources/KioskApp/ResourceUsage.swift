@@ -8,7 +8,8 @@ public struct ResourceUsage: Sendable, Codable {
     public static func current() -> ResourceUsage {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
-        let cpu = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let cpu =
+            Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
             + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
         return ResourceUsage(cpuSeconds: cpu, maxRSSMegabytes: Double(usage.ru_maxrss) / 1024)
     }

@@ -18,8 +18,10 @@ public struct ScriptRunner {
     public private(set) var written: [URL] = []
     private var lastScreenShot: String?
 
-    public init(session: KioskSession, display: Display, snapshots: URL, startingAt now: Millis = 0,
-                clock: any HyzerClock = SystemClock()) throws {
+    public init(
+        session: KioskSession, display: Display, snapshots: URL, startingAt now: Millis = 0,
+        clock: any HyzerClock = SystemClock()
+    ) throws {
         self.session = session
         self.clock = clock
         self.display = display

@@ -10,7 +10,8 @@ public struct KioskData: Sendable, Equatable {
     public var courses: [Course]
     public var players: [Player]
 
-    public init(round: RoundSnapshot? = nil, lastCompleted: RoundSnapshot? = nil, courses: [Course] = [], players: [Player] = []) {
+    public init(round: RoundSnapshot? = nil, lastCompleted: RoundSnapshot? = nil, courses: [Course] = [], players: [Player] = [])
+    {
         self.round = round
         self.lastCompleted = lastCompleted
         self.courses = courses

@@ -81,9 +81,10 @@ public struct Layout: Sendable, Equatable {
     public func boardColumns(unit h: Double) -> BoardColumns {
         let area = boardArea
         let positionW = h * 1.25
-        return BoardColumns(position: area.x + h * 0.25, arrow: area.x + positionW,
-                            name: area.x + positionW + h * 0.55, thru: area.maxX - h * 3.6,
-                            toPar: area.maxX - h * 0.3)
+        return BoardColumns(
+            position: area.x + h * 0.25, arrow: area.x + positionW,
+            name: area.x + positionW + h * 0.55, thru: area.maxX - h * 3.6,
+            toPar: area.maxX - h * 0.3)
     }
 
     // MARK: Hole card
@@ -98,8 +99,9 @@ public struct Layout: Sendable, Equatable {
     }
 
     public var holeRowsArea: Rect {
-        Rect(x: margin, y: holeHeader.maxY + margin / 2, w: width - 2 * margin,
-             h: footer.y - holeHeader.maxY - margin)
+        Rect(
+            x: margin, y: holeHeader.maxY + margin / 2, w: width - 2 * margin,
+            h: footer.y - holeHeader.maxY - margin)
     }
 
     public func holeRowHeight(rows: Int) -> Double {
@@ -113,8 +115,9 @@ public struct Layout: Sendable, Equatable {
     public var listTitle: Rect { Rect(x: margin, y: margin, w: width - 2 * margin, h: (height * 0.14).rounded()) }
 
     public var listArea: Rect {
-        Rect(x: margin * 2, y: listTitle.maxY + margin / 2, w: width - 4 * margin,
-             h: footer.y - listTitle.maxY - margin)
+        Rect(
+            x: margin * 2, y: listTitle.maxY + margin / 2, w: width - 4 * margin,
+            h: footer.y - listTitle.maxY - margin)
     }
 
     public var listRowHeight: Double { max(48, (height * 0.105).rounded(.down)) }
@@ -132,8 +135,9 @@ public struct Layout: Sendable, Equatable {
         let offset = listOffset(rows: rows, cursor: cursor)
         let visibleIndex = index - offset
         guard visibleIndex >= 0, visibleIndex < visibleListRows else { return nil }
-        return Rect(x: listArea.x, y: listArea.y + Double(visibleIndex) * listRowHeight,
-                    w: listArea.w, h: listRowHeight - 6 * scale)
+        return Rect(
+            x: listArea.x, y: listArea.y + Double(visibleIndex) * listRowHeight,
+            w: listArea.w, h: listRowHeight - 6 * scale)
     }
 
     /// Which row a touch at `y` hits, if any.

@@ -40,8 +40,9 @@ public struct Leaderboard: Sendable, Equatable {
             self = Leaderboard()
             roundID = snapshot.round.id
         }
-        let change = engine.recompute(round: snapshot.round, course: snapshot.course, events: snapshot.events,
-                                      trigger: trigger)
+        let change = engine.recompute(
+            round: snapshot.round, course: snapshot.course, events: snapshot.events,
+            trigger: trigger)
         lastTrigger = trigger
         let newRows = change.new.rows
         let oldIndex = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.participantID, $0) })
@@ -57,13 +58,16 @@ public struct Leaderboard: Sendable, Equatable {
             }
         }
         // Stagger in display order, squeezed so the last row still lands within budget.
-        let stagger = moving.count > 1
-            ? min(MotionTokens.staggerPerRow,
-                  (MotionTokens.reshuffleBudget - MotionTokens.reshuffleDuration) / Millis(moving.count - 1))
+        let stagger =
+            moving.count > 1
+            ? min(
+                MotionTokens.staggerPerRow,
+                (MotionTokens.reshuffleBudget - MotionTokens.reshuffleDuration) / Millis(moving.count - 1))
             : 0
         for (order, move) in moving.enumerated() {
-            newSlots[move.0] = Tween(from: move.from, to: Double(move.to), start: now + stagger * Millis(order),
-                                     duration: MotionTokens.reshuffleDuration)
+            newSlots[move.0] = Tween(
+                from: move.from, to: Double(move.to), start: now + stagger * Millis(order),
+                duration: MotionTokens.reshuffleDuration)
         }
         slots = newSlots
         rows = newRows

@@ -43,9 +43,11 @@ public enum Palette {
     /// Every text colour the kiosk draws on each background it draws it on. A test holds
     /// each pair to NFR13's 4.5:1.
     public static let textPairs: [(name: String, text: RGB, background: RGB)] = {
-        let texts: [(String, RGB)] = [("text.primary", textPrimary), ("text.secondary", textSecondary),
-                                      ("accent", accent), ("score.underPar", underPar), ("score.overPar", overPar),
-                                      ("score.atPar", atPar), ("score.wayOver", wayOver)]
+        let texts: [(String, RGB)] = [
+            ("text.primary", textPrimary), ("text.secondary", textSecondary),
+            ("accent", accent), ("score.underPar", underPar), ("score.overPar", overPar),
+            ("score.atPar", atPar), ("score.wayOver", wayOver),
+        ]
         // `tertiary` is never a text background: secondary grey and red fall to ~4.2:1
         // on it, so selection is drawn as `elevated` with an accent outline instead.
         let backgrounds: [(String, RGB)] = [("background", background), ("elevated", elevated)]

@@ -66,8 +66,10 @@ public struct BuzzerTiming: Sendable, Hashable {
         case .confirm:
             [BuzzerPulse(widthNs: confirmNs, gapAfterNs: minGapNs)]
         case .limit:
-            [BuzzerPulse(widthNs: limitPulseNs, gapAfterNs: limitGapNs),
-             BuzzerPulse(widthNs: limitPulseNs, gapAfterNs: minGapNs)]
+            [
+                BuzzerPulse(widthNs: limitPulseNs, gapAfterNs: limitGapNs),
+                BuzzerPulse(widthNs: limitPulseNs, gapAfterNs: minGapNs),
+            ]
         case .error:
             (0..<max(1, errorPulses)).map { index in
                 BuzzerPulse(widthNs: errorPulseNs, gapAfterNs: index == errorPulses - 1 ? minGapNs : errorGapNs)

@@ -31,9 +31,9 @@ public struct GpioLineSpec: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch (name, fallback) {
-        case let (name?, fallback?): "\(name) (or \(fallback))"
-        case let (name?, nil): name
-        case let (nil, fallback?): fallback.description
+        case (let name?, let fallback?): "\(name) (or \(fallback))"
+        case (let name?, nil): name
+        case (nil, let fallback?): fallback.description
         case (nil, nil): "(unset)"
         }
     }
@@ -51,7 +51,7 @@ public struct GpioChipOffset: Sendable, Hashable, CustomStringConvertible {
 
     public init?(parsing text: String) {
         guard let colon = text.lastIndex(of: ":"),
-              let offset = Int(text[text.index(after: colon)...]), offset >= 0
+            let offset = Int(text[text.index(after: colon)...]), offset >= 0
         else { return nil }
         let chip = String(text[..<colon])
         guard !chip.isEmpty else { return nil }
@@ -153,7 +153,8 @@ public struct GpioError: Error, Sendable, Hashable, CustomStringConvertible {
         return "Knob GPIO: \(problem).\(lineList)\(chipText) Fix: \(fix)"
     }
 
-    static let groupFix = "add the user to the `gpio` group (sudo usermod -aG gpio $USER, then log in again) "
+    static let groupFix =
+        "add the user to the `gpio` group (sudo usermod -aG gpio $USER, then log in again) "
         + "and install board/99-gpio.rules so /dev/gpiochip* belongs to that group"
 }
 
@@ -280,21 +281,26 @@ struct GpioLineResolver {
             guard let fallback = spec.fallback else {
                 var problem = "no line named \"\(spec.name ?? "")\" on any chip; scanned \(chipList)"
                 if !unopened.isEmpty { problem += "; could not open \(unopened.joined(separator: ", "))" }
-                let fix = opened.failures.contains(where: { $0.error.isPermission })
+                let fix =
+                    opened.failures.contains(where: { $0.error.isPermission })
                     ? GpioError.groupFix
                     : "use the line names from board/pinmap-pi4.md or board/pinmap-pi5.md (`gpioinfo` lists them), "
                         + "or add a chip:offset fallback such as \"\(spec.name ?? "GPIO17"),pinctrl-rp1:17\""
                 throw GpioError(kind: .lineNotFound, lines: [what], chip: nil, problem: problem, fix: fix)
             }
             let wanted = fallback.chip
-            guard let chip = opened.chips.first(where: {
-                $0.label == wanted || $0.name == wanted || $0.path == wanted
-                    || $0.path == "\(config.deviceDirectory)/\(wanted)"
-            }) else {
+            guard
+                let chip = opened.chips.first(where: {
+                    $0.label == wanted || $0.name == wanted || $0.path == wanted
+                        || $0.path == "\(config.deviceDirectory)/\(wanted)"
+                })
+            else {
                 throw GpioError(
                     kind: .lineNotFound, lines: [what], chip: wanted,
-                    problem: (spec.name.map { "no line named \"\($0)\", and " } ?? "") + "no chip \"\(wanted)\"; found \(chipList)",
-                    fix: "name the chip by its label (stable across kernels, e.g. pinctrl-bcm2711 on a Pi 4, pinctrl-rp1 on a Pi 5), "
+                    problem: (spec.name.map { "no line named \"\($0)\", and " } ?? "")
+                        + "no chip \"\(wanted)\"; found \(chipList)",
+                    fix:
+                        "name the chip by its label (stable across kernels, e.g. pinctrl-bcm2711 on a Pi 4, pinctrl-rp1 on a Pi 5), "
                         + "see board/pinmap-pi4.md and board/pinmap-pi5.md"
                 )
             }
@@ -329,11 +335,13 @@ struct GpioLineResolver {
         for entry in located {
             do throws(GpioErrno) {
                 if let line = entry.role.inputLine {
-                    let requested = try entry.chip.requestEdgeEvents(offset: entry.offset, consumer: config.consumer, pullUp: config.pullUp)
-                    inputs.append(RequestedInput(
-                        line: line, fd: requested.fd, level: requested.level,
-                        label: "\(entry.role.rawValue) (\(entry.label))", chip: Self.describe(entry.chip)
-                    ))
+                    let requested = try entry.chip.requestEdgeEvents(
+                        offset: entry.offset, consumer: config.consumer, pullUp: config.pullUp)
+                    inputs.append(
+                        RequestedInput(
+                            line: line, fd: requested.fd, level: requested.level,
+                            label: "\(entry.role.rawValue) (\(entry.label))", chip: Self.describe(entry.chip)
+                        ))
                 } else {
                     buzzer = try entry.chip.requestOutput(offset: entry.offset, consumer: config.consumer, initialLevel: 0)
                 }
@@ -344,7 +352,8 @@ struct GpioLineResolver {
         return (inputs, buzzer)
     }
 
-    private func requestError(_ error: GpioErrno, role: KnobLineRole, chip: any GpioChip, offset: Int, label: String) -> GpioError {
+    private func requestError(_ error: GpioErrno, role: KnobLineRole, chip: any GpioChip, offset: Int, label: String) -> GpioError
+    {
         let what = "\(role.rawValue) (\(label))"
         let chipText = Self.describe(chip)
         switch error.code {

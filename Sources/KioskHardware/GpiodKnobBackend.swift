@@ -28,7 +28,8 @@ final class GpioEventPump: Sendable {
         guard pipe(&fds) == 0 else {
             throw GpioError(
                 kind: .readFailed, lines: sources.map(\.label), chip: nil,
-                problem: "cannot create the wake-up pipe: \(GpioErrno(errno))", fix: "check the process's file descriptor limit (ulimit -n)"
+                problem: "cannot create the wake-up pipe: \(GpioErrno(errno))",
+                fix: "check the process's file descriptor limit (ulimit -n)"
             )
         }
         wakeRead = fds[0]
@@ -73,7 +74,8 @@ final class GpioEventPump: Sendable {
                 if errno == EINTR { continue }
                 throw GpioError(
                     kind: .readFailed, lines: sources.map(\.label), chip: sources.first?.chip,
-                    problem: "poll() on the line event fds failed: \(GpioErrno(errno))", fix: "restart the kiosk; report it if it recurs"
+                    problem: "poll() on the line event fds failed: \(GpioErrno(errno))",
+                    fix: "restart the kiosk; report it if it recurs"
                 )
             }
             if pollFds[wakeIndex].revents != 0 { return }
@@ -161,9 +163,10 @@ public final class GpiodKnobBackend: KnobBackend, @unchecked Sendable {
         var kept: [any GpioChip] = []
         for entry in located where !kept.contains(where: { $0 === entry.chip }) { kept.append(entry.chip) }
         chips = kept
-        pump = try GpioEventPump(sources: requested.inputs.map {
-            GpioEventPump.Source(line: $0.line, fd: $0.fd, label: $0.label, chip: $0.chip)
-        })
+        pump = try GpioEventPump(
+            sources: requested.inputs.map {
+                GpioEventPump.Source(line: $0.line, fd: $0.fd, label: $0.label, chip: $0.chip)
+            })
         description = "gpiod: " + located.map { "\($0.role.rawValue) \($0.label)" }.joined(separator: ", ")
         Logger(label: "hyzer.knob").info("\(description)")
     }

@@ -104,7 +104,9 @@ public final class KnobDriver: Service, Sendable {
             let refused = priority.apply()
             if let refused {
                 // Expected on development machines; on the kiosk the unit grants LimitRTPRIO=.
-                logger.notice("knob input thread runs at normal priority (\(GpioErrno(refused))); LimitRTPRIO= or CAP_SYS_NICE allows realtime")
+                logger.notice(
+                    "knob input thread runs at normal priority (\(GpioErrno(refused))); LimitRTPRIO= or CAP_SYS_NICE allows realtime"
+                )
             }
             state.withLock { $0.realtimeGranted = priority != .normal && refused == nil }
             let pipeline = InputPipeline(

@@ -16,11 +16,13 @@ func spawnThread(_ body: @escaping @Sendable () -> Void) {
     }
     let box = Unmanaged.passRetained(Box(body: body)).toOpaque()
     var thread = pthread_t()
-    let result = pthread_create(&thread, nil, { raw in
-        let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-        box.body()
-        return nil
-    }, box)
+    let result = pthread_create(
+        &thread, nil,
+        { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, box)
     precondition(result == 0, "pthread_create failed: \(result)")
     pthread_detach(thread)
 }

@@ -107,13 +107,21 @@ public enum KnobTrace {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if container.decodeNil() { self = .null }
-            else if let value = try? container.decode(UInt64.self) { self = .unsigned(value) }
-            else if let value = try? container.decode(Int64.self) { self = .signed(value) }
-            else if let value = try? container.decode(Double.self) { self = .number(value) }
-            else if let value = try? container.decode(String.self) { self = .string(value) }
-            else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-            else { self = .composite }
+            if container.decodeNil() {
+                self = .null
+            } else if let value = try? container.decode(UInt64.self) {
+                self = .unsigned(value)
+            } else if let value = try? container.decode(Int64.self) {
+                self = .signed(value)
+            } else if let value = try? container.decode(Double.self) {
+                self = .number(value)
+            } else if let value = try? container.decode(String.self) {
+                self = .string(value)
+            } else if let value = try? container.decode(Bool.self) {
+                self = .bool(value)
+            } else {
+                self = .composite
+            }
         }
 
         var description: String {

@@ -18,7 +18,8 @@ public struct LibgpiodChipProvider: GpioChipProvider {
 
     public func chipPaths() -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: deviceDirectory)) ?? []
-        return names
+        return
+            names
             .filter { $0.hasPrefix("gpiochip") }
             .sorted { lhs, rhs in
                 // Numeric order, so gpiochip10 sorts after gpiochip2.
@@ -110,7 +111,9 @@ final class GpiodOutputLine: OutputLine, @unchecked Sendable {
         failures += 1
         // Once, then every thousandth: a dead buzzer must not flood the log at every detent.
         if failures == 1 || failures % 1000 == 0 {
-            logger.error("buzzer line \(chip.name):\(gpiod_line_offset(line)) could not be set: \(GpioErrno(errno)) (\(failures) failures)")
+            logger.error(
+                "buzzer line \(chip.name):\(gpiod_line_offset(line)) could not be set: \(GpioErrno(errno)) (\(failures) failures)"
+            )
         }
     }
 }
@@ -129,7 +132,9 @@ func readLineEvents(fd: Int32, into buffer: inout [gpiod_line_event]) throws(Gpi
 
 extension gpiod_line_event {
     var edge: (level: Int, timestampNs: UInt64) {
-        (event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE) ? 1 : 0,
-         UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec))
+        (
+            event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE) ? 1 : 0,
+            UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+        )
     }
 }

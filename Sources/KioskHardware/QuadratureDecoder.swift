@@ -77,10 +77,10 @@ public struct QuadratureDecoder: Sendable {
     static let invalid: Int8 = 2
     static let transitionTable: [Int8] = [
         //        to: 00       01       10       11
-        /* 00 */      0,      -1,      +1, invalid,
-        /* 01 */     +1,       0, invalid,      -1,
-        /* 10 */     -1, invalid,       0,      +1,
-        /* 11 */ invalid,     +1,      -1,       0,
+        /* 00 */ 0, -1, +1, invalid,
+        /* 01 */ +1, 0, invalid, -1,
+        /* 10 */ -1, invalid, 0, +1,
+        /* 11 */ invalid, +1, -1, 0,
     ]
 
     /// - Parameter initial: the levels read when the lines were requested. If the encoder is not at a

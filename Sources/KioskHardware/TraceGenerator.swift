@@ -1,4 +1,5 @@
 import HyzerKit
+
 /// Which way the synthetic hand turns.
 public enum TurnPlan: String, Sendable, Hashable, CaseIterable {
     case cw, ccw
@@ -57,10 +58,16 @@ public struct TraceGeneratorOptions: Sendable, Hashable {
     /// Rejects options that would not describe a physical knob.
     public func validate() throws(TraceGeneratorError) {
         guard detents >= 0, detents <= 10_000_000 else { throw TraceGeneratorError("--detents must be between 0 and 10000000") }
-        guard rateHz > 0, rateHz <= 100_000, rateHz.isFinite else { throw TraceGeneratorError("--rate must be above 0 and at most 100000 detents/s") }
-        guard bounceUs >= 0, bounceUs <= 100_000, bounceUs.isFinite else { throw TraceGeneratorError("--bounce-us must be between 0 and 100000") }
+        guard rateHz > 0, rateHz <= 100_000, rateHz.isFinite else {
+            throw TraceGeneratorError("--rate must be above 0 and at most 100000 detents/s")
+        }
+        guard bounceUs >= 0, bounceUs <= 100_000, bounceUs.isFinite else {
+            throw TraceGeneratorError("--bounce-us must be between 0 and 100000")
+        }
         guard wiggle >= 0, wiggle <= 1 else { throw TraceGeneratorError("--wiggle is a probability between 0 and 1") }
-        guard presses >= 0, longPresses >= 0, presses + longPresses <= 100_000 else { throw TraceGeneratorError("--presses and --long-presses must be between 0 and 100000") }
+        guard presses >= 0, longPresses >= 0, presses + longPresses <= 100_000 else {
+            throw TraceGeneratorError("--presses and --long-presses must be between 0 and 100000")
+        }
         guard jitter >= 0, jitter < 0.9 else { throw TraceGeneratorError("jitter must be between 0 and 0.9") }
     }
 }
@@ -102,7 +109,8 @@ public enum TraceGenerator {
         try options.validate()
         var rng = SeededGenerator(seed: options.seed)
         var clean: [Transition] = []
-        clean.reserveCapacity(options.detents * (options.mode.quarterStepsPerDetent + 2) + 2 * (options.presses + options.longPresses))
+        clean.reserveCapacity(
+            options.detents * (options.mode.quarterStepsPerDetent + 2) + 2 * (options.presses + options.longPresses))
         var truth: [Detent] = []
         truth.reserveCapacity(options.detents)
 

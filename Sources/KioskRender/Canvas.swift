@@ -24,8 +24,15 @@ final class Canvas {
     private(set) var rasterizations = 0
     static let maxCachedTexts = 600
 
-    struct FontKey: Hashable { var role: FontRole; var size: Int }
-    struct TextKey: Hashable { var role: FontRole; var size: Int; var text: String }
+    struct FontKey: Hashable {
+        var role: FontRole
+        var size: Int
+    }
+    struct TextKey: Hashable {
+        var role: FontRole
+        var size: Int
+        var text: String
+    }
     final class CachedText {
         let texture: OpaquePointer
         let width: Int32
@@ -112,8 +119,10 @@ final class Canvas {
                 for i in 0..<segments {
                     let a0 = start + Double(i) / Double(segments) * Double.pi / 2
                     let a1 = start + Double(i + 1) / Double(segments) * Double.pi / 2
-                    for p in [center, SDL_FPoint(x: Float(cx + r * cos(a0)), y: Float(cy + r * sin(a0))),
-                              SDL_FPoint(x: Float(cx + r * cos(a1)), y: Float(cy + r * sin(a1)))] {
+                    for p in [
+                        center, SDL_FPoint(x: Float(cx + r * cos(a0)), y: Float(cy + r * sin(a0))),
+                        SDL_FPoint(x: Float(cx + r * cos(a1)), y: Float(cy + r * sin(a1))),
+                    ] {
                         vertices.append(SDL_Vertex(position: p, color: c, tex_coord: SDL_FPoint(x: 0, y: 0)))
                     }
                 }
@@ -153,9 +162,16 @@ final class Canvas {
     func triangle(in rect: Rect, up: Bool, _ color: RGB, alpha: Double) {
         let c = SDL_Color(r: color.r, g: color.g, b: color.b, a: UInt8(clamping: Int(alpha * 255)))
         let (top, bottom) = (Float(rect.y), Float(rect.maxY))
-        let points = up
-            ? [SDL_FPoint(x: Float(rect.midX), y: top), SDL_FPoint(x: Float(rect.maxX), y: bottom), SDL_FPoint(x: Float(rect.x), y: bottom)]
-            : [SDL_FPoint(x: Float(rect.x), y: top), SDL_FPoint(x: Float(rect.maxX), y: top), SDL_FPoint(x: Float(rect.midX), y: bottom)]
+        let points =
+            up
+            ? [
+                SDL_FPoint(x: Float(rect.midX), y: top), SDL_FPoint(x: Float(rect.maxX), y: bottom),
+                SDL_FPoint(x: Float(rect.x), y: bottom),
+            ]
+            : [
+                SDL_FPoint(x: Float(rect.x), y: top), SDL_FPoint(x: Float(rect.maxX), y: top),
+                SDL_FPoint(x: Float(rect.midX), y: bottom),
+            ]
         let vertices = points.map { SDL_Vertex(position: $0, color: c, tex_coord: SDL_FPoint(x: 0, y: 0)) }
         SDL_RenderGeometry(renderer, nil, vertices, 3, nil, 0)
     }
@@ -171,7 +187,8 @@ final class Canvas {
         align: Align = .left, alpha: Double = 1, maxWidth: Double? = nil
     ) -> Double {
         guard !string.isEmpty, let cached = cachedText(string, role, size) else { return 0 }
-        var w = Double(cached.width), h = Double(cached.height)
+        var w = Double(cached.width)
+        var h = Double(cached.height)
         if let maxWidth, w > maxWidth, maxWidth > 0 {
             // Too long for its column: scale down rather than overflow into the next one.
             let k = maxWidth / w
@@ -204,7 +221,7 @@ final class Canvas {
             return hit
         }
         guard let font = try? font(role, size: size),
-              let surface = TTF_RenderUTF8_Blended(font, string, SDL_Color(r: 255, g: 255, b: 255, a: 255))
+            let surface = TTF_RenderUTF8_Blended(font, string, SDL_Color(r: 255, g: 255, b: 255, a: 255))
         else { return nil }
         defer { SDL_FreeSurface(surface) }
         guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }

@@ -69,9 +69,11 @@ public final class Display {
         switch mode {
         case .headless:
             let logical = rotate ? Viewport(width: min(size.width, size.height), height: max(size.width, size.height)) : size
-            guard let surface = SDL_CreateRGBSurfaceWithFormat(0, Int32(logical.width), Int32(logical.height), 32,
-                                                               UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue)),
-                  let renderer = SDL_CreateSoftwareRenderer(surface)
+            guard
+                let surface = SDL_CreateRGBSurfaceWithFormat(
+                    0, Int32(logical.width), Int32(logical.height), 32,
+                    UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue)),
+                let renderer = SDL_CreateSoftwareRenderer(surface)
             else { throw RenderError("cannot create the off-screen renderer") }
             self.surface = surface
             self.window = nil
@@ -88,14 +90,16 @@ public final class Display {
             }
             // Accelerated where there is one (KMSDRM/GLES on the Pi, X11/Wayland GL);
             // SDL's software renderer otherwise.
-            let renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue)
+            let renderer =
+                SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue)
                 ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
             guard let renderer else { throw RenderError("cannot create a renderer") }
             SDL_ShowCursor(fullscreen ? SDL_DISABLE : SDL_ENABLE)
             self.window = window
             self.surface = nil
             self.renderer = renderer
-            var pw: Int32 = 0, ph: Int32 = 0
+            var pw: Int32 = 0
+            var ph: Int32 = 0
             SDL_GetRendererOutputSize(renderer, &pw, &ph)
             viewport = rotate ? Viewport(width: Int(ph), height: Int(pw)) : Viewport(width: Int(pw), height: Int(ph))
         }
@@ -132,9 +136,10 @@ public final class Display {
     public func draw(_ state: KioskState, now: Millis, wallClock: Date) {
         if rotate, window != nil {
             if rotationTarget == nil {
-                rotationTarget = SDL_CreateTexture(renderer, UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue),
-                                                   Int32(SDL_TEXTUREACCESS_TARGET.rawValue),
-                                                   Int32(viewport.width), Int32(viewport.height))
+                rotationTarget = SDL_CreateTexture(
+                    renderer, UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue),
+                    Int32(SDL_TEXTUREACCESS_TARGET.rawValue),
+                    Int32(viewport.width), Int32(viewport.height))
             }
             SDL_SetRenderTarget(renderer, rotationTarget)
         }
@@ -144,8 +149,9 @@ public final class Display {
             SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
             SDL_RenderClear(renderer)
             // Turn the portrait frame 90° clockwise onto the landscape panel.
-            var dst = SDL_Rect(x: Int32((viewport.height - viewport.width) / 2), y: Int32((viewport.width - viewport.height) / 2),
-                               w: Int32(viewport.width), h: Int32(viewport.height))
+            var dst = SDL_Rect(
+                x: Int32((viewport.height - viewport.width) / 2), y: Int32((viewport.width - viewport.height) / 2),
+                w: Int32(viewport.width), h: Int32(viewport.height))
             SDL_RenderCopyEx(renderer, rotationTarget, nil, &dst, 90, nil, SDL_FLIP_NONE)
         }
     }
@@ -154,7 +160,8 @@ public final class Display {
 
     /// The last drawn frame as tightly packed RGB rows.
     public func capture() throws -> (width: Int, height: Int, rgb: [UInt8]) {
-        var w: Int32 = 0, h: Int32 = 0
+        var w: Int32 = 0
+        var h: Int32 = 0
         SDL_GetRendererOutputSize(renderer, &w, &h)
         var pixels = [UInt8](repeating: 0, count: Int(w) * Int(h) * 3)
         let status = pixels.withUnsafeMutableBytes { buffer in
@@ -219,17 +226,23 @@ public final class Display {
             return .wheel(event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -y : y)
         case SDL_MOUSEBUTTONDOWN.rawValue:
             guard event.button.which != UInt32(bitPattern: -1) else { return nil }  // SDL_TOUCH_MOUSEID: handled as a finger
-            var lx: Float = 0, ly: Float = 0
+            var lx: Float = 0
+            var ly: Float = 0
             SDL_RenderWindowToLogical(renderer, event.button.x, event.button.y, &lx, &ly)
             return tap(physicalX: Double(lx), physicalY: Double(ly))
         case SDL_FINGERDOWN.rawValue:
-            var w: Int32 = 0, h: Int32 = 0
+            var w: Int32 = 0
+            var h: Int32 = 0
             SDL_GetRendererOutputSize(renderer, &w, &h)
             return tap(physicalX: Double(event.tfinger.x) * Double(w), physicalY: Double(event.tfinger.y) * Double(h))
         case SDL_WINDOWEVENT.rawValue where event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue):
-            var w: Int32 = 0, h: Int32 = 0
+            var w: Int32 = 0
+            var h: Int32 = 0
             SDL_GetRendererOutputSize(renderer, &w, &h)
-            if let rotationTarget { SDL_DestroyTexture(rotationTarget); self.rotationTarget = nil }
+            if let rotationTarget {
+                SDL_DestroyTexture(rotationTarget)
+                self.rotationTarget = nil
+            }
             viewport = rotate ? Viewport(width: Int(h), height: Int(w)) : Viewport(width: Int(w), height: Int(h))
             return .resized(viewport)
         default:

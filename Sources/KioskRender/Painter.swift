@@ -38,8 +38,9 @@ struct Painter {
     var footerMid: Double { layout.footer.midY }
 
     func paintFooter(_ hints: String) {
-        canvas.text(hints, .body, size: layout.captionFont, Palette.textSecondary, x: layout.width / 2, midY: footerMid,
-                    align: .center, maxWidth: layout.width - 2 * layout.margin)
+        canvas.text(
+            hints, .body, size: layout.captionFont, Palette.textSecondary, x: layout.width / 2, midY: footerMid,
+            align: .center, maxWidth: layout.width - 2 * layout.margin)
     }
 
     /// Offline badge and "last synced" time, top right (hidden when sync is not set up).
@@ -63,11 +64,14 @@ struct Painter {
         var x = layout.width - layout.margin
         if sync.refused > 0 {
             // Permanent rejections (A1 `failed`) stay visible until someone deals with them.
-            x -= canvas.text("\(sync.refused) not accepted by the server", .body, size: layout.captionFont, Palette.wayOver,
-                             x: x, midY: midY, align: .right) + Double(layout.captionFont)
+            x -=
+                canvas.text(
+                    "\(sync.refused) not accepted by the server", .body, size: layout.captionFont, Palette.wayOver,
+                    x: x, midY: midY, align: .right) + Double(layout.captionFont)
         }
-        canvas.text(text, .body, size: layout.captionFont, color, x: x, midY: midY, align: .right,
-                    maxWidth: layout.width * 0.35)
+        canvas.text(
+            text, .body, size: layout.captionFont, color, x: x, midY: midY, align: .right,
+            maxWidth: layout.width * 0.35)
     }
 
     func paintNotice() {
@@ -78,18 +82,21 @@ struct Painter {
         let rect = Rect(x: (layout.width - w) / 2, y: layout.footer.y - h - layout.margin / 2, w: w, h: h)
         let edge = notice.kind == .error ? Palette.wayOver : Palette.accent
         canvas.strokeRounded(rect, radius: h / 2, width: max(2, 3 * layout.scale), edge, inner: Palette.elevated)
-        canvas.text(notice.text, .title, size: size, Palette.textPrimary, x: rect.midX, midY: rect.midY, align: .center,
-                    maxWidth: w - 2 * layout.margin)
+        canvas.text(
+            notice.text, .title, size: size, Palette.textPrimary, x: rect.midX, midY: rect.midY, align: .center,
+            maxWidth: w - 2 * layout.margin)
     }
 
     func paintCentered(_ title: String, detail: String?) {
         let big = Layout.fontSize(layout.height * 0.09)
-        canvas.text(title, .title, size: big, Palette.textPrimary, x: layout.width / 2, midY: layout.height * 0.42,
-                    align: .center, maxWidth: layout.width - 2 * layout.margin)
+        canvas.text(
+            title, .title, size: big, Palette.textPrimary, x: layout.width / 2, midY: layout.height * 0.42,
+            align: .center, maxWidth: layout.width - 2 * layout.margin)
         if let detail {
-            canvas.text(detail, .body, size: Layout.fontSize(layout.height * 0.045), Palette.textSecondary,
-                        x: layout.width / 2, midY: layout.height * 0.55, align: .center,
-                        maxWidth: layout.width - 2 * layout.margin)
+            canvas.text(
+                detail, .body, size: Layout.fontSize(layout.height * 0.045), Palette.textSecondary,
+                x: layout.width / 2, midY: layout.height * 0.55, align: .center,
+                maxWidth: layout.width - 2 * layout.margin)
         }
     }
 
@@ -104,10 +111,12 @@ struct Painter {
 
     func paintList(title: String, subtitle: String, items: [ListItem], cursor: Int, hints: String) {
         let head = layout.listTitle
-        canvas.text(title, .title, size: Layout.fontSize(head.h * 0.5), Palette.textPrimary, x: head.x, midY: head.y + head.h * 0.36,
-                    maxWidth: layout.width - 2 * layout.margin)
-        canvas.text(subtitle, .body, size: Layout.fontSize(head.h * 0.26), Palette.accent, x: head.x, midY: head.y + head.h * 0.84,
-                    maxWidth: layout.width - 2 * layout.margin)
+        canvas.text(
+            title, .title, size: Layout.fontSize(head.h * 0.5), Palette.textPrimary, x: head.x, midY: head.y + head.h * 0.36,
+            maxWidth: layout.width - 2 * layout.margin)
+        canvas.text(
+            subtitle, .body, size: Layout.fontSize(head.h * 0.26), Palette.accent, x: head.x, midY: head.y + head.h * 0.84,
+            maxWidth: layout.width - 2 * layout.margin)
         let size = Layout.fontSize(layout.listRowHeight * 0.4)
         for (index, item) in items.enumerated() {
             guard let rect = layout.listRow(index, rows: items.count, cursor: cursor) else { continue }
@@ -116,7 +125,8 @@ struct Painter {
             if item.isAction && selected {
                 canvas.fillRounded(rect, radius: radius, Palette.accent)
             } else if selected {
-                canvas.strokeRounded(rect, radius: radius, width: max(2, 4 * layout.scale), Palette.accent, inner: Palette.elevated)
+                canvas.strokeRounded(
+                    rect, radius: radius, width: max(2, 4 * layout.scale), Palette.accent, inner: Palette.elevated)
             } else {
                 canvas.fillRounded(rect, radius: radius, Palette.elevated)
             }
@@ -125,24 +135,28 @@ struct Painter {
                 let box = Rect(x: x, y: rect.midY - rect.h * 0.2, w: rect.h * 0.4, h: rect.h * 0.4)
                 if checked {
                     canvas.fillRounded(box, radius: box.h * 0.25, Palette.accent)
-                    canvas.text("✓", .score, size: Layout.fontSize(box.h * 0.8), Palette.background, x: box.midX, midY: box.midY,
-                                align: .center)
+                    canvas.text(
+                        "✓", .score, size: Layout.fontSize(box.h * 0.8), Palette.background, x: box.midX, midY: box.midY,
+                        align: .center)
                 } else {
-                    canvas.strokeRounded(box, radius: box.h * 0.25, width: max(2, 3 * layout.scale), Palette.textSecondary,
-                                         inner: Palette.elevated)
+                    canvas.strokeRounded(
+                        box, radius: box.h * 0.25, width: max(2, 3 * layout.scale), Palette.textSecondary,
+                        inner: Palette.elevated)
                 }
                 x = box.maxX + rect.h * 0.35
             }
             let textColor = item.isAction ? (selected ? Palette.background : Palette.accent) : Palette.textPrimary
             canvas.text(item.title, .title, size: size, textColor, x: x, midY: rect.midY, maxWidth: rect.w * 0.65)
             if let detail = item.detail {
-                canvas.text(detail, .body, size: Layout.fontSize(Double(size) * 0.7), Palette.textSecondary,
-                            x: rect.maxX - rect.h * 0.4, midY: rect.midY, align: .right)
+                canvas.text(
+                    detail, .body, size: Layout.fontSize(Double(size) * 0.7), Palette.textSecondary,
+                    x: rect.maxX - rect.h * 0.4, midY: rect.midY, align: .right)
             }
         }
         if items.count > layout.visibleListRows {
-            canvas.text("\(cursor + 1) / \(items.count)", .body, size: layout.captionFont, Palette.textSecondary,
-                        x: layout.width - layout.margin, midY: footerMid, align: .right)
+            canvas.text(
+                "\(cursor + 1) / \(items.count)", .body, size: layout.captionFont, Palette.textSecondary,
+                x: layout.width - layout.margin, midY: footerMid, align: .right)
         }
         paintFooter(hints)
     }

@@ -1,8 +1,8 @@
 // The knob's benchmarks: tick latency through the real decode → buzzer path under CPU load, and
 // decoding accuracy on noisy synthetic traces. Figures go to docs/benchmarks.md ("Knob").
 import Foundation
-import Synchronization
 import KioskHardware
+import Synchronization
 
 /// `hyzer-bench knob-latency`: ≥ 10,000 detents replayed in real time by the simulated backend
 /// through `KnobDriver` (decoder, buzzer, fake output line), while one busy "renderer" thread per
@@ -32,9 +32,12 @@ enum KnobLatencyBenchmark {
     }
 
     static func run(_ settings: Settings) async throws -> Figures {
-        let options = TraceGeneratorOptions(detents: settings.detents, rateHz: settings.rateHz, bounceUs: 500, wiggle: 0.05, seed: 2026)
+        let options = TraceGeneratorOptions(
+            detents: settings.detents, rateHz: settings.rateHz, bounceUs: 500, wiggle: 0.05, seed: 2026)
         let trace = try TraceGenerator.generate(options)
-        knobLog("knob-latency: \(trace.truth.count) detents, \(trace.records.count) edges over \(String(format: "%.1f", Double(trace.durationNs) / 1e9)) s at \(Int(settings.rateHz))/s, chatter ≤ 500 µs, \(settings.priority) priority")
+        knobLog(
+            "knob-latency: \(trace.truth.count) detents, \(trace.records.count) edges over \(String(format: "%.1f", Double(trace.durationNs) / 1e9)) s at \(Int(settings.rateHz))/s, chatter ≤ 500 µs, \(settings.priority) priority"
+        )
 
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let load = RendererLoad(threads: settings.load ? cores : 0)
@@ -82,12 +85,16 @@ enum KnobLatencyBenchmark {
         }
         let stats = driver.buzzer.stats
         let sorted = latenciesUs.sorted()
-        knobLog("knob-latency: decoded \(decoded.count) of \(trace.truth.count) detents, \(starts.count) pulses, "
-            + "ticks immediate \(stats.ticksImmediate) / deferred \(stats.ticksDeferred) / coalesced \(stats.ticksCoalesced), unticked \(unticked)")
-        knobLog("knob-latency: mean \(knobFixed(sorted.reduce(0, +) / Double(max(sorted.count, 1)))) µs, "
-            + "p90 \(knobFixed(knobPercentile(sorted, 90))) µs, renderer frames \(frames)")
-        knobLog("knob-latency: \(queued) detents arrived during the previous pulse or its gap and waited for it; "
-            + "max over the other \(decoded.count - queued): \(knobFixed(pathOnlyMaxUs)) µs")
+        knobLog(
+            "knob-latency: decoded \(decoded.count) of \(trace.truth.count) detents, \(starts.count) pulses, "
+                + "ticks immediate \(stats.ticksImmediate) / deferred \(stats.ticksDeferred) / coalesced \(stats.ticksCoalesced), unticked \(unticked)"
+        )
+        knobLog(
+            "knob-latency: mean \(knobFixed(sorted.reduce(0, +) / Double(max(sorted.count, 1)))) µs, "
+                + "p90 \(knobFixed(knobPercentile(sorted, 90))) µs, renderer frames \(frames)")
+        knobLog(
+            "knob-latency: \(queued) detents arrived during the previous pulse or its gap and waited for it; "
+                + "max over the other \(decoded.count - queued): \(knobFixed(pathOnlyMaxUs)) µs")
         guard unticked == 0, decoded.count == trace.truth.count else {
             throw KnobBenchmarkError("\(unticked) detents got no tick; decoded \(decoded.count) of \(trace.truth.count)")
         }
@@ -115,9 +122,10 @@ enum KnobAccuracyBenchmark {
                 var row = (truth: 0, decoded: 0, matched: 0, phantoms: 0, edges: 0)
                 let started = DispatchTime.now().uptimeNanoseconds
                 for seed in seeds {
-                    let trace = try TraceGenerator.generate(TraceGeneratorOptions(
-                        detents: detentsPerTrace, rateHz: rate, bounceUs: 1000, wiggle: 0.1, seed: seed, mode: mode
-                    ))
+                    let trace = try TraceGenerator.generate(
+                        TraceGeneratorOptions(
+                            detents: detentsPerTrace, rateHz: rate, bounceUs: 1000, wiggle: 0.1, seed: seed, mode: mode
+                        ))
                     let decoded = try await replay(trace, mode: mode)
                     let (matched, phantoms) = match(decoded, against: trace.truth)
                     row.truth += trace.truth.count
@@ -128,9 +136,10 @@ enum KnobAccuracyBenchmark {
                 }
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
                 let accuracy = 100 * Double(row.matched) / Double(row.truth)
-                knobLog("knob-accuracy: \(mode) \(Int(rate))/s: \(row.matched)/\(row.truth) detents (\(knobFixed(accuracy))%), "
-                    + "\(row.truth - row.matched) missed, \(row.phantoms) phantoms; \(row.edges) edges, "
-                    + "\(Int(Double(row.edges) / seconds)) edges/s")
+                knobLog(
+                    "knob-accuracy: \(mode) \(Int(rate))/s: \(row.matched)/\(row.truth) detents (\(knobFixed(accuracy))%), "
+                        + "\(row.truth - row.matched) missed, \(row.phantoms) phantoms; \(row.edges) edges, "
+                        + "\(Int(Double(row.edges) / seconds)) edges/s")
                 figures["\(mode)_\(Int(rate))_pct"] = accuracy
                 figures["\(mode)_\(Int(rate))_phantoms"] = Double(row.phantoms)
                 totals.truth += row.truth
@@ -168,7 +177,7 @@ enum KnobAccuracyBenchmark {
         var j = 0
         while i < decoded.count {
             if j < truth.count, truth[j].timestampNs < decoded[i].timestampNs {
-                j += 1 // missed
+                j += 1  // missed
             } else if j < truth.count, truth[j] == decoded[i] {
                 matched += 1
                 i += 1

@@ -41,15 +41,19 @@ enum RenderBenchmark {
         func events(flipped: Bool) -> [ScoreEvent] {
             round.participants.enumerated().map { index, p in
                 let strokes = 2 + (flipped ? 19 - index : index) % 8
-                return ScoreEvent(roundID: round.id, participantID: p.id, hole: 1, strokes: strokes, reportedBy: p.id, deviceID: "bench")
+                return ScoreEvent(
+                    roundID: round.id, participantID: p.id, hole: 1, strokes: strokes, reportedBy: p.id, deviceID: "bench")
             }
         }
         var state = KioskState(viewport: display.viewport)
         var now: Millis = 0
         var samples: [Double] = []
         for cycle in 0..<40 {
-            state.handle(.dataChanged(KioskData(round: RoundSnapshot(round: round, course: course, events: events(flipped: cycle % 2 == 1)),
-                                                courses: [course]), .remoteSync), now: now)
+            state.handle(
+                .dataChanged(
+                    KioskData(
+                        round: RoundSnapshot(round: round, course: course, events: events(flipped: cycle % 2 == 1)),
+                        courses: [course]), .remoteSync), now: now)
             let end = now + MotionTokens.reshuffleBudget
             while now <= end {
                 let start = nowNs()
@@ -72,17 +76,17 @@ enum RenderBenchmark {
         let session = try KioskSession(store: store, viewport: display.viewport, now: now)
         var samples: [Double] = []
         for i in 0..<60 {
-            session.send(.pressed, now: now)                     // board → hole card, or hole card → entry
+            session.send(.pressed, now: now)  // board → hole card, or hole card → entry
             if case .holeCard = session.state.screen { session.send(.pressed, now: now) }
             session.send(.turned(i % 2 == 0 ? 1 : -1), now: now)
             let start = nowNs()
-            session.send(.pressed, now: now)                     // save
+            session.send(.pressed, now: now)  // save
             display.draw(session.state, now: now, wallClock: SystemClock().date)
             display.present()
             samples.append(Double(nowNs() - start) / 1e6)
             now += 3_000
             session.send(.tick, now: now)
-            session.send(.longPressed, now: now)                 // back to the board
+            session.send(.longPressed, now: now)  // back to the board
         }
         log("render: \(samples.count) saves through the store, median \(round3(percentile(samples, 50))) ms")
         return percentile(samples, 50)
@@ -160,7 +164,9 @@ enum RenderBenchmark {
         return figures
     }
 
-    private static func idleRun(_ kiosk: URL, _ arguments: [String], _ environment: Environment, seconds: Double)
+    private static func idleRun(
+        _ kiosk: URL, _ arguments: [String], _ environment: Environment, seconds: Double
+    )
         async throws -> (cpuPercent: Double, rssMB: Double)
     {
         let result = try await Subprocess.run(
@@ -170,8 +176,9 @@ enum RenderBenchmark {
         guard let line = text.split(separator: "\n").last(where: { $0.contains("\"exit\"") }),
             let report = try? JSONDecoder().decode(ExitReport.self, from: Data(line.utf8))
         else { throw BenchError("no exit report from the kiosk (\(result.terminationStatus)): \(text)") }
-        log("render: idle \(seconds) s: \(report.cpu_after_first_frame) s CPU after the first frame, "
-            + "\(report.frames.map(String.init) ?? "?") frames, RSS \(report.rss_mb) MB")
+        log(
+            "render: idle \(seconds) s: \(report.cpu_after_first_frame) s CPU after the first frame, "
+                + "\(report.frames.map(String.init) ?? "?") frames, RSS \(report.rss_mb) MB")
         return (report.cpu_after_first_frame / seconds * 100, report.rss_mb)
     }
 }

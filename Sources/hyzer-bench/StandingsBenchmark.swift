@@ -15,19 +15,24 @@ enum StandingsBenchmark {
         for hole in course.holes {
             for p in participants {
                 let par = course.pars[hole - 1]
-                let first = ScoreEvent(roundID: round.id, participantID: p.id, hole: hole,
-                                       strokes: par + Int.random(in: -1...2, using: &rng),
-                                       reportedBy: p.id, deviceID: "A")
+                let first = ScoreEvent(
+                    roundID: round.id, participantID: p.id, hole: hole,
+                    strokes: par + Int.random(in: -1...2, using: &rng),
+                    reportedBy: p.id, deviceID: "A")
                 events.append(first)
                 let roll = Int.random(in: 0..<100, using: &rng)
                 if roll < 10 {
-                    events.append(ScoreEvent(roundID: round.id, participantID: p.id, hole: hole,
-                                             strokes: first.strokes + 1, supersedes: [first.id],
-                                             reportedBy: p.id, deviceID: "A"))
+                    events.append(
+                        ScoreEvent(
+                            roundID: round.id, participantID: p.id, hole: hole,
+                            strokes: first.strokes + 1, supersedes: [first.id],
+                            reportedBy: p.id, deviceID: "A"))
                 } else if roll < 15 {
-                    events.append(ScoreEvent(roundID: round.id, participantID: p.id, hole: hole,
-                                             strokes: first.strokes == 1 ? 2 : first.strokes - 1,
-                                             reportedBy: p.id, deviceID: "B"))
+                    events.append(
+                        ScoreEvent(
+                            roundID: round.id, participantID: p.id, hole: hole,
+                            strokes: first.strokes == 1 ? 2 : first.strokes - 1,
+                            reportedBy: p.id, deviceID: "B"))
                 }
             }
         }
@@ -35,7 +40,9 @@ enum StandingsBenchmark {
         var engine = StandingsEngine()
         var samples: [Double] = []
         var checksum = 0
-        for _ in 0..<200 { checksum &+= engine.recompute(round: round, course: course, events: events, trigger: .localScore).new.rows.count }
+        for _ in 0..<200 {
+            checksum &+= engine.recompute(round: round, course: course, events: events, trigger: .localScore).new.rows.count
+        }
         for _ in 0..<5_000 {
             let start = nowNs()
             let change = engine.recompute(round: round, course: course, events: events, trigger: .localScore)

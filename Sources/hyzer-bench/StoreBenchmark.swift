@@ -21,20 +21,26 @@ enum StoreBenchmark {
         for r in 0..<250 {
             let who = players.shuffled(using: &rng).prefix(7).map(Participant.registered)
             let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(r) * 7 * 86_400)
-            let round = try db.startRound(try db.createRound(courseID: course.id, organizerID: who[0].id,
-                                                              participants: Array(who), at: date).id, at: date)
+            let round = try db.startRound(
+                try db.createRound(
+                    courseID: course.id, organizerID: who[0].id,
+                    participants: Array(who), at: date
+                ).id, at: date)
             var events: [ScoreEvent] = []
             for hole in course.holes {
                 for p in who {
                     let device = devices[Int.random(in: 0..<devices.count, using: &rng)]
                     let strokes = course.pars[hole - 1] + Int.random(in: -1...2, using: &rng)
-                    let e = ScoreEvent(roundID: round.id, participantID: p.id, hole: hole, strokes: strokes,
-                                       reportedBy: who[0].id, deviceID: device, createdAt: date)
+                    let e = ScoreEvent(
+                        roundID: round.id, participantID: p.id, hole: hole, strokes: strokes,
+                        reportedBy: who[0].id, deviceID: device, createdAt: date)
                     events.append(e)
                     if Int.random(in: 0..<10, using: &rng) == 0 {
-                        events.append(ScoreEvent(roundID: round.id, participantID: p.id, hole: hole,
-                                                 strokes: strokes + 1, supersedes: [e.id], reportedBy: who[0].id,
-                                                 deviceID: device, createdAt: date))
+                        events.append(
+                            ScoreEvent(
+                                roundID: round.id, participantID: p.id, hole: hole,
+                                strokes: strokes + 1, supersedes: [e.id], reportedBy: who[0].id,
+                                deviceID: device, createdAt: date))
                     }
                 }
             }
@@ -63,7 +69,9 @@ enum StoreBenchmark {
             openSamples.append(Double(nowNs() - start) / 1e6)
             guard standings.rows.count == 7 else { throw BenchError("round has \(standings.rows.count) rows") }
         }
-        log("store: \(eventCount) events in 250 rounds written in \(String(format: "%.1f", writeSeconds)) s; file \(Int(bytes)) bytes")
+        log(
+            "store: \(eventCount) events in 250 rounds written in \(String(format: "%.1f", writeSeconds)) s; file \(Int(bytes)) bytes"
+        )
         return Figures([
             "size_mb": round3(bytes / 1_048_576),
             "list_history_ms": round3(percentile(historySamples, 50)),

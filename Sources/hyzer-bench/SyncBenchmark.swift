@@ -18,17 +18,20 @@ enum SyncBenchmark {
 
     static func run(in workspace: Workspace) async throws -> Figures {
         let root = workspace.url
-        let server = try await RunningServer.start(ServerConfiguration(
-            dataDirectory: root.appendingPathComponent("server"), host: "127.0.0.1", port: 0, logLevel: .error))
+        let server = try await RunningServer.start(
+            ServerConfiguration(
+                dataDirectory: root.appendingPathComponent("server"), host: "127.0.0.1", port: 0, logLevel: .error))
         let (group, admin) = try await server.storage.createGroup(name: "Bench League")
         _ = group
 
         func device(_ name: String, live: Bool = true) async throws -> (HyzerDatabase, SyncEngine) {
-            let db = try HyzerDatabase.open(dataDirectory: root.appendingPathComponent(name), assets: HyzerPaths.assetsDirectory())
+            let db = try HyzerDatabase.open(
+                dataDirectory: root.appendingPathComponent(name), assets: HyzerPaths.assetsDirectory())
             if try db.courses().isEmpty { try db.saveCourse(try Course(name: "Bench Park", holeCount: 18)) }
             let answer = try await SyncClient.enroll(server: server.baseURL, groupToken: admin, deviceID: db.deviceID, name: name)
-            let link = ServerLink(serverURL: server.baseURL, groupID: answer.groupID, groupName: answer.groupName,
-                                  deviceID: db.deviceID, deviceName: name, deviceToken: answer.deviceToken)
+            let link = ServerLink(
+                serverURL: server.baseURL, groupID: answer.groupID, groupName: answer.groupName,
+                deviceID: db.deviceID, deviceName: name, deviceToken: answer.deviceToken)
             var options = SyncEngine.Options()
             options.liveUpdates = live
             return (db, SyncEngine(database: db, link: link, options: options))
@@ -39,7 +42,8 @@ enum SyncBenchmark {
         let course = try dbA.courses().first { $0.holeCount == 18 }!
         let players = try HyzerDatabase.demoNames.prefix(24).map { try Player(displayName: $0) }
         for p in players { try dbA.savePlayer(p) }
-        var round = try dbA.createRound(courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered))
+        var round = try dbA.createRound(
+            courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered))
         round = try dbA.startRound(round.id)
         _ = try await engineA.syncNow()
         let runA = engineA.launch()
@@ -48,15 +52,17 @@ enum SyncBenchmark {
         let (dbB, engineB) = try await device("B")
         _ = try await engineB.syncNow()
         var standings = StandingsEngine()
-        let withSocket = try await measure(dbA, engineA, dbB, engineB, round: round, samples: latencySamples, spacing: 0,
-                                           standings: &standings)
+        let withSocket = try await measure(
+            dbA, engineA, dbB, engineB, round: round, samples: latencySamples, spacing: 0,
+            standings: &standings)
         log("sync: \(withSocket.count) samples with the poke socket")
 
         // 2. Socket blocked: device C only polls (≤ 5 s with an active round).
         let (dbC, engineC) = try await device("C", live: false)
         _ = try await engineC.syncNow()
-        let polled = try await measure(dbA, engineA, dbC, engineC, round: round, samples: 120, spacing: 0.27,
-                                       standings: &standings)
+        let polled = try await measure(
+            dbA, engineA, dbC, engineC, round: round, samples: 120, spacing: 0.27,
+            standings: &standings)
         log("sync: \(polled.count) samples polling only; max \(Int(polled.max() ?? 0)) ms")
         await runA.stop()
 
@@ -66,15 +72,19 @@ enum SyncBenchmark {
         let (dbE, engineE) = try await device("E")
         _ = try await engineD.syncNow()
         _ = try await engineE.syncNow()
-        let recoveryRound = try dbD.startRound(try dbD.createRound(
-            courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)).id)
+        let recoveryRound = try dbD.startRound(
+            try dbD.createRound(
+                courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)
+            ).id)
         var queued = 0
         outer: for hole in 1...18 {
             for p in recoveryRound.participants {
-                try dbD.recordScore(ScoreEntry(roundID: recoveryRound.id, participantID: p.id, hole: hole, strokes: 3, reportedBy: p.id))
+                try dbD.recordScore(
+                    ScoreEntry(roundID: recoveryRound.id, participantID: p.id, hole: hole, strokes: 3, reportedBy: p.id))
                 queued += 1
                 if queued % 5 == 0 {  // corrections too
-                    try dbD.recordScore(ScoreEntry(roundID: recoveryRound.id, participantID: p.id, hole: hole, strokes: 4, reportedBy: p.id))
+                    try dbD.recordScore(
+                        ScoreEntry(roundID: recoveryRound.id, participantID: p.id, hole: hole, strokes: 4, reportedBy: p.id))
                     queued += 1
                 }
                 if queued >= 500 { break outer }
@@ -111,8 +121,10 @@ enum SyncBenchmark {
 
     /// Scores on A, `spacing` seconds apart (0: one at a time, each waited for), and the
     /// milliseconds until `receiver` has each one and has recomputed the standings.
-    static func measure(_ dbA: HyzerDatabase, _ engineA: SyncEngine, _ dbB: HyzerDatabase, _ engineB: SyncEngine,
-                        round: Round, samples: Int, spacing: Double, standings: inout StandingsEngine) async throws -> [Double] {
+    static func measure(
+        _ dbA: HyzerDatabase, _ engineA: SyncEngine, _ dbB: HyzerDatabase, _ engineB: SyncEngine,
+        round: Round, samples: Int, spacing: Double, standings: inout StandingsEngine
+    ) async throws -> [Double] {
         let changes = engineB.changes()
         let runB = engineB.launch()
         try await Task.sleep(nanoseconds: 300_000_000)  // socket up (when enabled)
@@ -125,8 +137,10 @@ enum SyncBenchmark {
             let hole = 1 + (cell / round.participants.count) % 18
             cell += 1
             let start = nowNs()
-            let recorded = try dbA.recordScore(ScoreEntry(roundID: round.id, participantID: participant.id, hole: hole,
-                                                          strokes: 2 + cell % 4, reportedBy: participant.id))
+            let recorded = try dbA.recordScore(
+                ScoreEntry(
+                    roundID: round.id, participantID: participant.id, hole: hole,
+                    strokes: 2 + cell % 4, reportedBy: participant.id))
             engineA.localDataChanged()
             sent[recorded.event.id] = start
         }
@@ -172,9 +186,12 @@ enum SyncBenchmark {
 
     static func ingestRate(server: RunningServer, admin: String, course: Course, players: [Player]) async throws -> Double {
         let deviceID = "bench-ingest"
-        let token = try await SyncClient.enroll(server: server.baseURL, groupToken: admin, deviceID: deviceID, name: "ingest").deviceToken
-        let client = SyncClient(link: ServerLink(serverURL: server.baseURL, groupID: "", groupName: "", deviceID: deviceID,
-                                                 deviceName: "ingest", deviceToken: token))
+        let token = try await SyncClient.enroll(server: server.baseURL, groupToken: admin, deviceID: deviceID, name: "ingest")
+            .deviceToken
+        let client = SyncClient(
+            link: ServerLink(
+                serverURL: server.baseURL, groupID: "", groupName: "", deviceID: deviceID,
+                deviceName: "ingest", deviceToken: token))
         var batches: [[SyncRecord]] = []
         var total = 0
         var setup: [SyncRecord] = [.course(CourseRecord(course, version: UUID(), updatedAt: 1))]
@@ -191,12 +208,16 @@ enum SyncBenchmark {
         for r in rounds {
             for hole in 1...18 {
                 for p in r.participants {
-                    let first = ScoreEvent(roundID: r.id, participantID: p.id, hole: hole, strokes: 3, reportedBy: p.id, deviceID: deviceID)
+                    let first = ScoreEvent(
+                        roundID: r.id, participantID: p.id, hole: hole, strokes: 3, reportedBy: p.id, deviceID: deviceID)
                     batch.append(.scoreEvent(ScoreEventRecord(first)))
                     if (hole + p.name.count) % 4 == 0 {
-                        batch.append(.scoreEvent(ScoreEventRecord(ScoreEvent(
-                            roundID: r.id, participantID: p.id, hole: hole, strokes: 4, supersedes: [first.id],
-                            reportedBy: p.id, deviceID: deviceID))))
+                        batch.append(
+                            .scoreEvent(
+                                ScoreEventRecord(
+                                    ScoreEvent(
+                                        roundID: r.id, participantID: p.id, hole: hole, strokes: 4, supersedes: [first.id],
+                                        reportedBy: p.id, deviceID: deviceID))))
                     }
                     if batch.count >= SyncProtocol.maxPushRecords - 1 {
                         batches.append(batch)
@@ -209,7 +230,9 @@ enum SyncBenchmark {
         let start = nowNs()
         for b in batches {
             let response = try await client.push(b)
-            guard response.results.allSatisfy({ $0.status == .created }) else { throw BenchError("ingest: a record was not created") }
+            guard response.results.allSatisfy({ $0.status == .created }) else {
+                throw BenchError("ingest: a record was not created")
+            }
         }
         let seconds = Double(nowNs() - start) / 1e9
         log("sync: ingested \(total) events in \(batches.count) pushes in \(String(format: "%.2f", seconds)) s")

@@ -42,16 +42,20 @@ final class RunReport {
 
     func firstFrame() {
         cpuAtFirstFrame = ResourceUsage.current().cpuSeconds
-        write(FirstFrame(renderer: kiosk.display.rendererName, driver: kiosk.display.videoDriver,
-                         ms: clock.uptimeMilliseconds - launchedAt))
+        write(
+            FirstFrame(
+                renderer: kiosk.display.rendererName, driver: kiosk.display.videoDriver,
+                ms: clock.uptimeMilliseconds - launchedAt))
     }
 
     func exit() {
         let usage = ResourceUsage.current()
         // CPU after the first frame is what the board costs while it sits there.
-        write(Exit(cpuSeconds: usage.cpuSeconds, cpuAfterFirstFrame: usage.cpuSeconds - cpuAtFirstFrame,
-                   maxRssMb: usage.maxRSSMegabytes, rssMb: ResourceUsage.currentRSSMegabytes() ?? usage.maxRSSMegabytes,
-                   frames: kiosk.frames))
+        write(
+            Exit(
+                cpuSeconds: usage.cpuSeconds, cpuAfterFirstFrame: usage.cpuSeconds - cpuAtFirstFrame,
+                maxRssMb: usage.maxRSSMegabytes, rssMb: ResourceUsage.currentRSSMegabytes() ?? usage.maxRSSMegabytes,
+                frames: kiosk.frames))
     }
 
     /// Unbuffered: a reader may be timing the line.

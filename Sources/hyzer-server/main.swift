@@ -73,7 +73,8 @@ struct GroupCommand: AsyncParsableCommand {
         func run() async throws {
             let storage = try SQLiteStorage(directory: data.url)
             let (group, token) = try await storage.createGroup(name: name)
-            FileHandle.standardError.write(Data("created group \"\(group.name)\" (\(group.id)); its admin token follows, keep it safe:\n".utf8))
+            FileHandle.standardError.write(
+                Data("created group \"\(group.name)\" (\(group.id)); its admin token follows, keep it safe:\n".utf8))
             print(token)
         }
     }

@@ -27,7 +27,9 @@ struct Demo: AsyncParsableCommand {
             round = try db.createDemoRound(players: players, holesPlayed: holesPlayed, courseName: course, seed: seed)
         } catch { throw CommandFailure(error) }
         let snapshot = try db.snapshot(round: round.id)
-        print("demo round on \(snapshot.course.name): \(round.participants.count) players, \(holesPlayed) holes scored, \(snapshot.events.count) events, status \(round.status.rawValue)")
+        print(
+            "demo round on \(snapshot.course.name): \(round.participants.count) players, \(holesPlayed) holes scored, \(snapshot.events.count) events, status \(round.status.rawValue)"
+        )
         print(round.id.uuidString)
     }
 }

@@ -32,11 +32,13 @@ struct Device: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(message: "enrollment failed: \(error)")
             }
-            let link = ServerLink(serverURL: server, groupID: answer.groupID, groupName: answer.groupName,
-                                  deviceID: answer.deviceID, deviceName: name, deviceToken: answer.deviceToken)
+            let link = ServerLink(
+                serverURL: server, groupID: answer.groupID, groupName: answer.groupName,
+                deviceID: answer.deviceID, deviceName: name, deviceToken: answer.deviceToken)
             try link.save(to: db.files)
             print("enrolled \"\(name)\" (device \(db.deviceID)) in group \"\(answer.groupName)\" at \(link.serverURL)")
-            print("credentials saved to \(db.files.appendingPathComponent(ServerLink.fileName).path); run `hyzer sync` to sync now")
+            print(
+                "credentials saved to \(db.files.appendingPathComponent(ServerLink.fileName).path); run `hyzer sync` to sync now")
         }
     }
 
@@ -55,8 +57,9 @@ struct Device: AsyncParsableCommand {
             let counts = try db.outboxCounts()
             print("server: \(link.serverURL), group \"\(link.groupName)\" (\(link.groupID)), device name \"\(link.deviceName)\"")
             print("cursor: \(cursor.cursor) (epoch \(cursor.epoch ?? "none yet"))")
-            print("not yet on the server: \(try db.pendingSyncCount()); outbox: "
-                  + OutboxStatus.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", "))
+            print(
+                "not yet on the server: \(try db.pendingSyncCount()); outbox: "
+                    + OutboxStatus.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", "))
             for failed in try db.failedOutbox(limit: 20) {
                 print("  failed \(failed.kind.rawValue) \(failed.id): \(failed.reason)")
             }

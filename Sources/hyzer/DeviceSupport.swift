@@ -18,7 +18,8 @@ enum DeviceLookup {
             throw CommandFailure(message: "\"\(text)\" is not a round id (a UUID, or \"current\" for the newest active round)")
         }
         guard let round = try db.round(id: id) else {
-            throw CommandFailure(message: "round \(text) is not in \(db.files.path); run `hyzer sync` if another device created it")
+            throw CommandFailure(
+                message: "round \(text) is not in \(db.files.path); run `hyzer sync` if another device created it")
         }
         return round
     }
@@ -35,10 +36,13 @@ enum DeviceLookup {
         let first = round.participants.filter { $0.name.lowercased().split(separator: " ").first.map(String.init) == wanted }
         let matches = exact.isEmpty ? first : exact
         let names = round.participants.map(\.name).joined(separator: ", ")
-        guard !matches.isEmpty else { throw CommandFailure(message: "nobody called \"\(text)\" plays in this round (players: \(names))") }
+        guard !matches.isEmpty else {
+            throw CommandFailure(message: "nobody called \"\(text)\" plays in this round (players: \(names))")
+        }
         guard matches.count == 1 else {
-            throw CommandFailure(message: "\"\(text)\" matches \(matches.count) participants; use the id: "
-                + matches.map { "\($0.name) \($0.id.uuidString)" }.joined(separator: ", "))
+            throw CommandFailure(
+                message: "\"\(text)\" matches \(matches.count) participants; use the id: "
+                    + matches.map { "\($0.name) \($0.id.uuidString)" }.joined(separator: ", "))
         }
         return matches[0]
     }
@@ -59,8 +63,9 @@ func syncAfterLocalWrite(_ db: HyzerDatabase, skip: Bool) async {
     let engine = SyncEngine(database: db, link: link, options: options)
     do {
         let report = try await engine.syncNow()
-        print("synced with \(link.serverURL): pushed \(report.created) new, pulled \(report.pulled)"
-              + (report.rejected.isEmpty ? "" : "; REJECTED: " + report.rejected.joined(separator: "; ")))
+        print(
+            "synced with \(link.serverURL): pushed \(report.created) new, pulled \(report.pulled)"
+                + (report.rejected.isEmpty ? "" : "; REJECTED: " + report.rejected.joined(separator: "; ")))
     } catch {
         print("saved locally; not synced yet (\(error)); `hyzer sync` retries")
     }

@@ -227,7 +227,7 @@ extension Knob {
                 return
             }
             guard FileManager.default.createFile(atPath: path, contents: nil),
-                  let handle = FileHandle(forWritingAtPath: path)
+                let handle = FileHandle(forWritingAtPath: path)
             else {
                 throw ValidationError("cannot write \(path)")
             }

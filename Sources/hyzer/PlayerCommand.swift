@@ -23,7 +23,9 @@ struct PlayerCommand: AsyncParsableCommand {
                 throw CommandFailure(message: "a player named \(player.displayName) is already registered")
             }
             try db.savePlayer(player)
-            print("registered \(player.displayName)" + (player.aliases.isEmpty ? "" : " (aliases: \(player.aliases.joined(separator: ", ")))"))
+            print(
+                "registered \(player.displayName)"
+                    + (player.aliases.isEmpty ? "" : " (aliases: \(player.aliases.joined(separator: ", ")))"))
             print(player.id.uuidString)
         }
     }
@@ -34,7 +36,9 @@ struct PlayerCommand: AsyncParsableCommand {
 
         func run() async throws {
             for player in try data.open().players() {
-                print("\(player.id.uuidString)  \(player.displayName)" + (player.aliases.isEmpty ? "" : "  [\(player.aliases.joined(separator: ", "))]"))
+                print(
+                    "\(player.id.uuidString)  \(player.displayName)"
+                        + (player.aliases.isEmpty ? "" : "  [\(player.aliases.joined(separator: ", "))]"))
             }
         }
     }

@@ -20,8 +20,10 @@ struct Score: AsyncParsableCommand {
         let who = try DeviceLookup.participant(participant, in: round)
         let recorded: RecordedScore
         do {
-            recorded = try db.recordScore(ScoreEntry(roundID: round.id, participantID: who.id, hole: hole,
-                                                     strokes: strokes, reportedBy: who.id))
+            recorded = try db.recordScore(
+                ScoreEntry(
+                    roundID: round.id, participantID: who.id, hole: hole,
+                    strokes: strokes, reportedBy: who.id))
         } catch { throw CommandFailure(error) }
         let correction = recorded.event.supersedes.isEmpty ? "" : " (corrects \(recorded.event.supersedes.count) earlier)"
         print("recorded \(who.name), hole \(hole): \(strokes)\(correction); event \(recorded.event.id.uuidString)")

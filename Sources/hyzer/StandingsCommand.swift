@@ -59,15 +59,18 @@ struct Standings: AsyncParsableCommand {
             return
         }
         let round = snapshot.round
-        print("\(snapshot.course.name) · \(snapshot.course.holeCount) holes · \(round.status.rawValue) · round \(round.id.uuidString)")
+        print(
+            "\(snapshot.course.name) · \(snapshot.course.holeCount) holes · \(round.status.rawValue) · round \(round.id.uuidString)"
+        )
         let width = max(4, standings.rows.map(\.name.count).max() ?? 4)
         print("POS  " + "NAME".padding(toLength: width, withPad: " ", startingAt: 0) + "  TO PAR  STROKES  THRU")
         for row in standings.rows {
-            print(row.positionLabel.padding(toLength: 5, withPad: " ", startingAt: 0)
-                  + row.name.padding(toLength: width, withPad: " ", startingAt: 0)
-                  + "  " + ScoreFormat.toPar(row.toPar).leftPadded(6)
-                  + "  " + String(row.strokes).leftPadded(7)
-                  + "  " + ScoreFormat.progress(row))
+            print(
+                row.positionLabel.padding(toLength: 5, withPad: " ", startingAt: 0)
+                    + row.name.padding(toLength: width, withPad: " ", startingAt: 0)
+                    + "  " + ScoreFormat.toPar(row.toPar).leftPadded(6)
+                    + "  " + String(row.strokes).leftPadded(7)
+                    + "  " + ScoreFormat.progress(row))
         }
         for d in snapshot.scorecard.discrepancies {
             let name = round.participant(d.cell.participantID)?.name ?? "?"

@@ -24,16 +24,20 @@ struct Voice: AsyncParsableCommand {
         case .success: unresolved = []
         case .partial(_, let u): unresolved = u
         case .failed(let u):
-            throw CommandFailure(message: "nothing usable in \"\(transcript)\""
-                + (u.isEmpty ? "" : " (not understood: \(u.joined(separator: ", ")))"))
+            throw CommandFailure(
+                message: "nothing usable in \"\(transcript)\""
+                    + (u.isEmpty ? "" : " (not understood: \(u.joined(separator: ", ")))"))
         }
         for score in result.scores {
             let name = round.participant(score.participantID)?.name ?? score.heard
             do {
-                let recorded = try db.recordScore(ScoreEntry(roundID: round.id, participantID: score.participantID, hole: hole,
-                                                             strokes: score.strokes, reportedBy: score.participantID))
-                print("recorded \(name), hole \(hole): \(score.strokes) (heard \"\(score.heard)\")"
-                      + (recorded.event.supersedes.isEmpty ? "" : ", a correction"))
+                let recorded = try db.recordScore(
+                    ScoreEntry(
+                        roundID: round.id, participantID: score.participantID, hole: hole,
+                        strokes: score.strokes, reportedBy: score.participantID))
+                print(
+                    "recorded \(name), hole \(hole): \(score.strokes) (heard \"\(score.heard)\")"
+                        + (recorded.event.supersedes.isEmpty ? "" : ", a correction"))
             } catch { throw CommandFailure(message: "\(name), hole \(hole): \(error)") }
         }
         if !unresolved.isEmpty { printError("warning: not understood: \(unresolved.joined(separator: ", "))") }

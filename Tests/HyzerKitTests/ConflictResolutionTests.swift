@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HyzerKit
 
 @Suite struct ConflictResolutionTests {
@@ -50,8 +51,10 @@ import Testing
     }
 
     @Test func majorityOfLeavesCountsWhileDisputed() {
-        let r = resolve([f.event(0, hole: 1, 5, device: "A"), f.event(0, hole: 1, 4, device: "B"),
-                         f.event(0, hole: 1, 5, device: "C")])
+        let r = resolve([
+            f.event(0, hole: 1, 5, device: "A"), f.event(0, hole: 1, 4, device: "B"),
+            f.event(0, hole: 1, 5, device: "C"),
+        ])
         #expect(r.value == 5)
         #expect(r.discrepancy?.values == [4, 5])
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import HyzerKit
 
 /// Small builders so each test reads as the situation it describes.
@@ -18,9 +19,10 @@ struct Fixture {
         _ participant: Int, hole: Int, _ strokes: Int, device: String = "A", supersedes: [ScoreEvent] = [],
         resolution: Bool = false, at time: TimeInterval = 0
     ) -> ScoreEvent {
-        ScoreEvent(roundID: round.id, participantID: ids[participant], hole: hole, strokes: strokes,
-                   supersedes: supersedes.map(\.id), reportedBy: ids[0], deviceID: device,
-                   createdAt: Date(timeIntervalSince1970: 1_800_000_000 + time), isResolution: resolution)
+        ScoreEvent(
+            roundID: round.id, participantID: ids[participant], hole: hole, strokes: strokes,
+            supersedes: supersedes.map(\.id), reportedBy: ids[0], deviceID: device,
+            createdAt: Date(timeIntervalSince1970: 1_800_000_000 + time), isResolution: resolution)
     }
 
     func scorecard(_ events: [ScoreEvent]) -> Scorecard {

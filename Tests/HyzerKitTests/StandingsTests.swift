@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HyzerKit
 
 @Suite struct StandingsTests {
@@ -62,7 +63,7 @@ import Testing
         let second = engine.recompute(round: f.round, course: f.course, events: events, trigger: .remoteSync)
         #expect(second.trigger == .remoteSync)
         #expect(second.new.rows.map(\.name) == ["C", "A", "B"])
-        #expect(second.positionDeltas[f.ids[2]] == 2)   // 3rd → 1st ▲2
+        #expect(second.positionDeltas[f.ids[2]] == 2)  // 3rd → 1st ▲2
         #expect(second.positionDeltas[f.ids[0]] == -1)  // 1st → 2nd ▼1
         #expect(second.positionDeltas[f.ids[1]] == nil)  // 2nd → T2: no arrow
         #expect(second.new.rows.map(\.positionLabel) == ["1", "T2", "T2"])
@@ -148,18 +149,23 @@ import Testing
         e.strokes = 11
         #expect(throws: ScoringError.strokesOutOfRange(11)) { try e.validate(in: f.round, course: f.course) }
         #expect(ScoringError.strokesOutOfRange(11).description == "strokes must be between 1 and 10, not 11")
-        e = ok; e.hole = 10
+        e = ok
+        e.hole = 10
         #expect(throws: ScoringError.unknownHole(10, holeCount: 9)) { try e.validate(in: f.round, course: f.course) }
-        e = ok; e.participantID = UUID()
+        e = ok
+        e.participantID = UUID()
         #expect(throws: ScoringError.unknownParticipant(e.participantID)) { try e.validate(in: f.round, course: f.course) }
-        e = ok; e.supersedes = [e.id]
+        e = ok
+        e.supersedes = [e.id]
         #expect(throws: ScoringError.selfSupersession) { try e.validate(in: f.round, course: f.course) }
         let other = f.event(0, hole: 2, 3)
-        e = ok; e.supersedes = [other.id]
+        e = ok
+        e.supersedes = [other.id]
         #expect(throws: ScoringError.supersedesOtherCell(other.id)) {
             try e.validate(in: f.round, course: f.course, known: [other.id: other])
         }
-        e = ok; e.isResolution = true
+        e = ok
+        e.isResolution = true
         #expect(throws: ScoringError.resolutionWithoutTargets) { try e.validate(in: f.round, course: f.course) }
         try f.round.finish()
         #expect(throws: ScoringError.roundCompleted) { try ok.validate(in: f.round, course: f.course) }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import HyzerKit
 
 @Suite struct VoiceParserTests {
@@ -14,7 +15,10 @@ import Testing
 
     @Test func theSentenceFromThePRD() {
         let result = VoiceParser.parse("Mike 3, jake four, Sarah 2", candidates: all)
-        guard case .success = result else { Issue.record("expected success, got \(result)"); return }
+        guard case .success = result else {
+            Issue.record("expected success, got \(result)")
+            return
+        }
         #expect(strokes(result) == [mike.id: 3, jake.id: 4, sarah.id: 2])
     }
 
@@ -38,14 +42,20 @@ import Testing
         let jack = VoiceCandidate(id: UUID(), name: "Jack")
         let jakeOnly = VoiceCandidate(id: UUID(), name: "Jake")
         let result = VoiceParser.parse("Jaek 3, Mike 4", candidates: [jack, jakeOnly, mike])
-        guard case .partial(let scores, let unresolved) = result else { Issue.record("got \(result)"); return }
+        guard case .partial(let scores, let unresolved) = result else {
+            Issue.record("got \(result)")
+            return
+        }
         #expect(scores.map(\.participantID) == [mike.id])
         #expect(unresolved == ["jaek 3"])
     }
 
     @Test func partialWhenSomeNamesAreUnknown() {
         let result = VoiceParser.parse("Mike 3, Bartholomew 4", candidates: all)
-        guard case .partial(let scores, let unresolved) = result else { Issue.record("got \(result)"); return }
+        guard case .partial(let scores, let unresolved) = result else {
+            Issue.record("got \(result)")
+            return
+        }
         #expect(scores.count == 1)
         #expect(unresolved == ["bartholomew 4"])
     }
@@ -57,7 +67,10 @@ import Testing
 
     @Test func scoresOutsideOneToTenAreUnresolved() {
         let result = VoiceParser.parse("Mike 11, Sarah 0, Jake 3", candidates: all)
-        guard case .partial(let scores, let unresolved) = result else { Issue.record("got \(result)"); return }
+        guard case .partial(let scores, let unresolved) = result else {
+            Issue.record("got \(result)")
+            return
+        }
         #expect(strokes(.success(scores)) == [jake.id: 3])
         #expect(unresolved == ["mike 11", "sarah 0"])
     }
@@ -85,13 +98,15 @@ import Testing
 
 @Suite struct ScenarioTests {
     @Test func unknownParticipantIsAClearError() throws {
-        let json = #"{"course": {"name": "x", "pars": [3]}, "participants": [{"id": "p0", "name": "A"}], "events": [{"id": "e1", "participant": "p9", "hole": 1, "strokes": 3, "device": "A"}]}"#
+        let json =
+            #"{"course": {"name": "x", "pars": [3]}, "participants": [{"id": "p0", "name": "A"}], "events": [{"id": "e1", "participant": "p9", "hole": 1, "strokes": 3, "device": "A"}]}"#
         let scenario = try Scenario.decode(Data(json.utf8))
         #expect(throws: ScenarioError.invalid("event \"e1\": unknown participant \"p9\"")) { try scenario.evaluate() }
     }
 
     @Test func dnfPositionIsEncodedAsNull() throws {
-        let json = #"{"course": {"name": "x", "pars": [3, 3]}, "participants": [{"id": "p0", "name": "A"}], "events": [], "finished": true}"#
+        let json =
+            #"{"course": {"name": "x", "pars": [3, 3]}, "participants": [{"id": "p0", "name": "A"}], "events": [], "finished": true}"#
         let result = try Scenario.decode(Data(json.utf8)).evaluate()
         let text = String(decoding: try result.jsonData(), as: UTF8.self)
         #expect(text.contains("\"position\":null"))

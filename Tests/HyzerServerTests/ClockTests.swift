@@ -4,10 +4,11 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import HyzerKit
-@testable import HyzerServer
 import HyzerSyncProtocol
 import Logging
 import Testing
+
+@testable import HyzerServer
 
 /// Every time the server stores comes from the injected clock, never from `Date()`.
 @Suite struct ClockTests {
@@ -52,11 +53,15 @@ import Testing
         try setup.close()
 
         clock.advance(by: .seconds(42))
-        let app = try await buildApplication(ServerConfiguration(dataDirectory: dir, host: "127.0.0.1", port: 0,
-                                                                 logLevel: .warning, clock: clock))
+        let app = try await buildApplication(
+            ServerConfiguration(
+                dataDirectory: dir, host: "127.0.0.1", port: 0,
+                logLevel: .warning, clock: clock))
         try await app.app.test(.router) { client in
-            try await client.execute(uri: "/v1/devices", method: .post, headers: headers(token: admin),
-                                     body: try body(EnrollRequest(deviceID: "kiosk-1", name: "Kiosk"))) { r in
+            try await client.execute(
+                uri: "/v1/devices", method: .post, headers: headers(token: admin),
+                body: try body(EnrollRequest(deviceID: "kiosk-1", name: "Kiosk"))
+            ) { r in
                 #expect(r.status == .created)
             }
             try await client.execute(uri: "/v1/devices", method: .get, headers: headers(token: admin)) { r in

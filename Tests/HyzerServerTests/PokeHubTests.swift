@@ -1,7 +1,8 @@
 import Foundation
-@testable import HyzerServer
 import HyzerSyncProtocol
 import Testing
+
+@testable import HyzerServer
 
 /// The live-socket fan-out: per group, newest poke only, and an end for every stream.
 @Suite struct PokeHubTests {

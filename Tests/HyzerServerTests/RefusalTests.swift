@@ -3,9 +3,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import HyzerKit
-@testable import HyzerServer
 import HyzerSyncProtocol
 import Testing
+
+@testable import HyzerServer
 
 /// Everything the server must refuse, with a clear 4xx and without falling over.
 @Suite struct RefusalTests {
@@ -65,26 +66,33 @@ import Testing
 
     @Test func groupsAreIsolated() async throws {
         let h = try Harness()
-        let one = try await h.group("One"), two = try await h.group("Two")
+        let one = try await h.group("One")
+        let two = try await h.group("Two")
         let f = try Fixture()
         try await h.test { client in
             let push = PushRequest(deviceID: one.device, records: f.setupRecords + [.scoreEvent(f.event())])
-            try await client.execute(uri: "/v1/push", method: .post, headers: headers(token: one.token, device: one.device),
-                                     body: try body(push)) { r in
+            try await client.execute(
+                uri: "/v1/push", method: .post, headers: headers(token: one.token, device: one.device),
+                body: try body(push)
+            ) { r in
                 #expect(r.status == .ok)
                 let results = try decode(PushResponse.self, r).results
                 #expect(results.allSatisfy { $0.status == .created })
             }
             // Group two sees nothing of group one…
-            try await client.execute(uri: "/v1/pull?after=0", method: .get, headers: headers(token: two.token, device: two.device)) { r in
+            try await client.execute(
+                uri: "/v1/pull?after=0", method: .get, headers: headers(token: two.token, device: two.device)
+            ) { r in
                 let page = try decode(PullResponse.self, r)
                 #expect(page.records.isEmpty)
                 #expect(page.head == 0)
             }
             // …cannot score into its round…
             let intruder = PushRequest(deviceID: two.device, records: [.scoreEvent(f.event(1, strokes: 9))])
-            try await client.execute(uri: "/v1/push", method: .post, headers: headers(token: two.token, device: two.device),
-                                     body: try body(intruder)) { r in
+            try await client.execute(
+                uri: "/v1/push", method: .post, headers: headers(token: two.token, device: two.device),
+                body: try body(intruder)
+            ) { r in
                 let result = try #require(try decode(PushResponse.self, r).results.first)
                 #expect(result.status == .rejected)
                 #expect(result.reason?.contains("unknown round") == true)
@@ -102,7 +110,8 @@ import Testing
 
     @Test func spoofedDeviceIDIsRefused() async throws {
         let h = try Harness()
-        let one = try await h.group("One", device: "kiosk-1"), two = try await h.group("Two", device: "phone-2")
+        let one = try await h.group("One", device: "kiosk-1")
+        let two = try await h.group("Two", device: "phone-2")
         try await h.test { client in
             // A token used under another device's name.
             try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: one.token, device: "phone-2")) { r in
@@ -110,21 +119,27 @@ import Testing
             }
             // The body claiming another device.
             let push = PushRequest(deviceID: "phone-2", records: [])
-            try await client.execute(uri: "/v1/push", method: .post, headers: headers(token: one.token, device: "kiosk-1"),
-                                     body: try body(push)) { r in
+            try await client.execute(
+                uri: "/v1/push", method: .post, headers: headers(token: one.token, device: "kiosk-1"),
+                body: try body(push)
+            ) { r in
                 #expect(r.status == .forbidden)
                 #expect(errorMessage(r).contains("phone-2"))
             }
             // Enrolling a device under an id another device holds, in any group.
             for admin in [one.admin, two.admin] {
-                try await client.execute(uri: "/v1/devices", method: .post, headers: headers(token: admin),
-                                         body: try body(EnrollRequest(deviceID: "phone-2", name: "Impostor"))) { r in
+                try await client.execute(
+                    uri: "/v1/devices", method: .post, headers: headers(token: admin),
+                    body: try body(EnrollRequest(deviceID: "phone-2", name: "Impostor"))
+                ) { r in
                     #expect(r.status == .conflict)
                 }
             }
             // A device token is not an admin token, and an admin token is not a device's.
-            try await client.execute(uri: "/v1/devices", method: .post, headers: headers(token: one.token),
-                                     body: try body(EnrollRequest(deviceID: "new", name: "X"))) { r in
+            try await client.execute(
+                uri: "/v1/devices", method: .post, headers: headers(token: one.token),
+                body: try body(EnrollRequest(deviceID: "new", name: "X"))
+            ) { r in
                 #expect(r.status == .forbidden)
             }
             try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: one.admin, device: "kiosk-1")) { r in
@@ -141,11 +156,14 @@ import Testing
         let g = try await h.group()
         let device = headers(token: g.token, device: g.device)
         try await h.test { client in
-            try await client.execute(uri: "/v1/push", method: .post, headers: device, body: ByteBuffer(string: "{not json")) { r in
+            try await client.execute(uri: "/v1/push", method: .post, headers: device, body: ByteBuffer(string: "{not json")) {
+                r in
                 #expect(r.status == .badRequest)
                 #expect(errorMessage(r).contains("malformed"))
             }
-            try await client.execute(uri: "/v1/push", method: .post, headers: device, body: ByteBuffer(string: #"{"records": []}"#)) { r in
+            try await client.execute(
+                uri: "/v1/push", method: .post, headers: device, body: ByteBuffer(string: #"{"records": []}"#)
+            ) { r in
                 #expect(r.status == .badRequest)
                 #expect(errorMessage(r).contains("deviceID"))
             }
@@ -161,12 +179,15 @@ import Testing
                 #expect(r.status == .contentTooLarge)
             }
             let f = try Fixture()
-            let tooMany = PushRequest(deviceID: g.device, records: (0...SyncProtocol.maxPushRecords).map { _ in .scoreEvent(f.event()) })
+            let tooMany = PushRequest(
+                deviceID: g.device, records: (0...SyncProtocol.maxPushRecords).map { _ in .scoreEvent(f.event()) })
             try await client.execute(uri: "/v1/push", method: .post, headers: device, body: try body(tooMany)) { r in
                 #expect(r.status == .contentTooLarge)
             }
-            try await client.execute(uri: "/v1/devices", method: .post, headers: headers(token: g.admin),
-                                     body: ByteBuffer(repeating: UInt8(ascii: "x"), count: SyncProtocol.maxSmallBodyBytes + 1)) { r in
+            try await client.execute(
+                uri: "/v1/devices", method: .post, headers: headers(token: g.admin),
+                body: ByteBuffer(repeating: UInt8(ascii: "x"), count: SyncProtocol.maxSmallBodyBytes + 1)
+            ) { r in
                 #expect(r.status == .contentTooLarge)
             }
             for query in ["after=-1", "after=abc", "limit=0", "limit=100000"] {

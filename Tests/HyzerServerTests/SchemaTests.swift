@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
 import HyzerKit
-@testable import HyzerServer
 import HyzerSyncProtocol
 import Testing
+
+@testable import HyzerServer
 
 /// The server schema: named, append-only migrations, and a feed the database itself
 /// refuses to rewrite.
@@ -19,14 +20,18 @@ import Testing
         let h = try Harness()
         let g = try await h.group()
         let f = try Fixture()
-        let pushed = try await h.storage.push(groupID: g.groupID, deviceID: g.device,
-                                              records: f.setupRecords + [.scoreEvent(f.event())])
+        let pushed = try await h.storage.push(
+            groupID: g.groupID, deviceID: g.device,
+            records: f.setupRecords + [.scoreEvent(f.event())])
         #expect(pushed.results.allSatisfy { $0.status == .created })
         let before = try await h.storage.pull(groupID: g.groupID, after: 0, limit: 100)
 
         let attempts: [(String, @Sendable (Database) throws -> Void)] = [
             ("changes is append-only", { db in _ = try ChangeRow.updateAll(db, ChangeRow.Columns.payload.set(to: Data())) }),
-            ("changes is append-only", { db in _ = try ChangeRow.filter(ChangeRow.Columns.kind == RecordKind.scoreEvent.rawValue).deleteAll(db) }),
+            (
+                "changes is append-only",
+                { db in _ = try ChangeRow.filter(ChangeRow.Columns.kind == RecordKind.scoreEvent.rawValue).deleteAll(db) }
+            ),
             ("events is append-only", { db in _ = try EventRow.updateAll(db, EventRow.Columns.hole.set(to: 2)) }),
             ("events is append-only", { db in _ = try EventRow.deleteAll(db) }),
         ]
@@ -57,8 +62,11 @@ import Testing
         #expect(results.map(\.status) == [.created, .created, .created, .created])
 
         let (meta, groups, credentials, devices, changes, current, events) = try await h.storage.pool.read { db in
-            (try ServerMetaRow.fetchAll(db), try GroupRow.fetchAll(db), try CredentialRow.fetchAll(db), try DeviceRow.fetchAll(db),
-             try ChangeRow.fetchAll(db), try CurrentRecordRow.fetchAll(db), try EventRow.fetchAll(db))
+            (
+                try ServerMetaRow.fetchAll(db), try GroupRow.fetchAll(db), try CredentialRow.fetchAll(db),
+                try DeviceRow.fetchAll(db),
+                try ChangeRow.fetchAll(db), try CurrentRecordRow.fetchAll(db), try EventRow.fetchAll(db)
+            )
         }
         #expect(Set(meta.map(\.key)) == ["epoch", "created_at"])
         #expect(meta.first { $0.key == "epoch" }?.value == h.storage.epoch)
@@ -103,9 +111,11 @@ import Testing
         }
         #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_TRIGGER)
         #expect(try await storage.head(groupID: group.id) == 2)
-        #expect(try await storage.pool.read(triggerNames) == [
-            "changes_append_only_delete", "changes_append_only_update", "events_append_only_delete", "events_append_only_update",
-        ])
+        #expect(
+            try await storage.pool.read(triggerNames) == [
+                "changes_append_only_delete", "changes_append_only_update", "events_append_only_delete",
+                "events_append_only_update",
+            ])
     }
 
     @Sendable func triggerNames(_ db: Database) throws -> [String] {

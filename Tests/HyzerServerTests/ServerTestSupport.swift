@@ -3,10 +3,11 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import HyzerKit
-@testable import HyzerServer
 import HyzerSyncProtocol
 import Logging
 import Testing
+
+@testable import HyzerServer
 
 /// A server storage in a temp directory and the application around it, driven in-process.
 final class Harness: Sendable {
@@ -23,13 +24,16 @@ final class Harness: Sendable {
     func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let app = buildApplication(ServerConfiguration(dataDirectory: dir, host: "127.0.0.1", port: 0),
-                                   storage: storage, logger: logger)
+        let app = buildApplication(
+            ServerConfiguration(dataDirectory: dir, host: "127.0.0.1", port: 0),
+            storage: storage, logger: logger)
         try await app.app.test(.router) { client in try await body(client) }
     }
 
     /// A group with one enrolled device: (admin token, device id, device token).
-    func group(_ name: String = "League", device: String = "dev-\(UUID().uuidString.prefix(8))") async throws -> (admin: String, device: String, token: String, groupID: String) {
+    func group(
+        _ name: String = "League", device: String = "dev-\(UUID().uuidString.prefix(8))"
+    ) async throws -> (admin: String, device: String, token: String, groupID: String) {
         let (group, admin) = try await storage.createGroup(name: name)
         let token = try await storage.enroll(groupID: group.id, deviceID: device, name: "Phone")
         return (admin, device, token, group.id)
@@ -66,16 +70,23 @@ struct Fixture {
     init(status: RoundStatus = .active) throws {
         let c = try Course(name: "Pine Hollow", holeCount: 9)
         course = CourseRecord(c, version: UUID(), updatedAt: 100)
-        let people = [ParticipantRecord(id: UUID(), name: "Nate", kind: .registered),
-                      ParticipantRecord(id: UUID(), name: "Mike", kind: .guest)]
-        round = RoundRecord(id: UUID(), version: UUID(), updatedAt: 100, courseID: c.id, organizerID: people[0].id,
-                            participants: people, status: status, createdAt: 100, startedAt: status == .setup ? nil : 100)
+        let people = [
+            ParticipantRecord(id: UUID(), name: "Nate", kind: .registered),
+            ParticipantRecord(id: UUID(), name: "Mike", kind: .guest),
+        ]
+        round = RoundRecord(
+            id: UUID(), version: UUID(), updatedAt: 100, courseID: c.id, organizerID: people[0].id,
+            participants: people, status: status, createdAt: 100, startedAt: status == .setup ? nil : 100)
     }
 
-    func event(_ participant: Int = 0, hole: Int = 1, strokes: Int = 3, device: String = "dev", supersedes: [UUID] = []) -> ScoreEventRecord {
-        ScoreEventRecord(ScoreEvent(roundID: round.id, participantID: participants[participant], hole: hole, strokes: strokes,
-                                    supersedes: supersedes, reportedBy: participants[0], deviceID: device,
-                                    createdAt: Date(timeIntervalSince1970: 200)))
+    func event(
+        _ participant: Int = 0, hole: Int = 1, strokes: Int = 3, device: String = "dev", supersedes: [UUID] = []
+    ) -> ScoreEventRecord {
+        ScoreEventRecord(
+            ScoreEvent(
+                roundID: round.id, participantID: participants[participant], hole: hole, strokes: strokes,
+                supersedes: supersedes, reportedBy: participants[0], deviceID: device,
+                createdAt: Date(timeIntervalSince1970: 200)))
     }
 
     var setupRecords: [SyncRecord] { [.course(course), .round(round)] }

@@ -1,12 +1,15 @@
 import Foundation
 import HyzerKit
-@testable import HyzerServer
 import HyzerSyncProtocol
 import Testing
 
+@testable import HyzerServer
+
 /// Validation, idempotency, last-writer-wins and epochs, straight on the storage.
 @Suite struct StorageTests {
-    func pushed(_ h: Harness, _ g: (admin: String, device: String, token: String, groupID: String), _ records: [SyncRecord]) async throws -> [PushResult] {
+    func pushed(
+        _ h: Harness, _ g: (admin: String, device: String, token: String, groupID: String), _ records: [SyncRecord]
+    ) async throws -> [PushResult] {
         try await h.storage.push(groupID: g.groupID, deviceID: g.device, records: records).results
     }
 
@@ -15,8 +18,10 @@ import Testing
         let g = try await h.group()
         let f = try Fixture()
         #expect(try await pushed(h, g, f.setupRecords).allSatisfy { $0.status == .created })
-        let stranger = ScoreEventRecord(ScoreEvent(roundID: f.round.id, participantID: UUID(), hole: 1, strokes: 3,
-                                                   reportedBy: f.participants[0], deviceID: "dev"))
+        let stranger = ScoreEventRecord(
+            ScoreEvent(
+                roundID: f.round.id, participantID: UUID(), hole: 1, strokes: 3,
+                reportedBy: f.participants[0], deviceID: "dev"))
         var otherRound = f.event()
         otherRound.roundID = UUID()
         let cases: [(ScoreEventRecord, String)] = [

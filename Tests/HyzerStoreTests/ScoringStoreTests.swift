@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import HyzerKit
 @testable import HyzerStore
 
@@ -103,7 +104,9 @@ import Testing
         let s = try TempStore()
         let round = try s.activeRound()
         let p = round.participants[0].id
-        _ = try s.db.importEvents([ScoreEvent(roundID: round.id, participantID: p, hole: 1, strokes: 3, reportedBy: p, deviceID: "phone")])
+        _ = try s.db.importEvents([
+            ScoreEvent(roundID: round.id, participantID: p, hole: 1, strokes: 3, reportedBy: p, deviceID: "phone")
+        ])
         let override = try s.score(round, 0, hole: 1, 5)
         #expect(override.cell.value == 5)
         #expect(override.cell.discrepancy?.kinds == [.crossDeviceOverride])
@@ -116,8 +119,10 @@ import Testing
         #expect(try monitor.poll() == false)
         // A second, independent opening of the same files stands in for `hyzer demo`.
         let other = try HyzerDatabase(directory: s.dir)
-        _ = try other.recordScore(ScoreEntry(roundID: round.id, participantID: round.participants[0].id, hole: 1,
-                                             strokes: 3, reportedBy: round.participants[0].id))
+        _ = try other.recordScore(
+            ScoreEntry(
+                roundID: round.id, participantID: round.participants[0].id, hole: 1,
+                strokes: 3, reportedBy: round.participants[0].id))
         #expect(try monitor.poll() == true)
         #expect(try monitor.poll() == false)
         _ = try s.score(round, 1, hole: 1, 3)

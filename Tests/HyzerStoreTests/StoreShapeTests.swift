@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import HyzerKit
 @testable import HyzerStore
 
@@ -19,8 +20,10 @@ import Testing
         try db.savePlayer(player)
         var round = try db.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)])
         round = try db.startRound(round.id)
-        let recorded = try db.recordScore(ScoreEntry(roundID: round.id, participantID: player.id, hole: 1, strokes: 3,
-                                                     reportedBy: player.id))
+        let recorded = try db.recordScore(
+            ScoreEntry(
+                roundID: round.id, participantID: player.id, hole: 1, strokes: 3,
+                reportedBy: player.id))
         #expect(try db.events(round: round.id).map(\.id) == [recorded.event.id])
         // The same append-only trigger as on a device.
         #expect(throws: DatabaseError.self) { try db.domain.write { try $0.execute(sql: "DELETE FROM score_events") } }
@@ -40,13 +43,17 @@ import Testing
         let started = try db.startRound(round.id)
         #expect(started.startedAt == clock.date)
         clock.advance(by: .seconds(5))
-        let recorded = try db.recordScore(ScoreEntry(roundID: round.id, participantID: player.id, hole: 1, strokes: 3,
-                                                     reportedBy: player.id))
+        let recorded = try db.recordScore(
+            ScoreEntry(
+                roundID: round.id, participantID: player.id, hole: 1, strokes: 3,
+                reportedBy: player.id))
         #expect(recorded.event.createdAt == clock.date)
         // An explicit time still wins (imports, tests that replay a round).
         let explicit = Date(timeIntervalSince1970: 1_700_000_000)
-        let corrected = try db.recordScore(ScoreEntry(roundID: round.id, participantID: player.id, hole: 1, strokes: 4,
-                                                      reportedBy: player.id), at: explicit)
+        let corrected = try db.recordScore(
+            ScoreEntry(
+                roundID: round.id, participantID: player.id, hole: 1, strokes: 4,
+                reportedBy: player.id), at: explicit)
         #expect(corrected.event.createdAt == explicit)
         #expect(try db.domain.read { try Double.fetchOne($0, sql: "SELECT updated_at FROM rounds") } == 1_800_000_060)
     }
@@ -72,31 +79,37 @@ import Testing
     @Test func upgradingFromV2KeepsWhichEventsArePending() throws {
         let domain = try DatabaseQueue()
         try Schema.domainMigrator.migrate(domain, upTo: "v2 sync records")
-        let course = UUID(), round = UUID(), player = UUID()
+        let course = UUID()
+        let round = UUID()
+        let player = UUID()
         let events = (0..<4).map { _ in UUID() }
         try domain.write { db in
             try db.execute(sql: "INSERT INTO courses (id, name, updated_at) VALUES (?, 'Nine', 1)", arguments: [course])
             for hole in 1...9 {
                 try db.execute(sql: "INSERT INTO holes (course_id, number, par) VALUES (?, ?, 3)", arguments: [course, hole])
             }
-            try db.execute(sql: """
-                INSERT INTO rounds (id, course_id, organizer_id, status, created_at, updated_at)
-                VALUES (?, ?, ?, 'setup', 1, 1)
-                """, arguments: [round, course, player])
-            try db.execute(sql: """
-                INSERT INTO round_participants (round_id, participant_id, ordinal, name, kind)
-                VALUES (?, ?, 0, 'Nate', 'registered')
-                """, arguments: [round, player])
+            try db.execute(
+                sql: """
+                    INSERT INTO rounds (id, course_id, organizer_id, status, created_at, updated_at)
+                    VALUES (?, ?, ?, 'setup', 1, 1)
+                    """, arguments: [round, course, player])
+            try db.execute(
+                sql: """
+                    INSERT INTO round_participants (round_id, participant_id, ordinal, name, kind)
+                    VALUES (?, ?, 0, 'Nate', 'registered')
+                    """, arguments: [round, player])
             try db.execute(sql: "UPDATE rounds SET status = 'active' WHERE id = ?", arguments: [round])
             for (hole, id) in events.enumerated() {
-                try db.execute(sql: """
-                    INSERT INTO score_events (id, round_id, participant_id, hole, strokes, reported_by, device_id, created_at)
-                    VALUES (?, ?, ?, ?, 3, ?, 'old-device', 1)
-                    """, arguments: [id, round, player, hole + 1, player])
+                try db.execute(
+                    sql: """
+                        INSERT INTO score_events (id, round_id, participant_id, hole, strokes, reported_by, device_id, created_at)
+                        VALUES (?, ?, ?, ?, 3, ?, 'old-device', 1)
+                        """, arguments: [id, round, player, hole + 1, player])
             }
             // The server acknowledged the first two.
-            try db.execute(sql: "UPDATE sync_records SET pending = 0 WHERE kind = 'scoreEvent' AND record_id IN (?, ?)",
-                           arguments: [events[0], events[1]])
+            try db.execute(
+                sql: "UPDATE sync_records SET pending = 0 WHERE kind = 'scoreEvent' AND record_id IN (?, ?)",
+                arguments: [events[0], events[1]])
         }
         let store = try HyzerDatabase(domain: domain, operational: DatabaseQueue())
         let pending = try store.read(.changeLedger { try $0.pendingChanges(limit: 100) })
@@ -107,11 +120,14 @@ import Testing
         #expect(pendingEvents == [events[2], events[3]])
         #expect(try domain.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sync_records WHERE kind = 'scoreEvent'") } == 0)
         // New events are tracked by the new trigger, and an acknowledgement clears them.
-        let recorded = try store.recordScore(ScoreEntry(roundID: round, participantID: player, hole: 5, strokes: 2,
-                                                        reportedBy: player))
-        try store.write(.changeLedger { ledger in
-            try ledger.acknowledge([ChangeKey(kind: .scoreEvent, id: events[2], version: events[2])])
-        })
+        let recorded = try store.recordScore(
+            ScoreEntry(
+                roundID: round, participantID: player, hole: 5, strokes: 2,
+                reportedBy: player))
+        try store.write(
+            .changeLedger { ledger in
+                try ledger.acknowledge([ChangeKey(kind: .scoreEvent, id: events[2], version: events[2])])
+            })
         let after = try store.read(.changeLedger { try $0.pendingChanges(limit: 100) }).compactMap { change -> UUID? in
             if case .scoreEvent(let event, _) = change { return event.id }
             return nil

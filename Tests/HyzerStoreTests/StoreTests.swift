@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+
 @testable import HyzerKit
 @testable import HyzerStore
 
@@ -28,14 +29,17 @@ final class TempStore {
         try db.saveCourse(course)
         let players = try names.map { try Player(displayName: $0) }
         for p in players { try db.savePlayer(p) }
-        let round = try db.createRound(courseID: course.id, organizerID: players[0].id,
-                                       participants: players.map(Participant.registered))
+        let round = try db.createRound(
+            courseID: course.id, organizerID: players[0].id,
+            participants: players.map(Participant.registered))
         return try db.startRound(round.id)
     }
 
     func score(_ round: Round, _ p: Int, hole: Int, _ strokes: Int) throws -> RecordedScore {
-        try db.recordScore(ScoreEntry(roundID: round.id, participantID: round.participants[p].id, hole: hole,
-                                      strokes: strokes, reportedBy: round.participants[0].id))
+        try db.recordScore(
+            ScoreEntry(
+                roundID: round.id, participantID: round.participants[p].id, hole: hole,
+                strokes: strokes, reportedBy: round.participants[0].id))
     }
 
     func eventCount() throws -> Int {
@@ -48,8 +52,10 @@ final class TempStore {
         let s = try TempStore()
         let round = try s.activeRound()
         _ = try s.score(round, 0, hole: 1, 3)
-        for sql in ["UPDATE score_events SET strokes = 9", "DELETE FROM score_events",
-                    "UPDATE score_events SET supersedes = x''", "DELETE FROM score_events WHERE hole = 1"] {
+        for sql in [
+            "UPDATE score_events SET strokes = 9", "DELETE FROM score_events",
+            "UPDATE score_events SET supersedes = x''", "DELETE FROM score_events WHERE hole = 1",
+        ] {
             let error = #expect(throws: DatabaseError.self) { try s.db.domain.write { try $0.execute(sql: sql) } }
             #expect(error?.message?.contains("append-only") == true, "\(sql): \(String(describing: error))")
         }
@@ -62,8 +68,10 @@ final class TempStore {
         let round = try s.activeRound()
         let error = #expect(throws: DatabaseError.self) {
             try s.db.domain.write { db in
-                try db.execute(sql: "INSERT INTO round_participants (round_id, participant_id, ordinal, name, kind) VALUES (?, ?, 9, 'Late', 'guest')",
-                               arguments: [round.id, UUID()])
+                try db.execute(
+                    sql:
+                        "INSERT INTO round_participants (round_id, participant_id, ordinal, name, kind) VALUES (?, ?, 9, 'Late', 'guest')",
+                    arguments: [round.id, UUID()])
             }
         }
         #expect(error?.message?.contains("locked") == true)

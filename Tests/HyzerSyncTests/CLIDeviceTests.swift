@@ -1,13 +1,17 @@
 import Foundation
-import HyzerTestSupport
 import HyzerServer
 import HyzerStore
 import HyzerSync
+import HyzerTestSupport
 import Testing
 
 /// The real `hyzer` binary as a device against an in-process server.
 @Suite(.serialized) struct CLIDeviceTests {
-    struct Run { var status: Int32; var stdout: String; var stderr: String }
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
 
     static func hyzer(_ arguments: [String]) async throws -> Run {
         var env = ProcessInfo.processInfo.environment
@@ -18,11 +22,14 @@ import Testing
 
     @Test func cliDevicesScoreVoiceAndSync() async throws {
         try await withGroup { group in
-            let a = temporaryDirectory("cli-a").path, b = temporaryDirectory("cli-b").path
+            let a = temporaryDirectory("cli-a").path
+            let b = temporaryDirectory("cli-b").path
             defer { for d in [a, b] { try? FileManager.default.removeItem(atPath: d) } }
             let url = group.server.baseURL
 
-            let badToken = try await Self.hyzer(["device", "enroll", "--server", url, "--group-token", "hza_wrong", "--name", "A", "--data", a])
+            let badToken = try await Self.hyzer([
+                "device", "enroll", "--server", url, "--group-token", "hza_wrong", "--name", "A", "--data", a,
+            ])
             #expect(badToken.status != 0)
             #expect(badToken.stderr.contains("enrollment failed") && badToken.stderr.contains("401"), "\(badToken.stderr)")
             let notEnrolled = try await Self.hyzer(["sync", "--data", a])
@@ -30,7 +37,9 @@ import Testing
             #expect(notEnrolled.stderr.contains("not enrolled"))
 
             for (dir, name) in [(a, "CLI A"), (b, "CLI B")] {
-                let run = try await Self.hyzer(["device", "enroll", "--server", url, "--group-token", group.adminToken, "--name", name, "--data", dir])
+                let run = try await Self.hyzer([
+                    "device", "enroll", "--server", url, "--group-token", group.adminToken, "--name", name, "--data", dir,
+                ])
                 #expect(run.status == 0, "\(run.stderr)")
                 #expect(run.stdout.contains("enrolled \"\(name)\""))
             }

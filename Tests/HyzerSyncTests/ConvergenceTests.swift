@@ -9,7 +9,8 @@ import Testing
 @Suite(.serialized) struct ConvergenceTests {
     @Test func twoDevicesConverge() async throws {
         try await withGroup { group in
-            let a = try await group.device("A"), b = try await group.device("B")
+            let a = try await group.device("A")
+            let b = try await group.device("B")
             let round = try a.startRound(["Nate", "Mike", "Jake"])
             try a.score(round, 0, hole: 1, 3)
             try a.score(round, 1, hole: 1, 4)
@@ -41,7 +42,9 @@ import Testing
 
     @Test func threeDevicesAgreeSilentlyDisagreeOnceAndResolve() async throws {
         try await withGroup { group in
-            let a = try await group.device("A"), b = try await group.device("B"), c = try await group.device("C")
+            let a = try await group.device("A")
+            let b = try await group.device("B")
+            let c = try await group.device("C")
             let round = try a.startRound(["Nate", "Mike"])
             try await a.sync()
             try await b.sync()
@@ -69,8 +72,10 @@ import Testing
             }
 
             // A resolution on one device propagates and clears it everywhere.
-            try c.db.resolveDiscrepancy(ScoreEntry(roundID: round.id, participantID: round.participants[1].id, hole: 1,
-                                                   strokes: 4, reportedBy: round.participants[0].id))
+            try c.db.resolveDiscrepancy(
+                ScoreEntry(
+                    roundID: round.id, participantID: round.participants[1].id, hole: 1,
+                    strokes: 4, reportedBy: round.participants[0].id))
             for _ in 0..<2 { for d in devices { try await d.sync() } }
             for d in devices {
                 let s = try d.snapshot(round)
@@ -83,7 +88,8 @@ import Testing
 
     @Test func twentyIdenticalScoresFromManyDevicesRaiseNoDiscrepancy() async throws {
         try await withGroup { group in
-            let a = try await group.device("A"), b = try await group.device("B")
+            let a = try await group.device("A")
+            let b = try await group.device("B")
             let round = try a.startRound(["Nate"])
             try await a.sync()
             try await b.sync()
@@ -91,12 +97,17 @@ import Testing
             // on ten phones, then relayed through these two devices).
             var events: [ScoreEvent] = []
             for i in 0..<22 {
-                events.append(ScoreEvent(roundID: round.id, participantID: round.participants[0].id, hole: 7, strokes: 3,
-                                         reportedBy: round.participants[0].id, deviceID: "phone-\(i % 10)"))
+                events.append(
+                    ScoreEvent(
+                        roundID: round.id, participantID: round.participants[0].id, hole: 7, strokes: 3,
+                        reportedBy: round.participants[0].id, deviceID: "phone-\(i % 10)"))
             }
             _ = try a.db.importEvents(Array(events.prefix(11)))
             _ = try b.db.importEvents(Array(events.suffix(11)))
-            for _ in 0..<2 { try await a.sync(); try await b.sync() }
+            for _ in 0..<2 {
+                try await a.sync()
+                try await b.sync()
+            }
             for d in [a, b] {
                 let s = try d.snapshot(round)
                 #expect(s.events.count == 22)

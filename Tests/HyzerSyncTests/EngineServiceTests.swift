@@ -10,10 +10,12 @@ import Testing
 @Suite struct EngineServiceTests {
     func offlineEngine(clock: ManualClock) throws -> (SyncEngine, URL) {
         let dir = temporaryDirectory("engine-service")
-        let db = try HyzerDatabase.open(dataDirectory: dir, assets: repositoryRoot.appendingPathComponent("assets"),
-                                        clock: clock)
-        let link = ServerLink(serverURL: "http://127.0.0.1:\(try freePort())", groupID: "g", groupName: "G",
-                              deviceID: db.deviceID, deviceName: "A", deviceToken: "t")
+        let db = try HyzerDatabase.open(
+            dataDirectory: dir, assets: repositoryRoot.appendingPathComponent("assets"),
+            clock: clock)
+        let link = ServerLink(
+            serverURL: "http://127.0.0.1:\(try freePort())", groupID: "g", groupName: "G",
+            deviceID: db.deviceID, deviceName: "A", deviceToken: "t")
         var options = SyncEngine.Options()
         options.liveUpdates = false
         options.requestTimeout = 0.3

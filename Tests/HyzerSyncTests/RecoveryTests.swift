@@ -12,16 +12,18 @@ import Testing
     /// one reaches the server and the other device exactly once.
     @Test func fourHoursOfflineDeliversEveryScoreExactlyOnce() async throws {
         try await withGroup { group in
-            let a = try await group.device("A"), b = try await group.device("B")
+            let a = try await group.device("A")
+            let b = try await group.device("B")
             let names = Array(HyzerDatabase.demoNames.prefix(24))
             let round = try a.startRound(names)
             try await a.sync()
             try await b.sync()
 
             // Offline: A points at a port nobody listens on.
-            let offlineLink = ServerLink(serverURL: "http://127.0.0.1:\(try freePort())", groupID: a.link.groupID,
-                                         groupName: a.link.groupName, deviceID: a.link.deviceID, deviceName: "A",
-                                         deviceToken: a.link.deviceToken)
+            let offlineLink = ServerLink(
+                serverURL: "http://127.0.0.1:\(try freePort())", groupID: a.link.groupID,
+                groupName: a.link.groupName, deviceID: a.link.deviceID, deviceName: "A",
+                deviceToken: a.link.deviceToken)
             var quick = SyncEngine.Options()
             quick.requestTimeout = 0.3
             let offline = SyncEngine(database: a.db, link: offlineLink, options: quick)
@@ -141,7 +143,8 @@ import Testing
             _ = try a.db.claimOutbox(limit: 1)  // one of them was in flight
             try a.db.close()
             for suffix in ["", "-wal", "-shm"] {
-                try? FileManager.default.removeItem(atPath: a.dir.appendingPathComponent(HyzerDatabase.operationalFileName).path + suffix)
+                try? FileManager.default.removeItem(
+                    atPath: a.dir.appendingPathComponent(HyzerDatabase.operationalFileName).path + suffix)
             }
             let reopened = try HyzerDatabase(directory: a.dir)
             let report = try await SyncEngine(database: reopened, link: a.link).syncNow()
@@ -155,7 +158,8 @@ import Testing
     /// re-push what the server lost, and everything converges with nothing doubled.
     @Test func serverRestoredFromBackupGetsANewEpochAndDevicesRepair() async throws {
         try await withGroup { group in
-            let a = try await group.device("A"), b = try await group.device("B")
+            let a = try await group.device("A")
+            let b = try await group.device("B")
             let round = try a.startRound(["Nate", "Mike"])
             for hole in 1...4 { try a.score(round, 0, hole: hole, 3) }
             try await a.sync()

@@ -1,7 +1,8 @@
 import Foundation
 import HyzerKit
-@testable import HyzerSync
 import Testing
+
+@testable import HyzerSync
 
 /// The engine's timing as a pure state machine, on a made-up clock.
 @Suite struct SchedulerTests {
@@ -35,11 +36,17 @@ import Testing
         s.pushSucceeded(more: false)
         s.pullSucceeded(more: false, now: 10)
         s.activeRoundChanged(true)
-        guard case .wait(let until) = s.next(now: 10) else { Issue.record("expected a wait"); return }
+        guard case .wait(let until) = s.next(now: 10) else {
+            Issue.record("expected a wait")
+            return
+        }
         #expect(until - 10 <= 5)
         #expect(s.next(now: until) == .pull)
         s.activeRoundChanged(false)
-        guard case .wait(let idle) = s.next(now: 10) else { Issue.record("expected a wait"); return }
+        guard case .wait(let idle) = s.next(now: 10) else {
+            Issue.record("expected a wait")
+            return
+        }
         #expect((30...60).contains(idle - 10))
     }
 
@@ -67,7 +74,10 @@ import Testing
         for _ in 0..<8 {
             #expect(s.next(now: now) == .push)
             s.failed(now: now, using: &rng)
-            guard case .wait(let until) = s.next(now: now) else { Issue.record("expected a wait"); return }
+            guard case .wait(let until) = s.next(now: now) else {
+                Issue.record("expected a wait")
+                return
+            }
             waits.append(until - now)
             s.localWrite()
             #expect(s.next(now: now + (until - now) / 2) == .wait(until: until), "no request inside the backoff")

@@ -1,10 +1,10 @@
 import Foundation
-import HyzerTestSupport
 import HyzerKit
 import HyzerServer
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
+import HyzerTestSupport
 import Testing
 
 /// The real `hyzer-server` binary, killed with SIGKILL in the middle of a push.
@@ -72,8 +72,9 @@ import Testing
         defer { try? FileManager.default.removeItem(at: deviceDir) }
         let db = try HyzerDatabase.open(dataDirectory: deviceDir, assets: repositoryRoot.appendingPathComponent("assets"))
         let enrolled = try await SyncClient.enroll(server: url, groupToken: admin, deviceID: db.deviceID, name: "A")
-        let link = ServerLink(serverURL: url, groupID: group.id, groupName: group.name, deviceID: db.deviceID,
-                              deviceName: "A", deviceToken: enrolled.deviceToken)
+        let link = ServerLink(
+            serverURL: url, groupID: group.id, groupName: group.name, deviceID: db.deviceID,
+            deviceName: "A", deviceToken: enrolled.deviceToken)
         let device = TestDevice(name: "A", dir: deviceDir, db: db, link: link, options: .init())
         let round = try device.startRound(Array(HyzerDatabase.demoNames.prefix(24)))
         for hole in 1...18 { for p in 0..<24 { try device.score(round, p, hole: hole, 3) } }

@@ -30,7 +30,8 @@ final class TestGroup: @unchecked Sendable {
 
     static func start() async throws -> TestGroup {
         let dir = temporaryDirectory("server")
-        let server = try await RunningServer.start(ServerConfiguration(dataDirectory: dir, host: "127.0.0.1", port: 0, logLevel: .warning))
+        let server = try await RunningServer.start(
+            ServerConfiguration(dataDirectory: dir, host: "127.0.0.1", port: 0, logLevel: .warning))
         let (group, token) = try await server.storage.createGroup(name: "Test League")
         return TestGroup(serverDir: dir, server: server, adminToken: token, groupID: group.id)
     }
@@ -46,9 +47,11 @@ final class TestGroup: @unchecked Sendable {
     func device(_ name: String, options: SyncEngine.Options = SyncEngine.Options()) async throws -> TestDevice {
         let dir = temporaryDirectory("device-\(name)")
         let db = try HyzerDatabase.open(dataDirectory: dir, assets: repositoryRoot.appendingPathComponent("assets"))
-        let answer = try await SyncClient.enroll(server: server.baseURL, groupToken: adminToken, deviceID: db.deviceID, name: name)
-        let link = ServerLink(serverURL: server.baseURL, groupID: answer.groupID, groupName: answer.groupName,
-                              deviceID: db.deviceID, deviceName: name, deviceToken: answer.deviceToken)
+        let answer = try await SyncClient.enroll(
+            server: server.baseURL, groupToken: adminToken, deviceID: db.deviceID, name: name)
+        let link = ServerLink(
+            serverURL: server.baseURL, groupID: answer.groupID, groupName: answer.groupName,
+            deviceID: db.deviceID, deviceName: name, deviceToken: answer.deviceToken)
         let device = TestDevice(name: name, dir: dir, db: db, link: link, options: options)
         devices.append(device)
         return device
@@ -59,7 +62,8 @@ final class TestGroup: @unchecked Sendable {
         let port = server.port
         await server.stop()
         try beforeStart()
-        server = try await RunningServer.start(ServerConfiguration(dataDirectory: serverDir, host: "127.0.0.1", port: port, logLevel: .warning))
+        server = try await RunningServer.start(
+            ServerConfiguration(dataDirectory: serverDir, host: "127.0.0.1", port: port, logLevel: .warning))
     }
 
     /// Every score event the server holds for the group, by id (a duplicate would collide).
@@ -125,15 +129,18 @@ final class TestDevice: @unchecked Sendable {
         let course = try #require(try db.courses().first { $0.holeCount == 18 })
         let players = try names.map { try Player(displayName: $0) }
         for p in players { try db.savePlayer(p) }
-        let round = try db.createRound(courseID: course.id, organizerID: players[0].id,
-                                       participants: players.map(Participant.registered))
+        let round = try db.createRound(
+            courseID: course.id, organizerID: players[0].id,
+            participants: players.map(Participant.registered))
         return try db.startRound(round.id)
     }
 
     @discardableResult
     func score(_ round: Round, _ participant: Int, hole: Int, _ strokes: Int, at date: Date = Date()) throws -> RecordedScore {
-        try db.recordScore(ScoreEntry(roundID: round.id, participantID: round.participants[participant].id, hole: hole,
-                                      strokes: strokes, reportedBy: round.participants[participant].id), at: date)
+        try db.recordScore(
+            ScoreEntry(
+                roundID: round.id, participantID: round.participants[participant].id, hole: hole,
+                strokes: strokes, reportedBy: round.participants[participant].id), at: date)
     }
 
     func snapshot(_ round: Round) throws -> RoundSnapshot { try db.snapshot(round: round.id) }
@@ -156,7 +163,9 @@ func freePort() throws -> Int {
 
 /// Waits for the first value of `stream` matching `predicate`, or nil after `seconds`
 /// (a liveness bound, not a timing assertion).
-func firstValue<T: Sendable>(_ stream: AsyncStream<T>, within seconds: Double, where predicate: @escaping @Sendable (T) -> Bool) async -> T? {
+func firstValue<T: Sendable>(
+    _ stream: AsyncStream<T>, within seconds: Double, where predicate: @escaping @Sendable (T) -> Bool
+) async -> T? {
     await withTaskGroup(of: T?.self) { group in
         group.addTask {
             for await value in stream where predicate(value) { return value }

@@ -1,10 +1,11 @@
 import Foundation
 import GRDB
 import HyzerKit
-@testable import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
 import Testing
+
+@testable import HyzerStore
 
 /// The store half of sync, without a server: what becomes pending, how pulled records
 /// apply, and that the cursor only moves with the data.
@@ -35,7 +36,10 @@ import Testing
         pending = try s.db.pendingSyncRecords()
         let courseV2 = try #require(pending.first { $0.record.kind == .course }).record
         #expect(courseV2.version != courseV1.version)
-        guard case .course(let c) = courseV2 else { Issue.record("not a course"); return }
+        guard case .course(let c) = courseV2 else {
+            Issue.record("not a course")
+            return
+        }
         #expect(c.name == "Nine Renamed")
         try s.db.acknowledgeSynced(pending.map { RecordKey(kind: $0.record.kind, id: $0.record.id, version: $0.record.version) })
         #expect(try s.db.pendingSyncCount() == 0)
@@ -46,19 +50,27 @@ import Testing
         try s.db.recordScore(ScoreEntry(roundID: round.id, participantID: player.id, hole: 1, strokes: 3, reportedBy: player.id))
         pending = try s.db.pendingSyncRecords()
         #expect(pending.map(\.record.kind) == [.round, .scoreEvent])
-        guard case .round(let r) = pending[0].record else { Issue.record("not a round"); return }
+        guard case .round(let r) = pending[0].record else {
+            Issue.record("not a round")
+            return
+        }
         #expect(r.status == .active && r.participants.count == 1)
     }
 
     @Test func pulledRecordsApplyInOrderWithTheCursorAndDoNotEcho() throws {
         let s = try Store()
         let course = try course()
-        let people = [ParticipantRecord(id: UUID(), name: "Nate", kind: .registered),
-                      ParticipantRecord(id: UUID(), name: "Guest", kind: .guest)]
-        let round = RoundRecord(id: UUID(), version: UUID(), updatedAt: 10, courseID: course.id, organizerID: people[0].id,
-                                participants: people, status: .active, createdAt: 5, startedAt: 6)
-        let e1 = ScoreEventRecord(ScoreEvent(roundID: round.id, participantID: people[1].id, hole: 2, strokes: 4,
-                                             reportedBy: people[0].id, deviceID: "phone"))
+        let people = [
+            ParticipantRecord(id: UUID(), name: "Nate", kind: .registered),
+            ParticipantRecord(id: UUID(), name: "Guest", kind: .guest),
+        ]
+        let round = RoundRecord(
+            id: UUID(), version: UUID(), updatedAt: 10, courseID: course.id, organizerID: people[0].id,
+            participants: people, status: .active, createdAt: 5, startedAt: 6)
+        let e1 = ScoreEventRecord(
+            ScoreEvent(
+                roundID: round.id, participantID: people[1].id, hole: 2, strokes: 4,
+                reportedBy: people[0].id, deviceID: "phone"))
         let page: [PulledRecord] = [
             PulledRecord(seq: 1, record: .course(CourseRecord(course, version: UUID(), updatedAt: 1))),
             PulledRecord(seq: 2, record: .round(round)),
@@ -94,8 +106,9 @@ import Testing
         _ = try s.db.applyPulled([PulledRecord(seq: 1, record: .course(older))], next: 1, stream: Self.stream, epoch: "e1")
         #expect(try s.db.course(id: course.id)?.name == "Nine")
         #expect(try s.db.pendingSyncCount() == 1, "the local, newer version still has to be pushed")
-        let newer = CourseRecord(id: course.id, version: UUID(), updatedAt: Date().timeIntervalSince1970 + 60,
-                                 name: "New Name", pars: course.pars)
+        let newer = CourseRecord(
+            id: course.id, version: UUID(), updatedAt: Date().timeIntervalSince1970 + 60,
+            name: "New Name", pars: course.pars)
         _ = try s.db.applyPulled([PulledRecord(seq: 2, record: .course(newer))], next: 2, stream: Self.stream, epoch: "e1")
         #expect(try s.db.course(id: course.id)?.name == "New Name")
         #expect(try s.db.pendingSyncCount() == 0)
@@ -110,10 +123,13 @@ import Testing
         var stale = RoundRecord(round, version: UUID(), updatedAt: Date().timeIntervalSince1970 + 3600)
         stale.status = .active
         stale.completedAt = nil
-        let late = ScoreEventRecord(ScoreEvent(roundID: round.id, participantID: player.id, hole: 3, strokes: 2,
-                                               reportedBy: player.id, deviceID: "phone"))
-        let result = try s.db.applyPulled([PulledRecord(seq: 3, record: .round(stale)), PulledRecord(seq: 4, record: .scoreEvent(late))],
-                                          next: 4, stream: Self.stream, epoch: "e1")
+        let late = ScoreEventRecord(
+            ScoreEvent(
+                roundID: round.id, participantID: player.id, hole: 3, strokes: 2,
+                reportedBy: player.id, deviceID: "phone"))
+        let result = try s.db.applyPulled(
+            [PulledRecord(seq: 3, record: .round(stale)), PulledRecord(seq: 4, record: .scoreEvent(late))],
+            next: 4, stream: Self.stream, epoch: "e1")
         #expect(result.rejected.isEmpty)
         #expect(try s.db.round(id: round.id)?.status == .completed)
         #expect(try s.db.events(round: round.id).map(\.id) == [late.id])
@@ -142,7 +158,9 @@ import Testing
         #expect(try s.db.outboxStatus(of: claimed[0].record.id) == .inFlight)
         // Rejected → failed, and reconciling the same version does not retry it.
         let key = claimed[0].key
-        _ = try s.db.completeOutbox([PushResult(kind: key.kind, id: key.id, version: key.version, status: .rejected, reason: "no")])
+        _ = try s.db.completeOutbox([
+            PushResult(kind: key.kind, id: key.id, version: key.version, status: .rejected, reason: "no")
+        ])
         #expect(try s.db.outboxStatus(of: key.id) == .failed)
         #expect(try s.db.failedOutbox().first?.reason == "no")
         _ = try s.db.reconcileOutbox(with: try s.db.pendingSyncRecords())

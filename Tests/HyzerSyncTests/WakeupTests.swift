@@ -1,6 +1,7 @@
 import Foundation
 import HyzerKit
 import Testing
+
 @testable import HyzerSync
 
 @Suite struct WakeupTests {

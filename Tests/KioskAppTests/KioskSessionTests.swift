@@ -3,6 +3,7 @@ import HyzerKit
 import HyzerStore
 import KioskCore
 import Testing
+
 @testable import KioskApp
 
 /// The state machine bound to a real store: what the shell does between the knob and SQLite.
@@ -19,8 +20,11 @@ import Testing
             try store.saveCourse(course)
             let players = try ["Ana", "Ben"].map { try Player(displayName: $0) }
             for p in players { try store.savePlayer(p) }
-            round = try store.startRound(try store.createRound(courseID: course.id, organizerID: players[0].id,
-                                                                participants: players.map(Participant.registered)).id)
+            round = try store.startRound(
+                try store.createRound(
+                    courseID: course.id, organizerID: players[0].id,
+                    participants: players.map(Participant.registered)
+                ).id)
             session = try KioskSession(store: store, viewport: Viewport(width: 800, height: 480), now: 0)
         }
         deinit { try? FileManager.default.removeItem(at: dir) }
@@ -45,23 +49,25 @@ import Testing
     @Test func writesByAnotherProcessReachTheBoardAsRemoteChanges() throws {
         let f = try Fixture(onDisk: true)
         #expect(!f.session.reload(.external, now: 10))
-        let other = try HyzerDatabase(directory: f.dir)   // as `hyzer score` would open it
-        try other.recordScore(ScoreEntry(roundID: f.round.id, participantID: f.round.participants[1].id, hole: 1,
-                                         strokes: 2, reportedBy: f.round.participants[1].id))
+        let other = try HyzerDatabase(directory: f.dir)  // as `hyzer score` would open it
+        try other.recordScore(
+            ScoreEntry(
+                roundID: f.round.id, participantID: f.round.participants[1].id, hole: 1,
+                strokes: 2, reportedBy: f.round.participants[1].id))
         #expect(f.session.reload(.external, now: 20))
         #expect(f.session.state.leaderboard.rows.first?.name == "Ben")
         #expect(f.session.state.leaderboard.lastTrigger == .remoteSync)
-        #expect(f.session.state.leaderboard.arrows[f.round.participants[0].id]?.delta == -1)   // Ana: T1 → 2
+        #expect(f.session.state.leaderboard.arrows[f.round.participants[0].id]?.delta == -1)  // Ana: T1 → 2
     }
 
     @Test func aRefusedSaveIsShownAndNothingIsStored() throws {
         let f = try Fixture()
         f.session.send(.pressed, now: 10)
-        f.session.send(.pressed, now: 10)            // crown entry open on the kiosk…
-        _ = try f.store.finishRound(f.round.id)      // …while another device finishes the round (pulled by sync)
+        f.session.send(.pressed, now: 10)  // crown entry open on the kiosk…
+        _ = try f.store.finishRound(f.round.id)  // …while another device finishes the round (pulled by sync)
         var buzzes: [BuzzPattern] = []
         f.session.buzz = { buzzes.append($0) }
-        f.session.send(.pressed, now: 20)            // save
+        f.session.send(.pressed, now: 20)  // save
         #expect(try f.store.events(round: f.round.id).isEmpty)
         let notice = try #require(f.session.state.notice)
         #expect(notice.kind == .error)

@@ -6,6 +6,7 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 import Testing
+
 @testable import KioskApp
 
 /// The kiosk's runtime: services post into one inbox, the main-thread loop drains it, and

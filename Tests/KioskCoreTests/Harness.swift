@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+
 @testable import KioskCore
 
 /// Plays the shell's part in memory: carries out effects against a tiny world and feeds
@@ -55,8 +56,10 @@ struct Harness {
         case .saveScore(_, let participant, let hole, let strokes):
             let cell = Scorecard(course: course, round: round!, events: events)
                 .resolution(participant: participant, hole: hole)
-            events.append(ScoreEvent(roundID: round!.id, participantID: participant, hole: hole, strokes: strokes,
-                                     supersedes: cell.leaves.map(\.id), reportedBy: players[0].id, deviceID: device))
+            events.append(
+                ScoreEvent(
+                    roundID: round!.id, participantID: participant, hole: hole, strokes: strokes,
+                    supersedes: cell.leaves.map(\.id), reportedBy: players[0].id, deviceID: device))
             if Scorecard(course: course, round: round!, events: events).isComplete { round!.markAllScored() }
             publish(.localScore)
         case .finishRound:

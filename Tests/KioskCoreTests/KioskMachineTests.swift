@@ -1,6 +1,7 @@
 import Foundation
 import HyzerKit
 import Testing
+
 @testable import KioskCore
 
 @Suite struct ScoringLoopTests {
@@ -14,11 +15,14 @@ import Testing
     @Test func crownEntryStartsAtParAndStepsOnePerDetent() throws {
         var h = try Harness()
         h.send(.pressed)
-        h.send(.turned(4))                       // to hole 2 row 1 (3 rows per hole)
+        h.send(.turned(4))  // to hole 2 row 1 (3 rows per hole)
         #expect(h.state.screen == .holeCard(hole: 2, cursor: 1))
         h.send(.turned(-4))
         h.send(.pressed)
-        guard case .entry(let entry) = h.state.screen else { Issue.record("\(h.state.screen)"); return }
+        guard case .entry(let entry) = h.state.screen else {
+            Issue.record("\(h.state.screen)")
+            return
+        }
         #expect(entry.value == 3 && entry.previous == nil && entry.hole == 1 && entry.participantID == h.id(0))
         h.send(.turned(1))
         h.send(.turned(1))
@@ -29,9 +33,10 @@ import Testing
 
     @Test func entryClampsToOneAndTenWithALimitBuzz() throws {
         var h = try Harness()
-        h.send(.pressed); h.send(.pressed)
-        #expect(h.send(.turned(6)) == [])             // 3 → 9
-        #expect(h.send(.turned(3)) == [.buzz(.limit)]) // 9 → 10, clamped
+        h.send(.pressed)
+        h.send(.pressed)
+        #expect(h.send(.turned(6)) == [])  // 3 → 9
+        #expect(h.send(.turned(3)) == [.buzz(.limit)])  // 9 → 10, clamped
         guard case .entry(let high) = h.state.screen else { return }
         #expect(high.value == 10)
         #expect(h.send(.turned(-20)) == [.buzz(.limit)])
@@ -41,7 +46,9 @@ import Testing
 
     @Test func pressSavesWithAConfirmBuzzAndMovesToTheNextUnscoredRow() throws {
         var h = try Harness()
-        h.send(.pressed); h.send(.pressed); h.send(.turned(-1))
+        h.send(.pressed)
+        h.send(.pressed)
+        h.send(.turned(-1))
         let round = try #require(h.round)
         let effects = h.send(.pressed)
         #expect(effects == [.buzz(.confirm), .saveScore(roundID: round.id, participantID: h.id(0), hole: 1, strokes: 2)])
@@ -53,7 +60,9 @@ import Testing
 
     @Test func longPressCancelsWithoutSaving() throws {
         var h = try Harness()
-        h.send(.pressed); h.send(.pressed); h.send(.turned(2))
+        h.send(.pressed)
+        h.send(.pressed)
+        h.send(.turned(2))
         #expect(h.send(.longPressed) == [])
         #expect(h.state.screen == .holeCard(hole: 1, cursor: 0))
         #expect(h.events.isEmpty)
@@ -62,10 +71,13 @@ import Testing
     @Test func reEnteringAScoredParticipantStartsFromTheScoreAndSavesACorrection() throws {
         var h = try Harness()
         h.send(.pressed)
-        h.score(row: 0, delta: 2)           // 5 on a par 3
+        h.score(row: 0, delta: 2)  // 5 on a par 3
         h.state = Harness.moving(h.state, toRow: 0, hole: 1, now: h.now)
         h.send(.pressed)
-        guard case .entry(let entry) = h.state.screen else { Issue.record("\(h.state.screen)"); return }
+        guard case .entry(let entry) = h.state.screen else {
+            Issue.record("\(h.state.screen)")
+            return
+        }
         #expect(entry.value == 5 && entry.previous == 5)
         h.send(.turned(-1))
         h.send(.pressed)
@@ -77,9 +89,12 @@ import Testing
     @Test func holeCardTurnsPastTheEndsIntoNeighbouringHoles() throws {
         var h = try Harness()
         h.send(.pressed)
-        h.send(.turned(2)); #expect(h.state.screen == .holeCard(hole: 1, cursor: 2))
-        h.send(.turned(1)); #expect(h.state.screen == .holeCard(hole: 2, cursor: 0))
-        h.send(.turned(-1)); #expect(h.state.screen == .holeCard(hole: 1, cursor: 2))
+        h.send(.turned(2))
+        #expect(h.state.screen == .holeCard(hole: 1, cursor: 2))
+        h.send(.turned(1))
+        #expect(h.state.screen == .holeCard(hole: 2, cursor: 0))
+        h.send(.turned(-1))
+        #expect(h.state.screen == .holeCard(hole: 1, cursor: 2))
         #expect(h.send(.turned(-5)) == [.buzz(.limit)])
         #expect(h.state.screen == .holeCard(hole: 1, cursor: 0))
         h.send(.turned(100))
@@ -94,7 +109,7 @@ import Testing
         #expect(due == h.now + MotionTokens.autoAdvanceDelay)
         #expect(h.state.nextWakeUp(after: h.now) ?? .max <= due)
         h.advance(MotionTokens.autoAdvanceDelay - 1)
-        #expect(h.state.screen == .holeCard(hole: 1, cursor: 2))   // nobody left unscored: cursor stays
+        #expect(h.state.screen == .holeCard(hole: 1, cursor: 2))  // nobody left unscored: cursor stays
         h.advance(1)
         #expect(h.state.screen == .holeCard(hole: 2, cursor: 0))
         // Going back to review a complete hole does not bounce forward again.
@@ -139,7 +154,10 @@ import Testing
     @Test func keepScoringFromTheFinalizePrompt() throws {
         var h = try Harness(players: 1, holes: 9)
         h.send(.pressed)
-        for _ in 1...9 { h.score(row: 0, delta: 0); h.advance(MotionTokens.autoAdvanceDelay) }
+        for _ in 1...9 {
+            h.score(row: 0, delta: 0)
+            h.advance(MotionTokens.autoAdvanceDelay)
+        }
         #expect(h.state.screen == .finalizePrompt(cursor: 0))
         h.send(.turned(1))
         h.send(.pressed)
@@ -159,10 +177,13 @@ import Testing
         h.send(.turned(4))
         #expect(h.send(.pressed) == [.buzz(.error)])
         #expect(h.state.notice?.kind == .error)
-        h.send(.turned(-4)); h.send(.pressed)          // Nate
-        h.send(.turned(2)); h.send(.pressed)           // Jake
-        h.send(.turned(-2)); h.send(.pressed)          // Nate again: unpicked
-        h.send(.pressed)                               // and picked again, now after Jake
+        h.send(.turned(-4))
+        h.send(.pressed)  // Nate
+        h.send(.turned(2))
+        h.send(.pressed)  // Jake
+        h.send(.turned(-2))
+        h.send(.pressed)  // Nate again: unpicked
+        h.send(.pressed)  // and picked again, now after Jake
         #expect(h.state.screen == .setupPlayers(courseID: h.course.id, selected: [h.id(2), h.id(0)], cursor: 0))
         h.send(.turned(10))
         let effects = h.send(.pressed)
@@ -173,7 +194,8 @@ import Testing
 
     @Test func longPressWalksBackThroughSetup() throws {
         var h = try Harness(startRound: false)
-        h.send(.pressed); h.send(.pressed)
+        h.send(.pressed)
+        h.send(.pressed)
         h.send(.longPressed)
         #expect(h.state.screen == .setupCourse(cursor: 0))
         h.send(.longPressed)
@@ -186,11 +208,13 @@ import Testing
     func overtake(reduceMotion: Bool) throws -> Harness {
         var h = try Harness(players: 2, reduceMotion: reduceMotion)
         h.send(.pressed)
-        h.score(row: 0, delta: -1)      // Nate −1
-        h.score(row: 1, delta: 0)       // Mike E
-        h.advance(5_000)                // settle; hole 2
+        h.score(row: 0, delta: -1)  // Nate −1
+        h.score(row: 1, delta: 0)  // Mike E
+        h.advance(5_000)  // settle; hole 2
         h.state = Harness.moving(h.state, toRow: 1, hole: 2, now: h.now)
-        h.send(.pressed); h.send(.turned(-2)); h.send(.pressed)   // Mike −2 on hole 2 → −2 total
+        h.send(.pressed)
+        h.send(.turned(-2))
+        h.send(.pressed)  // Mike −2 on hole 2 → −2 total
         return h
     }
 
@@ -200,7 +224,7 @@ import Testing
         #expect(board.rows.map(\.name) == ["Mike", "Nate"])
         #expect(board.arrows[h.id(1)]?.delta == 1)
         #expect(board.arrows[h.id(0)]?.delta == -1)
-        #expect(board.slot(of: h.id(1), at: h.now) == 1)       // starts where it was drawn
+        #expect(board.slot(of: h.id(1), at: h.now) == 1)  // starts where it was drawn
         #expect(h.state.isAnimating(at: h.now))
         #expect(h.state.nextWakeUp(after: h.now) == h.now + MotionTokens.frameInterval)
         let mid = board.slot(of: h.id(1), at: h.now + 200)
@@ -238,8 +262,10 @@ import Testing
 
     @Test func remoteChangesAnimateWithTheirTrigger() throws {
         var h = try Harness(players: 2)
-        h.events.append(ScoreEvent(roundID: h.round!.id, participantID: h.id(1), hole: 1, strokes: 2,
-                                   reportedBy: h.id(1), deviceID: "phone"))
+        h.events.append(
+            ScoreEvent(
+                roundID: h.round!.id, participantID: h.id(1), hole: 1, strokes: 2,
+                reportedBy: h.id(1), deviceID: "phone"))
         h.publish(.remoteSync)
         #expect(h.state.leaderboard.lastTrigger == .remoteSync)
         #expect(h.state.leaderboard.rows.first?.name == "Mike")
@@ -252,8 +278,11 @@ import Testing
         var h = try Harness()
         h.send(.longPressed)
         #expect(h.state.screen == .menu(cursor: 0))
-        #expect(h.state.menuItems.map(\.title) == ["Enter scores", "Finish round now", "Start a new round",
-                                                    "Reduce motion: off", "Back to the board"])
+        #expect(
+            h.state.menuItems.map(\.title) == [
+                "Enter scores", "Finish round now", "Start a new round",
+                "Reduce motion: off", "Back to the board",
+            ])
         h.send(.turned(3))
         #expect(h.send(.pressed) == [.saveSettings(KioskSettings(reduceMotion: true))])
         #expect(h.state.settings.reduceMotion)
@@ -266,7 +295,9 @@ import Testing
 
     @Test func anAbandonedEntryTimesOutToTheBoardWithoutSaving() throws {
         var h = try Harness()
-        h.send(.pressed); h.send(.pressed); h.send(.turned(1))
+        h.send(.pressed)
+        h.send(.pressed)
+        h.send(.turned(1))
         #expect(h.state.nextWakeUp(after: h.now) == h.now + MotionTokens.idleTimeout)
         h.advance(MotionTokens.idleTimeout)
         #expect(h.state.screen == .board)
@@ -283,7 +314,8 @@ import Testing
 
     @Test func roundFinishedElsewhereTakesTheCardBackToTheBoard() throws {
         var h = try Harness()
-        h.send(.pressed); h.send(.pressed)
+        h.send(.pressed)
+        h.send(.pressed)
         h.perform(.finishRound(h.round!.id))
         #expect(h.state.screen == .board)
     }
@@ -297,14 +329,17 @@ import Testing
         let layout = Layout(viewport: Viewport(width: 1280, height: 720))
         let rowH = layout.holeRowHeight(rows: 3)
         h.send(.touch(x: 400, y: layout.holeRowsArea.y + rowH * 1.5))
-        guard case .entry(let entry) = h.state.screen else { Issue.record("\(h.state.screen)"); return }
+        guard case .entry(let entry) = h.state.screen else {
+            Issue.record("\(h.state.screen)")
+            return
+        }
         #expect(entry.participantID == h.id(1))
-        h.send(.touch(x: 1000, y: 360))   // right half: +1
+        h.send(.touch(x: 1000, y: 360))  // right half: +1
         h.send(.touch(x: 1000, y: 360))
-        h.send(.touch(x: 100, y: 360))    // left half: −1
+        h.send(.touch(x: 100, y: 360))  // left half: −1
         guard case .entry(let stepped) = h.state.screen else { return }
         #expect(stepped.value == 4)
-        h.send(.touch(x: 640, y: 700))    // bottom band: save
+        h.send(.touch(x: 640, y: 700))  // bottom band: save
         #expect(h.events.last?.strokes == 4)
     }
 }
@@ -312,7 +347,8 @@ import Testing
 @Suite struct PaletteTests {
     @Test func everyTextColourMeetsFourAndAHalfToOne() {
         for pair in Palette.textPairs {
-            #expect(pair.text.contrast(with: pair.background) >= 4.5, "\(pair.name): \(pair.text.contrast(with: pair.background))")
+            #expect(
+                pair.text.contrast(with: pair.background) >= 4.5, "\(pair.name): \(pair.text.contrast(with: pair.background))")
         }
     }
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KioskHardware
 
 @Suite("Button debouncer")
@@ -27,8 +28,10 @@ struct ButtonDebouncerTests {
 
     @Test func bounceIsOnePressStampedWhenItSettled() {
         // Chatter for 2 ms on press and on release.
-        let input = [sw(0, atMs: 10), sw(1, atMs: 10.3), sw(0, atMs: 10.9), sw(1, atMs: 11.5), sw(0, atMs: 12),
-                     sw(1, atMs: 200), sw(0, atMs: 200.4), sw(1, atMs: 201)]
+        let input = [
+            sw(0, atMs: 10), sw(1, atMs: 10.3), sw(0, atMs: 10.9), sw(1, atMs: 11.5), sw(0, atMs: 12),
+            sw(1, atMs: 200), sw(0, atMs: 200.4), sw(1, atMs: 201),
+        ]
         let events = run(input, untilMs: 1000)
         #expect(events == [.press(timestampNs: 17 * ms), .release(timestampNs: 206 * ms, afterLongPress: false)])
     }
@@ -52,8 +55,11 @@ struct ButtonDebouncerTests {
         #expect(button.nextDeadlineNs == nil, "nothing to do while held after the long press")
         button.feed(sw(1, atMs: 1500)) { events.append($0) }
         button.poll(now: 1505 * ms) { events.append($0) }
-        #expect(events == [.press(timestampNs: 105 * ms), .longPress(timestampNs: 700 * ms),
-                           .release(timestampNs: 1505 * ms, afterLongPress: true)])
+        #expect(
+            events == [
+                .press(timestampNs: 105 * ms), .longPress(timestampNs: 700 * ms),
+                .release(timestampNs: 1505 * ms, afterLongPress: true),
+            ])
     }
 
     @Test func releasingJustBeforeTheLongPressTimeIsAClickEvenIfPolledLate() {
@@ -69,8 +75,11 @@ struct ButtonDebouncerTests {
     @Test func aGlitchDuringAHoldDoesNotCancelTheLongPress() {
         let input = [sw(0, atMs: 0), sw(1, atMs: 300), sw(0, atMs: 302), sw(1, atMs: 900)]
         let events = run(input, untilMs: 2000)
-        #expect(events == [.press(timestampNs: 5 * ms), .longPress(timestampNs: 600 * ms),
-                           .release(timestampNs: 905 * ms, afterLongPress: true)])
+        #expect(
+            events == [
+                .press(timestampNs: 5 * ms), .longPress(timestampNs: 600 * ms),
+                .release(timestampNs: 905 * ms, afterLongPress: true),
+            ])
     }
 
     @Test func aBouncingReleaseEndsTheHoldWhenTheFingerLifted() {
@@ -86,16 +95,22 @@ struct ButtonDebouncerTests {
         button.poll(now: 5 * ms) { events.append($0) }
         button.feed(sw(1, atMs: 602)) { events.append($0) }
         button.poll(now: 607 * ms) { events.append($0) }
-        #expect(events == [.press(timestampNs: 5 * ms), .longPress(timestampNs: 600 * ms),
-                           .release(timestampNs: 607 * ms, afterLongPress: true)])
+        #expect(
+            events == [
+                .press(timestampNs: 5 * ms), .longPress(timestampNs: 600 * ms),
+                .release(timestampNs: 607 * ms, afterLongPress: true),
+            ])
     }
 
     @Test func configurableTimings() {
         let timing = ButtonTiming(debounceNs: 20 * ms, longPressNs: 300 * ms)
         #expect(run([sw(0, atMs: 0), sw(1, atMs: 15)], untilMs: 1000, timing: timing).isEmpty)
         let events = run([sw(0, atMs: 0), sw(1, atMs: 400)], untilMs: 1000, timing: timing)
-        #expect(events == [.press(timestampNs: 20 * ms), .longPress(timestampNs: 300 * ms),
-                           .release(timestampNs: 420 * ms, afterLongPress: true)])
+        #expect(
+            events == [
+                .press(timestampNs: 20 * ms), .longPress(timestampNs: 300 * ms),
+                .release(timestampNs: 420 * ms, afterLongPress: true),
+            ])
     }
 
     @Test func heldAtStartUpIsIgnoredUntilReleased() {
@@ -116,7 +131,11 @@ struct ButtonDebouncerTests {
         var input = [sw(0, atMs: 10)]
         input += edges(["11", "01", "00", "10", "11"], startNs: 110 * ms, stepNs: ms)
         let events = KnobDecoder.decode(input)
-        #expect(events == [.press(timestampNs: 15 * ms), .longPress(timestampNs: 610 * ms),
-                           .detent(.clockwise, timestampNs: 114 * ms)].sorted { $0.timestampNs < $1.timestampNs })
+        #expect(
+            events
+                == [
+                    .press(timestampNs: 15 * ms), .longPress(timestampNs: 610 * ms),
+                    .detent(.clockwise, timestampNs: 114 * ms),
+                ].sorted { $0.timestampNs < $1.timestampNs })
     }
 }

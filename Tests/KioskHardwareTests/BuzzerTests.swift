@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KioskHardware
 
 @Suite("Buzzer")
@@ -96,8 +97,8 @@ struct BuzzerTests {
         let timing = BuzzerTiming()
         var h = Harness(timing)
         h.request(.tick, at: 0)
-        h.request(.tick, at: 1 * ms) // queued
-        h.request(.confirm, at: 2 * ms) // replaces the queued tick
+        h.request(.tick, at: 1 * ms)  // queued
+        h.request(.confirm, at: 2 * ms)  // replaces the queued tick
         h.advance(to: 5000 * ms)
         let ps = pulses(h.changes)
         #expect(ps.count == 2)
@@ -168,7 +169,7 @@ struct BuzzerTests {
         let buzzer = Buzzer(line: line, timing: BuzzerTiming(tickNs: 1 * ms, minGapNs: 1 * ms))
         buzzer.startTimerThread()
         buzzer.play(.tick)
-        buzzer.play(.tick) // deferred to after the gap; only the timer thread can start it
+        buzzer.play(.tick)  // deferred to after the gap; only the timer thread can start it
         var waited = 0
         while line.changes.count < 4, waited < 2000 {
             try await Task.sleep(for: .milliseconds(5))

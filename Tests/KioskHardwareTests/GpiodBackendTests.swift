@@ -2,6 +2,7 @@ import CGpiod
 import Foundation
 import HyzerKit
 import Testing
+
 @testable import KioskHardware
 
 /// A GPIO chip in memory. Requested inputs are pipes that tests write kernel-format events to.
@@ -138,7 +139,9 @@ struct GpiodBackendTests {
         for name in ["gpiochip10", "gpiochip2", "gpiochip0", "ttyS0"] {
             _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: nil)
         }
-        #expect(LibgpiodChipProvider(deviceDirectory: dir.path).chipPaths() == ["gpiochip0", "gpiochip2", "gpiochip10"].map { "\(dir.path)/\($0)" })
+        #expect(
+            LibgpiodChipProvider(deviceDirectory: dir.path).chipPaths()
+                == ["gpiochip0", "gpiochip2", "gpiochip10"].map { "\(dir.path)/\($0)" })
     }
 
     // MARK: line lookup and request failures, with fake chips
@@ -237,9 +240,11 @@ struct GpiodBackendTests {
     }
 
     @Test func requestErrnosMapToTheirFixes() {
-        for (code, kind, hint) in [(EPERM, GpioError.Kind.permissionDenied, "`gpio` group"),
-                                   (EINVAL, .requestFailed, "config.txt"),
-                                   (EIO, .requestFailed, "gpioinfo gpiochip0")] {
+        for (code, kind, hint) in [
+            (EPERM, GpioError.Kind.permissionDenied, "`gpio` group"),
+            (EINVAL, .requestFailed, "config.txt"),
+            (EIO, .requestFailed, "gpioinfo gpiochip0"),
+        ] {
             let provider = FakeProvider()
             let chip = rp1("/dev/gpiochip0")
             chip.requestErrors[22] = code
@@ -253,8 +258,12 @@ struct GpiodBackendTests {
 
     @Test func lineSpecParsing() {
         #expect(GpioLineSpec(parsing: "GPIO17") == GpioLineSpec(name: "GPIO17"))
-        #expect(GpioLineSpec(parsing: "GPIO17, pinctrl-rp1:17") == GpioLineSpec(name: "GPIO17", fallback: GpioChipOffset(chip: "pinctrl-rp1", offset: 17)))
-        #expect(GpioLineSpec(parsing: "/dev/gpiochip4:5") == GpioLineSpec(name: nil, fallback: GpioChipOffset(chip: "/dev/gpiochip4", offset: 5)))
+        #expect(
+            GpioLineSpec(parsing: "GPIO17, pinctrl-rp1:17")
+                == GpioLineSpec(name: "GPIO17", fallback: GpioChipOffset(chip: "pinctrl-rp1", offset: 17)))
+        #expect(
+            GpioLineSpec(parsing: "/dev/gpiochip4:5")
+                == GpioLineSpec(name: nil, fallback: GpioChipOffset(chip: "/dev/gpiochip4", offset: 5)))
         #expect(GpioLineSpec(parsing: "") == nil)
         #expect(GpioLineSpec(parsing: "GPIO17,chip:x") == nil)
         #expect(GpioLineSpec(parsing: ":3") == nil)

@@ -1,12 +1,14 @@
 import ServiceLifecycleTestKit
 import Testing
+
 @testable import KioskHardware
 
 @Suite("Decode → buzzer, end to end", .timeLimit(.minutes(2)))
 struct KnobDriverTests {
     @Test func simulatedReplayOnTraceTimeTicksAtEveryDetentExactly() async throws {
         // 50 detents/s: slower than one tick + gap, so each detent gets its own pulse.
-        let trace = try TraceGenerator.generate(TraceGeneratorOptions(detents: 300, rateHz: 50, bounceUs: 1000, wiggle: 0.2, presses: 2, longPresses: 1))
+        let trace = try TraceGenerator.generate(
+            TraceGeneratorOptions(detents: 300, rateHz: 50, bounceUs: 1000, wiggle: 0.2, presses: 2, longPresses: 1))
         let backend = SimulatedKnobBackend(records: trace.records, pacing: .asFastAsPossible)
         let timing = BuzzerTiming()
         let driver = KnobDriver(backend: backend, buzzerTiming: timing)
@@ -27,7 +29,8 @@ struct KnobDriverTests {
     }
 
     @Test func fastSpinOnTraceTimeNeverMergesPulsesAndLeavesNoDetentUnticked() async throws {
-        let trace = try TraceGenerator.generate(TraceGeneratorOptions(detents: 1000, rateHz: 1000, bounceUs: 1000, wiggle: 0.1, turn: .cw))
+        let trace = try TraceGenerator.generate(
+            TraceGeneratorOptions(detents: 1000, rateHz: 1000, bounceUs: 1000, wiggle: 0.1, turn: .cw))
         let backend = SimulatedKnobBackend(records: trace.records, pacing: .asFastAsPossible)
         let timing = BuzzerTiming()
         let driver = KnobDriver(backend: backend, buzzerTiming: timing)
@@ -51,7 +54,8 @@ struct KnobDriverTests {
     /// Real time and real threads: no timing bounds are asserted (the machine may be loaded),
     /// only what must hold whatever the scheduler does.
     @Test func simulatedReplayWithOriginalTimingOnRealThreads() async throws {
-        let trace = try TraceGenerator.generate(TraceGeneratorOptions(detents: 40, rateHz: 100, bounceUs: 800, wiggle: 0.2, seed: 5, presses: 1))
+        let trace = try TraceGenerator.generate(
+            TraceGeneratorOptions(detents: 40, rateHz: 100, bounceUs: 800, wiggle: 0.2, seed: 5, presses: 1))
         let backend = SimulatedKnobBackend(records: trace.records, pacing: .originalTiming)
         let timing = BuzzerTiming()
         let driver = KnobDriver(backend: backend, buzzerTiming: timing)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import KioskHardware
 
 @Test func directionStepIsOneStrokePerDetent() {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import KioskHardware
 
 @Suite("Trace format")
@@ -21,10 +22,11 @@ struct KnobTraceTests {
 
               {"t_ns": 7, "line": "B", "value": 0, "note": "bounce"}\r
             """
-        #expect(try KnobTrace.parse(text) == [
-            KnobTraceRecord(tNs: 5, line: .sw, value: 1),
-            KnobTraceRecord(tNs: 7, line: .b, value: 0),
-        ])
+        #expect(
+            try KnobTrace.parse(text) == [
+                KnobTraceRecord(tNs: 5, line: .sw, value: 1),
+                KnobTraceRecord(tNs: 7, line: .b, value: 0),
+            ])
     }
 
     /// Each malformed line is reported with its 1-based number and what is wrong with it.
@@ -57,7 +59,9 @@ struct KnobTraceTests {
 
     @Test func timestampsGoingBackwardsIsAnError() {
         let text = "{\"t_ns\": 10, \"line\": \"A\", \"value\": 0}\n{\"t_ns\": 9, \"line\": \"B\", \"value\": 0}\n"
-        #expect(throws: KnobTraceError(lineNumber: 2, message: "\"t_ns\" goes backwards (9 after 10); traces must be in time order")) {
+        #expect(
+            throws: KnobTraceError(lineNumber: 2, message: "\"t_ns\" goes backwards (9 after 10); traces must be in time order")
+        ) {
             try KnobTrace.parse(text)
         }
     }
@@ -71,8 +75,10 @@ struct KnobTraceTests {
     }
 
     @Test func decodedEventsAndSummaryPrintAsJSONLines() throws {
-        let events: [KnobEvent] = [.detent(.clockwise, timestampNs: 5), .press(timestampNs: 6),
-                                   .longPress(timestampNs: 7), .release(timestampNs: 8, afterLongPress: true)]
+        let events: [KnobEvent] = [
+            .detent(.clockwise, timestampNs: 5), .press(timestampNs: 6),
+            .longPress(timestampNs: 7), .release(timestampNs: 8, afterLongPress: true),
+        ]
         for event in events {
             let object = try JSONSerialization.jsonObject(with: Data(event.jsonLine.utf8)) as? [String: Any]
             #expect(object?["t_ns"] as? Int == Int(event.timestampNs))

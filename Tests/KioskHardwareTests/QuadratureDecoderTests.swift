@@ -1,5 +1,6 @@
 import HyzerKit
 import Testing
+
 @testable import KioskHardware
 
 @Suite("Quadrature decoder")
@@ -42,20 +43,23 @@ struct QuadratureDecoderTests {
     @Test func halfModeGivesTwoDetentsPerCycle() {
         let cw = edges(Self.cwCycle)
         let result = detents(cw, mode: .half)
-        #expect(result == [
-            Detent(direction: .clockwise, timestampNs: cw[1].timestampNs),
-            Detent(direction: .clockwise, timestampNs: cw[3].timestampNs),
-        ])
+        #expect(
+            result == [
+                Detent(direction: .clockwise, timestampNs: cw[1].timestampNs),
+                Detent(direction: .clockwise, timestampNs: cw[3].timestampNs),
+            ])
         #expect(detents(edges(Self.ccwCycle), mode: .half).map(\.direction) == [.counterClockwise, .counterClockwise])
     }
 
     @Test(arguments: QuadratureMode.allCases)
     func bounceOnEveryTransitionCancelsOut(mode: QuadratureMode) {
         // Each transition chatters twice before settling.
-        let bouncy = ["11", "01", "11", "01", "11", "01",
-                      "00", "01", "00",
-                      "10", "00", "10", "00", "10",
-                      "11", "10", "11"]
+        let bouncy = [
+            "11", "01", "11", "01", "11", "01",
+            "00", "01", "00",
+            "10", "00", "10", "00", "10",
+            "11", "10", "11",
+        ]
         let input = edges(bouncy)
         let expected = mode == .full ? 1 : 2
         let result = detents(input, mode: mode)
@@ -85,7 +89,8 @@ struct QuadratureDecoderTests {
         let rocking = ["11", "01", "11", "10", "11", "01", "11", "10", "11", "10", "11"]
         #expect(detents(edges(rocking), mode: mode).isEmpty)
         // A deeper wiggle that stays short of the next detent position.
-        let deeper = mode == .full
+        let deeper =
+            mode == .full
             ? ["11", "01", "00", "10", "00", "01", "11", "10", "00", "01", "00", "10", "11"]
             : ["11", "10", "11", "01", "11"]
         #expect(detents(edges(deeper), mode: mode).isEmpty)
@@ -109,7 +114,7 @@ struct QuadratureDecoderTests {
     @Test func jumpAcrossTheCycleMidwayIsDiscarded() {
         var decoder = QuadratureDecoder(mode: .full)
         _ = decoder.advance(to: state("01"), at: 1)
-        _ = decoder.advance(to: state("10"), at: 2) // 01 → 10: both lines
+        _ = decoder.advance(to: state("10"), at: 2)  // 01 → 10: both lines
         #expect(decoder.advance(to: state("11"), at: 3) == nil)
 
         // Half mode: +1, a jump (+3 or −1, who knows), +1. Counting only the valid steps gives +2,
@@ -139,7 +144,9 @@ struct QuadratureDecoderTests {
         for edge in cw {
             if let d = decoder.feed(edge) { found.append(d) }
             // The same level again: the opposite edge in between was lost. No movement.
-            if let d = decoder.feed(EdgeEvent(line: edge.line, level: edge.level, timestampNs: edge.timestampNs + 1)) { found.append(d) }
+            if let d = decoder.feed(EdgeEvent(line: edge.line, level: edge.level, timestampNs: edge.timestampNs + 1)) {
+                found.append(d)
+            }
         }
         #expect(found.map(\.direction) == [.clockwise])
         #expect(decoder.invalidTransitions == 0)

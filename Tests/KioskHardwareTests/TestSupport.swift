@@ -1,4 +1,5 @@
 import Synchronization
+
 @testable import KioskHardware
 
 /// Edges that walk the encoder through `states` ("11", "01", …), one line change per step,
@@ -10,11 +11,13 @@ func edges(_ states: [String], startNs: UInt64 = 1_000, stepNs: UInt64 = 1_000) 
     var t = startNs
     for text in states.dropFirst() {
         let next = state(text)
-        precondition(next != previous && (next.a == previous.a || next.b == previous.b), "one line per step: \(previous) → \(next)")
+        precondition(
+            next != previous && (next.a == previous.a || next.b == previous.b), "one line per step: \(previous) → \(next)")
         t += stepNs
-        result.append(next.a != previous.a
-            ? EdgeEvent(line: .a, level: next.a, timestampNs: t)
-            : EdgeEvent(line: .b, level: next.b, timestampNs: t))
+        result.append(
+            next.a != previous.a
+                ? EdgeEvent(line: .a, level: next.a, timestampNs: t)
+                : EdgeEvent(line: .b, level: next.b, timestampNs: t))
         previous = next
     }
     return result
@@ -26,7 +29,8 @@ func state(_ text: String) -> QuadratureState {
 }
 
 /// Runs edges through a fresh decoder and returns the detents.
-func detents(_ edges: [EdgeEvent], mode: QuadratureMode = .full, swap: Bool = false, initial: QuadratureState = .rest) -> [Detent] {
+func detents(_ edges: [EdgeEvent], mode: QuadratureMode = .full, swap: Bool = false, initial: QuadratureState = .rest) -> [Detent]
+{
     var decoder = QuadratureDecoder(mode: mode, swapDirection: swap, initial: initial)
     return edges.compactMap { decoder.feed($0) }
 }
@@ -52,7 +56,9 @@ func pulses(_ changes: [RecordingOutputLine.Change]) -> [(start: UInt64, end: UI
 
 /// Events from the driver until `count` have arrived or the stream ends, giving up after
 /// `seconds` so that a broken input thread fails the test instead of hanging it.
-func nextEvents(_ driver: KnobDriver, count: Int = .max, within seconds: Double = 30) async -> (events: [KnobEvent], streamEnded: Bool) {
+func nextEvents(
+    _ driver: KnobDriver, count: Int = .max, within seconds: Double = 30
+) async -> (events: [KnobEvent], streamEnded: Bool) {
     await withTaskGroup(of: (events: [KnobEvent], streamEnded: Bool)?.self) { group in
         group.addTask {
             var events: [KnobEvent] = []

@@ -1,10 +1,12 @@
 import Testing
+
 @testable import KioskHardware
 
 @Suite("Trace generator")
 struct TraceGeneratorTests {
     @Test func sameSeedSameTraceOtherSeedOtherTrace() throws {
-        let options = TraceGeneratorOptions(detents: 200, rateHz: 300, bounceUs: 800, wiggle: 0.2, seed: 7, presses: 2, longPresses: 1)
+        let options = TraceGeneratorOptions(
+            detents: 200, rateHz: 300, bounceUs: 800, wiggle: 0.2, seed: 7, presses: 2, longPresses: 1)
         let a = try TraceGenerator.generate(options)
         let b = try TraceGenerator.generate(options)
         #expect(a.records == b.records)
@@ -15,7 +17,8 @@ struct TraceGeneratorTests {
     }
 
     @Test func recordsAreOrderedAndEachLineAlternates() throws {
-        let trace = try TraceGenerator.generate(TraceGeneratorOptions(detents: 500, rateHz: 1000, bounceUs: 1000, wiggle: 0.3, presses: 3, longPresses: 2))
+        let trace = try TraceGenerator.generate(
+            TraceGeneratorOptions(detents: 500, rateHz: 1000, bounceUs: 1000, wiggle: 0.3, presses: 3, longPresses: 2))
         #expect(zip(trace.records, trace.records.dropFirst()).allSatisfy { $0.tNs < $1.tNs })
         var levels: [KnobLine: Int] = [.a: 1, .b: 1, .sw: 1]
         for record in trace.records {
@@ -28,7 +31,8 @@ struct TraceGeneratorTests {
     @Test func chatterIsThereAndBoundedByTheBounceTime() throws {
         let clean = try TraceGenerator.generate(TraceGeneratorOptions(detents: 300, rateHz: 100, bounceUs: 0, wiggle: 0))
         #expect(clean.records.count == 300 * 4)
-        let noisy = try TraceGenerator.generate(TraceGeneratorOptions(detents: 300, rateHz: 100, bounceUs: 1000, wiggle: 0, turn: .cw))
+        let noisy = try TraceGenerator.generate(
+            TraceGeneratorOptions(detents: 300, rateHz: 100, bounceUs: 1000, wiggle: 0, turn: .cw))
         #expect(noisy.records.count > 2 * clean.records.count)
         // Turning one way, A and B transitions alternate, so a run of records on one line is one
         // transition and its chatter, which must fit in the 1 ms bounce window.
@@ -44,7 +48,8 @@ struct TraceGeneratorTests {
     /// The decoder gets every generated detent exactly: same direction, same completing edge.
     @Test(arguments: [(QuadratureMode.full, 100.0), (.full, 500), (.full, 1000), (.half, 100), (.half, 1000)])
     func noisyTracesDecodeExactly(mode: QuadratureMode, rate: Double) throws {
-        let options = TraceGeneratorOptions(detents: 2000, rateHz: rate, bounceUs: 1000, wiggle: 0.25, seed: UInt64(rate), mode: mode)
+        let options = TraceGeneratorOptions(
+            detents: 2000, rateHz: rate, bounceUs: 1000, wiggle: 0.25, seed: UInt64(rate), mode: mode)
         let trace = try TraceGenerator.generate(options)
         let decoded = KnobDecoder.decode(trace.records.map(\.edge), config: KnobConfig(mode: mode))
         #expect(decoded == trace.truth.map(\.event))
@@ -52,7 +57,8 @@ struct TraceGeneratorTests {
     }
 
     @Test func pressesAndLongPressesDecodeToTheTruth() throws {
-        let trace = try TraceGenerator.generate(TraceGeneratorOptions(detents: 100, rateHz: 200, bounceUs: 1000, seed: 3, presses: 5, longPresses: 3))
+        let trace = try TraceGenerator.generate(
+            TraceGeneratorOptions(detents: 100, rateHz: 200, bounceUs: 1000, seed: 3, presses: 5, longPresses: 3))
         let decoded = KnobDecoder.decode(trace.records.map(\.edge))
         #expect(KnobSummary(decoded) == trace.summary)
         #expect(trace.summary == KnobSummary(cw: trace.summary.cw, ccw: trace.summary.ccw, presses: 8, longPresses: 3))

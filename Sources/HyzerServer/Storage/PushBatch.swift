@@ -26,20 +26,29 @@ struct PushBatch {
         self.groupID = groupID
         self.db = db
         // The unique index (group_id, kind, record_id, version) serves both IN lists.
-        let kinds = Set(records.map(\.kind.rawValue)), ids = Set(records.map(\.id))
-        for change in try ChangeRow
-            .filter(ChangeRow.Columns.groupID == groupID && kinds.contains(ChangeRow.Columns.kind)
-                    && ids.contains(ChangeRow.Columns.recordID))
-            .fetchAll(db) {
+        let kinds = Set(records.map(\.kind.rawValue))
+        let ids = Set(records.map(\.id))
+        for change
+            in try ChangeRow
+            .filter(
+                ChangeRow.Columns.groupID == groupID && kinds.contains(ChangeRow.Columns.kind)
+                    && ids.contains(ChangeRow.Columns.recordID)
+            )
+            .fetchAll(db)
+        {
             guard let seq = change.seq else { continue }
-            stored[StatementKey(kind: change.kind, id: change.recordID, version: change.version)] = FeedEntry(seq: seq, payload: change.payload)
+            stored[StatementKey(kind: change.kind, id: change.recordID, version: change.version)] = FeedEntry(
+                seq: seq, payload: change.payload)
         }
-        let superseded = Set(records.flatMap { record -> [UUID] in
-            if case .scoreEvent(let e) = record { return e.supersedes }
-            return []
-        })
+        let superseded = Set(
+            records.flatMap { record -> [UUID] in
+                if case .scoreEvent(let e) = record { return e.supersedes }
+                return []
+            })
         if !superseded.isEmpty {
-            for row in try EventRow.filter(EventRow.Columns.groupID == groupID && superseded.contains(EventRow.Columns.eventID)).fetchAll(db) {
+            for row in try EventRow.filter(EventRow.Columns.groupID == groupID && superseded.contains(EventRow.Columns.eventID))
+                .fetchAll(db)
+            {
                 cells[row.eventID] = row
             }
         }
@@ -60,14 +69,18 @@ struct PushBatch {
         if let existing = stored[key] {
             // Same key, same statement: a retry. Same key, other content: a bug or a forgery.
             if existing.payload != payload, (try? decoder.decode(SyncRecord.self, from: existing.payload)) != record {
-                return result(.rejected, reason: "\(record.kind.rawValue) \(record.id) version \(record.version) is already stored with different content")
+                return result(
+                    .rejected,
+                    reason:
+                        "\(record.kind.rawValue) \(record.id) version \(record.version) is already stored with different content")
             }
             return result(.duplicate, seq: existing.seq)
         }
         if let reason = try problem(with: record) { return result(.rejected, reason: reason) }
 
-        var change = ChangeRow(seq: nil, groupID: groupID, kind: record.kind.rawValue, recordID: record.id,
-                               version: record.version, payload: payload, pushedBy: deviceID, receivedAt: now)
+        var change = ChangeRow(
+            seq: nil, groupID: groupID, kind: record.kind.rawValue, recordID: record.id,
+            version: record.version, payload: payload, pushedBy: deviceID, receivedAt: now)
         try change.insert(db)
         guard let seq = change.seq else { throw DatabaseError(message: "the feed did not assign a seq") }
         stored[key] = FeedEntry(seq: seq, payload: payload)
@@ -80,8 +93,10 @@ struct PushBatch {
             if current.map({ $0 < stamp }) ?? true {
                 // `save`: update the row or insert it (current_records is WITHOUT ROWID,
                 // which GRDB's `upsert` cannot read a rowid back from).
-                try CurrentRecordRow(groupID: groupID, kind: record.kind.rawValue, recordID: record.id, seq: seq,
-                                     lifecycle: stamp.lifecycle, updatedAt: stamp.updatedAt, version: stamp.version).save(db)
+                try CurrentRecordRow(
+                    groupID: groupID, kind: record.kind.rawValue, recordID: record.id, seq: seq,
+                    lifecycle: stamp.lifecycle, updatedAt: stamp.updatedAt, version: stamp.version
+                ).save(db)
                 switch record {
                 case .round(let r): rounds[r.id] = r
                 case .course(let c): courses[c.id] = try? c.course()
@@ -89,8 +104,9 @@ struct PushBatch {
                 }
             }
         } else if case .scoreEvent(let e) = record {
-            let cell = EventRow(groupID: groupID, eventID: e.id, roundID: e.roundID, participantID: e.participantID,
-                                hole: e.hole, seq: seq)
+            let cell = EventRow(
+                groupID: groupID, eventID: e.id, roundID: e.roundID, participantID: e.participantID,
+                hole: e.hole, seq: seq)
             try cell.insert(db)
             cells[e.id] = cell
         }
@@ -108,24 +124,30 @@ struct PushBatch {
             if let problem = r.problem() { return "round \(r.id): \(problem)" }
             guard try course(r.courseID) != nil else { return "round \(r.id): unknown course \(r.courseID)" }
             if let current = try round(r.id), current.status != .setup, r.status != .setup,
-               current.participants != r.participants {
+                current.participants != r.participants
+            {
                 return "round \(r.id): the participant list cannot change once the round has started"
             }
         case .scoreEvent(let e):
             guard let roundRecord = try round(e.roundID) else { return "event \(e.id): unknown round \(e.roundID)" }
-            guard let course = try course(roundRecord.courseID) else { return "event \(e.id): unknown course \(roundRecord.courseID)" }
+            guard let course = try course(roundRecord.courseID) else {
+                return "event \(e.id): unknown course \(roundRecord.courseID)"
+            }
             let event = e.event
             // Only the superseded events matter to validation (they must be in the same
             // cell); an unknown one is allowed, it may simply not have arrived yet.
             var known: [ScoreEvent] = []
             for target in Set(e.supersedes) {
                 guard let row = cells[target] else { continue }
-                known.append(ScoreEvent(id: target, roundID: row.roundID, participantID: row.participantID,
-                                        hole: row.hole, strokes: 1, reportedBy: target, deviceID: "-"))
+                known.append(
+                    ScoreEvent(
+                        id: target, roundID: row.roundID, participantID: row.participantID,
+                        hole: row.hole, strokes: 1, reportedBy: target, deviceID: "-"))
             }
             do throws(ScoringError) {
-                try event.validate(in: roundRecord.round, course: course,
-                                   known: Dictionary(known.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }))
+                try event.validate(
+                    in: roundRecord.round, course: course,
+                    known: Dictionary(known.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }))
             } catch {
                 return "event \(e.id): \(error.description)"
             }
@@ -155,17 +177,20 @@ struct PushBatch {
 
     /// The primary key of a record's row in `current_records`.
     private func currentKey(_ kind: RecordKind, _ id: UUID) -> [String: (any DatabaseValueConvertible)?] {
-        [CurrentRecordRow.Columns.groupID.name: groupID,
-         CurrentRecordRow.Columns.kind.name: kind.rawValue,
-         CurrentRecordRow.Columns.recordID.name: id]
+        [
+            CurrentRecordRow.Columns.groupID.name: groupID,
+            CurrentRecordRow.Columns.kind.name: kind.rawValue,
+            CurrentRecordRow.Columns.recordID.name: id,
+        ]
     }
 
     /// The statement that is the current version of a record: its `changes` row, joined
     /// from `current_records`.
     private func currentPayload(_ kind: RecordKind, _ id: UUID) throws -> SyncRecord? {
-        let current = FeedEntry.current.filter(CurrentRecordRow.Columns.groupID == groupID
-                                               && CurrentRecordRow.Columns.kind == kind.rawValue
-                                               && CurrentRecordRow.Columns.recordID == id)
+        let current = FeedEntry.current.filter(
+            CurrentRecordRow.Columns.groupID == groupID
+                && CurrentRecordRow.Columns.kind == kind.rawValue
+                && CurrentRecordRow.Columns.recordID == id)
         guard let entry = try FeedEntry.joining(required: current).fetchOne(db) else { return nil }
         return try? decoder.decode(SyncRecord.self, from: entry.payload)
     }

@@ -18,8 +18,10 @@ extension SQLiteStorage {
     /// stopped) and gives it a new epoch, so every device re-pulls and re-pushes.
     ///
     /// Synchronous: an offline admin command with nothing else running in the process.
-    public static func restore(backup: URL, into directory: URL, clock: any HyzerClock = SystemClock(),
-                               logger: Logger = Logger(label: "hyzer.server.storage")) throws -> String {
+    public static func restore(
+        backup: URL, into directory: URL, clock: any HyzerClock = SystemClock(),
+        logger: Logger = Logger(label: "hyzer.server.storage")
+    ) throws -> String {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let path = directory.appendingPathComponent(fileName).path
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }

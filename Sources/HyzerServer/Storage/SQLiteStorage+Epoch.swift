@@ -15,12 +15,14 @@ extension SQLiteStorage {
             (try ServerMetaRow.fetchOne(db, key: ServerMetaRow.epochKey)?.value ?? "", try ChangeRow.head(db))
         }
         let state = readState(directory)
-        let reason: String? = switch state {
-        case nil where head > 0: "no state file for a non-empty database"
-        case let s? where s.epoch != storedEpoch: "the database is not the one this directory last served"
-        case let s? where head < s.head: "the database is behind what was served (seq \(head) < \(s.head)): restored from a backup"
-        default: nil
-        }
+        let reason: String? =
+            switch state {
+            case nil where head > 0: "no state file for a non-empty database"
+            case let s? where s.epoch != storedEpoch: "the database is not the one this directory last served"
+            case let s? where head < s.head:
+                "the database is behind what was served (seq \(head) < \(s.head)): restored from a backup"
+            default: nil
+            }
         guard let reason else { return (storedEpoch, head) }
         let epoch = try rotateEpoch(pool)
         logger.warning("new epoch", metadata: ["epoch": "\(epoch)", "reason": "\(reason)"])
@@ -38,10 +40,15 @@ extension SQLiteStorage {
 
     // MARK: State file
 
-    struct State: Codable { var epoch: String; var head: Int64 }
+    struct State: Codable {
+        var epoch: String
+        var head: Int64
+    }
 
     static func readState(_ directory: URL) -> State? {
-        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(stateFileName).path) else { return nil }
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(stateFileName).path) else {
+            return nil
+        }
         return try? JSONDecoder().decode(State.self, from: data)
     }
 

@@ -12,7 +12,8 @@ extension SQLiteStorage {
         let epoch = self.epoch
         return try await pool.read { db in
             let decoder = SyncCoding.decoder()
-            let entries = try FeedEntry
+            let entries =
+                try FeedEntry
                 .filter(ChangeRow.Columns.groupID == groupID && ChangeRow.Columns.seq > after)
                 .order(ChangeRow.Columns.seq)
                 .limit(limit)

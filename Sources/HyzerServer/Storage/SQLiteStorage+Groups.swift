@@ -9,8 +9,9 @@ extension SQLiteStorage {
         let group = GroupRow(id: UUID().uuidString.lowercased(), name: trimmed, createdAt: now)
         let token = Tokens.generate(prefix: "hza_")
         // Only the token's hash is stored: a copy of the database grants nothing.
-        let credential = CredentialRow(tokenHash: Tokens.hash(token), groupID: group.id, role: Principal.Role.admin.rawValue,
-                                       deviceID: nil, createdAt: group.createdAt, revokedAt: nil)
+        let credential = CredentialRow(
+            tokenHash: Tokens.hash(token), groupID: group.id, role: Principal.Role.admin.rawValue,
+            deviceID: nil, createdAt: group.createdAt, revokedAt: nil)
         try await pool.write { db in
             try group.insert(db)
             try credential.insert(db)
@@ -33,11 +34,14 @@ extension SQLiteStorage {
         guard token.utf8.count <= 200 else { return nil }
         let hash = Tokens.hash(token)
         return try await pool.read { db in
-            guard let credential = try CredentialRow
-                .filter(key: hash)
-                .filter(CredentialRow.Columns.revokedAt == nil)
-                .fetchOne(db),
-                let role = Principal.Role(rawValue: credential.role) else { return nil }
+            guard
+                let credential =
+                    try CredentialRow
+                    .filter(key: hash)
+                    .filter(CredentialRow.Columns.revokedAt == nil)
+                    .fetchOne(db),
+                let role = Principal.Role(rawValue: credential.role)
+            else { return nil }
             return Principal(groupID: credential.groupID, role: role, deviceID: credential.deviceID)
         }
     }

@@ -40,8 +40,10 @@ public final class SQLiteStorage: SyncStorage {
     ///
     /// Synchronous on purpose: it runs once, before the server takes a request (and in the
     /// admin commands), and opening a `DatabasePool` is synchronous in GRDB anyway.
-    public init(directory: URL, clock: any HyzerClock = SystemClock(),
-                logger: Logger = Logger(label: "hyzer.server.storage")) throws {
+    public init(
+        directory: URL, clock: any HyzerClock = SystemClock(),
+        logger: Logger = Logger(label: "hyzer.server.storage")
+    ) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
         self.clock = clock

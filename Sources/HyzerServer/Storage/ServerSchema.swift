@@ -11,66 +11,68 @@ enum ServerSchema {
     static func migrator(clock: any HyzerClock) -> DatabaseMigrator {
         var m = DatabaseMigrator()
         m.registerMigration("v1 server") { db in
-            try db.execute(sql: """
-                CREATE TABLE server_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
-                CREATE TABLE groups (
-                    id TEXT PRIMARY KEY NOT NULL,
-                    name TEXT NOT NULL CHECK (length(trim(name)) > 0),
-                    created_at REAL NOT NULL
-                );
-                CREATE TABLE credentials (
-                    token_hash BLOB PRIMARY KEY NOT NULL,
-                    group_id TEXT NOT NULL REFERENCES groups(id),
-                    role TEXT NOT NULL CHECK (role IN ('admin', 'device')),
-                    device_id TEXT,
-                    created_at REAL NOT NULL,
-                    revoked_at REAL
-                ) WITHOUT ROWID;
-                CREATE INDEX credentials_by_device ON credentials(group_id, device_id);
-                CREATE TABLE devices (
-                    group_id TEXT NOT NULL REFERENCES groups(id),
-                    device_id TEXT NOT NULL,
-                    name TEXT NOT NULL,
-                    enrolled_at REAL NOT NULL,
-                    revoked_at REAL,
-                    PRIMARY KEY (group_id, device_id)
-                ) WITHOUT ROWID;
-                CREATE TABLE changes (
-                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                    group_id TEXT NOT NULL REFERENCES groups(id),
-                    kind TEXT NOT NULL,
-                    record_id BLOB NOT NULL,
-                    version BLOB NOT NULL,
-                    payload BLOB NOT NULL,
-                    pushed_by TEXT NOT NULL,
-                    received_at REAL NOT NULL,
-                    UNIQUE (group_id, kind, record_id, version)
-                );
-                CREATE INDEX changes_feed ON changes(group_id, seq);
-                CREATE TABLE current_records (
-                    group_id TEXT NOT NULL,
-                    kind TEXT NOT NULL,
-                    record_id BLOB NOT NULL,
-                    seq INTEGER NOT NULL REFERENCES changes(seq),
-                    lifecycle INTEGER NOT NULL,
-                    updated_at REAL NOT NULL,
-                    version BLOB NOT NULL,
-                    PRIMARY KEY (group_id, kind, record_id)
-                ) WITHOUT ROWID;
-                CREATE TABLE events (
-                    group_id TEXT NOT NULL,
-                    event_id BLOB NOT NULL,
-                    round_id BLOB NOT NULL,
-                    participant_id BLOB NOT NULL,
-                    hole INTEGER NOT NULL,
-                    seq INTEGER NOT NULL REFERENCES changes(seq),
-                    PRIMARY KEY (group_id, event_id)
-                ) WITHOUT ROWID;
-                CREATE INDEX events_by_cell ON events(group_id, round_id, participant_id, hole);
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TABLE server_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE groups (
+                        id TEXT PRIMARY KEY NOT NULL,
+                        name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+                        created_at REAL NOT NULL
+                    );
+                    CREATE TABLE credentials (
+                        token_hash BLOB PRIMARY KEY NOT NULL,
+                        group_id TEXT NOT NULL REFERENCES groups(id),
+                        role TEXT NOT NULL CHECK (role IN ('admin', 'device')),
+                        device_id TEXT,
+                        created_at REAL NOT NULL,
+                        revoked_at REAL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX credentials_by_device ON credentials(group_id, device_id);
+                    CREATE TABLE devices (
+                        group_id TEXT NOT NULL REFERENCES groups(id),
+                        device_id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        enrolled_at REAL NOT NULL,
+                        revoked_at REAL,
+                        PRIMARY KEY (group_id, device_id)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE changes (
+                        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                        group_id TEXT NOT NULL REFERENCES groups(id),
+                        kind TEXT NOT NULL,
+                        record_id BLOB NOT NULL,
+                        version BLOB NOT NULL,
+                        payload BLOB NOT NULL,
+                        pushed_by TEXT NOT NULL,
+                        received_at REAL NOT NULL,
+                        UNIQUE (group_id, kind, record_id, version)
+                    );
+                    CREATE INDEX changes_feed ON changes(group_id, seq);
+                    CREATE TABLE current_records (
+                        group_id TEXT NOT NULL,
+                        kind TEXT NOT NULL,
+                        record_id BLOB NOT NULL,
+                        seq INTEGER NOT NULL REFERENCES changes(seq),
+                        lifecycle INTEGER NOT NULL,
+                        updated_at REAL NOT NULL,
+                        version BLOB NOT NULL,
+                        PRIMARY KEY (group_id, kind, record_id)
+                    ) WITHOUT ROWID;
+                    CREATE TABLE events (
+                        group_id TEXT NOT NULL,
+                        event_id BLOB NOT NULL,
+                        round_id BLOB NOT NULL,
+                        participant_id BLOB NOT NULL,
+                        hole INTEGER NOT NULL,
+                        seq INTEGER NOT NULL REFERENCES changes(seq),
+                        PRIMARY KEY (group_id, event_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX events_by_cell ON events(group_id, round_id, participant_id, hole);
+                    """)
             // The creation time comes from the injected clock, so a test can pin it.
-            try db.execute(sql: "INSERT INTO server_meta (key, value) VALUES ('epoch', ?), ('created_at', ?)",
-                           arguments: [UUID().uuidString.lowercased(), ISO8601DateFormatter().string(from: clock.date)])
+            try db.execute(
+                sql: "INSERT INTO server_meta (key, value) VALUES ('epoch', ?), ('created_at', ?)",
+                arguments: [UUID().uuidString.lowercased(), ISO8601DateFormatter().string(from: clock.date)])
         }
         // The feed is what every device replicates by seq: a row changed or removed after
         // it was served would leave each device's copy silently different from the
@@ -78,24 +80,25 @@ enum ServerSchema {
         // whole file, a backup copies it), so the schema refuses it outright, as the
         // device's `score_events` does. A correction is a new event that supersedes.
         m.registerMigration("v2 server: append-only feed") { db in
-            try db.execute(sql: """
-                CREATE TRIGGER changes_append_only_update BEFORE UPDATE ON changes
-                BEGIN
-                    SELECT RAISE(ABORT, 'changes is append-only: the feed is never rewritten; push a new version instead');
-                END;
-                CREATE TRIGGER changes_append_only_delete BEFORE DELETE ON changes
-                BEGIN
-                    SELECT RAISE(ABORT, 'changes is append-only: the feed is never deleted from');
-                END;
-                CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
-                BEGIN
-                    SELECT RAISE(ABORT, 'events is append-only: record a correction that supersedes the event instead');
-                END;
-                CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
-                BEGIN
-                    SELECT RAISE(ABORT, 'events is append-only: score events are never deleted');
-                END;
-                """)
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER changes_append_only_update BEFORE UPDATE ON changes
+                    BEGIN
+                        SELECT RAISE(ABORT, 'changes is append-only: the feed is never rewritten; push a new version instead');
+                    END;
+                    CREATE TRIGGER changes_append_only_delete BEFORE DELETE ON changes
+                    BEGIN
+                        SELECT RAISE(ABORT, 'changes is append-only: the feed is never deleted from');
+                    END;
+                    CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+                    BEGIN
+                        SELECT RAISE(ABORT, 'events is append-only: record a correction that supersedes the event instead');
+                    END;
+                    CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+                    BEGIN
+                        SELECT RAISE(ABORT, 'events is append-only: score events are never deleted');
+                    END;
+                    """)
         }
         return m
     }

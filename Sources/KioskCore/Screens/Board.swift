@@ -15,7 +15,8 @@ extension Screen.Board: ScreenBehavior {
     /// Into the round being played (or its finalize prompt), or into setting one up.
     func pressed(in state: inout KioskState, now: Millis) -> [KioskEffect] {
         guard let snapshot = state.data.round else { return Screen.SetupCourse.begin(in: &state, now: now) }
-        state.screen = snapshot.round.status == .awaitingFinalization
+        state.screen =
+            snapshot.round.status == .awaitingFinalization
             ? .finalizePrompt(cursor: 0) : Screen.HoleCard.resuming(snapshot)
         return []
     }

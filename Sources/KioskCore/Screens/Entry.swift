@@ -28,14 +28,21 @@ extension Screen.Entry: ScreenBehavior {
 
     /// Saves, and puts the card's cursor on the next participant still without a score here.
     func pressed(in state: inout KioskState, now: Millis) -> [KioskEffect] {
-        guard let snapshot = state.data.round else { state.screen = .board; return [] }
+        guard let snapshot = state.data.round else {
+            state.screen = .board
+            return []
+        }
         let participants = snapshot.round.participants
         let next = (1..<max(participants.count, 1)).lazy
             .map { (cursor + $0) % participants.count }
             .first { snapshot.scorecard.value(participant: participants[$0].id, hole: hole) == nil }
         state.screen = .holeCard(hole: hole, cursor: next ?? cursor)
-        return [.buzz(.confirm), .saveScore(roundID: snapshot.round.id, participantID: participantID,
-                                            hole: hole, strokes: value)]
+        return [
+            .buzz(.confirm),
+            .saveScore(
+                roundID: snapshot.round.id, participantID: participantID,
+                hole: hole, strokes: value),
+        ]
     }
 
     /// Cancelled: back to the card, nothing saved.
@@ -47,7 +54,9 @@ extension Screen.Entry: ScreenBehavior {
         case .minus: return turned(-1, in: &state)
         case .plus: return turned(1, in: &state)
         case .save: return pressed(in: &state, now: now)
-        case .cancel: back(in: &state); return []
+        case .cancel:
+            back(in: &state)
+            return []
         }
     }
 

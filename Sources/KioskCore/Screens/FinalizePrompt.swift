@@ -19,7 +19,10 @@ extension Screen.FinalizePrompt: ScreenBehavior {
     }
 
     func pressed(in state: inout KioskState, now: Millis) -> [KioskEffect] {
-        guard let snapshot = state.data.round else { state.screen = .board; return [] }
+        guard let snapshot = state.data.round else {
+            state.screen = .board
+            return []
+        }
         if cursor == 0 {
             state.screen = .summary(roundID: snapshot.round.id)
             return [.buzz(.confirm), .finishRound(snapshot.round.id)]
@@ -30,7 +33,11 @@ extension Screen.FinalizePrompt: ScreenBehavior {
 
     /// Back to the last hole's card, to check a score before finalizing.
     func back(in state: inout KioskState) {
-        if let snapshot = state.data.round { state.screen = .holeCard(hole: snapshot.course.holeCount, cursor: 0) } else { state.screen = .board }
+        if let snapshot = state.data.round {
+            state.screen = .holeCard(hole: snapshot.course.holeCount, cursor: 0)
+        } else {
+            state.screen = .board
+        }
     }
 
     func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {

@@ -36,10 +36,22 @@ extension Screen.HoleCard: ScreenBehavior {
         var (hole, cursor) = (hole, cursor + steps)
         var hitEnd = false
         while cursor >= rows {
-            if hole < snapshot.course.holeCount { cursor -= rows; hole += 1 } else { cursor = rows - 1; hitEnd = true }
+            if hole < snapshot.course.holeCount {
+                cursor -= rows
+                hole += 1
+            } else {
+                cursor = rows - 1
+                hitEnd = true
+            }
         }
         while cursor < 0 {
-            if hole > 1 { cursor += rows; hole -= 1 } else { cursor = 0; hitEnd = true }
+            if hole > 1 {
+                cursor += rows
+                hole -= 1
+            } else {
+                cursor = 0
+                hitEnd = true
+            }
         }
         state.screen = .holeCard(hole: hole, cursor: cursor)
         return hitEnd ? [.buzz(.limit)] : []
@@ -51,15 +63,18 @@ extension Screen.HoleCard: ScreenBehavior {
         let participant = snapshot.round.participants[cursor]
         let previous = snapshot.scorecard.value(participant: participant.id, hole: hole)
         let par = snapshot.course.par(of: hole) ?? Course.defaultPar
-        state.screen = .entry(.init(hole: hole, participantID: participant.id, cursor: cursor,
-                                    value: previous ?? par, previous: previous))
+        state.screen = .entry(
+            .init(
+                hole: hole, participantID: participant.id, cursor: cursor,
+                value: previous ?? par, previous: previous))
         return []
     }
 
     /// A tap on a row scores that participant.
     func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
         guard let rows = state.data.round?.round.participants.count,
-              let row = layout.listRow(at: y, rows: rows, cursor: 0, style: .holeCard) else { return [] }
+            let row = layout.listRow(at: y, rows: rows, cursor: 0, style: .holeCard)
+        else { return [] }
         state.screen = .holeCard(hole: hole, cursor: row)
         return state.press(now: now)
     }
@@ -67,9 +82,13 @@ extension Screen.HoleCard: ScreenBehavior {
     /// FR20: when this hole has just been completed (or the last scores are in), the card
     /// moves on by itself after a moment.
     func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis) {
-        guard let snapshot = state.data.round else { state.screen = .board; return }
+        guard let snapshot = state.data.round else {
+            state.screen = .board
+            return
+        }
         let sameRound = old.round?.round.id == snapshot.round.id
-        let justCompleted = snapshot.scorecard.isHoleComplete(hole)
+        let justCompleted =
+            snapshot.scorecard.isHoleComplete(hole)
             && !(sameRound && old.round?.scorecard.isHoleComplete(hole) == true)
         let rows = snapshot.round.participants.count
         if cursor >= rows || hole > snapshot.course.holeCount { state.screen = Self.resuming(snapshot) }

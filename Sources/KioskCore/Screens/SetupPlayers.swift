@@ -59,7 +59,8 @@ extension Screen.SetupPlayers: ScreenBehavior {
     /// Players removed elsewhere drop out of the selection.
     func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis) {
         let known = Set(state.data.players.map(\.id))
-        state.screen = .setupPlayers(courseID: courseID, selected: selected.filter(known.contains),
-                                     cursor: min(cursor, state.data.players.count))
+        state.screen = .setupPlayers(
+            courseID: courseID, selected: selected.filter(known.contains),
+            cursor: min(cursor, state.data.players.count))
     }
 }

@@ -16,13 +16,15 @@ extension Painter {
         }
         let header = layout.header
         let course = snapshot.course
-        canvas.text(course.name, .title, size: layout.headerFont, Palette.textPrimary, x: layout.margin,
-                    midY: header.midY, maxWidth: layout.width * 0.45)
+        canvas.text(
+            course.name, .title, size: layout.headerFont, Palette.textPrimary, x: layout.margin,
+            midY: header.midY, maxWidth: layout.width * 0.45)
         let allIn = snapshot.round.status == .awaitingFinalization
         let progress = allIn ? "All \(course.holeCount) holes scored" : "Hole \(snapshot.currentHole) of \(course.holeCount)"
         let nameWidth = min(canvas.measure(course.name, .title, size: layout.headerFont), layout.width * 0.45)
-        canvas.text(progress, .body, size: Layout.fontSize(Double(layout.headerFont) * 0.7), Palette.accent,
-                    x: layout.margin + nameWidth + layout.margin, midY: header.midY)
+        canvas.text(
+            progress, .body, size: Layout.fontSize(Double(layout.headerFont) * 0.7), Palette.accent,
+            x: layout.margin + nameWidth + layout.margin, midY: header.midY)
         paintSync(midY: header.midY)
 
         let board = state.leaderboard
@@ -52,25 +54,31 @@ extension Painter {
                 // The pulse is an accent bar at the row's edge: it reads as "changed" from
                 // across the room and costs a sliver of blending, not the whole row.
                 let bar = max(4, rect.h * 0.08)
-                canvas.fillRounded(Rect(x: rect.x, y: rect.y + rect.h * 0.2, w: bar, h: rect.h * 0.6), radius: bar / 2,
-                                   Palette.accent, alpha: pulse)
+                canvas.fillRounded(
+                    Rect(x: rect.x, y: rect.y + rect.h * 0.2, w: bar, h: rect.h * 0.6), radius: bar / 2,
+                    Palette.accent, alpha: pulse)
             }
             let first = row.position == 1
-            canvas.text(row.positionLabel, .title, size: nameSize, first ? Palette.accent : Palette.textPrimary,
-                        x: columns.position, midY: rect.midY, maxWidth: columns.arrow - columns.position - 4)
+            canvas.text(
+                row.positionLabel, .title, size: nameSize, first ? Palette.accent : Palette.textPrimary,
+                x: columns.position, midY: rect.midY, maxWidth: columns.arrow - columns.position - 4)
             let arrowAlpha = board.arrowOpacity(of: id, at: now, reduceMotion: reduce)
             if arrowAlpha > 0, let delta = board.arrows[id]?.delta {
                 let s = rowH * 0.26
-                canvas.triangle(in: Rect(x: columns.arrow, y: rect.midY - s / 2, w: s * 1.1, h: s), up: delta > 0,
-                                delta > 0 ? Palette.underPar : Palette.overPar, alpha: arrowAlpha)
+                canvas.triangle(
+                    in: Rect(x: columns.arrow, y: rect.midY - s / 2, w: s * 1.1, h: s), up: delta > 0,
+                    delta > 0 ? Palette.underPar : Palette.overPar, alpha: arrowAlpha)
             }
-            canvas.text(row.name, .title, size: nameSize, Palette.textPrimary, x: columns.name, midY: rect.midY,
-                        maxWidth: columns.thru - columns.name - rowH * 0.8)
+            canvas.text(
+                row.name, .title, size: nameSize, Palette.textPrimary, x: columns.name, midY: rect.midY,
+                maxWidth: columns.thru - columns.name - rowH * 0.8)
             let progress = ScoreFormat.progress(row)
-            canvas.text(progress, .body, size: captionSize, Palette.textSecondary, x: columns.thru + rowH * 0.9,
-                        midY: rect.midY, align: .center)
-            canvas.text(toPar(row.toPar), .score, size: scoreSize, Palette.toPar(row.toPar), x: columns.toPar,
-                        midY: rect.midY, align: .right)
+            canvas.text(
+                progress, .body, size: captionSize, Palette.textSecondary, x: columns.thru + rowH * 0.9,
+                midY: rect.midY, align: .center)
+            canvas.text(
+                toPar(row.toPar), .score, size: scoreSize, Palette.toPar(row.toPar), x: columns.toPar,
+                midY: rect.midY, align: .right)
         }
         let discrepancies = snapshot.scorecard.discrepancies.count
         var hint = allIn ? "All scores recorded · Press to finalize" : "Press to enter scores · Hold for menu"

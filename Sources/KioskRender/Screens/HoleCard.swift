@@ -12,10 +12,12 @@ extension Painter {
         let header = layout.holeHeader
         let big = Layout.fontSize(header.h * 0.62)
         let holeWidth = canvas.text("Hole \(hole)", .title, size: big, Palette.textPrimary, x: header.x, midY: header.midY)
-        canvas.text("Par \(par)", .body, size: Layout.fontSize(header.h * 0.36), Palette.accent,
-                    x: header.x + holeWidth + layout.margin, midY: header.midY)
-        canvas.text(course.name, .body, size: Layout.fontSize(header.h * 0.3), Palette.textSecondary,
-                    x: header.maxX, midY: header.midY, align: .right, maxWidth: layout.width * 0.35)
+        canvas.text(
+            "Par \(par)", .body, size: Layout.fontSize(header.h * 0.36), Palette.accent,
+            x: header.x + holeWidth + layout.margin, midY: header.midY)
+        canvas.text(
+            course.name, .body, size: Layout.fontSize(header.h * 0.3), Palette.textSecondary,
+            x: header.maxX, midY: header.midY, align: .right, maxWidth: layout.width * 0.35)
 
         let participants = snapshot.round.participants
         let rowH = layout.holeRowHeight(rows: participants.count)
@@ -28,38 +30,47 @@ extension Painter {
             let rect = Rect(x: area.x, y: area.y + Double(index) * rowH, w: area.w, h: rowH - max(2, rowH * 0.08))
             let radius = rect.h * 0.22
             if index == cursor {
-                canvas.strokeRounded(rect, radius: radius, width: max(2, 4 * layout.scale), Palette.accent, inner: Palette.elevated)
+                canvas.strokeRounded(
+                    rect, radius: radius, width: max(2, 4 * layout.scale), Palette.accent, inner: Palette.elevated)
             } else {
                 canvas.fillRounded(rect, radius: radius, Palette.elevated)
             }
             let cell = snapshot.scorecard.resolution(participant: participant.id, hole: hole)
             let pad = rect.h * 0.3
-            canvas.text(participant.name, .title, size: nameSize, Palette.textPrimary, x: rect.x + pad,
-                        midY: rect.y + rect.h * 0.36, maxWidth: rect.w * 0.6)
+            canvas.text(
+                participant.name, .title, size: nameSize, Palette.textPrimary, x: rect.x + pad,
+                midY: rect.y + rect.h * 0.36, maxWidth: rect.w * 0.6)
             var captionX = rect.x + pad
             if let standing = standings.row(for: participant.id) {
-                captionX += canvas.text("\(toPar(standing.toPar)) total", .body, size: captionSize,
-                                        Palette.toPar(standing.toPar), x: captionX, midY: rect.y + rect.h * 0.74)
+                captionX += canvas.text(
+                    "\(toPar(standing.toPar)) total", .body, size: captionSize,
+                    Palette.toPar(standing.toPar), x: captionX, midY: rect.y + rect.h * 0.74)
             }
             if let leaf = cell.leaves.first, let who = state.data.name(of: leaf.reportedBy), leaf.reportedBy != participant.id {
-                canvas.text("· scored by \(who)", .body, size: captionSize, Palette.textSecondary,
-                            x: captionX + Double(captionSize) / 2, midY: rect.y + rect.h * 0.74, maxWidth: rect.w * 0.45)
+                canvas.text(
+                    "· scored by \(who)", .body, size: captionSize, Palette.textSecondary,
+                    x: captionX + Double(captionSize) / 2, midY: rect.y + rect.h * 0.74, maxWidth: rect.w * 0.45)
             }
             if let discrepancy = cell.discrepancy {
-                canvas.text("check: " + discrepancy.values.map(String.init).joined(separator: " or "), .body,
-                            size: captionSize, Palette.overPar, x: rect.maxX - rect.h * 1.6, midY: rect.midY, align: .right)
+                canvas.text(
+                    "check: " + discrepancy.values.map(String.init).joined(separator: " or "), .body,
+                    size: captionSize, Palette.overPar, x: rect.maxX - rect.h * 1.6, midY: rect.midY, align: .right)
             }
             if let value = cell.value {
-                canvas.text("\(value)", .score, size: scoreSize, Palette.strokes(value, par: par), x: rect.maxX - pad,
-                            midY: rect.midY, align: .right)
+                canvas.text(
+                    "\(value)", .score, size: scoreSize, Palette.strokes(value, par: par), x: rect.maxX - pad,
+                    midY: rect.midY, align: .right)
             } else {
-                canvas.text("–", .score, size: scoreSize, Palette.textSecondary, x: rect.maxX - pad, midY: rect.midY, align: .right)
+                canvas.text(
+                    "–", .score, size: scoreSize, Palette.textSecondary, x: rect.maxX - pad, midY: rect.midY, align: .right)
             }
         }
         paintHoleDots(snapshot, current: hole)
-        let hint = state.autoAdvanceAt != nil ? "Hole complete · moving on…" : "Turn to choose · Press to score · Hold for the board"
-        canvas.text(hint, .body, size: layout.captionFont, Palette.textSecondary, x: layout.margin, midY: footerMid,
-                    maxWidth: layout.width * 0.5)
+        let hint =
+            state.autoAdvanceAt != nil ? "Hole complete · moving on…" : "Turn to choose · Press to score · Hold for the board"
+        canvas.text(
+            hint, .body, size: layout.captionFont, Palette.textSecondary, x: layout.margin, midY: footerMid,
+            maxWidth: layout.width * 0.5)
     }
 
     /// One dot per hole: teal for this hole, white when everyone has scored it.
@@ -70,7 +81,9 @@ extension Painter {
         let total = Double(count) * d + Double(count - 1) * gap
         var x = layout.width - layout.margin - total
         for hole in 1...count {
-            let color: RGB = hole == current ? Palette.accent
+            let color: RGB =
+                hole == current
+                ? Palette.accent
                 : snapshot.scorecard.isHoleComplete(hole) ? Palette.textPrimary : Palette.tertiary
             let size = hole == current ? d * 1.4 : d
             canvas.fillRounded(Rect(x: x - (size - d) / 2, y: footerMid - size / 2, w: size, h: size), radius: size / 2, color)
@@ -89,14 +102,16 @@ extension Painter {
         if pulseAny { canvas.fillRounded(pill, radius: pill.h / 2, Palette.accent, alpha: 0.12) }
         for row in state.leaderboard.rows {
             let score = toPar(row.toPar)
-            let width = canvas.measure(row.positionLabel + " ", .body, size: size) + canvas.measure(row.name, .title, size: size)
+            let width =
+                canvas.measure(row.positionLabel + " ", .body, size: size) + canvas.measure(row.name, .title, size: size)
                 + canvas.measure(" " + score, .score, size: size)
             guard x + width <= limit else {
                 canvas.text("…", .title, size: size, Palette.textSecondary, x: limit, midY: pill.midY, align: .right)
                 break
             }
-            x += canvas.text(row.positionLabel + " ", .body, size: size, row.position == 1 ? Palette.accent : Palette.textSecondary,
-                             x: x, midY: pill.midY)
+            x += canvas.text(
+                row.positionLabel + " ", .body, size: size, row.position == 1 ? Palette.accent : Palette.textSecondary,
+                x: x, midY: pill.midY)
             x += canvas.text(row.name, .title, size: size, Palette.textPrimary, x: x, midY: pill.midY)
             x += canvas.text(" " + score, .score, size: size, Palette.toPar(row.toPar), x: x, midY: pill.midY)
             x += Double(size) * 1.2

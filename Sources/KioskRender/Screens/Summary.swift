@@ -21,15 +21,18 @@ extension Painter {
         let titleSize = Layout.fontSize(layout.height * 0.075)
         var y = layout.margin + Double(titleSize) * 0.7
         if let heading {
-            canvas.text(heading.uppercased(), .body, size: layout.captionFont, Palette.accent, x: layout.width / 2, midY: y,
-                        align: .center)
+            canvas.text(
+                heading.uppercased(), .body, size: layout.captionFont, Palette.accent, x: layout.width / 2, midY: y,
+                align: .center)
             y += Double(layout.captionFont) * 1.4
         }
-        canvas.text(course.name, .title, size: titleSize, Palette.textPrimary, x: layout.width / 2, midY: y, align: .center,
-                    maxWidth: layout.width - 2 * layout.margin)
+        canvas.text(
+            course.name, .title, size: titleSize, Palette.textPrimary, x: layout.width / 2, midY: y, align: .center,
+            maxWidth: layout.width - 2 * layout.margin)
         y += Double(titleSize) * 0.85
-        canvas.text(formatter.string(from: date), .body, size: layout.captionFont + 2, Palette.textSecondary,
-                    x: layout.width / 2, midY: y, align: .center)
+        canvas.text(
+            formatter.string(from: date), .body, size: layout.captionFont + 2, Palette.textSecondary,
+            x: layout.width / 2, midY: y, align: .center)
         y += Double(layout.captionFont) * 1.5
 
         let rows = snapshot.standings.rows
@@ -47,15 +50,19 @@ extension Painter {
             if let medal {
                 canvas.strokeRounded(badge, radius: badge.h / 2, width: max(2, 3 * layout.scale), medal, inner: Palette.elevated)
             }
-            canvas.text(row.positionLabel, .title, size: Layout.fontSize(rowH * 0.36), medal ?? Palette.textSecondary,
-                        x: badge.midX, midY: badge.midY, align: .center, maxWidth: badge.w * 0.8)
-            canvas.text(row.name, .title, size: nameSize, Palette.textPrimary, x: badge.maxX + rect.h * 0.3, midY: rect.midY,
-                        maxWidth: rect.w * 0.45)
+            canvas.text(
+                row.positionLabel, .title, size: Layout.fontSize(rowH * 0.36), medal ?? Palette.textSecondary,
+                x: badge.midX, midY: badge.midY, align: .center, maxWidth: badge.w * 0.8)
+            canvas.text(
+                row.name, .title, size: nameSize, Palette.textPrimary, x: badge.maxX + rect.h * 0.3, midY: rect.midY,
+                maxWidth: rect.w * 0.45)
             let strokes = row.status == .dnf ? "DNF · \(row.strokes) strokes" : "\(row.strokes) strokes"
-            canvas.text(strokes, .body, size: Layout.fontSize(rowH * 0.26), Palette.textSecondary,
-                        x: rect.maxX - rect.h * 1.9, midY: rect.midY, align: .right)
-            canvas.text(toPar(row.toPar), .score, size: Layout.fontSize(rowH * 0.5), Palette.toPar(row.toPar),
-                        x: rect.maxX - rect.h * 0.3, midY: rect.midY, align: .right)
+            canvas.text(
+                strokes, .body, size: Layout.fontSize(rowH * 0.26), Palette.textSecondary,
+                x: rect.maxX - rect.h * 1.9, midY: rect.midY, align: .right)
+            canvas.text(
+                toPar(row.toPar), .score, size: Layout.fontSize(rowH * 0.5), Palette.toPar(row.toPar),
+                x: rect.maxX - rect.h * 0.3, midY: rect.midY, align: .right)
         }
         let metaY = y + Double(rows.count) * rowH + metaH / 2
         canvas.fill(Rect(x: cardX, y: metaY - metaH / 2, w: cardW, h: max(1, layout.scale)), Palette.tertiary)
@@ -64,9 +71,12 @@ extension Painter {
             let minutes = Int(end.timeIntervalSince(start) / 60)
             meta.append(minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min")
         }
-        if let organizer = snapshot.round.participant(snapshot.round.organizerID) { meta.append("organized by \(organizer.name)") }
-        canvas.text(meta.joined(separator: " · "), .body, size: layout.captionFont, Palette.textSecondary,
-                    x: layout.width / 2, midY: metaY + metaH * 0.15, align: .center)
+        if let organizer = snapshot.round.participant(snapshot.round.organizerID) {
+            meta.append("organized by \(organizer.name)")
+        }
+        canvas.text(
+            meta.joined(separator: " · "), .body, size: layout.captionFont, Palette.textSecondary,
+            x: layout.width / 2, midY: metaY + metaH * 0.15, align: .center)
         paintFooter(hint)
     }
 }
