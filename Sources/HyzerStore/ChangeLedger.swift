@@ -309,17 +309,21 @@ public struct ChangeLedger {
     }
 }
 
+extension ChangeLedger: StoreScope {
+    static var target: StoreTarget { .domain }
+}
+
 extension StoreWrite {
     /// A write of sync bookkeeping on the domain database, in one transaction with the
     /// domain changes it makes (a pulled page and its cursor commit together or not at all).
     public static func changeLedger(_ body: @escaping @Sendable (ChangeLedger) throws -> Value) -> Self {
-        StoreWrite(.domain) { db, context in try body(ChangeLedger(db: db, now: context.now)) }
+        scoped(body)
     }
 }
 
 extension StoreRead {
     /// A read of sync bookkeeping (cursor, pending records); writes through it throw.
     public static func changeLedger(_ body: @escaping @Sendable (ChangeLedger) throws -> Value) -> Self {
-        StoreRead(.domain) { db in try body(ChangeLedger(db: db, now: Date(timeIntervalSince1970: 0))) }
+        scoped(body)
     }
 }

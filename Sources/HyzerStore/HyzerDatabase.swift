@@ -221,6 +221,30 @@ public struct StoreRead<Value: Sendable>: Sendable {
     }
 }
 
+/// A transaction's named access to one of the databases (`Outbox`, `ChangeLedger`): the
+/// database it works on, and how a write or a read makes it from the connection. Its
+/// metatype crosses into the database's closures, hence `SendableMetatype` (the scope
+/// itself holds the connection and never leaves the transaction).
+protocol StoreScope: SendableMetatype {
+    static var target: StoreTarget { get }
+    init(db: Database, now: Date)
+}
+
+extension StoreWrite {
+    /// A write through `Scope`, in one transaction, at the time of the store's clock.
+    static func scoped<Scope: StoreScope>(_ body: @escaping @Sendable (Scope) throws -> Value) -> Self {
+        StoreWrite(Scope.target) { db, context in try body(Scope(db: db, now: context.now)) }
+    }
+}
+
+extension StoreRead {
+    /// A read through `Scope`. A read has no write time, so it gets the epoch; writes
+    /// through it throw (the transaction is read-only).
+    static func scoped<Scope: StoreScope>(_ body: @escaping @Sendable (Scope) throws -> Value) -> Self {
+        StoreRead(Scope.target) { db in try body(Scope(db: db, now: Date(timeIntervalSince1970: 0))) }
+    }
+}
+
 extension HyzerDatabase {
     private func writer(_ target: StoreTarget) -> any DatabaseWriter {
         switch target {

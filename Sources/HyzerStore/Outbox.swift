@@ -113,39 +113,33 @@ public struct Outbox {
             ])
     }
 
-    /// The server has this version. Only a row still inFlight *with that version*
-    /// changes: a newer local version enqueued meanwhile stays pending.
-    public func markSynced(_ id: UUID, version: UUID, serverSeq: Int64?) throws {
+    /// Ends the push of this version with `outcome`, stamped with the write's time. Only a
+    /// row still inFlight *with that version* changes: a newer local version enqueued
+    /// meanwhile stays pending.
+    private func settle(_ id: UUID, version: UUID, _ outcome: [ColumnAssignment]) throws {
         try Self.row(id, version: version, status: .inFlight).updateAll(
-            db,
+            db, outcome + [OutboxRow.Columns.updatedAt.set(to: seconds)])
+    }
+
+    /// The server has this version.
+    public func markSynced(_ id: UUID, version: UUID, serverSeq: Int64?) throws {
+        try settle(
+            id, version: version,
             [
-                OutboxRow.Columns.status.set(to: OutboxStatus.synced.rawValue),
+                OutboxStatus.synced.assignment,
                 OutboxRow.Columns.serverSeq.set(to: serverSeq),
                 OutboxRow.Columns.lastError.set(to: nil),
-                OutboxRow.Columns.updatedAt.set(to: seconds),
             ])
     }
 
     /// The server refused this version for good.
     public func markFailed(_ id: UUID, version: UUID, reason: String) throws {
-        try Self.row(id, version: version, status: .inFlight).updateAll(
-            db,
-            [
-                OutboxRow.Columns.status.set(to: OutboxStatus.failed.rawValue),
-                OutboxRow.Columns.lastError.set(to: reason),
-                OutboxRow.Columns.updatedAt.set(to: seconds),
-            ])
+        try settle(id, version: version, [OutboxStatus.failed.assignment, OutboxRow.Columns.lastError.set(to: reason)])
     }
 
     /// A push that got no answer: the row goes back to pending for a retry.
     public func release(_ id: UUID, version: UUID, error: String) throws {
-        try Self.row(id, version: version, status: .inFlight).updateAll(
-            db,
-            [
-                OutboxRow.Columns.status.set(to: OutboxStatus.pending.rawValue),
-                OutboxRow.Columns.lastError.set(to: error),
-                OutboxRow.Columns.updatedAt.set(to: seconds),
-            ])
+        try settle(id, version: version, [OutboxStatus.pending.assignment, OutboxRow.Columns.lastError.set(to: error)])
     }
 
     /// At start-up: a push interrupted by a crash or power cut never got its answer, so
@@ -187,16 +181,21 @@ public struct Outbox {
     }
 }
 
+extension OutboxStatus {
+    /// `status = self`, for the updates that move a row.
+    fileprivate var assignment: ColumnAssignment { OutboxRow.Columns.status.set(to: rawValue) }
+}
+
+extension Outbox: StoreScope {
+    static var target: StoreTarget { .operational }
+}
+
 extension StoreWrite {
     /// A write of the outbox (operational database), in one transaction.
-    public static func outbox(_ body: @escaping @Sendable (Outbox) throws -> Value) -> Self {
-        StoreWrite(.operational) { db, context in try body(Outbox(db: db, now: context.now)) }
-    }
+    public static func outbox(_ body: @escaping @Sendable (Outbox) throws -> Value) -> Self { scoped(body) }
 }
 
 extension StoreRead {
     /// A read of the outbox; writes through it throw.
-    public static func outbox(_ body: @escaping @Sendable (Outbox) throws -> Value) -> Self {
-        StoreRead(.operational) { db in try body(Outbox(db: db, now: Date(timeIntervalSince1970: 0))) }
-    }
+    public static func outbox(_ body: @escaping @Sendable (Outbox) throws -> Value) -> Self { scoped(body) }
 }

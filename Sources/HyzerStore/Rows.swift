@@ -8,6 +8,9 @@ import HyzerKit
 //
 // Ids are 16-byte blobs (GRDB's UUID encoding) and times are Unix seconds (REAL), read
 // and written as `Double` so a synced time survives every round trip bit for bit.
+//
+// A record's coding keys spell its column names, so they are its query columns too
+// (`typealias Columns = CodingKeys`): one list of names per table, not two to keep in step.
 
 struct MetaRow: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "meta"
@@ -23,7 +26,7 @@ struct CourseRow: Codable, FetchableRecord, PersistableRecord {
     var name: String
     var updatedAt: Double
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, name
         case updatedAt = "updated_at"
     }
@@ -35,7 +38,7 @@ struct HoleRow: Codable, FetchableRecord, PersistableRecord {
     var number: Int
     var par: Int
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case courseID = "course_id"
         case number, par
     }
@@ -49,7 +52,7 @@ struct PlayerRow: Codable, FetchableRecord, PersistableRecord {
     var aliases: String
     var updatedAt: Double
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case id
         case displayName = "display_name"
         case aliases
@@ -59,6 +62,7 @@ struct PlayerRow: Codable, FetchableRecord, PersistableRecord {
 
 struct RoundRow: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "rounds"
+    typealias Columns = CodingKeys
     static let course = belongsTo(CourseRow.self)
     static let participants = hasMany(ParticipantRow.self)
     var id: UUID
@@ -70,7 +74,7 @@ struct RoundRow: Codable, FetchableRecord, PersistableRecord {
     var completedAt: Double?
     var updatedAt: Double
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case id
         case courseID = "course_id"
         case organizerID = "organizer_id"
@@ -80,44 +84,27 @@ struct RoundRow: Codable, FetchableRecord, PersistableRecord {
         case completedAt = "completed_at"
         case updatedAt = "updated_at"
     }
-
-    enum Columns {
-        static let id = Column(CodingKeys.id)
-        static let courseID = Column(CodingKeys.courseID)
-        static let organizerID = Column(CodingKeys.organizerID)
-        static let status = Column(CodingKeys.status)
-        static let createdAt = Column(CodingKeys.createdAt)
-        static let startedAt = Column(CodingKeys.startedAt)
-        static let completedAt = Column(CodingKeys.completedAt)
-        static let updatedAt = Column(CodingKeys.updatedAt)
-    }
 }
 
 struct ParticipantRow: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "round_participants"
+    typealias Columns = CodingKeys
     var roundID: UUID
     var participantID: UUID
     var ordinal: Int
     var name: String
     var kind: String
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case roundID = "round_id"
         case participantID = "participant_id"
         case ordinal, name, kind
-    }
-
-    enum Columns {
-        static let roundID = Column(CodingKeys.roundID)
-        static let participantID = Column(CodingKeys.participantID)
-        static let ordinal = Column(CodingKeys.ordinal)
-        static let name = Column(CodingKeys.name)
-        static let kind = Column(CodingKeys.kind)
     }
 }
 
 struct ScoreEventRow: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "score_events"
+    typealias Columns = CodingKeys
     /// Local arrival order (AUTOINCREMENT); nil until inserted.
     var seq: Int64?
     var id: UUID
@@ -132,7 +119,7 @@ struct ScoreEventRow: Codable, FetchableRecord, PersistableRecord {
     var createdAt: Double
     var isResolution: Bool
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case seq, id
         case roundID = "round_id"
         case participantID = "participant_id"
@@ -142,57 +129,38 @@ struct ScoreEventRow: Codable, FetchableRecord, PersistableRecord {
         case createdAt = "created_at"
         case isResolution = "is_resolution"
     }
-
-    enum Columns {
-        static let seq = Column(CodingKeys.seq)
-        static let id = Column(CodingKeys.id)
-        static let roundID = Column(CodingKeys.roundID)
-        static let participantID = Column(CodingKeys.participantID)
-        static let hole = Column(CodingKeys.hole)
-        static let strokes = Column(CodingKeys.strokes)
-        static let supersedes = Column(CodingKeys.supersedes)
-        static let reportedBy = Column(CodingKeys.reportedBy)
-        static let deviceID = Column(CodingKeys.deviceID)
-        static let createdAt = Column(CodingKeys.createdAt)
-        static let isResolution = Column(CodingKeys.isResolution)
-    }
 }
 
 /// `sync_records`: the change-tracking row of a course, player or round (score events
 /// are tracked in `PendingEventRow`).
 struct ChangeRow: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "sync_records"
+    typealias Columns = CodingKeys
     var kind: String
     var recordID: UUID
     var version: UUID
     var pending: Bool
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case kind
         case recordID = "record_id"
         case version, pending
-    }
-
-    enum Columns {
-        static let kind = Column(CodingKeys.kind)
-        static let recordID = Column(CodingKeys.recordID)
-        static let version = Column(CodingKeys.version)
-        static let pending = Column(CodingKeys.pending)
     }
 }
 
 /// `sync_pending_events`: the local seq of a score event the server has not acknowledged.
 struct PendingEventRow: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "sync_pending_events"
+    typealias Columns = CodingKeys
     var eventSeq: Int64
 
-    enum CodingKeys: String, CodingKey { case eventSeq = "event_seq" }
-    enum Columns { static let eventSeq = Column(CodingKeys.eventSeq) }
+    enum CodingKeys: String, CodingKey, ColumnExpression { case eventSeq = "event_seq" }
 }
 
 /// `outbox` in the operational database.
 struct OutboxRow: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "outbox"
+    typealias Columns = CodingKeys
     var recordID: UUID
     var recordType: String
     var status: String
@@ -206,7 +174,7 @@ struct OutboxRow: Codable, FetchableRecord, PersistableRecord {
     var localOrder: Int64
     var serverSeq: Int64?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case recordID = "record_id"
         case recordType = "record_type"
         case status, attempts
@@ -217,21 +185,6 @@ struct OutboxRow: Codable, FetchableRecord, PersistableRecord {
         case kindOrder = "kind_order"
         case localOrder = "local_order"
         case serverSeq = "server_seq"
-    }
-
-    enum Columns {
-        static let recordID = Column(CodingKeys.recordID)
-        static let recordType = Column(CodingKeys.recordType)
-        static let status = Column(CodingKeys.status)
-        static let attempts = Column(CodingKeys.attempts)
-        static let lastError = Column(CodingKeys.lastError)
-        static let enqueuedAt = Column(CodingKeys.enqueuedAt)
-        static let updatedAt = Column(CodingKeys.updatedAt)
-        static let version = Column(CodingKeys.version)
-        static let payload = Column(CodingKeys.payload)
-        static let kindOrder = Column(CodingKeys.kindOrder)
-        static let localOrder = Column(CodingKeys.localOrder)
-        static let serverSeq = Column(CodingKeys.serverSeq)
     }
 }
 

@@ -217,6 +217,14 @@ enum SyncStore {
         }
     }
 
+    /// The domain value a pulled record describes; a record the domain refuses is
+    /// reported as the store error of its kind, so the page skips just that record.
+    private static func validated<Value, Failure: Error>(
+        _ build: () throws(Failure) -> Value, or refusal: (Failure) -> StoreError
+    ) throws(StoreError) -> Value {
+        do { return try build() } catch { throw refusal(error) }
+    }
+
     private static func applyRemote(_ record: SyncRecord, into result: inout PullApplyResult, _ ledger: ChangeLedger) throws {
         let key = ChangeKey(kind: ChangeKind(record.kind), id: record.id, version: record.version)
         if let stamp = record.stamp, let local = try ledger.localVersion(key.kind, record.id) {
@@ -232,15 +240,11 @@ enum SyncStore {
         }
         switch record {
         case .course(let r):
-            let course: Course
-            do { course = try r.course() } catch { throw StoreError.course(error) }
-            try ledger.saveRemote(course, updatedAt: r.updatedAt)
+            try ledger.saveRemote(validated(r.course, or: StoreError.course), updatedAt: r.updatedAt)
             try ledger.setSynced(key)
             result.referenceDataChanged = true
         case .player(let r):
-            let player: Player
-            do { player = try r.player() } catch { throw StoreError.player(error) }
-            try ledger.saveRemote(player, updatedAt: r.updatedAt)
+            try ledger.saveRemote(validated(r.player, or: StoreError.player), updatedAt: r.updatedAt)
             try ledger.setSynced(key)
             result.referenceDataChanged = true
         case .round(let r):
