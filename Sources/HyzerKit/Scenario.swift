@@ -158,40 +158,35 @@ public enum ScenarioError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// The printed result: rows in display order and open discrepancies.
 public struct ScenarioResult: Sendable, Equatable, Encodable {
+    /// A leaderboard row named by the scenario's id for its participant. It keeps the
+    /// `Standing` itself, so the printed fields cannot drift from the leaderboard's.
     public struct Row: Sendable, Equatable, Encodable {
         public var participant: String
-        public var name: String
-        public var position: Int?
-        public var tied: Bool
-        public var toPar: Int
-        public var strokes: Int
-        public var thru: Int
-        public var status: StandingStatus
+        public var standing: Standing
 
         init(_ standing: Standing, id: String) {
             participant = id
-            name = standing.name
-            position = standing.position
-            tied = standing.tied
-            toPar = standing.toPar
-            strokes = standing.strokes
-            thru = standing.thru
-            status = standing.status
+            self.standing = standing
         }
 
         enum CodingKeys: String, CodingKey { case participant, name, position, tied, toPar, strokes, thru, status }
 
-        // Written by hand: `position` must appear as null for DNF, not be left out.
+        // Written by hand: `position` must appear as null for DNF, not be left out, and the
+        // participant is named by the scenario's id rather than the standing's UUID.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(participant, forKey: .participant)
-            try c.encode(name, forKey: .name)
-            if let position { try c.encode(position, forKey: .position) } else { try c.encodeNil(forKey: .position) }
-            try c.encode(tied, forKey: .tied)
-            try c.encode(toPar, forKey: .toPar)
-            try c.encode(strokes, forKey: .strokes)
-            try c.encode(thru, forKey: .thru)
-            try c.encode(status, forKey: .status)
+            try c.encode(standing.name, forKey: .name)
+            if let position = standing.position {
+                try c.encode(position, forKey: .position)
+            } else {
+                try c.encodeNil(forKey: .position)
+            }
+            try c.encode(standing.tied, forKey: .tied)
+            try c.encode(standing.toPar, forKey: .toPar)
+            try c.encode(standing.strokes, forKey: .strokes)
+            try c.encode(standing.thru, forKey: .thru)
+            try c.encode(standing.status, forKey: .status)
         }
     }
     public struct DiscrepancyRow: Sendable, Equatable, Encodable {

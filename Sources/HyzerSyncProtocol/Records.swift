@@ -195,44 +195,42 @@ public enum SyncRecord: Sendable, Hashable {
     case round(RoundRecord)
     case scoreEvent(ScoreEventRecord)
 
-    public var kind: RecordKind {
+    /// The record inside, whichever kind it is: the one place that looks at the case.
+    public var data: any SyncRecordData {
         switch self {
-        case .course: .course
-        case .player: .player
-        case .round: .round
-        case .scoreEvent: .scoreEvent
+        case .course(let r): r
+        case .player(let r): r
+        case .round(let r): r
+        case .scoreEvent(let r): r
         }
     }
 
-    public var id: UUID {
-        switch self {
-        case .course(let r): r.id
-        case .player(let r): r.id
-        case .round(let r): r.id
-        case .scoreEvent(let r): r.id
-        }
-    }
-
+    public var kind: RecordKind { type(of: data).kind }
+    public var id: UUID { data.id }
     /// The idempotency key of this statement: the event id for (immutable) events, the
     /// change id for mutable records.
-    public var version: UUID {
-        switch self {
-        case .course(let r): r.version
-        case .player(let r): r.version
-        case .round(let r): r.version
-        case .scoreEvent(let r): r.id
-        }
-    }
-
+    public var version: UUID { data.version }
     /// Seconds of the change (events: creation). Display and last-writer-wins only.
-    public var updatedAt: Double {
-        switch self {
-        case .course(let r): r.updatedAt
-        case .player(let r): r.updatedAt
-        case .round(let r): r.updatedAt
-        case .scoreEvent(let r): r.createdAt
-        }
-    }
+    public var updatedAt: Double { data.updatedAt }
+}
+
+/// What every record kind says about itself, so `SyncRecord` reads it without a switch per field.
+public protocol SyncRecordData: Codable, Sendable, Hashable {
+    static var kind: RecordKind { get }
+    var id: UUID { get }
+    var version: UUID { get }
+    var updatedAt: Double { get }
+}
+
+extension CourseRecord: SyncRecordData { public static var kind: RecordKind { .course } }
+extension PlayerRecord: SyncRecordData { public static var kind: RecordKind { .player } }
+extension RoundRecord: SyncRecordData { public static var kind: RecordKind { .round } }
+
+extension ScoreEventRecord: SyncRecordData {
+    public static var kind: RecordKind { .scoreEvent }
+    /// An event is immutable: its id is its version.
+    public var version: UUID { id }
+    public var updatedAt: Double { createdAt }
 }
 
 extension SyncRecord: Codable {
@@ -251,11 +249,6 @@ extension SyncRecord: Codable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .kind)
-        switch self {
-        case .course(let r): try c.encode(r, forKey: .data)
-        case .player(let r): try c.encode(r, forKey: .data)
-        case .round(let r): try c.encode(r, forKey: .data)
-        case .scoreEvent(let r): try c.encode(r, forKey: .data)
-        }
+        try c.encode(data, forKey: .data)
     }
 }

@@ -36,9 +36,7 @@ struct HyzerBench: AsyncParsableCommand {
         @OptionGroup var data: DataOption
 
         func run() async throws {
-            let workspace = try data.workspace("store")
-            defer { workspace.finish() }
-            try emit(try await StoreBenchmark.run(in: workspace))
+            try await data.run("store") { try await StoreBenchmark.run(in: $0) }
         }
     }
 
@@ -87,9 +85,7 @@ struct HyzerBench: AsyncParsableCommand {
 
         func run() async throws {
             let idle = idleSeconds ?? Double(ProcessInfo.processInfo.environment["HYZER_BENCH_IDLE_SECONDS"] ?? "") ?? 60
-            let workspace = try data.workspace("render")
-            defer { workspace.finish() }
-            try emit(try await RenderBenchmark.run(in: workspace, idleSeconds: idle))
+            try await data.run("render") { try await RenderBenchmark.run(in: $0, idleSeconds: idle) }
         }
     }
 
@@ -100,9 +96,7 @@ struct HyzerBench: AsyncParsableCommand {
         @OptionGroup var data: DataOption
 
         func run() async throws {
-            let workspace = try data.workspace("sync")
-            defer { workspace.finish() }
-            try emit(try await SyncBenchmark.run(in: workspace))
+            try await data.run("sync") { try await SyncBenchmark.run(in: $0) }
         }
     }
 }

@@ -76,6 +76,14 @@ struct DataOption: ParsableArguments {
         }
         return Workspace(url: url, keep: true)
     }
+
+    /// Runs a benchmark in its workspace, prints its figures, then removes the workspace
+    /// unless it is `--data DIR`: the one sequence every benchmark that writes files follows.
+    func run(_ benchmark: String, _ body: (Workspace) async throws -> Figures) async throws {
+        let workspace = try workspace(benchmark)
+        defer { workspace.finish() }
+        try HyzerBench.emit(try await body(workspace))
+    }
 }
 
 /// A benchmark's working directory.

@@ -13,6 +13,19 @@ struct DataDirectory: ParsableArguments {
     var url: URL { HyzerPaths.dataDirectory(explicit: data, for: .server) }
 }
 
+/// An admin subcommand that works on the server's database: it names what it does with
+/// the storage, and opening the storage in `--data` is written once, here.
+protocol StorageCommand: AsyncParsableCommand {
+    var data: DataDirectory { get }
+    func run(on storage: SQLiteStorage) async throws
+}
+
+extension StorageCommand {
+    func run() async throws {
+        try await run(on: SQLiteStorage(directory: data.url))
+    }
+}
+
 struct Fail: Error, CustomStringConvertible {
     var description: String
 }
@@ -65,13 +78,12 @@ struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group", abstract: "Manage groups.", subcommands: [Create.self, List.self])
 
-    struct Create: AsyncParsableCommand {
+    struct Create: StorageCommand {
         static let configuration = CommandConfiguration(abstract: "Create a group; prints its admin token (shown once).")
         @Argument(help: "The group's name.") var name: String
         @OptionGroup var data: DataDirectory
 
-        func run() async throws {
-            let storage = try SQLiteStorage(directory: data.url)
+        func run(on storage: SQLiteStorage) async throws {
             let (group, token) = try await storage.createGroup(name: name)
             FileHandle.standardError.write(
                 Data("created group \"\(group.name)\" (\(group.id)); its admin token follows, keep it safe:\n".utf8))
@@ -79,12 +91,11 @@ struct GroupCommand: AsyncParsableCommand {
         }
     }
 
-    struct List: AsyncParsableCommand {
+    struct List: StorageCommand {
         static let configuration = CommandConfiguration(abstract: "List groups.")
         @OptionGroup var data: DataDirectory
 
-        func run() async throws {
-            let storage = try SQLiteStorage(directory: data.url)
+        func run(on storage: SQLiteStorage) async throws {
             for group in try await storage.groups() {
                 let devices = try await storage.devices(groupID: group.id)
                 print("\(group.id)  \(group.name)  (\(devices.filter { $0.revokedAt == nil }.count) devices)")
@@ -97,40 +108,37 @@ struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "device", abstract: "List or revoke a group's devices.", subcommands: [List.self, Revoke.self])
 
-    struct List: AsyncParsableCommand {
+    struct List: StorageCommand {
         static let configuration = CommandConfiguration(abstract: "List a group's devices.")
         @Argument(help: "Group id.") var group: String
         @OptionGroup var data: DataDirectory
 
-        func run() async throws {
-            let storage = try SQLiteStorage(directory: data.url)
+        func run(on storage: SQLiteStorage) async throws {
             for d in try await storage.devices(groupID: group) {
                 print("\(d.deviceID)  \(d.name)  \(d.revokedAt == nil ? "active" : "revoked")")
             }
         }
     }
 
-    struct Revoke: AsyncParsableCommand {
+    struct Revoke: StorageCommand {
         static let configuration = CommandConfiguration(abstract: "Revoke a device and its token.")
         @Argument(help: "Group id.") var group: String
         @Argument(help: "Device id.") var device: String
         @OptionGroup var data: DataDirectory
 
-        func run() async throws {
-            let storage = try SQLiteStorage(directory: data.url)
+        func run(on storage: SQLiteStorage) async throws {
             do { try await storage.revoke(groupID: group, deviceID: device) } catch { throw Fail(description: "\(error)") }
             print("revoked \(device)")
         }
     }
 }
 
-struct Backup: AsyncParsableCommand {
+struct Backup: StorageCommand {
     static let configuration = CommandConfiguration(abstract: "Write a consistent copy of the database (safe while serving).")
     @OptionGroup var data: DataDirectory
     @Option(help: "Backup file to write.") var to: String
 
-    func run() async throws {
-        let storage = try SQLiteStorage(directory: data.url)
+    func run(on storage: SQLiteStorage) async throws {
         try await storage.backup(to: URL(fileURLWithPath: to))
         print("backed up to \(to)")
     }

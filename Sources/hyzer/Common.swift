@@ -35,3 +35,20 @@ struct CommandFailure: Error, CustomStringConvertible {
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
+
+/// What every command that records scores takes: `--data`, the round and `--no-sync`.
+/// It opens the store and finds the round, and syncs after the writes, the same way for each.
+struct ScoreWriteOptions: ParsableArguments {
+    @OptionGroup var data: DataOptions
+    @Argument(help: "Round id, or \"current\" for the newest active round.") var round: String
+    @Flag(name: .customLong("no-sync"), help: "Only save locally.") var noSync = false
+
+    func open() throws -> (HyzerDatabase, Round) {
+        let db = try data.open()
+        return (db, try DeviceLookup.round(round, in: db))
+    }
+
+    func finish(_ db: HyzerDatabase) async {
+        await syncAfterLocalWrite(db, skip: noSync)
+    }
+}

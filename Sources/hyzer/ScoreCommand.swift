@@ -7,16 +7,13 @@ struct Score: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record a score (a correction when the hole already has one), then sync if enrolled.")
 
-    @OptionGroup var data: DataOptions
-    @Argument(help: "Round id, or \"current\" for the newest active round.") var round: String
+    @OptionGroup var options: ScoreWriteOptions
     @Argument(help: "Participant id or name.") var participant: String
     @Argument(help: "Hole number.") var hole: Int
     @Argument(help: "Strokes (1–10).") var strokes: Int
-    @Flag(name: .customLong("no-sync"), help: "Only save locally.") var noSync = false
 
     func run() async throws {
-        let db = try data.open()
-        let round = try DeviceLookup.round(self.round, in: db)
+        let (db, round) = try options.open()
         let who = try DeviceLookup.participant(participant, in: round)
         let recorded: RecordedScore
         do {
@@ -31,6 +28,6 @@ struct Score: AsyncParsableCommand {
             print("discrepancy on hole \(hole) for \(who.name): \(d.values.map(String.init).joined(separator: " vs "))")
         }
         if recorded.roundStatus != round.status { print("round is now \(recorded.roundStatus.rawValue)") }
-        await syncAfterLocalWrite(db, skip: noSync)
+        await options.finish(db)
     }
 }

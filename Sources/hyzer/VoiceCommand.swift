@@ -7,15 +7,12 @@ struct Voice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Record the scores in a transcript like \"Mike 3, Jake 4\" on the current hole, then sync if enrolled.")
 
-    @OptionGroup var data: DataOptions
-    @Argument(help: "Round id, or \"current\".") var round: String
+    @OptionGroup var options: ScoreWriteOptions
     @Argument(help: "What was said, e.g. \"Mike 3, Jake four\".") var transcript: String
     @Option(help: "Hole (default: the first hole someone still lacks a score on).") var hole: Int?
-    @Flag(name: .customLong("no-sync"), help: "Only save locally.") var noSync = false
 
     func run() async throws {
-        let db = try data.open()
-        let round = try DeviceLookup.round(self.round, in: db)
+        let (db, round) = try options.open()
         let snapshot = try db.snapshot(round: round.id)
         let hole = self.hole ?? snapshot.currentHole
         let result = VoiceParser.parse(transcript, candidates: snapshot.voiceCandidates)
@@ -41,6 +38,6 @@ struct Voice: AsyncParsableCommand {
             } catch { throw CommandFailure(message: "\(name), hole \(hole): \(error)") }
         }
         if !unresolved.isEmpty { printError("warning: not understood: \(unresolved.joined(separator: ", "))") }
-        await syncAfterLocalWrite(db, skip: noSync)
+        await options.finish(db)
     }
 }

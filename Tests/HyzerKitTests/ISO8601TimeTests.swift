@@ -102,7 +102,7 @@ import Testing
                     """.utf8))
         }
         for text in ["2026-11-21T14:45:06.464437Z", "2026-11-21T14:45:06.464Z", "2026-11-21T16:45:06+02:00"] {
-            #expect(try scenario(createdAt: text).evaluate().standings.first?.strokes == 3, "\(text)")
+            #expect(try scenario(createdAt: text).evaluate().standings.first?.standing.strokes == 3, "\(text)")
         }
         #expect {
             try scenario(createdAt: "21/11/2026 14:45").evaluate()
