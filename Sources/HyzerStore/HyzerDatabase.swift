@@ -130,9 +130,9 @@ public final class HyzerDatabase: Sendable {
             try MetaRow(key: MetaRow.deviceIDKey, value: id).insert(db)
             return id
         }
-        // Only counts what commits through this façade, which for an in-memory store is
-        // everything there is.
-        domain.add(transactionObserver: commits, extent: .databaseLifetime)
+        // Only an in-memory store needs it: it counts what commits through this façade,
+        // which there is everything there is. A file store is watched with data_version.
+        if directory == nil { domain.add(transactionObserver: commits, extent: .databaseLifetime) }
     }
 
     /// WAL with `synchronous=FULL` on every connection: each commit is fsynced to the WAL
