@@ -107,23 +107,11 @@ public struct KioskError: Error, CustomStringConvertible {
 /// Opens the store, the display and the knob, and composes the services. Call on the
 /// main thread: SDL's window is created here.
 public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
-    let logger = configuration.logger
     let clock = configuration.clock
     unblockShutdownSignals()
-    let store = try HyzerDatabase.open(dataDirectory: configuration.dataDirectory, assets: configuration.assetsDirectory)
-    for recovery in store.recoveries { logger.critical("\(recovery)") }
-    if configuration.demo, try store.activeRounds().isEmpty {
-        try store.createDemoRound()
-    }
-    guard let assets = configuration.assetsDirectory else {
-        throw KioskError("cannot find the assets folder (fonts, courses); run from the checkout or set HYZER_ASSETS")
-    }
-    let display = try Display(
-        mode: configuration.display, size: configuration.size, rotate: configuration.rotate,
-        fontsDirectory: assets.appendingPathComponent("fonts"))
-    let session = try KioskSession(
-        store: store, viewport: display.viewport, now: clock.uptimeMilliseconds,
-        reduceMotion: configuration.reduceMotion)
+    let (store, display, session) = try openScreen(configuration)
+    let monitor = try ChangeMonitor(database: store)
+    session.changeMonitor = monitor
     let inbox = KioskInbox()
     inbox.setWaker(display.waker)
     let loop = DisplayLoop(session: session, display: display, inbox: inbox, clock: clock)
@@ -135,7 +123,7 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
             service: DisplayService(inbox: inbox, ended: loopEnded),
             successTerminationBehavior: .gracefullyShutdownGroup, failureTerminationBehavior: .gracefullyShutdownGroup),
         .init(
-            service: ChangeMonitorService(monitor: try ChangeMonitor(database: store), inbox: inbox, clock: clock),
+            service: ChangeMonitorService(monitor: monitor, inbox: inbox, clock: clock),
             failureTerminationBehavior: .ignore),
     ]
     if let driver = knobDriver(configuration, session: session) {
@@ -155,6 +143,26 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
     return Kiosk(
         configuration: configuration, session: session, display: display, inbox: inbox,
         services: services, loop: loop, loopEnded: loopEnded)
+}
+
+/// The store (with the demo round when asked for), the display, and the session that binds
+/// the screens to the store: what both a running kiosk and a headless script need.
+private func openScreen(_ configuration: KioskConfiguration) throws -> (HyzerDatabase, Display, KioskSession) {
+    let store = try HyzerDatabase.open(dataDirectory: configuration.dataDirectory, assets: configuration.assetsDirectory)
+    for recovery in store.recoveries { configuration.logger.critical("\(recovery)") }
+    if configuration.demo, try store.activeRounds().isEmpty {
+        try store.createDemoRound()
+    }
+    guard let assets = configuration.assetsDirectory else {
+        throw KioskError("cannot find the assets folder (fonts, courses); run from the checkout or set HYZER_ASSETS")
+    }
+    let display = try Display(
+        mode: configuration.display, size: configuration.size, rotate: configuration.rotate,
+        fontsDirectory: assets.appendingPathComponent("fonts"))
+    let session = try KioskSession(
+        store: store, viewport: display.viewport, now: configuration.clock.uptimeMilliseconds,
+        reduceMotion: configuration.reduceMotion)
+    return (store, display, session)
 }
 
 /// The encoder when configured and present; nil means the keyboard (which the display
@@ -191,11 +199,10 @@ private func unblockShutdownSignals() {
 /// Plays a headless script on a virtual clock and writes a PNG of each screen it visits
 /// (docs/kiosk-script-format.md). Returns the files written.
 public func playKioskScript(_ configuration: KioskConfiguration, script: KioskScript, snapshots: URL) throws -> [URL] {
-    var configuration = configuration
-    configuration.knob = .keyboard  // a script is the knob; never claim the GPIO lines
-    let kiosk = try buildKiosk(configuration)
+    // A script is the knob and the clock: no services, no GPIO lines claimed.
+    let (_, display, session) = try openScreen(configuration)
     var runner = try ScriptRunner(
-        session: kiosk.session, display: kiosk.display, snapshots: snapshots,
+        session: session, display: display, snapshots: snapshots,
         startingAt: configuration.clock.uptimeMilliseconds, clock: configuration.clock)
     try runner.run(script)
     return runner.written

@@ -17,6 +17,9 @@ public final class KioskSession {
     public var buzz: (BuzzPattern) -> Void = { _ in }
     /// Called after each local write (sync pushes it at once).
     public var onLocalWrite: () -> Void = {}
+    /// The monitor that tells the loop about commits; told about the session's own ones,
+    /// which are loaded right after they are made and need no second reading.
+    public var changeMonitor: ChangeMonitor?
     /// nil for an in-memory store: settings then live for the session only.
     private let settingsURL: URL?
     private let logger = Logger(label: "hyzer.kiosk")
@@ -100,6 +103,8 @@ public final class KioskSession {
         guard wrote else { return }
         onLocalWrite()
         do {
+            // Before loading: a commit from elsewhere that lands after this is still news.
+            _ = try changeMonitor?.poll()
             state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
         } catch {
             logger.error("reloading after a write failed: \(error)")

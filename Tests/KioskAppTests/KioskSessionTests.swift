@@ -46,6 +46,17 @@ import Testing
         #expect(f.session.state.leaderboard.lastTrigger == .localScore)
     }
 
+    @Test func theSessionsOwnCommitIsNoNewsForTheChangeMonitor() throws {
+        let f = try Fixture(onDisk: true)
+        let monitor = try ChangeMonitor(database: f.store)
+        f.session.changeMonitor = monitor
+        for event in [KioskEvent.pressed, .pressed, .pressed] { f.session.send(event, now: 10) }
+        #expect(try f.store.events(round: f.round.id).count == 1)
+        #expect(try !monitor.poll(), "the kiosk's own save was already loaded")
+        try HyzerDatabase(directory: f.dir).savePlayer(try Player(displayName: "Cy"))  // as `hyzer player add` would
+        #expect(try monitor.poll(), "a commit by another process is still noticed")
+    }
+
     @Test func writesByAnotherProcessReachTheBoardAsRemoteChanges() throws {
         let f = try Fixture(onDisk: true)
         #expect(!f.session.reload(.external, now: 10))
