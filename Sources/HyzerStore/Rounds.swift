@@ -192,7 +192,7 @@ extension StoreRead where Value == [RoundSummary] {
             // One constant statement, the participant count as a correlated subquery, kept
             // in the connection's statement cache. Built with the query interface it read
             // the same rows 25% slower (0.76 against 0.60 ms for 250 rounds, release, runs
-            // alternated); as a cached constant, 0.54 against the previous commit's 0.59.
+            // alternated); as a cached constant, 0.56–0.58 against the previous commit's 0.59–0.60.
             let request = SQLRequest<Row>(
                 sql: """
                     SELECT r.id, c.name AS course_name, r.status, r.created_at, r.completed_at,
