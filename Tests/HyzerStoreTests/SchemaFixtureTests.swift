@@ -1,0 +1,46 @@
+import Foundation
+import GRDB
+import Testing
+
+@testable import HyzerStore
+
+/// Shipped migrations are never edited: a device in the field has already applied them,
+/// so a store migrated today must come out exactly as one migrated by the shipped code.
+/// The expected text (Tests/Fixtures/*-schema.txt) is `sqlite_master` as the migrations of commit 7d23aad left
+/// it, captured before the migrations' SQL was reorganised; any change to what a
+/// migration does (a trigger's body, a name, a column, an index, the order) shows here.
+/// Negative control: reverting the trigger message of "v1 score events" by one word
+/// made `domainSchemaIsTheShippedOne` fail (checked once when the test was written).
+@Suite struct SchemaFixtureTests {
+    @Test func domainSchemaIsTheShippedOne() throws {
+        let queue = try DatabaseQueue()
+        try Schema.domainMigrator.migrate(queue)
+        #expect(try SchemaDump.of(queue) == SchemaDump.shipped("domain"))
+    }
+
+    @Test func operationalSchemaIsTheShippedOne() throws {
+        let queue = try DatabaseQueue()
+        try Schema.operationalMigrator.migrate(queue)
+        #expect(try SchemaDump.of(queue) == SchemaDump.shipped("operational"))
+    }
+}
+
+enum SchemaDump {
+    /// One line per schema object, in creation order: type, name, table, then its SQL
+    /// exactly as SQLite stored it.
+    static func of(_ writer: some DatabaseWriter) throws -> String {
+        try writer.read { db in
+            try String.fetchAll(
+                db,
+                sql:
+                    "SELECT type || ' ' || name || ' ' || tbl_name || char(10) || ifnull(sql, '-') FROM sqlite_master ORDER BY rowid"
+            ).joined(separator: "\n\n") + "\n"
+        }
+    }
+
+    /// A dump captured from the shipped migrations, in Tests/Fixtures.
+    static func shipped(_ name: String) throws -> String {
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        return try String(contentsOf: fixtures.appendingPathComponent("Fixtures/\(name)-schema.txt"), encoding: .utf8)
+    }
+}
