@@ -19,8 +19,9 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
     /// The player whose device made the statement (attribution: "Jake says 3").
     public var reportedBy: UUID
     public var deviceID: String
-    /// Display only. Never used to decide which value counts (A7): clocks skew.
-    public var createdAt: Date
+    /// Display only. Never used to decide which value counts (A7): clocks skew. Coded as
+    /// Unix seconds, the number the sync protocol carries (`ScoreEventRecord` is this value).
+    @UnixSeconds public var createdAt: Date
     /// A discrepancy resolution: authoritative, never raises a discrepancy itself.
     public var isResolution: Bool
 

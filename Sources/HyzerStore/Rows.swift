@@ -188,33 +188,11 @@ struct OutboxRow: Codable, FetchableRecord, PersistableRecord {
     }
 }
 
-extension RoundRow {
-    /// Decoded by hand rather than through Codable: rounds are read on every board
-    /// refresh, and GRDB's row subscripts are several times cheaper than a decoder.
-    init(row: Row) {
-        id = row[Columns.id]
-        courseID = row[Columns.courseID]
-        organizerID = row[Columns.organizerID]
-        status = row[Columns.status]
-        createdAt = row[Columns.createdAt]
-        startedAt = row[Columns.startedAt]
-        completedAt = row[Columns.completedAt]
-        updatedAt = row[Columns.updatedAt]
-    }
-}
-
-extension ParticipantRow {
-    init(row: Row) {
-        roundID = row[Columns.roundID]
-        participantID = row[Columns.participantID]
-        ordinal = row[Columns.ordinal]
-        name = row[Columns.name]
-        kind = row[Columns.kind]
-    }
-}
-
 extension ScoreEventRow {
-    /// By hand, like `RoundRow`: a round's standings read every one of its events.
+    /// Decoded by hand rather than through Codable: opening a round reads every one of its
+    /// events (hundreds of rows per board refresh), and GRDB's row subscripts are several
+    /// times cheaper than its row decoder. The other records are read a few rows at a time
+    /// and keep the Codable decoding their column list already declares.
     init(row: Row) {
         seq = row[Columns.seq]
         id = row[Columns.id]

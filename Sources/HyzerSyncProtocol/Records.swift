@@ -78,32 +78,14 @@ public struct PlayerRecord: Codable, Sendable, Hashable {
     }
 }
 
-public struct ParticipantRecord: Codable, Sendable, Hashable {
-    public var id: UUID
-    public var name: String
-    public var kind: Participant.Kind
-
-    public init(id: UUID, name: String, kind: Participant.Kind) {
-        self.id = id
-        self.name = name
-        self.kind = kind
-    }
-
-    public init(_ participant: Participant) {
-        self.init(id: participant.id, name: participant.name, kind: participant.kind)
-    }
-
-    public var participant: Participant { Participant(id: id, name: name, kind: kind) }
-}
-
 public struct RoundRecord: Codable, Sendable, Hashable {
     public var id: UUID
     public var version: UUID
     public var updatedAt: Double
     public var courseID: UUID
     public var organizerID: UUID
-    /// In card order.
-    public var participants: [ParticipantRecord]
+    /// In card order. A participant is the domain value itself on the wire: `{id, name, kind}`.
+    public var participants: [Participant]
     public var status: RoundStatus
     public var createdAt: Double
     public var startedAt: Double?
@@ -111,7 +93,7 @@ public struct RoundRecord: Codable, Sendable, Hashable {
 
     public init(
         id: UUID, version: UUID, updatedAt: Double, courseID: UUID, organizerID: UUID,
-        participants: [ParticipantRecord], status: RoundStatus, createdAt: Double,
+        participants: [Participant], status: RoundStatus, createdAt: Double,
         startedAt: Double? = nil, completedAt: Double? = nil
     ) {
         self.id = id
@@ -129,7 +111,7 @@ public struct RoundRecord: Codable, Sendable, Hashable {
     public init(_ round: Round, version: UUID, updatedAt: Double) {
         self.init(
             id: round.id, version: version, updatedAt: updatedAt, courseID: round.courseID,
-            organizerID: round.organizerID, participants: round.participants.map(ParticipantRecord.init),
+            organizerID: round.organizerID, participants: round.participants,
             status: round.status, createdAt: round.createdAt.timeIntervalSince1970,
             startedAt: round.startedAt?.timeIntervalSince1970,
             completedAt: round.completedAt?.timeIntervalSince1970)
@@ -137,7 +119,7 @@ public struct RoundRecord: Codable, Sendable, Hashable {
 
     public var round: Round {
         Round(
-            id: id, courseID: courseID, organizerID: organizerID, participants: participants.map(\.participant),
+            id: id, courseID: courseID, organizerID: organizerID, participants: participants,
             status: status, createdAt: Date(timeIntervalSince1970: createdAt),
             startedAt: startedAt.map(Date.init(timeIntervalSince1970:)),
             completedAt: completedAt.map(Date.init(timeIntervalSince1970:)))
@@ -155,37 +137,27 @@ public struct RoundRecord: Codable, Sendable, Hashable {
     }
 }
 
-public struct ScoreEventRecord: Codable, Sendable, Hashable {
-    public var id: UUID
-    public var roundID: UUID
-    public var participantID: UUID
-    public var hole: Int
-    public var strokes: Int
-    public var supersedes: [UUID]
-    public var reportedBy: UUID
-    public var deviceID: String
-    public var createdAt: Double
-    public var isResolution: Bool
+/// A score event on the wire is the domain event itself, field for field and under the same
+/// names (its time as Unix seconds, see `UnixSeconds`): the record only adds what every
+/// record says about itself (`SyncRecordData`), and reads the event's fields as its own.
+@dynamicMemberLookup
+public struct ScoreEventRecord: Sendable, Hashable {
+    public var event: ScoreEvent
 
-    public init(_ event: ScoreEvent) {
-        id = event.id
-        roundID = event.roundID
-        participantID = event.participantID
-        hole = event.hole
-        strokes = event.strokes
-        supersedes = event.supersedes
-        reportedBy = event.reportedBy
-        deviceID = event.deviceID
-        createdAt = event.createdAt.timeIntervalSince1970
-        isResolution = event.isResolution
-    }
+    public init(_ event: ScoreEvent) { self.event = event }
 
-    public var event: ScoreEvent {
-        ScoreEvent(
-            id: id, roundID: roundID, participantID: participantID, hole: hole, strokes: strokes,
-            supersedes: supersedes, reportedBy: reportedBy, deviceID: deviceID,
-            createdAt: Date(timeIntervalSince1970: createdAt), isResolution: isResolution)
+    public subscript<Value>(dynamicMember field: KeyPath<ScoreEvent, Value>) -> Value { event[keyPath: field] }
+
+    public subscript<Value>(dynamicMember field: WritableKeyPath<ScoreEvent, Value>) -> Value {
+        get { event[keyPath: field] }
+        set { event[keyPath: field] = newValue }
     }
+}
+
+extension ScoreEventRecord: Codable {
+    public init(from decoder: any Decoder) throws { event = try ScoreEvent(from: decoder) }
+
+    public func encode(to encoder: any Encoder) throws { try event.encode(to: encoder) }
 }
 
 /// One record of any kind: `{"kind": "scoreEvent", "data": {…}}` on the wire.
@@ -228,9 +200,10 @@ extension RoundRecord: SyncRecordData { public static var kind: RecordKind { .ro
 
 extension ScoreEventRecord: SyncRecordData {
     public static var kind: RecordKind { .scoreEvent }
+    public var id: UUID { event.id }
     /// An event is immutable: its id is its version.
-    public var version: UUID { id }
-    public var updatedAt: Double { createdAt }
+    public var version: UUID { event.id }
+    public var updatedAt: Double { event.createdAt.timeIntervalSince1970 }
 }
 
 extension SyncRecord: Codable {

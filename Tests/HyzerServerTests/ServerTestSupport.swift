@@ -71,8 +71,8 @@ struct Fixture {
         let c = try Course(name: "Pine Hollow", holeCount: 9)
         course = CourseRecord(c, version: UUID(), updatedAt: 100)
         let people = [
-            ParticipantRecord(id: UUID(), name: "Nate", kind: .registered),
-            ParticipantRecord(id: UUID(), name: "Mike", kind: .guest),
+            Participant(id: UUID(), name: "Nate", kind: .registered),
+            Participant(id: UUID(), name: "Mike", kind: .guest),
         ]
         round = RoundRecord(
             id: UUID(), version: UUID(), updatedAt: 100, courseID: c.id, organizerID: people[0].id,

@@ -98,7 +98,7 @@ import Testing
         var renamed = f.round
         renamed.version = UUID()
         renamed.updatedAt = 600
-        renamed.participants.append(ParticipantRecord(id: UUID(), name: "Late", kind: .guest))
+        renamed.participants.append(Participant(id: UUID(), name: "Late", kind: .guest))
         let refused = try #require(try await pushed(h, g, [.round(renamed)]).first)
         #expect(refused.status == .rejected)
         #expect(refused.reason?.contains("participant list") == true)

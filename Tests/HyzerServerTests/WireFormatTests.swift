@@ -17,8 +17,8 @@ import Testing
     static let round = RoundRecord(
         id: id(5), version: id(6), updatedAt: 1_790_000_002.75, courseID: id(1), organizerID: id(3),
         participants: [
-            ParticipantRecord(id: id(3), name: "Nate", kind: .registered),
-            ParticipantRecord(id: id(7), name: "Guest", kind: .guest),
+            Participant(id: id(3), name: "Nate", kind: .registered),
+            Participant(id: id(7), name: "Guest", kind: .guest),
         ],
         status: .active, createdAt: 1_790_000_000.125, startedAt: 1_790_000_002.75, completedAt: nil)
     static let event = ScoreEventRecord(

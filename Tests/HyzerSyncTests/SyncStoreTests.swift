@@ -61,8 +61,8 @@ import Testing
         let s = try Store()
         let course = try course()
         let people = [
-            ParticipantRecord(id: UUID(), name: "Nate", kind: .registered),
-            ParticipantRecord(id: UUID(), name: "Guest", kind: .guest),
+            Participant(id: UUID(), name: "Nate", kind: .registered),
+            Participant(id: UUID(), name: "Guest", kind: .guest),
         ]
         let round = RoundRecord(
             id: UUID(), version: UUID(), updatedAt: 10, courseID: course.id, organizerID: people[0].id,
