@@ -90,37 +90,35 @@ extension Schema {
     /// and an acknowledged event costs nothing. The guarantees are the same: the trigger
     /// marks every inserted event pending in the inserting transaction, whoever inserts.
     static func registerCompactEventTracking(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v3 pending score events as seqs") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE sync_pending_events (event_seq INTEGER PRIMARY KEY NOT NULL);
-                    INSERT INTO sync_pending_events (event_seq)
-                        SELECT e.seq FROM score_events e
-                        JOIN sync_records s ON s.kind = 'scoreEvent' AND s.record_id = e.id
-                        WHERE s.pending = 1;
-                    DELETE FROM sync_records WHERE kind = 'scoreEvent';
-                    DROP TRIGGER sync_score_event_inserted;
-                    CREATE TRIGGER sync_score_event_pending AFTER INSERT ON score_events
-                    BEGIN
-                        INSERT INTO sync_pending_events (event_seq) VALUES (NEW.seq);
-                    END;
-                    """)
-        }
+        migrator.registerMigration(
+            "v3 pending score events as seqs",
+            sql: """
+                CREATE TABLE sync_pending_events (event_seq INTEGER PRIMARY KEY NOT NULL);
+                INSERT INTO sync_pending_events (event_seq)
+                    SELECT e.seq FROM score_events e
+                    JOIN sync_records s ON s.kind = 'scoreEvent' AND s.record_id = e.id
+                    WHERE s.pending = 1;
+                DELETE FROM sync_records WHERE kind = 'scoreEvent';
+                DROP TRIGGER sync_score_event_inserted;
+                CREATE TRIGGER sync_score_event_pending AFTER INSERT ON score_events
+                BEGIN
+                    INSERT INTO sync_pending_events (event_seq) VALUES (NEW.seq);
+                END;
+                """)
     }
 
     /// The outbox keeps the exact payload of the version it pushes, so a retry sends the
     /// same bytes, and the order records must go in (courses, players, rounds, events).
     static func registerSyncOperationalMigrations(_ migrator: inout DatabaseMigrator) {
-        migrator.registerMigration("v2 outbox payloads") { db in
-            try db.execute(
-                sql: """
-                    ALTER TABLE outbox ADD COLUMN version BLOB;
-                    ALTER TABLE outbox ADD COLUMN payload BLOB;
-                    ALTER TABLE outbox ADD COLUMN kind_order INTEGER NOT NULL DEFAULT 3;
-                    ALTER TABLE outbox ADD COLUMN local_order INTEGER NOT NULL DEFAULT 0;
-                    ALTER TABLE outbox ADD COLUMN server_seq INTEGER;
-                    CREATE INDEX outbox_claim ON outbox(status, kind_order, local_order);
-                    """)
-        }
+        migrator.registerMigration(
+            "v2 outbox payloads",
+            sql: """
+                ALTER TABLE outbox ADD COLUMN version BLOB;
+                ALTER TABLE outbox ADD COLUMN payload BLOB;
+                ALTER TABLE outbox ADD COLUMN kind_order INTEGER NOT NULL DEFAULT 3;
+                ALTER TABLE outbox ADD COLUMN local_order INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE outbox ADD COLUMN server_seq INTEGER;
+                CREATE INDEX outbox_claim ON outbox(status, kind_order, local_order);
+                """)
     }
 }

@@ -9,8 +9,8 @@ import Testing
 /// so a database migrated today must come out exactly as one migrated by the shipped
 /// code. The expected text (Tests/Fixtures/server-schema.txt) is `sqlite_master` as the migrations of commit 7d23aad left
 /// it, captured before the migrations' SQL was reorganised.
-/// Negative control: changing one word of an append-only trigger's message in "v2 server:
-/// append-only feed" made this test fail (checked once when it was written).
+/// Negative control: writing "append only" for "append-only" in the trigger messages of
+/// "v2 server: append-only feed" made this test fail (checked once, by hand).
 @Suite struct ServerSchemaFixtureTests {
     @Test func serverSchemaIsTheShippedOne() throws {
         let queue = try DatabaseQueue()

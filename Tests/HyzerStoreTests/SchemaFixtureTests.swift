@@ -9,8 +9,8 @@ import Testing
 /// The expected text (Tests/Fixtures/*-schema.txt) is `sqlite_master` as the migrations of commit 7d23aad left
 /// it, captured before the migrations' SQL was reorganised; any change to what a
 /// migration does (a trigger's body, a name, a column, an index, the order) shows here.
-/// Negative control: reverting the trigger message of "v1 score events" by one word
-/// made `domainSchemaIsTheShippedOne` fail (checked once when the test was written).
+/// Negative control: changing "never deleted" to "not deleted" in a trigger message of
+/// "v1 score events" made `domainSchemaIsTheShippedOne` fail (checked once, by hand).
 @Suite struct SchemaFixtureTests {
     @Test func domainSchemaIsTheShippedOne() throws {
         let queue = try DatabaseQueue()
