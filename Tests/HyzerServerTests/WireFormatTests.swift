@@ -8,6 +8,8 @@ import Testing
 /// types must not move a key, rename one or change how a time or an id is spelt.
 /// The expected texts were captured from the wire types of commit 7d23aad, before they
 /// were reorganised around the domain values.
+/// Negative control: without `@UnixSeconds` on `ScoreEvent.createdAt` the event's time
+/// goes out in seconds since 2001 and `encodesToTheShippedJSON` fails (checked once).
 @Suite struct WireFormatTests {
     static func id(_ n: Int) -> UUID { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))! }
 
