@@ -153,3 +153,13 @@ extension JSONDecoder.DateDecodingStrategy {
         }
     }
 }
+
+extension JSONEncoder.DateEncodingStrategy {
+    /// Times as `ISO8601Time.string(from:)` writes them (`2026-11-21T14:45:06Z`).
+    public static var hyzerISO8601: Self {
+        .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISO8601Time.string(from: date))
+        }
+    }
+}

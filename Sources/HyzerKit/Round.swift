@@ -57,7 +57,7 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     public init(
         id: UUID = UUID(), courseID: UUID, organizerID: UUID,
         participants: [Participant] = [], status: RoundStatus = .setup,
-        createdAt: Date = Date(), startedAt: Date? = nil, completedAt: Date? = nil
+        createdAt: Date, startedAt: Date? = nil, completedAt: Date? = nil
     ) {
         self.id = id
         self.courseID = courseID
@@ -96,7 +96,7 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
 
     // MARK: Lifecycle
 
-    public mutating func start(at date: Date = Date()) throws(RoundError) {
+    public mutating func start(at date: Date) throws(RoundError) {
         guard status == .setup else { throw .invalidTransition(from: status, to: .active) }
         guard !participants.isEmpty else { throw .noParticipants }
         status = .active
@@ -110,7 +110,7 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// FR15: finish at any point after the start; holes without a value become DNF.
-    public mutating func finish(at date: Date = Date()) throws(RoundError) {
+    public mutating func finish(at date: Date) throws(RoundError) {
         guard status.acceptsScores else { throw .invalidTransition(from: status, to: .completed) }
         status = .completed
         completedAt = date

@@ -28,7 +28,7 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
     public init(
         id: UUID = UUID(), roundID: UUID, participantID: UUID, hole: Int, strokes: Int,
         supersedes: [UUID] = [], reportedBy: UUID, deviceID: String,
-        createdAt: Date = Date(), isResolution: Bool = false
+        createdAt: Date, isResolution: Bool = false
     ) {
         self.id = id
         self.roundID = roundID

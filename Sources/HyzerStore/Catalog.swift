@@ -37,7 +37,7 @@ extension StoreWrite where Value == Int {
                 try Rows.save(course, at: Rows.seconds(context.now), db)
                 inserted += 1
             }
-            try MetaRow(key: marker, value: ISO8601DateFormatter().string(from: context.now)).insert(db)
+            try MetaRow(key: marker, value: ISO8601Time.string(from: context.now)).insert(db)
             return inserted
         }
     }

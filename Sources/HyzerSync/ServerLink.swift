@@ -19,7 +19,7 @@ public struct ServerLink: Codable, Sendable, Equatable {
 
     public init(
         serverURL: String, groupID: String, groupName: String, deviceID: String, deviceName: String,
-        deviceToken: String, enrolledAt: Date = Date()
+        deviceToken: String, enrolledAt: Date
     ) {
         self.serverURL = Self.normalize(serverURL)
         self.groupID = groupID
@@ -51,7 +51,7 @@ public struct ServerLink: Codable, Sendable, Equatable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .hyzerISO8601
         let url = directory.appendingPathComponent(Self.fileName)
         try encoder.encode(self).write(to: url, options: .atomic)
         // The device token is a credential.

@@ -35,14 +35,16 @@ enum RenderBenchmark {
     static func reshuffleFrames(fonts: URL) throws -> (Double, Double, Int) {
         let display = try Display(mode: .headless, size: Viewport(width: 1920, height: 1080), fontsDirectory: fonts)
         let course = try Course(name: "Bench Park", holeCount: 18)
-        var round = Round(courseID: course.id, organizerID: UUID())
+        let clock = SystemClock()
+        var round = Round(courseID: course.id, organizerID: UUID(), createdAt: clock.date)
         for i in 0..<20 { try round.add(Participant(id: UUID(), name: "Player \(i + 1)", kind: .registered)) }
-        try round.start()
+        try round.start(at: clock.date)
         func events(flipped: Bool) -> [ScoreEvent] {
             round.participants.enumerated().map { index, p in
                 let strokes = 2 + (flipped ? 19 - index : index) % 8
                 return ScoreEvent(
-                    roundID: round.id, participantID: p.id, hole: 1, strokes: strokes, reportedBy: p.id, deviceID: "bench")
+                    roundID: round.id, participantID: p.id, hole: 1, strokes: strokes, reportedBy: p.id, deviceID: "bench",
+                    createdAt: clock.date)
             }
         }
         var state = KioskState(viewport: display.viewport)

@@ -8,9 +8,10 @@ enum StandingsBenchmark {
         var rng = SeededGenerator(seed: 7)
         let course = try Course(name: "Bench", holeCount: 18, exceptions: [4: 4, 9: 5, 13: 4])
         let participants = (0..<20).map { Participant(id: UUID(), name: "Player \($0)", kind: .registered) }
-        var round = Round(courseID: course.id, organizerID: participants[0].id)
+        let clock = SystemClock()
+        var round = Round(courseID: course.id, organizerID: participants[0].id, createdAt: clock.date)
         for p in participants { try round.add(p) }
-        try round.start()
+        try round.start(at: clock.date)
         var events: [ScoreEvent] = []
         for hole in course.holes {
             for p in participants {
@@ -18,7 +19,7 @@ enum StandingsBenchmark {
                 let first = ScoreEvent(
                     roundID: round.id, participantID: p.id, hole: hole,
                     strokes: par + Int.random(in: -1...2, using: &rng),
-                    reportedBy: p.id, deviceID: "A")
+                    reportedBy: p.id, deviceID: "A", createdAt: clock.date)
                 events.append(first)
                 let roll = Int.random(in: 0..<100, using: &rng)
                 if roll < 10 {
@@ -26,13 +27,13 @@ enum StandingsBenchmark {
                         ScoreEvent(
                             roundID: round.id, participantID: p.id, hole: hole,
                             strokes: first.strokes + 1, supersedes: [first.id],
-                            reportedBy: p.id, deviceID: "A"))
+                            reportedBy: p.id, deviceID: "A", createdAt: clock.date))
                 } else if roll < 15 {
                     events.append(
                         ScoreEvent(
                             roundID: round.id, participantID: p.id, hole: hole,
                             strokes: first.strokes == 1 ? 2 : first.strokes - 1,
-                            reportedBy: p.id, deviceID: "B"))
+                            reportedBy: p.id, deviceID: "B", createdAt: clock.date))
                 }
             }
         }

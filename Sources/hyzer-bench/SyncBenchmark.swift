@@ -31,7 +31,7 @@ enum SyncBenchmark {
             let answer = try await SyncClient.enroll(server: server.baseURL, groupToken: admin, deviceID: db.deviceID, name: name)
             let link = ServerLink(
                 serverURL: server.baseURL, groupID: answer.groupID, groupName: answer.groupName,
-                deviceID: db.deviceID, deviceName: name, deviceToken: answer.deviceToken)
+                deviceID: db.deviceID, deviceName: name, deviceToken: answer.deviceToken, enrolledAt: db.clock.date)
             var options = SyncEngine.Options()
             options.liveUpdates = live
             return (db, SyncEngine(database: db, link: link, options: options))
@@ -186,20 +186,21 @@ enum SyncBenchmark {
 
     static func ingestRate(server: RunningServer, admin: String, course: Course, players: [Player]) async throws -> Double {
         let deviceID = "bench-ingest"
+        let clock = SystemClock()
         let token = try await SyncClient.enroll(server: server.baseURL, groupToken: admin, deviceID: deviceID, name: "ingest")
             .deviceToken
         let client = SyncClient(
             link: ServerLink(
                 serverURL: server.baseURL, groupID: "", groupName: "", deviceID: deviceID,
-                deviceName: "ingest", deviceToken: token))
+                deviceName: "ingest", deviceToken: token, enrolledAt: clock.date))
         var batches: [[SyncRecord]] = []
         var total = 0
         var setup: [SyncRecord] = [.course(CourseRecord(course, version: UUID(), updatedAt: 1))]
         var rounds: [Round] = []
         for _ in 0..<12 {
-            var r = Round(courseID: course.id, organizerID: players[0].id)
+            var r = Round(courseID: course.id, organizerID: players[0].id, createdAt: clock.date)
             for p in players { try r.add(.registered(p)) }
-            try r.start()
+            try r.start(at: clock.date)
             rounds.append(r)
             setup.append(.round(RoundRecord(r, version: UUID(), updatedAt: 1)))
         }
@@ -209,7 +210,8 @@ enum SyncBenchmark {
             for hole in 1...18 {
                 for p in r.participants {
                     let first = ScoreEvent(
-                        roundID: r.id, participantID: p.id, hole: hole, strokes: 3, reportedBy: p.id, deviceID: deviceID)
+                        roundID: r.id, participantID: p.id, hole: hole, strokes: 3, reportedBy: p.id, deviceID: deviceID,
+                        createdAt: clock.date)
                     batch.append(.scoreEvent(ScoreEventRecord(first)))
                     if (hole + p.name.count) % 4 == 0 {
                         batch.append(
@@ -217,7 +219,7 @@ enum SyncBenchmark {
                                 ScoreEventRecord(
                                     ScoreEvent(
                                         roundID: r.id, participantID: p.id, hole: hole, strokes: 4, supersedes: [first.id],
-                                        reportedBy: p.id, deviceID: deviceID))))
+                                        reportedBy: p.id, deviceID: deviceID, createdAt: clock.date))))
                     }
                     if batch.count >= SyncProtocol.maxPushRecords - 1 {
                         batches.append(batch)

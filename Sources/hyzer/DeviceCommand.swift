@@ -34,7 +34,7 @@ struct Device: AsyncParsableCommand {
             }
             let link = ServerLink(
                 serverURL: server, groupID: answer.groupID, groupName: answer.groupName,
-                deviceID: answer.deviceID, deviceName: name, deviceToken: answer.deviceToken)
+                deviceID: answer.deviceID, deviceName: name, deviceToken: answer.deviceToken, enrolledAt: db.clock.date)
             try link.save(to: db.files)
             print("enrolled \"\(name)\" (device \(db.deviceID)) in group \"\(answer.groupName)\" at \(link.serverURL)")
             print(

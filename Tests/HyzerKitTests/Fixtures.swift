@@ -7,12 +7,14 @@ struct Fixture {
     var course: Course
     var round: Round
     var ids: [UUID] { round.participants.map(\.id) }
+    /// When the fixture's round was created and started.
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     init(names: [String] = ["Nate", "Mike", "Jake", "Sarah"], pars: [Int] = Array(repeating: 3, count: 9)) throws {
         course = try Course(name: "Fixture Park", pars: pars)
-        round = Round(courseID: course.id, organizerID: UUID())
+        round = Round(courseID: course.id, organizerID: UUID(), createdAt: Self.start)
         for name in names { try round.add(Participant(id: UUID(), name: name, kind: .registered)) }
-        try round.start()
+        try round.start(at: Self.start)
     }
 
     func event(

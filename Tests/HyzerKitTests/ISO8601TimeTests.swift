@@ -78,6 +78,23 @@ import Testing
         #expect(try ISO8601Time.date(from: ISO8601Time.string(from: date, fractionalSeconds: true)) == date)
     }
 
+    /// Files we write (sync-server.json) spell times as `ISO8601Time.string(from:)` does, the
+    /// same text Foundation's `.iso8601` strategy wrote before, and read back through ours.
+    @Test func jsonEncodingStrategyWritesOurForm() throws {
+        struct Stamped: Codable, Equatable { var at: Date }
+        let value = Stamped(at: Date(timeIntervalSince1970: 1_795_272_306))
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .hyzerISO8601
+        let json = String(decoding: try encoder.encode(value), as: UTF8.self)
+        #expect(json == #"{"at":"2026-11-21T14:45:06Z"}"#)
+        let foundation = JSONEncoder()
+        foundation.dateEncodingStrategy = .iso8601
+        #expect(try foundation.encode(value) == encoder.encode(value))
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .hyzerISO8601
+        #expect(try decoder.decode(Stamped.self, from: Data(json.utf8)) == value)
+    }
+
     @Test func jsonDecodingStrategyAcceptsFractionsAndNamesBadTimes() throws {
         struct Stamped: Decodable { var at: Date }
         let decoder = JSONDecoder()

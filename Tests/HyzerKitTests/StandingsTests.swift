@@ -91,16 +91,16 @@ import Testing
 
 @Suite struct RoundLifecycleTests {
     @Test func participantListIsLockedOnceActive() throws {
-        var round = Round(courseID: UUID(), organizerID: UUID())
+        var round = Round(courseID: UUID(), organizerID: UUID(), createdAt: Fixture.start)
         let marcus = try Participant.guest(named: "Marcus")
         try round.add(marcus)
-        try round.start()
+        try round.start(at: Fixture.start)
         #expect(throws: RoundError.participantsLocked(.active)) { try round.add(try Participant.guest(named: "Late")) }
         #expect(throws: RoundError.participantsLocked(.active)) { try round.remove(participantID: marcus.id) }
     }
 
     @Test func guestsAreNeverDeduplicated() throws {
-        var round = Round(courseID: UUID(), organizerID: UUID())
+        var round = Round(courseID: UUID(), organizerID: UUID(), createdAt: Fixture.start)
         try round.add(try Participant.guest(named: "Marcus"))
         try round.add(try Participant.guest(named: "Marcus"))
         #expect(round.participants.count == 2)
@@ -108,11 +108,11 @@ import Testing
     }
 
     @Test func cannotStartEmptyOrTwice() throws {
-        var round = Round(courseID: UUID(), organizerID: UUID())
-        #expect(throws: RoundError.noParticipants) { try round.start() }
+        var round = Round(courseID: UUID(), organizerID: UUID(), createdAt: Fixture.start)
+        #expect(throws: RoundError.noParticipants) { try round.start(at: Fixture.start) }
         try round.add(try Participant.guest(named: "A"))
-        try round.start()
-        #expect(throws: RoundError.invalidTransition(from: .active, to: .active)) { try round.start() }
+        try round.start(at: Fixture.start)
+        #expect(throws: RoundError.invalidTransition(from: .active, to: .active)) { try round.start(at: Fixture.start) }
     }
 
     @Test func completionIsDetectedWhenEveryCellHasAValue() throws {
@@ -127,15 +127,15 @@ import Testing
         #expect(f.scorecard(events).isComplete)
         f.round.markAllScored()
         #expect(f.round.status == .awaitingFinalization)
-        try f.round.finish()
+        try f.round.finish(at: Fixture.start)
         #expect(f.round.status == .completed)
         #expect(f.round.completedAt != nil)
-        #expect(throws: RoundError.invalidTransition(from: .completed, to: .completed)) { try f.round.finish() }
+        #expect(throws: RoundError.invalidTransition(from: .completed, to: .completed)) { try f.round.finish(at: Fixture.start) }
     }
 
     @Test func manualFinishFromActive() throws {
         var f = try Fixture()
-        try f.round.finish()
+        try f.round.finish(at: Fixture.start)
         #expect(f.round.status == .completed)
     }
 
@@ -167,9 +167,11 @@ import Testing
         e = ok
         e.isResolution = true
         #expect(throws: ScoringError.resolutionWithoutTargets) { try e.validate(in: f.round, course: f.course) }
-        try f.round.finish()
+        try f.round.finish(at: Fixture.start)
         #expect(throws: ScoringError.roundCompleted) { try ok.validate(in: f.round, course: f.course) }
-        let setup = Round(id: f.round.id, courseID: f.course.id, organizerID: UUID(), participants: f.round.participants)
+        let setup = Round(
+            id: f.round.id, courseID: f.course.id, organizerID: UUID(), participants: f.round.participants,
+            createdAt: Fixture.start)
         #expect(throws: ScoringError.roundNotStarted) { try ok.validate(in: setup, course: f.course) }
     }
 

@@ -21,7 +21,7 @@ import Testing
         let stranger = ScoreEventRecord(
             ScoreEvent(
                 roundID: f.round.id, participantID: UUID(), hole: 1, strokes: 3,
-                reportedBy: f.participants[0], deviceID: "dev"))
+                reportedBy: f.participants[0], deviceID: "dev", createdAt: Date(timeIntervalSince1970: 200)))
         var otherRound = f.event()
         otherRound.roundID = UUID()
         let cases: [(ScoreEventRecord, String)] = [

@@ -70,9 +70,15 @@ import Testing
         let s = try TempStore()
         let round = try s.activeRound()
         let p = round.participants[1].id
-        let good = ScoreEvent(roundID: round.id, participantID: p, hole: 2, strokes: 4, reportedBy: p, deviceID: "phone")
-        let bad = ScoreEvent(roundID: round.id, participantID: p, hole: 2, strokes: 12, reportedBy: p, deviceID: "phone")
-        let orphan = ScoreEvent(roundID: UUID(), participantID: p, hole: 2, strokes: 4, reportedBy: p, deviceID: "phone")
+        let good = ScoreEvent(
+            roundID: round.id, participantID: p, hole: 2, strokes: 4, reportedBy: p, deviceID: "phone",
+            createdAt: s.phoneClock.date)
+        let bad = ScoreEvent(
+            roundID: round.id, participantID: p, hole: 2, strokes: 12, reportedBy: p, deviceID: "phone",
+            createdAt: s.phoneClock.date)
+        let orphan = ScoreEvent(
+            roundID: UUID(), participantID: p, hole: 2, strokes: 4, reportedBy: p, deviceID: "phone", createdAt: s.phoneClock.date
+        )
         let first = try s.db.importEvents([good, bad, orphan])
         #expect(first.inserted == [good.id])
         #expect(first.rejected[bad.id] == "strokes must be between 1 and 10, not 12")
@@ -87,7 +93,9 @@ import Testing
         let round = try s.activeRound()
         let p = round.participants[1].id
         _ = try s.score(round, 1, hole: 3, 3)
-        let phone = ScoreEvent(roundID: round.id, participantID: p, hole: 3, strokes: 4, reportedBy: p, deviceID: "phone")
+        let phone = ScoreEvent(
+            roundID: round.id, participantID: p, hole: 3, strokes: 4, reportedBy: p, deviceID: "phone",
+            createdAt: s.phoneClock.date)
         _ = try s.db.importEvents([phone])
         let disputed = try s.db.snapshot(round: round.id).scorecard
         #expect(disputed.discrepancies.map(\.values) == [[3, 4]])
@@ -105,7 +113,9 @@ import Testing
         let round = try s.activeRound()
         let p = round.participants[0].id
         _ = try s.db.importEvents([
-            ScoreEvent(roundID: round.id, participantID: p, hole: 1, strokes: 3, reportedBy: p, deviceID: "phone")
+            ScoreEvent(
+                roundID: round.id, participantID: p, hole: 1, strokes: 3, reportedBy: p, deviceID: "phone",
+                createdAt: s.phoneClock.date)
         ])
         let override = try s.score(round, 0, hole: 1, 5)
         #expect(override.cell.value == 5)

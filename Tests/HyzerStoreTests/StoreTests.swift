@@ -9,6 +9,8 @@ import Testing
 final class TempStore {
     let dir: URL
     let db: HyzerDatabase
+    /// The clock of the other device whose events a test imports.
+    let phoneClock = ManualClock()
     init() throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-store-\(UUID().uuidString)")
         db = try HyzerDatabase(directory: dir)

@@ -100,7 +100,7 @@ import Testing
                 events.append(
                     ScoreEvent(
                         roundID: round.id, participantID: round.participants[0].id, hole: 7, strokes: 3,
-                        reportedBy: round.participants[0].id, deviceID: "phone-\(i % 10)"))
+                        reportedBy: round.participants[0].id, deviceID: "phone-\(i % 10)", createdAt: a.db.clock.date))
             }
             _ = try a.db.importEvents(Array(events.prefix(11)))
             _ = try b.db.importEvents(Array(events.suffix(11)))

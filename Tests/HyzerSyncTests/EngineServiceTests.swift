@@ -15,7 +15,7 @@ import Testing
             clock: clock)
         let link = ServerLink(
             serverURL: "http://127.0.0.1:\(try freePort())", groupID: "g", groupName: "G",
-            deviceID: db.deviceID, deviceName: "A", deviceToken: "t")
+            deviceID: db.deviceID, deviceName: "A", deviceToken: "t", enrolledAt: clock.date)
         var options = SyncEngine.Options()
         options.liveUpdates = false
         options.requestTimeout = 0.3

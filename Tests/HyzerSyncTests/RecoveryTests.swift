@@ -23,7 +23,7 @@ import Testing
             let offlineLink = ServerLink(
                 serverURL: "http://127.0.0.1:\(try freePort())", groupID: a.link.groupID,
                 groupName: a.link.groupName, deviceID: a.link.deviceID, deviceName: "A",
-                deviceToken: a.link.deviceToken)
+                deviceToken: a.link.deviceToken, enrolledAt: a.link.enrolledAt)
             var quick = SyncEngine.Options()
             quick.requestTimeout = 0.3
             let offline = SyncEngine(database: a.db, link: offlineLink, options: quick)

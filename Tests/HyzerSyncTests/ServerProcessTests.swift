@@ -74,7 +74,7 @@ import Testing
         let enrolled = try await SyncClient.enroll(server: url, groupToken: admin, deviceID: db.deviceID, name: "A")
         let link = ServerLink(
             serverURL: url, groupID: group.id, groupName: group.name, deviceID: db.deviceID,
-            deviceName: "A", deviceToken: enrolled.deviceToken)
+            deviceName: "A", deviceToken: enrolled.deviceToken, enrolledAt: db.clock.date)
         let device = TestDevice(name: "A", dir: deviceDir, db: db, link: link, options: .init())
         let round = try device.startRound(Array(HyzerDatabase.demoNames.prefix(24)))
         for hole in 1...18 { for p in 0..<24 { try device.score(round, p, hole: hole, 3) } }

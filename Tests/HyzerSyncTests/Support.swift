@@ -51,7 +51,7 @@ final class TestGroup: @unchecked Sendable {
             server: server.baseURL, groupToken: adminToken, deviceID: db.deviceID, name: name)
         let link = ServerLink(
             serverURL: server.baseURL, groupID: answer.groupID, groupName: answer.groupName,
-            deviceID: db.deviceID, deviceName: name, deviceToken: answer.deviceToken)
+            deviceID: db.deviceID, deviceName: name, deviceToken: answer.deviceToken, enrolledAt: db.clock.date)
         let device = TestDevice(name: name, dir: dir, db: db, link: link, options: options)
         devices.append(device)
         return device

@@ -70,7 +70,7 @@ import Testing
         let e1 = ScoreEventRecord(
             ScoreEvent(
                 roundID: round.id, participantID: people[1].id, hole: 2, strokes: 4,
-                reportedBy: people[0].id, deviceID: "phone"))
+                reportedBy: people[0].id, deviceID: "phone", createdAt: s.db.clock.date))
         let page: [PulledRecord] = [
             PulledRecord(seq: 1, record: .course(CourseRecord(course, version: UUID(), updatedAt: 1))),
             PulledRecord(seq: 2, record: .round(round)),
@@ -126,7 +126,7 @@ import Testing
         let late = ScoreEventRecord(
             ScoreEvent(
                 roundID: round.id, participantID: player.id, hole: 3, strokes: 2,
-                reportedBy: player.id, deviceID: "phone"))
+                reportedBy: player.id, deviceID: "phone", createdAt: s.db.clock.date))
         let result = try s.db.applyPulled(
             [PulledRecord(seq: 3, record: .round(stale)), PulledRecord(seq: 4, record: .scoreEvent(late))],
             next: 4, stream: Self.stream, epoch: "e1")

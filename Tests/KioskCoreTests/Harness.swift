@@ -15,15 +15,18 @@ struct Harness {
     var completed: RoundSnapshot?
     var effects: [KioskEffect] = []
     let device = "kiosk"
+    /// Wall-clock time for the values the harness makes (rounds, score events); the
+    /// machine itself runs on `now`.
+    let clock = ManualClock()
 
     init(players count: Int = 3, holes: Int = 9, startRound: Bool = true, reduceMotion: Bool = false) throws {
         course = try Course(name: "Riverside Nine", holeCount: holes, exceptions: holes == 9 ? [5: 4] : [:])
         players = try ["Nate", "Mike", "Jake", "Sarah", "Priya", "Tom"].prefix(count).map { try Player(displayName: $0) }
         state = KioskState(settings: KioskSettings(reduceMotion: reduceMotion))
         if startRound {
-            var r = Round(courseID: course.id, organizerID: players[0].id)
+            var r = Round(courseID: course.id, organizerID: players[0].id, createdAt: clock.date)
             for p in players { try r.add(.registered(p)) }
-            try r.start()
+            try r.start(at: clock.date)
             round = r
         }
         publish(.localScore)
@@ -59,18 +62,18 @@ struct Harness {
             events.append(
                 ScoreEvent(
                     roundID: round!.id, participantID: participant, hole: hole, strokes: strokes,
-                    supersedes: cell.leaves.map(\.id), reportedBy: players[0].id, deviceID: device))
+                    supersedes: cell.leaves.map(\.id), reportedBy: players[0].id, deviceID: device, createdAt: clock.date))
             if Scorecard(course: course, round: round!, events: events).isComplete { round!.markAllScored() }
             publish(.localScore)
         case .finishRound:
-            try! round!.finish()
+            try! round!.finish(at: clock.date)
             completed = snapshot
             round = nil
             publish(.localScore)
         case .startRound(let courseID, let ids):
-            var r = Round(courseID: courseID, organizerID: ids[0])
+            var r = Round(courseID: courseID, organizerID: ids[0], createdAt: clock.date)
             for id in ids { try! r.add(.registered(players.first { $0.id == id }!)) }
-            try! r.start()
+            try! r.start(at: clock.date)
             round = r
             events = []
             publish(.localScore)

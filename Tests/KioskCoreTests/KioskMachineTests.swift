@@ -265,7 +265,7 @@ import Testing
         h.events.append(
             ScoreEvent(
                 roundID: h.round!.id, participantID: h.id(1), hole: 1, strokes: 2,
-                reportedBy: h.id(1), deviceID: "phone"))
+                reportedBy: h.id(1), deviceID: "phone", createdAt: h.clock.date))
         h.publish(.remoteSync)
         #expect(h.state.leaderboard.lastTrigger == .remoteSync)
         #expect(h.state.leaderboard.rows.first?.name == "Mike")

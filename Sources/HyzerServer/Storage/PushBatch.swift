@@ -135,14 +135,15 @@ struct PushBatch {
             }
             let event = e.event
             // Only the superseded events matter to validation (they must be in the same
-            // cell); an unknown one is allowed, it may simply not have arrived yet.
+            // cell); an unknown one is allowed, it may simply not have arrived yet. Only the
+            // cell of a stored event is read back, so the rest of it is filler.
             var known: [ScoreEvent] = []
             for target in Set(e.supersedes) {
                 guard let row = cells[target] else { continue }
                 known.append(
                     ScoreEvent(
                         id: target, roundID: row.roundID, participantID: row.participantID,
-                        hole: row.hole, strokes: 1, reportedBy: target, deviceID: "-"))
+                        hole: row.hole, strokes: 1, reportedBy: target, deviceID: "-", createdAt: event.createdAt))
             }
             do throws(ScoringError) {
                 try event.validate(

@@ -72,7 +72,7 @@ enum ServerSchema {
             // The creation time comes from the injected clock, so a test can pin it.
             try db.execute(
                 sql: "INSERT INTO server_meta (key, value) VALUES ('epoch', ?), ('created_at', ?)",
-                arguments: [UUID().uuidString.lowercased(), ISO8601DateFormatter().string(from: clock.date)])
+                arguments: [UUID().uuidString.lowercased(), ISO8601Time.string(from: clock.date)])
         }
         // The feed is what every device replicates by seq: a row changed or removed after
         // it was served would leave each device's copy silently different from the
