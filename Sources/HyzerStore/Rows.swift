@@ -335,10 +335,14 @@ enum Rows {
     }
 
     static func round(_ row: RoundRow, _ db: Database) throws -> Round {
-        let participants = try ParticipantRow.filter(ParticipantRow.Columns.roundID == row.id)
-            .order(ParticipantRow.Columns.ordinal).fetchAll(db).map { p in
-                Participant(id: p.participantID, name: p.name, kind: Participant.Kind(rawValue: p.kind) ?? .guest)
-            }
+        // Straight from the row to the domain value, without a ParticipantRow in between:
+        // every board refresh reads a round's participants.
+        let request = ParticipantRow.filter(ParticipantRow.Columns.roundID == row.id)
+            .order(ParticipantRow.Columns.ordinal)
+            .select(ParticipantRow.Columns.participantID, ParticipantRow.Columns.name, ParticipantRow.Columns.kind)
+        let participants = try Row.fetchAll(db, request).map { p in
+            Participant(id: p[0], name: p[1], kind: Participant.Kind(rawValue: p[2]) ?? .guest)
+        }
         guard let status = RoundStatus(rawValue: row.status) else {
             throw StoreError.corruptRecord("round \(row.id) has unknown status \(row.status)")
         }
