@@ -9,60 +9,84 @@ import HyzerKit
 // Ids are 16-byte blobs (GRDB's UUID encoding) and times are Unix seconds (REAL), read
 // and written as `Double` so a synced time survives every round trip bit for bit.
 //
-// A record's coding keys spell its column names, so they are its query columns too
-// (`typealias Columns = CodingKeys`): one list of names per table, not two to keep in step.
+/// A record of the device's schema. The tables name their columns in snake_case with `id`
+/// (`round_id`), Swift in camelCase with `ID` (`roundID`): one table of names,
+/// `StoreColumn`, maps every property of every record both ways and is every record's
+/// query columns, instead of coding keys spelt out table by table.
+protocol StoreRecord: Codable, FetchableRecord, PersistableRecord {}
 
-struct MetaRow: Codable, FetchableRecord, PersistableRecord {
+extension StoreRecord {
+    typealias Columns = StoreColumn
+    static var databaseColumnEncodingStrategy: DatabaseColumnEncodingStrategy {
+        .custom { key in StoreColumn(rawValue: key.stringValue)?.name ?? key.stringValue }
+    }
+    static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy {
+        .custom { column in NamedCodingKey(StoreColumn.propertyNames[column] ?? column) }
+    }
+}
+
+/// Every column of the device's tables, by the name of the property that holds it. A
+/// one-word name is its own column; the column of any other is its snake_case form.
+enum StoreColumn: String, ColumnExpression, CaseIterable {
+    case id, seq, key, value, name, number, par, aliases, status, ordinal, kind, hole, strokes, supersedes
+    case version, pending, attempts, payload
+    case courseID, organizerID, roundID, participantID, recordID, recordType, reportedBy, deviceID, displayName
+    case createdAt, startedAt, completedAt, updatedAt, enqueuedAt, eventSeq, isResolution, lastError
+    case kindOrder, localOrder, serverSeq
+
+    /// The SQL name: `roundID` → `round_id`. Worked out once, not at each use: the score
+    /// events of a round are read column by column on every board refresh.
+    var name: String { Self.columnNames[self]! }
+
+    private static let columnNames = Dictionary(uniqueKeysWithValues: allCases.map { ($0, snakeCase($0.rawValue)) })
+    static let propertyNames = Dictionary(uniqueKeysWithValues: allCases.map { ($0.name, $0.rawValue) })
+
+    /// `isResolution` → `is_resolution`, `courseID` → `course_id`: a run of capitals is one word.
+    private static func snakeCase(_ property: String) -> String {
+        var column = ""
+        var previousWasUpper = false
+        for character in property {
+            if character.isUppercase, !previousWasUpper, !column.isEmpty { column.append("_") }
+            previousWasUpper = character.isUppercase
+            column += character.lowercased()
+        }
+        return column
+    }
+}
+
+struct MetaRow: StoreRecord {
     static let databaseTableName = "meta"
     static let deviceIDKey = "device_id"
     var key: String
     var value: String
 }
 
-struct CourseRow: Codable, FetchableRecord, PersistableRecord {
+struct CourseRow: StoreRecord {
     static let databaseTableName = "courses"
     static let holes = hasMany(HoleRow.self)
     var id: UUID
     var name: String
     var updatedAt: Double
-
-    enum CodingKeys: String, CodingKey, ColumnExpression {
-        case id, name
-        case updatedAt = "updated_at"
-    }
 }
 
-struct HoleRow: Codable, FetchableRecord, PersistableRecord {
+struct HoleRow: StoreRecord {
     static let databaseTableName = "holes"
     var courseID: UUID
     var number: Int
     var par: Int
-
-    enum CodingKeys: String, CodingKey, ColumnExpression {
-        case courseID = "course_id"
-        case number, par
-    }
 }
 
-struct PlayerRow: Codable, FetchableRecord, PersistableRecord {
+struct PlayerRow: StoreRecord {
     static let databaseTableName = "players"
     var id: UUID
     var displayName: String
     /// JSON array of strings.
     var aliases: String
     var updatedAt: Double
-
-    enum CodingKeys: String, CodingKey, ColumnExpression {
-        case id
-        case displayName = "display_name"
-        case aliases
-        case updatedAt = "updated_at"
-    }
 }
 
-struct RoundRow: Codable, FetchableRecord, PersistableRecord {
+struct RoundRow: StoreRecord {
     static let databaseTableName = "rounds"
-    typealias Columns = CodingKeys
     static let course = belongsTo(CourseRow.self)
     static let participants = hasMany(ParticipantRow.self)
     var id: UUID
@@ -73,38 +97,19 @@ struct RoundRow: Codable, FetchableRecord, PersistableRecord {
     var startedAt: Double?
     var completedAt: Double?
     var updatedAt: Double
-
-    enum CodingKeys: String, CodingKey, ColumnExpression {
-        case id
-        case courseID = "course_id"
-        case organizerID = "organizer_id"
-        case status
-        case createdAt = "created_at"
-        case startedAt = "started_at"
-        case completedAt = "completed_at"
-        case updatedAt = "updated_at"
-    }
 }
 
-struct ParticipantRow: Codable, FetchableRecord, PersistableRecord {
+struct ParticipantRow: StoreRecord {
     static let databaseTableName = "round_participants"
-    typealias Columns = CodingKeys
     var roundID: UUID
     var participantID: UUID
     var ordinal: Int
     var name: String
     var kind: String
-
-    enum CodingKeys: String, CodingKey, ColumnExpression {
-        case roundID = "round_id"
-        case participantID = "participant_id"
-        case ordinal, name, kind
-    }
 }
 
-struct ScoreEventRow: Codable, FetchableRecord, PersistableRecord {
+struct ScoreEventRow: StoreRecord {
     static let databaseTableName = "score_events"
-    typealias Columns = CodingKeys
     /// Local arrival order (AUTOINCREMENT); nil until inserted.
     var seq: Int64?
     var id: UUID
@@ -118,49 +123,27 @@ struct ScoreEventRow: Codable, FetchableRecord, PersistableRecord {
     var deviceID: String
     var createdAt: Double
     var isResolution: Bool
-
-    enum CodingKeys: String, CodingKey, ColumnExpression {
-        case seq, id
-        case roundID = "round_id"
-        case participantID = "participant_id"
-        case hole, strokes, supersedes
-        case reportedBy = "reported_by"
-        case deviceID = "device_id"
-        case createdAt = "created_at"
-        case isResolution = "is_resolution"
-    }
 }
 
 /// `sync_records`: the change-tracking row of a course, player or round (score events
 /// are tracked in `PendingEventRow`).
-struct ChangeRow: Codable, FetchableRecord, PersistableRecord {
+struct ChangeRow: StoreRecord {
     static let databaseTableName = "sync_records"
-    typealias Columns = CodingKeys
     var kind: String
     var recordID: UUID
     var version: UUID
     var pending: Bool
-
-    enum CodingKeys: String, CodingKey, ColumnExpression {
-        case kind
-        case recordID = "record_id"
-        case version, pending
-    }
 }
 
 /// `sync_pending_events`: the local seq of a score event the server has not acknowledged.
-struct PendingEventRow: Codable, FetchableRecord, PersistableRecord {
+struct PendingEventRow: StoreRecord {
     static let databaseTableName = "sync_pending_events"
-    typealias Columns = CodingKeys
     var eventSeq: Int64
-
-    enum CodingKeys: String, CodingKey, ColumnExpression { case eventSeq = "event_seq" }
 }
 
 /// `outbox` in the operational database.
-struct OutboxRow: Codable, FetchableRecord, PersistableRecord {
+struct OutboxRow: StoreRecord {
     static let databaseTableName = "outbox"
-    typealias Columns = CodingKeys
     var recordID: UUID
     var recordType: String
     var status: String
@@ -173,19 +156,6 @@ struct OutboxRow: Codable, FetchableRecord, PersistableRecord {
     var kindOrder: Int
     var localOrder: Int64
     var serverSeq: Int64?
-
-    enum CodingKeys: String, CodingKey, ColumnExpression {
-        case recordID = "record_id"
-        case recordType = "record_type"
-        case status, attempts
-        case lastError = "last_error"
-        case enqueuedAt = "enqueued_at"
-        case updatedAt = "updated_at"
-        case version, payload
-        case kindOrder = "kind_order"
-        case localOrder = "local_order"
-        case serverSeq = "server_seq"
-    }
 }
 
 extension ScoreEventRow {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HyzerKit
 
 /// Monotonic time in nanoseconds.
 func nowNs() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -24,17 +25,10 @@ struct Figures: Encodable, ExpressibleByDictionaryLiteral {
     init(_ values: [String: Double]) { self.values = values }
     init(dictionaryLiteral elements: (String, Double)...) { values = Dictionary(elements) { $1 } }
 
-    private struct Name: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: Name.self)
+        var container = encoder.container(keyedBy: NamedCodingKey.self)
         for (name, value) in values {
-            let key = Name(stringValue: name)
+            let key = NamedCodingKey(name)
             if !value.isFinite {
                 try container.encodeNil(forKey: key)
             } else if value == value.rounded(), abs(value) < 1e15 {

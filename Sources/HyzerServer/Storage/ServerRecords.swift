@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerKit
 
 // The server's tables as GRDB records, one per table, so every query goes through the
 // query interface (typed columns, bound values) instead of SQL text. The tables are the
@@ -37,14 +38,7 @@ enum ServerColumn: String, ColumnExpression {
     static func codingKey(forColumn column: String) -> any CodingKey {
         let words = column.split(separator: "_").map(String.init)
         let tail = words.dropFirst().map { $0 == "id" ? "ID" : $0.prefix(1).uppercased() + $0.dropFirst() }
-        return Key(stringValue: (words.first ?? "") + tail.joined())
-    }
-
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
+        return NamedCodingKey((words.first ?? "") + tail.joined())
     }
 }
 
