@@ -22,11 +22,8 @@ public final class ChangeMonitor: Sendable {
 
     public init(database: HyzerDatabase) throws {
         if let directory = database.directory {
-            var config = Configuration()
-            config.readonly = true
-            source = .file(
-                try DatabaseQueue(
-                    path: directory.appendingPathComponent(HyzerDatabase.domainFileName).path, configuration: config))
+            // The store's own read-only opener: on a read-only filesystem it still works.
+            source = .file(try HyzerDatabase.openReadOnly(at: directory.appendingPathComponent(HyzerDatabase.domainFileName).path))
         } else {
             source = .memory(database.commits)
         }

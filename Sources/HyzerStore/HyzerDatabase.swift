@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HyzerKit
 import Logging
+import Synchronization
 
 /// The kiosk's database: one façade over the two SQLite databases of the dual store.
 ///
@@ -26,10 +27,23 @@ public final class HyzerDatabase: Sendable {
 
     /// Where the files are; nil for an in-memory store.
     public let directory: URL?
+    /// The two writers, swapped together when a store opened read-only becomes writable
+    /// again (a card remounted read-write): the kiosk keeps running and writes resume.
+    private let writers: Mutex<Writers>
+    struct Writers: Sendable {
+        var domain: any DatabaseWriter
+        var operational: any DatabaseWriter
+        /// Opened read-only because the filesystem refused writes (issue 12).
+        var readOnly = false
+    }
     // Internal rather than private only so `@testable` tests can prove the SQL triggers
     // refuse raw writes; no other module reaches a connection.
-    let domain: any DatabaseWriter
-    let operational: any DatabaseWriter
+    var domain: any DatabaseWriter { writers.withLock { $0.domain } }
+    var operational: any DatabaseWriter { writers.withLock { $0.operational } }
+    /// True while the store could only be opened read-only: the board shows, writes throw
+    /// `StorageFault.readOnly` until the filesystem is writable again.
+    public var isReadOnly: Bool { writers.withLock { $0.readOnly } }
+    let logger: Logger
     /// Time for every stored timestamp that the caller does not give explicitly.
     public let clock: any HyzerClock
     /// This device's identity in score events (conflict detection compares devices).
@@ -61,7 +75,9 @@ public final class HyzerDatabase: Sendable {
     ) throws {
         try Schema.domainMigrator.migrate(domain)
         try Schema.operationalMigrator.migrate(operational)
-        try self.init(domain: domain, operational: operational, directory: nil, recoveries: [], clock: clock)
+        try self.init(
+            writers: Writers(domain: domain, operational: operational), directory: nil, recoveries: [], clock: clock,
+            logger: Logger(label: "hyzer.store"))
     }
 
     /// A store that lives in memory only, with the same schema and triggers as a device's.
@@ -69,70 +85,98 @@ public final class HyzerDatabase: Sendable {
         try HyzerDatabase(domain: DatabaseQueue(), operational: DatabaseQueue(), clock: clock)
     }
 
-    /// Opens (creating if needed) both stores in `directory`, repairing per A3/A6:
-    /// a damaged operational store is recreated; a damaged domain store is moved aside
-    /// (never deleted: a person may still rescue scores from it), a clean one is started,
-    /// and the operational store is reset with it so sync re-pulls everything.
+    /// Opens (creating if needed) both stores in `directory`. What goes wrong is named
+    /// first (`StorageFault`), and only damage is repaired (A3/A6):
+    /// - a damaged operational store is recreated;
+    /// - a damaged domain store is moved aside under a name that never collides, every
+    ///   readable row is salvaged into a fresh one and its sync cursor starts over, so
+    ///   sync pulls the rest back (`StorageRecovery`);
+    /// - a read-only filesystem opens both read-only: the board shows, writes throw;
+    /// - a full disk, a permission problem or a lock throws its `StorageFault`, and the
+    ///   files stay exactly where they are.
     public convenience init(
         directory: URL, clock: any HyzerClock = SystemClock(),
         logger: Logger = Logger(label: "hyzer.store")
     ) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (writers, recoveries) = try Self.openFiles(in: directory, clock: clock, logger: logger)
+        try self.init(writers: writers, directory: directory, recoveries: recoveries, clock: clock, logger: logger)
+        if let warning = Volume(directory.path).warning { logger.warning("\(warning)") }
+    }
+
+    static func openFiles(
+        in directory: URL, clock: any HyzerClock, logger: Logger
+    ) throws -> (Writers, [Recovery]) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StorageFault.classify(error, path: directory.path) ?? error
+        }
         let domainPath = directory.appendingPathComponent(Self.domainFileName).path
         let operationalPath = directory.appendingPathComponent(Self.operationalFileName).path
         var recoveries: [Recovery] = []
 
-        let domain: DatabasePool
+        let domain: any DatabaseWriter
         do {
-            domain = try Self.openPool(at: domainPath, migrator: Schema.domainMigrator)
+            domain = try openPool(at: domainPath, migrator: Schema.domainMigrator)
         } catch {
-            let stamp = ISO8601DateFormatter().string(from: clock.date).replacingOccurrences(of: ":", with: "")
-            let aside = domainPath + ".damaged-" + stamp
-            try Self.moveAside(domainPath, to: aside)
-            Self.remove(operationalPath)
-            let recovery = Recovery(store: .domain, reason: "\(error)", movedTo: aside)
-            logger.critical(
-                """
-                !!! DOMAIN DATABASE DAMAGED !!! \(domainPath) could not be opened: \(error). \
-                It was moved aside to \(aside) and a clean database was started. Local scores \
-                not yet on the group server are in that file; synced data will be pulled again.
-                """)
-            recoveries.append(recovery)
-            domain = try Self.openPool(at: domainPath, migrator: Schema.domainMigrator)
+            switch StorageFault.classify(error, path: domainPath) {
+            case .damaged(_, let details)?:
+                let recovered = try StorageRecovery.replaceDamagedDomain(
+                    at: domainPath, details: details, clock: clock, logger: logger)
+                recoveries.append(recovered.recovery)
+                domain = recovered.pool
+            case .readOnly(let dir)? where FileManager.default.fileExists(atPath: domainPath):
+                logger.error("\(StorageFault.readOnly(directory: dir)) Opened read-only.")
+                let readOnly = try openReadOnly(at: domainPath)
+                let operational = try openReadOnlyOperational(at: operationalPath)
+                return (Writers(domain: readOnly, operational: operational, readOnly: true), recoveries)
+            case let fault?:
+                throw fault
+            case nil:
+                throw error
+            }
         }
 
-        let operational: DatabasePool
+        let operational: any DatabaseWriter
         do {
-            operational = try Self.openPool(at: operationalPath, migrator: Schema.operationalMigrator)
+            operational = try openPool(at: operationalPath, migrator: Schema.operationalMigrator)
         } catch {
-            Self.remove(operationalPath)
-            recoveries.append(Recovery(store: .operational, reason: "\(error)", movedTo: nil))
+            guard let fault = StorageFault.classify(error, path: operationalPath), fault.isDamage else {
+                try? domain.close()
+                throw StorageFault.classify(error, path: operationalPath) ?? error
+            }
+            remove(operationalPath)
+            recoveries.append(Recovery(store: .operational, reason: "\(fault)", movedTo: nil))
             logger.error(
                 "operational database \(operationalPath) was damaged (\(error)); recreated it. Sync state is rebuilt from the server."
             )
-            operational = try Self.openPool(at: operationalPath, migrator: Schema.operationalMigrator)
+            operational = try openPool(at: operationalPath, migrator: Schema.operationalMigrator)
         }
-        try self.init(domain: domain, operational: operational, directory: directory, recoveries: recoveries, clock: clock)
+        return (Writers(domain: domain, operational: operational), recoveries)
     }
 
     private init(
-        domain: any DatabaseWriter, operational: any DatabaseWriter, directory: URL?,
-        recoveries: [Recovery], clock: any HyzerClock
+        writers: Writers, directory: URL?, recoveries: [Recovery], clock: any HyzerClock, logger: Logger
     ) throws {
-        self.domain = domain
-        self.operational = operational
+        self.writers = Mutex(writers)
         self.directory = directory
         self.recoveries = recoveries
         self.clock = clock
-        self.deviceID = try domain.write { db in
-            if let id = try MetaRow.fetchOne(db, key: MetaRow.deviceIDKey)?.value { return id }
-            let id = UUID().uuidString.lowercased()
-            try MetaRow(key: MetaRow.deviceIDKey, value: id).insert(db)
-            return id
+        self.logger = logger
+        // Read first: a store opened read-only still has its id and must not write.
+        if let id = try writers.domain.read({ db in try MetaRow.fetchOne(db, key: MetaRow.deviceIDKey)?.value }) {
+            self.deviceID = id
+        } else {
+            self.deviceID = try writers.domain.write { db in
+                if let id = try MetaRow.fetchOne(db, key: MetaRow.deviceIDKey)?.value { return id }
+                let id = UUID().uuidString.lowercased()
+                try MetaRow(key: MetaRow.deviceIDKey, value: id).insert(db)
+                return id
+            }
         }
         // Only an in-memory store needs it: it counts what commits through this façade,
         // which there is everything there is. A file store is watched with data_version.
-        if directory == nil { domain.add(transactionObserver: commits, extent: .databaseLifetime) }
+        if directory == nil { writers.domain.add(transactionObserver: commits, extent: .databaseLifetime) }
     }
 
     /// WAL with `synchronous=FULL` on every connection: each commit is fsynced to the WAL
@@ -150,8 +194,7 @@ public final class HyzerDatabase: Sendable {
             // prepareDatabase ran; the writer is one long-lived connection, so setting
             // FULL once here holds for every write.
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            let check = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
-            guard check == ["ok"] else { throw DamagedDatabase(details: check.prefix(3).joined(separator: "; ")) }
+            try quickCheck(pool, path: path)
             try migrator.migrate(pool)
             return pool
         } catch {
@@ -160,20 +203,83 @@ public final class HyzerDatabase: Sendable {
         }
     }
 
-    struct DamagedDatabase: Error, CustomStringConvertible {
-        var details: String
-        var description: String { "integrity check failed: \(details)" }
-    }
-
-    private static func moveAside(_ path: String, to aside: String) throws {
-        let fm = FileManager.default
-        for suffix in ["", "-wal", "-shm"] where fm.fileExists(atPath: path + suffix) {
-            try fm.moveItem(atPath: path + suffix, toPath: aside + suffix)
+    /// Damage is named by SQLite itself: an open that reads garbage fails with
+    /// NOTADB/CORRUPT, and `quick_check` finds a page that does not hold together.
+    static func quickCheck(_ reader: any DatabaseReader, path: String) throws {
+        let check = try reader.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        guard check == ["ok"] else {
+            throw StorageFault.damaged(path: path, details: "integrity check failed: " + check.prefix(3).joined(separator: "; "))
         }
     }
 
-    private static func remove(_ path: String) {
+    /// A database on a filesystem that refuses writes. A WAL database normally needs its
+    /// `-shm` index, which cannot be created there: when it is missing the file is read as
+    /// immutable, which is exact because nothing can change a file on a read-only mount.
+    static func openReadOnly(at path: String) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(5)
+        let probe: @Sendable (Database) throws -> Void = { db in
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+        }
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            try queue.read(probe)
+            return queue
+        } catch {
+            let immutable = URL(fileURLWithPath: path).absoluteString + "?immutable=1"
+            let queue = try DatabaseQueue(path: immutable, configuration: config)
+            try queue.read(probe)
+            return queue
+        }
+    }
+
+    /// The outbox on a read-only filesystem: the file if there is one (nothing is pushed
+    /// while nothing can be marked sent), else an empty one in memory.
+    private static func openReadOnlyOperational(at path: String) throws -> any DatabaseWriter {
+        if FileManager.default.fileExists(atPath: path), let queue = try? openReadOnly(at: path) { return queue }
+        let memory = try DatabaseQueue()
+        try Schema.operationalMigrator.migrate(memory)
+        return memory
+    }
+
+    static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// A store opened read-only becomes writable again once its filesystem is: the
+    /// writers are opened again and swapped in, without a restart. Called before each
+    /// write and by `storageStatus()`. Returns true when the store is writable.
+    @discardableResult
+    public func reopenIfWritable() -> Bool {
+        guard let directory, isReadOnly else { return true }
+        guard !Volume(directory.path).isReadOnly else { return false }
+        do {
+            let (fresh, recoveries) = try Self.openFiles(in: directory, clock: clock, logger: logger)
+            guard !fresh.readOnly else {
+                try? fresh.domain.close()
+                try? fresh.operational.close()
+                return false
+            }
+            let old = writers.withLock { current in
+                defer { current = fresh }
+                return current
+            }
+            try? old.domain.close()
+            try? old.operational.close()
+            logger.notice("storage in \(directory.path) is writable again; scores are saved (\(recoveries.count) repairs)")
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// The state of the storage for the kiosk's status line and the journal: nil when
+    /// all is well, else the short sentence to show (read-only, low or no space).
+    public func storageStatus() -> String? {
+        guard let directory else { return nil }
+        if isReadOnly, !reopenIfWritable() { return StorageFault.readOnly(directory: directory.path).short }
+        return Volume(directory.path).warning
     }
 
     /// Closes both databases (a test that then damages or removes a file). Any later call
@@ -259,16 +365,36 @@ extension HyzerDatabase {
     /// the kiosk's main thread). Async code uses the `await` overload.
     @discardableResult
     public func write<Value>(_ write: StoreWrite<Value>) throws -> Value {
+        _ = reopenIfWritable()
         let context = self.context
-        return try writer(write.target).write { db in try write.body(db, context) }
+        do {
+            return try writer(write.target).write { db in try write.body(db, context) }
+        } catch {
+            throw named(error, write.target)
+        }
     }
 
     /// Runs a named write without blocking a thread of Swift concurrency's pool while it
     /// waits for the writer and the commit's fsync.
     @discardableResult
     public func write<Value>(_ write: StoreWrite<Value>) async throws -> Value {
+        _ = reopenIfWritable()
         let context = self.context
-        return try await writer(write.target).write { db in try write.body(db, context) }
+        do {
+            return try await writer(write.target).write { db in try write.body(db, context) }
+        } catch {
+            throw named(error, write.target)
+        }
+    }
+
+    /// A failed write's error as the storage fault it is (full, read-only, locked,
+    /// damaged), logged once here for the journal; other errors pass through unchanged.
+    private func named(_ error: any Error, _ target: StoreTarget) -> any Error {
+        let file = target == .domain ? Self.domainFileName : Self.operationalFileName
+        let path = directory?.appendingPathComponent(file).path ?? ":memory:"
+        guard let fault = StorageFault.classify(error, path: path) else { return error }
+        if fault.isDamage { logger.critical("\(fault)") } else { logger.error("\(fault)") }
+        return fault
     }
 
     public func read<Value>(_ read: StoreRead<Value>) throws -> Value {

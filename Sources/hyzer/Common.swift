@@ -13,8 +13,11 @@ struct DataOptions: ParsableArguments {
     func open() throws -> HyzerDatabase {
         do {
             return try HyzerDatabase.open(dataDirectory: directory)
+        } catch let fault as StorageFault {
+            throw CommandFailure(message: fault.description)
         } catch {
-            throw ValidationError("cannot open the databases in \(directory.path): \(error)")
+            // Not a usage error: no "Usage:" block, one line saying where and why.
+            throw CommandFailure(message: "Cannot open the databases in \(directory.path): \(oneLine(error))")
         }
     }
 }
@@ -28,7 +31,7 @@ extension HyzerDatabase {
 /// Errors from the domain and store print as their own sentence and exit 1.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
-    init(_ error: any Error) { description = "\(error)" }
+    init(_ error: any Error) { description = oneLine(error) }
     init(message: String) { description = message }
 }
 
@@ -51,4 +54,23 @@ struct ScoreWriteOptions: ParsableArguments {
     func finish(_ db: HyzerDatabase) async {
         await syncAfterLocalWrite(db, skip: noSync)
     }
+}
+
+/// One line a person can read for any runtime error: a storage fault's own sentence,
+/// Foundation's localized description instead of its `Error Domain=… UserInfo=…` dump,
+/// and never more than one line of anything else.
+func oneLine(_ error: any Error) -> String {
+    if let fault = error as? StorageFault { return fault.description }
+    if let failure = error as? CommandFailure { return failure.description }
+    let text: String
+    if error is CocoaError || error is POSIXError || type(of: error) is NSError.Type {
+        // A file error from Foundation names the errno; a storage fault says what to do.
+        if let fault = StorageFault.classify(error, path: (error as NSError).userInfo[NSFilePathErrorKey] as? String ?? "") {
+            return fault.description
+        }
+        text = (error as NSError).localizedDescription
+    } else {
+        text = "\(error)"
+    }
+    return text.split(whereSeparator: \.isNewline).joined(separator: " ")
 }
