@@ -35,6 +35,8 @@ public final class HyzerDatabase: Sendable {
         var operational: any DatabaseWriter
         /// Opened read-only because the filesystem refused writes (issue 12).
         var readOnly = false
+        /// Counts swaps, so a `ChangeMonitor` knows to open its own connection again.
+        var generation = 0
     }
     // Internal rather than private only so `@testable` tests can prove the SQL triggers
     // refuse raw writes; no other module reaches a connection.
@@ -43,6 +45,7 @@ public final class HyzerDatabase: Sendable {
     /// True while the store could only be opened read-only: the board shows, writes throw
     /// `StorageFault.readOnly` until the filesystem is writable again.
     public var isReadOnly: Bool { writers.withLock { $0.readOnly } }
+    var writersGeneration: Int { writers.withLock { $0.generation } }
     let logger: Logger
     /// Time for every stored timestamp that the caller does not give explicitly.
     public let clock: any HyzerClock
@@ -117,6 +120,10 @@ public final class HyzerDatabase: Sendable {
 
         let domain: any DatabaseWriter
         do {
+            // Asked first, not inferred: on a read-only filesystem SQLite may open a
+            // WAL database that then refuses every write.
+            if Volume(directory.path).isReadOnly { throw StorageFault.readOnly(directory: directory.path) }
+            try checkHeader(domainPath)
             domain = try openPool(at: domainPath, migrator: Schema.domainMigrator)
         } catch {
             switch StorageFault.classify(error, path: domainPath) {
@@ -139,6 +146,7 @@ public final class HyzerDatabase: Sendable {
 
         let operational: any DatabaseWriter
         do {
+            try checkHeader(operationalPath)
             operational = try openPool(at: operationalPath, migrator: Schema.operationalMigrator)
         } catch {
             guard let fault = StorageFault.classify(error, path: operationalPath), fault.isDamage else {
@@ -203,6 +211,17 @@ public final class HyzerDatabase: Sendable {
         }
     }
 
+    /// A file that is not SQLite at all. SQLite reads a file shorter than one page as an
+    /// empty database and would write a fresh one over it; this names it damaged first,
+    /// so it is moved aside and kept instead.
+    static func checkHeader(_ path: String) throws {
+        guard let file = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? file.close() }
+        let header = (try? file.read(upToCount: 16)) ?? Data()
+        guard !header.isEmpty, header != Data("SQLite format 3\0".utf8) else { return }
+        throw StorageFault.damaged(path: path, details: "not an SQLite database")
+    }
+
     /// Damage is named by SQLite itself: an open that reads garbage fails with
     /// NOTADB/CORRUPT, and `quick_check` finds a page that does not hold together.
     static func quickCheck(_ reader: any DatabaseReader, path: String) throws {
@@ -215,7 +234,7 @@ public final class HyzerDatabase: Sendable {
     /// A database on a filesystem that refuses writes. A WAL database normally needs its
     /// `-shm` index, which cannot be created there: when it is missing the file is read as
     /// immutable, which is exact because nothing can change a file on a read-only mount.
-    static func openReadOnly(at path: String) throws -> DatabaseQueue {
+    static func openReadOnly(at path: String, immutable: Bool = false) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(5)
@@ -223,6 +242,7 @@ public final class HyzerDatabase: Sendable {
             _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
         }
         do {
+            guard !immutable else { throw StorageFault.readOnly(directory: path) }
             let queue = try DatabaseQueue(path: path, configuration: config)
             try queue.read(probe)
             return queue
@@ -254,23 +274,32 @@ public final class HyzerDatabase: Sendable {
     public func reopenIfWritable() -> Bool {
         guard let directory, isReadOnly else { return true }
         guard !Volume(directory.path).isReadOnly else { return false }
-        do {
-            let (fresh, recoveries) = try Self.openFiles(in: directory, clock: clock, logger: logger)
-            guard !fresh.readOnly else {
-                try? fresh.domain.close()
-                try? fresh.operational.close()
+        return writers.withLock { current in
+            // The read-only connections go first: SQLite shares one wal-index mapping
+            // per file in a process, and one mapped read-only would make the new writer
+            // read-only too.
+            try? current.domain.close()
+            try? current.operational.close()
+            do {
+                var (fresh, recoveries) = try Self.openFiles(in: directory, clock: clock, logger: logger)
+                fresh.generation = current.generation + 1
+                current = fresh
+                guard !fresh.readOnly else { return false }
+                logger.notice("storage in \(directory.path) is writable again; scores are saved (\(recoveries.count) repairs)")
+                return true
+            } catch {
+                logger.notice("storage in \(directory.path) is still not writable: \(StorageFault.oneLine(for: error))")
+                // Back to reading what is there, so the board keeps showing.
+                let domainPath = directory.appendingPathComponent(Self.domainFileName).path
+                if let domain = try? Self.openReadOnly(at: domainPath),
+                    let operational = try? Self.openReadOnlyOperational(
+                        at: directory.appendingPathComponent(Self.operationalFileName).path)
+                {
+                    current = Writers(
+                        domain: domain, operational: operational, readOnly: true, generation: current.generation + 1)
+                }
                 return false
             }
-            let old = writers.withLock { current in
-                defer { current = fresh }
-                return current
-            }
-            try? old.domain.close()
-            try? old.operational.close()
-            logger.notice("storage in \(directory.path) is writable again; scores are saved (\(recoveries.count) repairs)")
-            return true
-        } catch {
-            return false
         }
     }
 
@@ -393,7 +422,13 @@ extension HyzerDatabase {
         let file = target == .domain ? Self.domainFileName : Self.operationalFileName
         let path = directory?.appendingPathComponent(file).path ?? ":memory:"
         guard let fault = StorageFault.classify(error, path: path) else { return error }
-        if fault.isDamage { logger.critical("\(fault)") } else { logger.error("\(fault)") }
+        switch fault {
+        case .damaged: logger.critical("\(fault)")
+        // The filesystem went read-only under an open store (ext4's errors=remount-ro):
+        // from now on every write first checks whether it is writable again.
+        case .readOnly: writers.withLock { $0.readOnly = true }
+        default: break  // the caller reports it (one line on the CLI, a notice on the kiosk)
+        }
         return fault
     }
 

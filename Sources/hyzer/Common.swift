@@ -56,21 +56,8 @@ struct ScoreWriteOptions: ParsableArguments {
     }
 }
 
-/// One line a person can read for any runtime error: a storage fault's own sentence,
-/// Foundation's localized description instead of its `Error Domain=… UserInfo=…` dump,
-/// and never more than one line of anything else.
+/// One line a person can read for any runtime error (`StorageFault.oneLine`).
 func oneLine(_ error: any Error) -> String {
-    if let fault = error as? StorageFault { return fault.description }
     if let failure = error as? CommandFailure { return failure.description }
-    let text: String
-    if error is CocoaError || error is POSIXError || type(of: error) is NSError.Type {
-        // A file error from Foundation names the errno; a storage fault says what to do.
-        if let fault = StorageFault.classify(error, path: (error as NSError).userInfo[NSFilePathErrorKey] as? String ?? "") {
-            return fault.description
-        }
-        text = (error as NSError).localizedDescription
-    } else {
-        text = "\(error)"
-    }
-    return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    return StorageFault.oneLine(for: error)
 }

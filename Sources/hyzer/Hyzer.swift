@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 
 @main
 struct Hyzer: AsyncParsableCommand {
@@ -15,6 +16,14 @@ struct Hyzer: AsyncParsableCommand {
     /// does not know; only a parse or validation error is a usage error. Everything else a
     /// command throws at run time is printed as one line (`oneLine`) and exits 1.
     static func main() async {
+        // A command reports its own failure in one line; the store's log lines are for a
+        // kiosk's journal, and only a critical one (a damaged database repaired) is worth
+        // a second line here.
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = .critical
+            return handler
+        }
         let command: any ParsableCommand
         do {
             command = try parseAsRoot()

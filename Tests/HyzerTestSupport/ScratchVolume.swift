@@ -1,0 +1,78 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A real, small filesystem for storage-fault tests (issue 12): a tmpfs of a few MB that
+/// can be filled to the last byte and remounted read-only and back, as an SD card does
+/// with `errors=remount-ro`. Mounting needs root; `ScratchVolume.unavailable` says why a
+/// test skips when it is not.
+public final class ScratchVolume {
+    public let root: URL
+
+    /// nil when real faults can be made here, else the reason the root-only cases skip.
+    public static var unavailable: String? {
+        geteuid() == 0 ? nil : "not root (euid \(geteuid())): real full and read-only filesystems need mount(8)"
+    }
+
+    public init(megabytes: Int) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-vol-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try Self.mount(["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0755", "tmpfs", root.path])
+    }
+
+    deinit {
+        try? Self.mount(["-o", "remount,rw", root.path])
+        _ = try? Self.run("/bin/umount", ["-l", root.path])
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// Remounts the volume read-only (or writable again). A filesystem with a file open
+    /// for writing refuses to become read-only, so stores on it are closed first.
+    public func remount(readOnly: Bool) throws {
+        try Self.mount(["-o", readOnly ? "remount,ro" : "remount,rw", root.path])
+    }
+
+    /// Fills the volume to the last byte with one file and returns it (delete it to free
+    /// the space): writes shrink from 64 KiB to 1 byte until even one byte is refused.
+    @discardableResult
+    public func fill() throws -> URL {
+        let filler = root.appendingPathComponent("filler-\(UUID().uuidString)")
+        let fd = open(filler.path, O_CREAT | O_WRONLY | O_APPEND, 0o600)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        var size = 64 * 1024
+        let buffer = [UInt8](repeating: 0xA5, count: size)
+        while size > 0 {
+            let written = buffer.withUnsafeBytes { write(fd, $0.baseAddress, size) }
+            if written < 0 {
+                guard errno == ENOSPC else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                size /= 2
+            }
+        }
+        fsync(fd)
+        return filler
+    }
+
+    /// Bytes still free, as statvfs reports them.
+    public var freeBytes: Int64 {
+        var info = statvfs()
+        guard statvfs(root.path, &info) == 0 else { return -1 }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    private static func mount(_ arguments: [String]) throws {
+        let result = try run("/bin/mount", arguments)
+        guard result == 0 else { throw POSIXError(.EPERM) }
+    }
+
+    private static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
