@@ -33,8 +33,9 @@ public final class HyzerDatabase: Sendable {
     struct Writers: Sendable {
         var domain: any DatabaseWriter
         var operational: any DatabaseWriter
-        /// Opened read-only because the filesystem refused writes (issue 12).
-        var readOnly = false
+        /// Why the store was opened read-only (a read-only filesystem, or a disk too full
+        /// to create the WAL files); nil when it writes (issue 12).
+        var unwritable: StorageFault?
         /// Counts swaps, so a `ChangeMonitor` knows to open its own connection again.
         var generation = 0
     }
@@ -44,7 +45,7 @@ public final class HyzerDatabase: Sendable {
     var operational: any DatabaseWriter { writers.withLock { $0.operational } }
     /// True while the store could only be opened read-only: the board shows, writes throw
     /// `StorageFault.readOnly` until the filesystem is writable again.
-    public var isReadOnly: Bool { writers.withLock { $0.readOnly } }
+    public var isReadOnly: Bool { writers.withLock { $0.unwritable != nil } }
     var writersGeneration: Int { writers.withLock { $0.generation } }
     let logger: Logger
     /// Time for every stored timestamp that the caller does not give explicitly.
@@ -132,11 +133,12 @@ public final class HyzerDatabase: Sendable {
                     at: domainPath, details: details, clock: clock, logger: logger)
                 recoveries.append(recovered.recovery)
                 domain = recovered.pool
-            case .readOnly(let dir)? where FileManager.default.fileExists(atPath: domainPath):
-                logger.error("\(StorageFault.readOnly(directory: dir)) Opened read-only.")
+            // The board must keep showing: what cannot be written is still read.
+            case let fault? where fault.isReadOnlyOrFull && FileManager.default.fileExists(atPath: domainPath):
+                logger.error("\(fault) Opened read-only.")
                 let readOnly = try openReadOnly(at: domainPath)
                 let operational = try openReadOnlyOperational(at: operationalPath)
-                return (Writers(domain: readOnly, operational: operational, readOnly: true), recoveries)
+                return (Writers(domain: readOnly, operational: operational, unwritable: fault), recoveries)
             case let fault?:
                 throw fault
             case nil:
@@ -273,7 +275,8 @@ public final class HyzerDatabase: Sendable {
     @discardableResult
     public func reopenIfWritable() -> Bool {
         guard let directory, isReadOnly else { return true }
-        guard !Volume(directory.path).isReadOnly else { return false }
+        let volume = Volume(directory.path)
+        guard !volume.isReadOnly, (volume.freeBytes ?? .max) >= Volume.fullBelow else { return false }
         return writers.withLock { current in
             // The read-only connections go first: SQLite shares one wal-index mapping
             // per file in a process, and one mapped read-only would make the new writer
@@ -284,7 +287,7 @@ public final class HyzerDatabase: Sendable {
                 var (fresh, recoveries) = try Self.openFiles(in: directory, clock: clock, logger: logger)
                 fresh.generation = current.generation + 1
                 current = fresh
-                guard !fresh.readOnly else { return false }
+                guard fresh.unwritable == nil else { return false }
                 logger.notice("storage in \(directory.path) is writable again; scores are saved (\(recoveries.count) repairs)")
                 return true
             } catch {
@@ -296,7 +299,9 @@ public final class HyzerDatabase: Sendable {
                         at: directory.appendingPathComponent(Self.operationalFileName).path)
                 {
                     current = Writers(
-                        domain: domain, operational: operational, readOnly: true, generation: current.generation + 1)
+                        domain: domain, operational: operational,
+                        unwritable: StorageFault.classify(error, path: domainPath) ?? current.unwritable,
+                        generation: current.generation + 1)
                 }
                 return false
             }
@@ -307,7 +312,7 @@ public final class HyzerDatabase: Sendable {
     /// all is well, else the short sentence to show (read-only, low or no space).
     public func storageStatus() -> String? {
         guard let directory else { return nil }
-        if isReadOnly, !reopenIfWritable() { return StorageFault.readOnly(directory: directory.path).short }
+        if isReadOnly, !reopenIfWritable(), let fault = writers.withLock({ $0.unwritable }) { return fault.short }
         return Volume(directory.path).warning
     }
 
@@ -421,12 +426,16 @@ extension HyzerDatabase {
     private func named(_ error: any Error, _ target: StoreTarget) -> any Error {
         let file = target == .domain ? Self.domainFileName : Self.operationalFileName
         let path = directory?.appendingPathComponent(file).path ?? ":memory:"
-        guard let fault = StorageFault.classify(error, path: path) else { return error }
+        guard var fault = StorageFault.classify(error, path: path) else { return error }
+        // A store opened read-only for a full disk says so, not "read-only".
+        if case .readOnly = fault, case .full(let dir, _)? = writers.withLock({ $0.unwritable }) {
+            fault = .full(directory: dir, freeBytes: Volume(dir).freeBytes ?? 0)
+        }
         switch fault {
         case .damaged: logger.critical("\(fault)")
         // The filesystem went read-only under an open store (ext4's errors=remount-ro):
         // from now on every write first checks whether it is writable again.
-        case .readOnly: writers.withLock { $0.readOnly = true }
+        case .readOnly: writers.withLock { $0.unwritable = $0.unwritable ?? fault }
         default: break  // the caller reports it (one line on the CLI, a notice on the kiosk)
         }
         return fault

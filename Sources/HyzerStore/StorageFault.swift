@@ -50,6 +50,13 @@ public enum StorageFault: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    var isReadOnlyOrFull: Bool {
+        switch self {
+        case .readOnly, .full: true
+        default: false
+        }
+    }
+
     public var isDamage: Bool {
         if case .damaged = self { return true }
         return false

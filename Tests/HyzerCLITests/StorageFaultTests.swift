@@ -122,7 +122,37 @@ import Testing
         let again = try await Binary.run("hyzer", ["score", "--data", dir.path, "current", "Mike", "8", "3", "--no-sync"])
         #expect(again.status == 0, "\(again.stderr)")
         try device.expectNothingLost()
-        #expect(device.db.storageStatus() == nil || device.db.storageStatus()?.hasPrefix("Storage low") == true)
+        #expect(device.db.storageStatus()?.hasPrefix("Storage low") == true, "a 3 MB volume is below the warning")
+
+        // A start on a full disk (the database closed cleanly, so SQLite must create its
+        // WAL files, which the old open path took for damage): opened read-only, the board
+        // shows, writes say "full", and resume once there is room.
+        try device.db.close()
+        let refill = try volume.fill()
+        let store = try HyzerDatabase(directory: dir)
+        #expect(try device.movedAside().isEmpty, "a healthy database was moved aside")
+        #expect(store.isReadOnly)
+        #expect(Set(try store.events(round: device.round.id).map(\.id)).isSuperset(of: device.acknowledged))
+        #expect(store.storageStatus() == "Storage full (0 MB free): not saved")
+        #expect(throws: StorageFault.full(directory: dir.path, freeBytes: 0)) {
+            try store.recordScore(
+                ScoreEntry(
+                    roundID: device.round.id, participantID: device.round.participants[1].id, hole: 7,
+                    strokes: 3, reportedBy: device.round.participants[0].id))
+        }
+        try await Self.kioskShowsTheBoard(dir)
+        let cold = try await Binary.run("hyzer", ["score", "--data", dir.path, "current", "Mike", "7", "3", "--no-sync"])
+        Self.expectOneLine(cold, startsWith: "hyzer: Storage is full")
+        try FileManager.default.removeItem(at: refill)
+        let resumed = try store.recordScore(
+            ScoreEntry(
+                roundID: device.round.id, participantID: device.round.participants[1].id, hole: 7,
+                strokes: 3, reportedBy: device.round.participants[0].id))
+        #expect(!store.isReadOnly)
+        device.acknowledged.append(resumed.event.id)
+        try store.close()
+        try device.expectNothingLost()
+        #expect(try device.movedAside().isEmpty)
     }
 
     /// The same path without root: SQLite's own page limit makes the write fail with
