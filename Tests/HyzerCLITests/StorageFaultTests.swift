@@ -10,9 +10,12 @@ import Testing
 /// kiosk. For each: no acknowledged score is lost, a healthy database is never moved
 /// aside, the message is the one line a person can act on, and the board keeps showing.
 ///
-/// Negative control (run once while writing these tests): with the open path of 7d23aad,
-/// which moved the domain database aside on *any* open error, `fullDiskRefuses…` failed at
-/// its "no file moved aside" check (the reopen on the full disk renamed the healthy file).
+/// Negative controls (each run once while writing these tests):
+/// - with the open path of 7d23aad, which moved the domain database aside on *any* open
+///   error, `fullDiskRefuses…` fails at its cold start on the full disk: the healthy file
+///   is renamed and the fresh one cannot even be created ("SQLite error 13 … full").
+/// - with the salvage step skipped, `aTrulyDamaged…` fails: the readable events of the
+///   overwritten file are not a subset of what the fresh database holds.
 @Suite(.serialized) struct StorageFaultTests {
     /// A store with an active round and `scores` acknowledged scores.
     struct Device {
