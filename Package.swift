@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "HyzerServerTests",
             dependencies: [
-                "HyzerServer", "HyzerSyncProtocol", "HyzerKit",
+                "HyzerServer", "HyzerSyncProtocol", "HyzerKit", "HyzerStore", "HyzerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -242,30 +242,6 @@ import Testing
 
     // MARK: Locked
 
-    /// A `sqlite3` process holding the write lock (BEGIN EXCLUSIVE).
-    final class LockHolder {
-        let process = Process()
-        let input = Pipe()
-        let output = Pipe()
-        init(_ path: String) throws {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-            process.arguments = [path]
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
-            input.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'locked';\n".utf8))
-            var seen = Data()
-            while !String(decoding: seen, as: UTF8.self).contains("locked") {
-                seen += output.fileHandleForReading.availableData
-            }
-        }
-        func release() {
-            input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
-    }
-
     @Test func aDatabaseLockedByAnotherProcessIsBusyNotDamaged() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-locked-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }

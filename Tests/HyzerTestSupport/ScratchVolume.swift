@@ -76,3 +76,34 @@ public final class ScratchVolume {
         return process.terminationStatus
     }
 }
+
+/// Another process holding a database's write lock: the `sqlite3` shell inside
+/// `BEGIN EXCLUSIVE`, until `release()`.
+public final class LockHolder {
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+
+    public init(_ path: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'locked';\n".utf8))
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("locked") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw POSIXError(.EIO) }  // sqlite3 exited
+            seen += chunk
+        }
+    }
+
+    public func release() {
+        input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    deinit { if process.isRunning { release() } }
+}
