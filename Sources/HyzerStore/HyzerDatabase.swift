@@ -308,6 +308,17 @@ public final class HyzerDatabase: Sendable {
         }
     }
 
+    /// Throws the fault that keeps this store from writing now (opened read-only, or a
+    /// disk without room for a page), without writing: sync asks before it downloads a
+    /// page it could not store (issue 12).
+    public func requireWritable() throws {
+        guard let directory else { return }
+        if isReadOnly, !reopenIfWritable(), let fault = writers.withLock({ $0.unwritable }) { throw fault }
+        if let free = Volume(directory.path).freeBytes, free < Volume.fullBelow {
+            throw StorageFault.full(directory: directory.path, freeBytes: free)
+        }
+    }
+
     /// The state of the storage for the kiosk's status line and the journal: nil when
     /// all is well, else the short sentence to show (read-only, low or no space).
     public func storageStatus() -> String? {
