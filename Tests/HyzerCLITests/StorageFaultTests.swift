@@ -49,8 +49,9 @@ import Testing
 
         /// Every acknowledged score is still there, read by a fresh connection.
         func expectNothingLost(_ comment: Comment? = nil) throws {
-            let stored = Set(try HyzerDatabase.openReadOnly(at: dir.appendingPathComponent(HyzerDatabase.domainFileName).path)
-                .read { db in try ScoreEventRow.fetchAll(db).map(\.id) })
+            let stored = Set(
+                try HyzerDatabase.openReadOnly(at: dir.appendingPathComponent(HyzerDatabase.domainFileName).path)
+                    .read { db in try ScoreEventRow.fetchAll(db).map(\.id) })
             #expect(Set(acknowledged).isSubset(of: stored), comment)
         }
 
@@ -283,7 +284,8 @@ import Testing
         try device.db.domain.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
         // A leaf page of score_events in the middle of the table: its rows become unreadable.
         let leaves = try device.db.domain.read { db in
-            try Int.fetchAll(db, sql: "SELECT pageno FROM dbstat WHERE name = 'score_events' AND pagetype = 'leaf' ORDER BY pageno")
+            try Int.fetchAll(
+                db, sql: "SELECT pageno FROM dbstat WHERE name = 'score_events' AND pagetype = 'leaf' ORDER BY pageno")
         }
         #expect(leaves.count >= 3)
         try device.db.close()

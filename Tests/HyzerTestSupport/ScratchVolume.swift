@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-    import Glibc
+import Glibc
 #endif
 
 /// A real, small filesystem for storage-fault tests (issue 12): a tmpfs of a few MB that
