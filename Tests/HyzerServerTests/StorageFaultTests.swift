@@ -50,15 +50,23 @@ import Testing
         var files: [String] { ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted() }
     }
 
-    @Test func fullDiskRefusesThePushAndResumes() async throws {
+    /// A server with three acknowledged pushes on a fresh tmpfs, or nil (and the reason
+    /// printed) where mounting one is not possible.
+    static func serverOnVolume(megabytes: Int) async throws -> (ScratchVolume, Server)? {
         if let reason = ScratchVolume.unavailable {
-            print("skipped: \(reason); maxPageCountFullRefusesThePush covers it")
-            return
+            print("skipped: \(reason); maxPageCountFullRefusesThePush covers the full-disk path")
+            return nil
         }
-        let volume = try ScratchVolume(megabytes: 3)
-        let dir = volume.root.appendingPathComponent("server")
-        var server = try await Server(dir: dir)
+        let volume = try ScratchVolume(megabytes: megabytes)
+        var server = try await Server(dir: volume.root.appendingPathComponent("server"))
         for hole in 1...3 { try await server.push(hole: hole) }
+        return (volume, server)
+    }
+
+    @Test func fullDiskRefusesThePushAndResumes() async throws {
+        guard let (volume, started) = try await Self.serverOnVolume(megabytes: 3) else { return }
+        var server = started
+        let dir = server.dir
         let files = server.files
         let filler = try volume.fill()
         var refused: (any Error)?
@@ -101,14 +109,9 @@ import Testing
     }
 
     @Test func readOnlyRemountIsNamedAndTheDatabaseKept() async throws {
-        if let reason = ScratchVolume.unavailable {
-            print("skipped: \(reason)")
-            return
-        }
-        let volume = try ScratchVolume(megabytes: 64)
-        let dir = volume.root.appendingPathComponent("server")
-        var server = try await Server(dir: dir)
-        for hole in 1...3 { try await server.push(hole: hole) }
+        guard let (volume, started) = try await Self.serverOnVolume(megabytes: 64) else { return }
+        var server = started
+        let dir = server.dir
         try server.storage.close()
         let files = server.files
         try volume.remount(readOnly: true)
