@@ -106,11 +106,19 @@ public enum StorageFault: Error, Sendable, Equatable, CustomStringConvertible {
         if error is CocoaError || error is POSIXError || type(of: error) is NSError.Type {
             let path = (error as NSError).userInfo[NSFilePathErrorKey] as? String ?? ""
             if let fault = classify(error, path: path) { return fault.description }
-            text = (error as NSError).localizedDescription
+            // The OS's own words and the file it was about, not "The operation could
+            // not be completed".
+            if let code = errnoOf(error) {
+                text = (path.isEmpty ? "" : path + ": ") + String(cString: strerror(code))
+            } else {
+                text = (error as NSError).localizedDescription
+            }
         } else {
             text = "\(error)"
         }
-        return text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        // One line, and no closing period: callers go on with what to do.
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return line.hasSuffix(".") ? String(line.dropLast()) : line
     }
 
     /// For an open or I/O error that says no more: the volume's state decides.
@@ -136,6 +144,7 @@ public enum StorageFault: Error, Sendable, Equatable, CustomStringConvertible {
         case .fileWriteOutOfSpace: return ENOSPC
         case .fileWriteVolumeReadOnly: return EROFS
         case .fileWriteNoPermission, .fileReadNoPermission: return EACCES
+        case .fileNoSuchFile, .fileReadNoSuchFile: return ENOENT
         default: return nil
         }
     }

@@ -24,8 +24,15 @@ protocol StorageCommand: AsyncParsableCommand {
 extension StorageCommand {
     func run() async throws {
         let storage: SQLiteStorage
-        do { storage = try SQLiteStorage(directory: data.url) } catch {
-            throw Fail(description: StorageFault.oneLine(for: error))
+        do {
+            storage = try SQLiteStorage(directory: data.url)
+        } catch let fault as StorageFault {
+            throw Fail(description: fault.description)
+        } catch {
+            throw Fail(
+                description:
+                    "cannot open the server database in \(data.url.path): \(StorageFault.oneLine(for: error)). Pass --data with a directory this user can write."
+            )
         }
         try await run(on: storage)
     }

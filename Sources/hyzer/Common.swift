@@ -17,7 +17,10 @@ struct DataOptions: ParsableArguments {
             throw CommandFailure(message: fault.description)
         } catch {
             // Not a usage error: no "Usage:" block, one line saying where and why.
-            throw CommandFailure(message: "Cannot open the databases in \(directory.path): \(oneLine(error))")
+            throw CommandFailure(
+                message:
+                    "Cannot open the databases in \(directory.path): \(oneLine(error)). Pass --data with a directory this user can write."
+            )
         }
     }
 }
