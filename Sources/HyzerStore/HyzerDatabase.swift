@@ -236,10 +236,16 @@ public final class HyzerDatabase: Sendable {
     /// A database on a filesystem that refuses writes. A WAL database normally needs its
     /// `-shm` index, which cannot be created there: when it is missing the file is read as
     /// immutable, which is exact because nothing can change a file on a read-only mount.
-    static func openReadOnly(at path: String, immutable: Bool = false) throws -> DatabaseQueue {
+    static func openReadOnly(at path: String, immutable: Bool = false, salvaging: Bool = false) throws -> DatabaseQueue {
         var config = Configuration()
         config.readonly = true
         config.busyMode = .timeout(5)
+        if salvaging {
+            // A truncated file is shorter than its header says, which SQLite refuses to
+            // read at all unless the schema is "writable" (what its own .recover relies
+            // on); the connection is read-only, so nothing is written either way.
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA writable_schema = ON") }
+        }
         let probe: @Sendable (Database) throws -> Void = { db in
             _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
         }

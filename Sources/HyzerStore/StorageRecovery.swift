@@ -24,7 +24,7 @@ enum StorageRecovery {
 
         var description: String {
             "salvaged \(events) score events, \(rounds) rounds, \(players) players, \(courses) courses"
-                + (unreadable + refused > 0 ? "; \(unreadable) unreadable and \(refused) unusable rows left behind" : "")
+                + (unreadable + refused > 0 ? "; \(unreadable) rowids or tables unreadable, \(refused) rows unusable" : "")
         }
     }
 
@@ -93,7 +93,7 @@ enum StorageRecovery {
         var result = Salvage()
         let source: DatabaseQueue
         do {
-            source = try HyzerDatabase.openReadOnly(at: damaged)
+            source = try HyzerDatabase.openReadOnly(at: damaged, salvaging: true)
         } catch {
             logger.critical("nothing could be read from \(damaged): \(error)")
             return result

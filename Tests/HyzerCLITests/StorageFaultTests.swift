@@ -270,9 +270,20 @@ import Testing
 
     @Test(arguments: Damage.allCases) func aTrulyDamagedDatabaseIsMovedAsideAndEveryReadableRowSalvaged(
         _ damage: Damage
-    ) throws {
+    ) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-damaged-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
+        let aside = try Self.damageAndReopen(damage, in: dir)
+        try await Self.kioskShowsTheBoard(dir)
+        let asideFiles = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter {
+            $0.contains(".damaged-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm")
+        }
+        #expect(asideFiles == [URL(fileURLWithPath: aside).lastPathComponent], "repaired once, not again")
+    }
+
+    /// Damages a store full of events, opens it again, checks the salvage and returns
+    /// where the damaged file was kept.
+    static func damageAndReopen(_ damage: Damage, in dir: URL) throws -> String {
         var device = try Device(dir: dir, players: ["Ana", "Ben", "Cy", "Di"])
         // Enough events for many pages: every cell, corrected twice.
         for pass in 0..<3 {
@@ -299,7 +310,8 @@ import Testing
             let page = leaves[leaves.count / 2] - 1  // pageno counts from 1
             bytes.replaceSubrange(page * pageSize..<(page + 1) * pageSize, with: Data(repeating: 0x5A, count: pageSize))
         case .truncated:
-            bytes = bytes.prefix(bytes.count / pageSize * 6 / 10 * pageSize)
+            // Cut at the last leaf of score_events: its rows and every later page go.
+            bytes = bytes.prefix((leaves[leaves.count - 1] - 1) * pageSize)
         case .notSQLite:
             bytes = Data("this is a shopping list, not a database\n".utf8)  // shorter than a page, too
         }
@@ -307,7 +319,11 @@ import Testing
 
         // What the damaged file still gives up, read independently, row by row.
         var readable = Set<UUID>()
-        if let reader = try? HyzerDatabase.openReadOnly(at: path) {
+        // Its own connection, in the mode SQLite's .recover reads a truncated file with.
+        var config = Configuration()
+        config.readonly = true
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA writable_schema = ON") }
+        if let reader = try? DatabaseQueue(path: path, configuration: config) {
             for seq in 1...Int64(device.acknowledged.count) {
                 if let row = try? reader.read({ db in try ScoreEventRow.filter(Column("seq") == seq).fetchOne(db) }) {
                     readable.insert(row.id)
@@ -315,21 +331,26 @@ import Testing
             }
             try reader.close()
         }
-        if damage != .notSQLite { #expect(readable.count < device.acknowledged.count, "the damage hides some rows") }
+        if damage != .notSQLite {
+            #expect(readable.count < device.acknowledged.count, "the damage hides some rows")
+            #expect(!readable.isEmpty, "and leaves others readable")
+        }
 
         let reopened = try HyzerDatabase(directory: dir)
         let recovery = try #require(reopened.recoveries.first { $0.store == .domain })
         let aside = try #require(recovery.movedTo)
+        print("\(damage): \(readable.count) of \(device.acknowledged.count) events readable; \(recovery.reason)")
         #expect(FileManager.default.fileExists(atPath: aside))
         #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == bytes, "the damaged bytes are kept for rescue")
         let salvaged = Set(try reopened.domain.read { db in try ScoreEventRow.fetchAll(db).map(\.id) })
         #expect(readable.isSubset(of: salvaged), "lost \(readable.subtracting(salvaged).count) readable events")
-        if damage == .overwrittenMiddle { #expect(!salvaged.isEmpty) }
         // Every salvaged event goes to the server again, and the cursor starts over.
         #expect(try reopened.domain.read { db in try PendingEventRow.fetchCount(db) } == salvaged.count)
         #expect(try reopened.read(.changeLedger { try $0.cursorValue("cursor") }) == nil)
         // The outbox (sync.sqlite) is healthy and kept.
         #expect(try reopened.read(.outbox { try $0.counts() }) == outboxBefore)
+        try reopened.close()
+        return aside
     }
 
     @Test func movedAsideNamesNeverCollide() throws {
