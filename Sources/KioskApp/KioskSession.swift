@@ -27,6 +27,8 @@ public final class KioskSession {
     /// line; nil when all is well. The kiosk has no status screen yet: this is the state
     /// it will show, and each change is shown as a notice and logged meanwhile.
     public private(set) var storageStatus: String?
+    private var lastStorageCheck: Millis = 0
+    static let storageCheckInterval: Millis = 5_000
 
     public init(store: HyzerDatabase, viewport: Viewport, now: Millis, reduceMotion: Bool? = nil) throws {
         self.store = store
@@ -41,6 +43,7 @@ public final class KioskSession {
     /// Asks the store how its storage is (a statvfs, and a writable-again check when it
     /// was opened read-only) and shows a change. Cheap enough for every reload.
     public func checkStorage(now: Millis) {
+        lastStorageCheck = now
         let status = store.storageStatus()
         guard status != storageStatus else { return }
         storageStatus = status
@@ -61,6 +64,9 @@ public final class KioskSession {
 
     /// Feeds one event through the machine and performs what it asks for.
     public func send(_ event: KioskEvent, now: Millis) {
+        // A card that fills up or goes read-only while the kiosk is in use shows before
+        // the next save fails; a statvfs every few seconds costs microseconds.
+        if now - lastStorageCheck >= Self.storageCheckInterval { checkStorage(now: now) }
         let effects = state.handle(event, now: now)
         perform(effects, now: now)
     }

@@ -125,5 +125,6 @@ import Testing
         for event in [KioskEvent.pressed, .pressed, .pressed] { f.session.send(event, now: now + 10_000) }
         #expect(!buzzes.contains(.error))
         #expect(try f.store.events(round: f.round.id).count == saved + 1, "writes resume without a restart")
+        #expect(f.session.storageStatus == nil, "the storage check clears the status once writes go through")
     }
 }
