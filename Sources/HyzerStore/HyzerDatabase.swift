@@ -282,7 +282,9 @@ public final class HyzerDatabase: Sendable {
     public func reopenIfWritable() -> Bool {
         guard let directory, isReadOnly else { return true }
         let volume = Volume(directory.path)
-        guard !volume.isReadOnly, (volume.freeBytes ?? .max) >= Volume.fullBelow else { return false }
+        guard !volume.isReadOnly, (volume.freeBytes ?? .max) >= Volume.fullBelow,
+            Volume.probeWrite(directory.path) == 0
+        else { return false }
         return writers.withLock { current in
             // The read-only connections go first: SQLite shares one wal-index mapping
             // per file in a process, and one mapped read-only would make the new writer

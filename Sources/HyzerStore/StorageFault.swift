@@ -129,7 +129,15 @@ public enum StorageFault: Error, Sendable, Equatable, CustomStringConvertible {
         if access(directory, W_OK) != 0 || (FileManager.default.fileExists(atPath: path) && access(path, R_OK | W_OK) != 0) {
             return .permission(path: path)
         }
-        return nil
+        // statvfs can still say "rw" when the filesystem refuses writes: ext4's emergency
+        // read-only after an I/O error keeps the mount's flags. Asking it to create a file
+        // gets the errno SQLite saw but did not pass on.
+        switch Volume.probeWrite(directory) {
+        case EROFS: return .readOnly(directory: directory)
+        case ENOSPC, EDQUOT: return .full(directory: directory, freeBytes: volume.freeBytes ?? 0)
+        case EACCES, EPERM: return .permission(path: path)
+        default: return nil
+        }
     }
 
     private static func errnoOf(_ error: any Error) -> Int32? {
@@ -173,6 +181,19 @@ public struct Volume: Sendable, Equatable {
             freeBytes = nil
             isReadOnly = false
         }
+    }
+
+    /// Creates and removes a one-byte file in `directory`; the errno when that fails, else 0.
+    static func probeWrite(_ directory: String) -> Int32 {
+        let path = directory + "/.hyzer-write-probe-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
+        guard fd >= 0 else { return errno }
+        defer {
+            close(fd)
+            unlink(path)
+        }
+        var byte: UInt8 = 0
+        return write(fd, &byte, 1) == 1 && fsync(fd) == 0 ? 0 : errno
     }
 
     /// The warning for the journal and the kiosk, or nil when there is room.

@@ -241,6 +241,46 @@ import Testing
         try device.expectNothingLost()
     }
 
+    /// What a Pi's card does on an I/O error with `errors=remount-ro`, under a store that
+    /// is open and writing: ext4 refuses every write with EROFS while the mount's flags may
+    /// still say rw, and SQLite reports only "disk I/O error".
+    @Test func anExt4ErrorUnderARunningStoreIsReadOnlyNotDamage() async throws {
+        if let reason = ScratchVolume.unavailable {
+            print("skipped: \(reason)")
+            return
+        }
+        let volume: ScratchVolume
+        do { volume = try ScratchVolume(ext4Megabytes: 32) } catch {
+            print("skipped: no loop device for an ext4 image (\(error))")
+            return
+        }
+        let dir = volume.root.appendingPathComponent("data")
+        var device = try Device(dir: dir)
+        for hole in 1...5 { try device.score(0, hole: hole, 3) }
+        do { try volume.triggerError() } catch {
+            print("skipped: this kernel has no ext4 trigger_fs_error (\(error))")
+            return
+        }
+        #expect(throws: StorageFault.readOnly(directory: dir.path)) { try device.score(1, hole: 1, 4) }
+        #expect(try device.db.events(round: device.round.id).count == 5, "the board still reads")
+        #expect(device.db.storageStatus() == "Storage is read-only: scores cannot be saved")
+        let cli = try await Binary.run("hyzer", ["score", "--data", dir.path, "current", "Mike", "2", "3", "--no-sync"])
+        Self.expectOneLine(cli, startsWith: "hyzer: Storage is read-only")
+        try await Self.kioskShowsTheBoard(dir)
+        #expect(try device.movedAside().isEmpty)
+
+        try device.db.close()
+        try volume.repairAndRemount()
+        try device.expectNothingLost()
+        let store = try HyzerDatabase(directory: dir)
+        #expect(!store.isReadOnly && store.recoveries.isEmpty)
+        _ = try store.recordScore(
+            ScoreEntry(
+                roundID: device.round.id, participantID: device.round.participants[1].id, hole: 1,
+                strokes: 4, reportedBy: device.round.participants[0].id))
+        try store.close()
+    }
+
     // MARK: Locked
 
     @Test func aDatabaseLockedByAnotherProcessIsBusyNotDamaged() async throws {

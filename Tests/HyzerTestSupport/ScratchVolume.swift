@@ -18,14 +18,51 @@ public final class ScratchVolume {
 
     public init(megabytes: Int) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-vol-\(UUID().uuidString)")
+        image = nil
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try Self.mount(["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0755", "tmpfs", root.path])
     }
 
+    /// An ext4 image on a loop device, mounted with `errors=remount-ro` as a Pi's SD card
+    /// is: `triggerError()` makes the kernel take it read-only as after an I/O error.
+    /// Throws where loop devices are not available.
+    public init(ext4Megabytes megabytes: Int) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-ext4-\(UUID().uuidString)")
+        image = root.path + ".img"
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: image!, contents: nil),
+            truncate(image!, off_t(megabytes) * 1_048_576) == 0,
+            try Self.run("/sbin/mkfs.ext4", ["-q", "-F", image!]) == 0
+        else { throw POSIXError(.EIO) }
+        try Self.mount(["-o", "loop,errors=remount-ro", image!, root.path])
+    }
+
+    /// The ext4 image, for a loop-device volume.
+    let image: String?
+
+    /// What ext4 does on an I/O error under `errors=remount-ro`: every write from now on
+    /// fails with EROFS (the mount's own flags may still say rw).
+    public func triggerError() throws {
+        let device = try Self.output("/bin/findmnt", ["-n", "-o", "SOURCE", root.path])
+        let trigger = "/sys/fs/ext4/\(URL(fileURLWithPath: device).lastPathComponent)/trigger_fs_error"
+        guard FileManager.default.fileExists(atPath: trigger) else { throw POSIXError(.EOPNOTSUPP) }
+        try Data("hyzer storage fault test\n".utf8).write(to: URL(fileURLWithPath: trigger))
+    }
+
+    /// What a person does after the error: unmount, fsck, mount again. Everything on the
+    /// volume must be closed first.
+    public func repairAndRemount() throws {
+        guard let image else { return try remount(readOnly: false) }
+        guard try Self.run("/bin/umount", [root.path]) == 0 else { throw POSIXError(.EBUSY) }
+        _ = try Self.run("/sbin/e2fsck", ["-f", "-y", image])
+        try Self.mount(["-o", "loop,errors=remount-ro", image, root.path])
+    }
+
     deinit {
-        try? Self.mount(["-o", "remount,rw", root.path])
+        if image == nil { try? Self.mount(["-o", "remount,rw", root.path]) }
         _ = try? Self.run("/bin/umount", ["-l", root.path])
         try? FileManager.default.removeItem(at: root)
+        if let image { try? FileManager.default.removeItem(atPath: image) }
     }
 
     /// Remounts the volume read-only (or writable again). A filesystem with a file open
@@ -71,9 +108,23 @@ public final class ScratchVolume {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         return process.terminationStatus
+    }
+
+    private static func output(_ path: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 
