@@ -121,6 +121,13 @@ public enum StorageFault: Error, Sendable, Equatable, CustomStringConvertible {
         return line.hasSuffix(".") ? String(line.dropLast()) : line
     }
 
+    /// The one line for a store that could not be opened: a storage fault's own
+    /// sentence, else what failed, where, and what to do (for every executable).
+    public static func cannotOpen(_ what: String, in directory: String, _ error: any Error) -> String {
+        if let fault = error as? StorageFault { return fault.description }
+        return "Cannot open \(what) in \(directory): \(oneLine(for: error)). Pass --data with a directory this user can write."
+    }
+
     /// For an open or I/O error that says no more: the volume's state decides.
     static func fromVolume(path: String, directory: String) -> StorageFault? {
         let volume = Volume(directory)

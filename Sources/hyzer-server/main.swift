@@ -26,13 +26,8 @@ extension StorageCommand {
         let storage: SQLiteStorage
         do {
             storage = try SQLiteStorage(directory: data.url)
-        } catch let fault as StorageFault {
-            throw Fail(description: fault.description)
         } catch {
-            throw Fail(
-                description:
-                    "cannot open the server database in \(data.url.path): \(StorageFault.oneLine(for: error)). Pass --data with a directory this user can write."
-            )
+            throw Fail(description: StorageFault.cannotOpen("the server database", in: data.url.path, error))
         }
         try await run(on: storage)
     }
@@ -72,7 +67,7 @@ struct Serve: AsyncParsableCommand {
         do {
             app = try await buildApplication(config)
         } catch {
-            throw Fail(description: "cannot open the server database in \(data.url.path): \(StorageFault.oneLine(for: error))")
+            throw Fail(description: StorageFault.cannotOpen("the server database", in: data.url.path, error))
         }
         // SIGTERM (systemd stop) and SIGINT finish in-flight requests, close the live
         // sockets, then exit 0.

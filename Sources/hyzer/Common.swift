@@ -13,14 +13,9 @@ struct DataOptions: ParsableArguments {
     func open() throws -> HyzerDatabase {
         do {
             return try HyzerDatabase.open(dataDirectory: directory)
-        } catch let fault as StorageFault {
-            throw CommandFailure(message: fault.description)
         } catch {
             // Not a usage error: no "Usage:" block, one line saying where and why.
-            throw CommandFailure(
-                message:
-                    "Cannot open the databases in \(directory.path): \(oneLine(error)). Pass --data with a directory this user can write."
-            )
+            throw CommandFailure(message: StorageFault.cannotOpen("the databases", in: directory.path, error))
         }
     }
 }
