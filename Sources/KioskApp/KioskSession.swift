@@ -49,10 +49,10 @@ public final class KioskSession {
         storageStatus = status
         if let status {
             logger.warning("storage: \(status)")
-            state.handle(.effectFailed(status), now: now)
         } else {
             logger.notice("storage is writable and has room again")
         }
+        state.handle(.storageChanged(status), now: now)
     }
 
     /// Everything the screens show, read consistently.
@@ -124,7 +124,11 @@ public final class KioskSession {
                 logger.error("\(effect) failed: \(error)")
                 state.handle(.effectFailed(Self.sentence(for: error)), now: now)
                 buzz(.error)
-                if error is StorageFault { storageStatus = Self.sentence(for: error) }
+                if error is StorageFault {
+                    // The notice just shown stays until the storage check finds it gone.
+                    storageStatus = Self.sentence(for: error)
+                    state.handle(.storageChanged(storageStatus), now: now)
+                }
             }
         }
         guard wrote else { return }
