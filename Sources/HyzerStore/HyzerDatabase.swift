@@ -135,8 +135,12 @@ public final class HyzerDatabase: Sendable {
                 domain = recovered.pool
             // The board must keep showing: what cannot be written is still read.
             case let fault? where fault.isReadOnlyOrFull && FileManager.default.fileExists(atPath: domainPath):
+                // A file that cannot even be read here (damaged as well) waits for a start
+                // that can write: the fault to fix first is this one, not the damage.
+                guard (try? checkHeader(domainPath)) != nil, let readOnly = try? openReadOnly(at: domainPath) else {
+                    throw fault
+                }
                 logger.error("\(fault) Opened read-only.")
-                let readOnly = try openReadOnly(at: domainPath)
                 let operational = try openReadOnlyOperational(at: operationalPath)
                 return (Writers(domain: readOnly, operational: operational, unwritable: fault), recoveries)
             case let fault?:

@@ -393,6 +393,38 @@ import Testing
         return aside
     }
 
+    /// A damaged database on a full or read-only disk is left exactly where it is: the
+    /// move and the salvage wait for a start with room, and the line says what to free.
+    @Test func aDamagedDatabaseIsNotMovedOnAFullOrReadOnlyDisk() throws {
+        if let reason = ScratchVolume.unavailable {
+            print("skipped: \(reason)")
+            return
+        }
+        let volume = try ScratchVolume(megabytes: 4)
+        let dir = volume.root.appendingPathComponent("data")
+        var device = try Device(dir: dir)
+        for hole in 1...9 { try device.score(0, hole: hole, 3) }
+        try device.db.close()
+        let path = dir.appendingPathComponent(HyzerDatabase.domainFileName).path
+        let garbage = Data(repeating: 0x5A, count: 8192)
+        try garbage.write(to: URL(fileURLWithPath: path))
+        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        let listing = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+
+        let filler = try volume.fill()
+        #expect(throws: StorageFault.full(directory: dir.path, freeBytes: 0)) { _ = try HyzerDatabase(directory: dir) }
+        try FileManager.default.removeItem(at: filler)
+        try volume.remount(readOnly: true)
+        #expect(throws: StorageFault.readOnly(directory: dir.path)) { _ = try HyzerDatabase(directory: dir) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == listing)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage)
+
+        try volume.remount(readOnly: false)
+        let repaired = try HyzerDatabase(directory: dir)
+        #expect(repaired.recoveries.map(\.store) == [.domain])
+        try repaired.close()
+    }
+
     @Test func movedAsideNamesNeverCollide() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-aside-\(UUID())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
