@@ -86,17 +86,25 @@ import Testing
         #expect(run.stdout.contains("board"), "\(run.stdout)")
     }
 
+    /// A device with `scores` acknowledged scores on a fresh tmpfs, or nil (and the reason
+    /// printed) where mounting one is not possible.
+    static func deviceOnVolume(megabytes: Int, scores: Int) throws -> (ScratchVolume, Device)? {
+        if let reason = ScratchVolume.unavailable {
+            print("skipped: \(reason); maxPageCountFullIsTheSamePath covers the full-disk path")
+            return nil
+        }
+        let volume = try ScratchVolume(megabytes: megabytes)
+        var device = try Device(dir: volume.root.appendingPathComponent("data"))
+        for hole in 1...scores { try device.score(0, hole: hole, 3) }
+        return (volume, device)
+    }
+
     // MARK: Full
 
     @Test func fullDiskRefusesTheWriteKeepsTheDatabaseAndResumes() async throws {
-        if let reason = ScratchVolume.unavailable {
-            print("skipped: \(reason); maxPageCountFullIsTheSamePath covers it")
-            return
-        }
-        let volume = try ScratchVolume(megabytes: 3)
-        let dir = volume.root.appendingPathComponent("data")
-        var device = try Device(dir: dir)
-        for hole in 1...4 { try device.score(0, hole: hole, 3) }
+        guard let (volume, started) = try Self.deviceOnVolume(megabytes: 3, scores: 4) else { return }
+        var device = started
+        let dir = device.dir
         let filler = try volume.fill()
         #expect(volume.freeBytes == 0)
 
@@ -196,14 +204,10 @@ import Testing
     // MARK: Read-only
 
     @Test func readOnlyRemountShowsTheBoardRefusesWritesAndRecovers() async throws {
-        if let reason = ScratchVolume.unavailable {
-            print("skipped: \(reason)")
-            return
-        }
-        let volume = try ScratchVolume(megabytes: 64)  // above the 50 MB warning
-        let dir = volume.root.appendingPathComponent("data")
-        var device = try Device(dir: dir)
-        for hole in 1...5 { try device.score(0, hole: hole, 3) }
+        // 64 MB: above the 50 MB warning.
+        guard let (volume, started) = try Self.deviceOnVolume(megabytes: 64, scores: 5) else { return }
+        var device = started
+        let dir = device.dir
         let acknowledged = device.acknowledged
         try device.db.close()
         try volume.remount(readOnly: true)
@@ -396,14 +400,8 @@ import Testing
     /// A damaged database on a full or read-only disk is left exactly where it is: the
     /// move and the salvage wait for a start with room, and the line says what to free.
     @Test func aDamagedDatabaseIsNotMovedOnAFullOrReadOnlyDisk() throws {
-        if let reason = ScratchVolume.unavailable {
-            print("skipped: \(reason)")
-            return
-        }
-        let volume = try ScratchVolume(megabytes: 4)
-        let dir = volume.root.appendingPathComponent("data")
-        var device = try Device(dir: dir)
-        for hole in 1...9 { try device.score(0, hole: hole, 3) }
+        guard let (volume, device) = try Self.deviceOnVolume(megabytes: 4, scores: 9) else { return }
+        let dir = device.dir
         try device.db.close()
         let path = dir.appendingPathComponent(HyzerDatabase.domainFileName).path
         let garbage = Data(repeating: 0x5A, count: 8192)
