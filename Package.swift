@@ -86,7 +86,7 @@ let package = Package(
         .target(
             name: "HyzerServer",
             dependencies: [
-                "HyzerKit", "HyzerSyncProtocol",
+                "HyzerKit", "HyzerSyncProtocol", "HyzerStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -99,7 +99,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-server",
             dependencies: [
-                "HyzerServer", "HyzerKit",
+                "HyzerServer", "HyzerKit", "HyzerStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -183,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "HyzerServerTests",
             dependencies: [
-                "HyzerServer", "HyzerSyncProtocol", "HyzerKit",
+                "HyzerServer", "HyzerSyncProtocol", "HyzerKit", "HyzerStore", "HyzerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -13,25 +13,55 @@ import Synchronization
 /// there the monitor counts the store's own commits.
 public final class ChangeMonitor: Sendable {
     private enum Source {
-        case file(DatabaseQueue)
+        case file(FileWatch)
         case memory(CommitCounter)
+    }
+
+    /// The monitor's own connection, opened again when the store swapped its writers (a
+    /// read-only store that became writable): `data_version` is per connection, and a
+    /// connection opened on a read-only filesystem is immutable (see `connect`).
+    private final class FileWatch: Sendable {
+        let database: HyzerDatabase
+        let state: Mutex<(connection: DatabaseQueue, generation: Int)>
+
+        init(_ database: HyzerDatabase) throws {
+            self.database = database
+            let generation = database.writersGeneration
+            state = Mutex((try Self.connect(database), generation))
+        }
+
+        /// On a store opened read-only this connection must not share SQLite's wal-index
+        /// (-shm) mapping, which a process shares between all its connections to a file:
+        /// mapped read-only, it would make the store's reopened writer read-only too. An
+        /// immutable connection maps none, and nothing can commit on a read-only mount.
+        static func connect(_ database: HyzerDatabase) throws -> DatabaseQueue {
+            let path = database.directory!.appendingPathComponent(HyzerDatabase.domainFileName).path
+            return try HyzerDatabase.openReadOnly(at: path, immutable: database.isReadOnly)
+        }
+
+        /// The current connection, and whether it is new (its version is no baseline).
+        func connection() throws -> (DatabaseQueue, fresh: Bool) {
+            let generation = database.writersGeneration
+            return try state.withLock { state in
+                guard state.generation != generation else { return (state.connection, false) }
+                try? state.connection.close()
+                state = (try Self.connect(database), generation)
+                return (state.connection, true)
+            }
+        }
     }
 
     private let source: Source
     private let lastVersion: Mutex<Int>
 
     public init(database: HyzerDatabase) throws {
-        if let directory = database.directory {
-            var config = Configuration()
-            config.readonly = true
-            source = .file(
-                try DatabaseQueue(
-                    path: directory.appendingPathComponent(HyzerDatabase.domainFileName).path, configuration: config))
+        if database.directory != nil {
+            source = .file(try FileWatch(database))
         } else {
             source = .memory(database.commits)
         }
         switch source {
-        case .file(let connection): lastVersion = Mutex(try connection.read(Self.dataVersion))
+        case .file(let watch): lastVersion = Mutex(try watch.connection().0.read(Self.dataVersion))
         case .memory(let counter): lastVersion = Mutex(counter.count)
         }
     }
@@ -43,16 +73,20 @@ public final class ChangeMonitor: Sendable {
     /// True when some connection committed since the previous call.
     public func poll() throws -> Bool {
         switch source {
-        case .file(let connection): record(try connection.read(Self.dataVersion))
-        case .memory(let counter): record(counter.count)
+        case .file(let watch):
+            let (connection, fresh) = try watch.connection()
+            return record(try connection.read(Self.dataVersion)) || fresh
+        case .memory(let counter): return record(counter.count)
         }
     }
 
     /// `poll()` for async callers: the read runs on GRDB's own queue, not the task's thread.
     public func changedSinceLastPoll() async throws -> Bool {
         switch source {
-        case .file(let connection): record(try await connection.read(Self.dataVersion))
-        case .memory(let counter): record(counter.count)
+        case .file(let watch):
+            let (connection, fresh) = try watch.connection()
+            return record(try await connection.read(Self.dataVersion)) || fresh
+        case .memory(let counter): return record(counter.count)
         }
     }
 
@@ -86,8 +120,14 @@ extension HyzerDatabase {
         clock: any HyzerClock = SystemClock()
     ) throws -> HyzerDatabase {
         let db = try HyzerDatabase(directory: dataDirectory, clock: clock)
-        if let assets {
-            try db.seedCoursesIfNeeded(from: assets.appendingPathComponent("courses.json"))
+        // Seeding is a write: on a full, read-only or locked store the board still opens
+        // (issue 12), and the seed runs at a later start.
+        if let assets, !db.isReadOnly {
+            do {
+                try db.seedCoursesIfNeeded(from: assets.appendingPathComponent("courses.json"))
+            } catch let fault as StorageFault {
+                db.logger.warning("shipped courses not seeded yet: \(fault)")
+            }
         }
         return db
     }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HyzerKit
 import Logging
+import Synchronization
 
 /// The kiosk's database: one façade over the two SQLite databases of the dual store.
 ///
@@ -26,10 +27,27 @@ public final class HyzerDatabase: Sendable {
 
     /// Where the files are; nil for an in-memory store.
     public let directory: URL?
+    /// The two writers, swapped together when a store opened read-only becomes writable
+    /// again (a card remounted read-write): the kiosk keeps running and writes resume.
+    private let writers: Mutex<Writers>
+    struct Writers: Sendable {
+        var domain: any DatabaseWriter
+        var operational: any DatabaseWriter
+        /// Why the store was opened read-only (a read-only filesystem, or a disk too full
+        /// to create the WAL files); nil when it writes (issue 12).
+        var unwritable: StorageFault?
+        /// Counts swaps, so a `ChangeMonitor` knows to open its own connection again.
+        var generation = 0
+    }
     // Internal rather than private only so `@testable` tests can prove the SQL triggers
     // refuse raw writes; no other module reaches a connection.
-    let domain: any DatabaseWriter
-    let operational: any DatabaseWriter
+    var domain: any DatabaseWriter { writers.withLock { $0.domain } }
+    var operational: any DatabaseWriter { writers.withLock { $0.operational } }
+    /// True while the store could only be opened read-only: the board shows, writes throw
+    /// `StorageFault.readOnly` until the filesystem is writable again.
+    public var isReadOnly: Bool { writers.withLock { $0.unwritable != nil } }
+    var writersGeneration: Int { writers.withLock { $0.generation } }
+    let logger: Logger
     /// Time for every stored timestamp that the caller does not give explicitly.
     public let clock: any HyzerClock
     /// This device's identity in score events (conflict detection compares devices).
@@ -61,7 +79,9 @@ public final class HyzerDatabase: Sendable {
     ) throws {
         try Schema.domainMigrator.migrate(domain)
         try Schema.operationalMigrator.migrate(operational)
-        try self.init(domain: domain, operational: operational, directory: nil, recoveries: [], clock: clock)
+        try self.init(
+            writers: Writers(domain: domain, operational: operational), directory: nil, recoveries: [], clock: clock,
+            logger: Logger(label: "hyzer.store"))
     }
 
     /// A store that lives in memory only, with the same schema and triggers as a device's.
@@ -69,70 +89,108 @@ public final class HyzerDatabase: Sendable {
         try HyzerDatabase(domain: DatabaseQueue(), operational: DatabaseQueue(), clock: clock)
     }
 
-    /// Opens (creating if needed) both stores in `directory`, repairing per A3/A6:
-    /// a damaged operational store is recreated; a damaged domain store is moved aside
-    /// (never deleted: a person may still rescue scores from it), a clean one is started,
-    /// and the operational store is reset with it so sync re-pulls everything.
+    /// Opens (creating if needed) both stores in `directory`. What goes wrong is named
+    /// first (`StorageFault`), and only damage is repaired (A3/A6):
+    /// - a damaged operational store is recreated;
+    /// - a damaged domain store is moved aside under a name that never collides, every
+    ///   readable row is salvaged into a fresh one and its sync cursor starts over, so
+    ///   sync pulls the rest back (`StorageRecovery`);
+    /// - a read-only filesystem opens both read-only: the board shows, writes throw;
+    /// - a full disk, a permission problem or a lock throws its `StorageFault`, and the
+    ///   files stay exactly where they are.
     public convenience init(
         directory: URL, clock: any HyzerClock = SystemClock(),
         logger: Logger = Logger(label: "hyzer.store")
     ) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (writers, recoveries) = try Self.openFiles(in: directory, clock: clock, logger: logger)
+        try self.init(writers: writers, directory: directory, recoveries: recoveries, clock: clock, logger: logger)
+        if let warning = Volume(directory.path).warning { logger.warning("\(warning)") }
+    }
+
+    static func openFiles(
+        in directory: URL, clock: any HyzerClock, logger: Logger
+    ) throws -> (Writers, [Recovery]) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StorageFault.classify(error, path: directory.path) ?? error
+        }
         let domainPath = directory.appendingPathComponent(Self.domainFileName).path
         let operationalPath = directory.appendingPathComponent(Self.operationalFileName).path
         var recoveries: [Recovery] = []
 
-        let domain: DatabasePool
+        let domain: any DatabaseWriter
         do {
-            domain = try Self.openPool(at: domainPath, migrator: Schema.domainMigrator)
+            // Asked first, not inferred: on a read-only filesystem SQLite may open a
+            // WAL database that then refuses every write.
+            if Volume(directory.path).isReadOnly { throw StorageFault.readOnly(directory: directory.path) }
+            try checkHeader(domainPath)
+            domain = try openPool(at: domainPath, migrator: Schema.domainMigrator)
         } catch {
-            let stamp = ISO8601DateFormatter().string(from: clock.date).replacingOccurrences(of: ":", with: "")
-            let aside = domainPath + ".damaged-" + stamp
-            try Self.moveAside(domainPath, to: aside)
-            Self.remove(operationalPath)
-            let recovery = Recovery(store: .domain, reason: "\(error)", movedTo: aside)
-            logger.critical(
-                """
-                !!! DOMAIN DATABASE DAMAGED !!! \(domainPath) could not be opened: \(error). \
-                It was moved aside to \(aside) and a clean database was started. Local scores \
-                not yet on the group server are in that file; synced data will be pulled again.
-                """)
-            recoveries.append(recovery)
-            domain = try Self.openPool(at: domainPath, migrator: Schema.domainMigrator)
+            switch StorageFault.classify(error, path: domainPath) {
+            case .damaged(_, let details)?:
+                let recovered = try StorageRecovery.replaceDamagedDomain(
+                    at: domainPath, details: details, clock: clock, logger: logger)
+                recoveries.append(recovered.recovery)
+                domain = recovered.pool
+            // The board must keep showing: what cannot be written is still read.
+            case let fault? where fault.isReadOnlyOrFull && FileManager.default.fileExists(atPath: domainPath):
+                // A file that cannot even be read here (damaged as well) waits for a start
+                // that can write: the fault to fix first is this one, not the damage.
+                guard (try? checkHeader(domainPath)) != nil, let readOnly = try? openReadOnly(at: domainPath) else {
+                    throw fault
+                }
+                logger.error("\(fault) Opened read-only.")
+                let operational = try openReadOnlyOperational(at: operationalPath)
+                return (Writers(domain: readOnly, operational: operational, unwritable: fault), recoveries)
+            case let fault?:
+                throw fault
+            case nil:
+                throw error
+            }
         }
 
-        let operational: DatabasePool
+        let operational: any DatabaseWriter
         do {
-            operational = try Self.openPool(at: operationalPath, migrator: Schema.operationalMigrator)
+            try checkHeader(operationalPath)
+            operational = try openPool(at: operationalPath, migrator: Schema.operationalMigrator)
         } catch {
-            Self.remove(operationalPath)
-            recoveries.append(Recovery(store: .operational, reason: "\(error)", movedTo: nil))
+            guard let fault = StorageFault.classify(error, path: operationalPath), fault.isDamage else {
+                try? domain.close()
+                throw StorageFault.classify(error, path: operationalPath) ?? error
+            }
+            remove(operationalPath)
+            recoveries.append(Recovery(store: .operational, reason: "\(fault)", movedTo: nil))
             logger.error(
                 "operational database \(operationalPath) was damaged (\(error)); recreated it. Sync state is rebuilt from the server."
             )
-            operational = try Self.openPool(at: operationalPath, migrator: Schema.operationalMigrator)
+            operational = try openPool(at: operationalPath, migrator: Schema.operationalMigrator)
         }
-        try self.init(domain: domain, operational: operational, directory: directory, recoveries: recoveries, clock: clock)
+        return (Writers(domain: domain, operational: operational), recoveries)
     }
 
     private init(
-        domain: any DatabaseWriter, operational: any DatabaseWriter, directory: URL?,
-        recoveries: [Recovery], clock: any HyzerClock
+        writers: Writers, directory: URL?, recoveries: [Recovery], clock: any HyzerClock, logger: Logger
     ) throws {
-        self.domain = domain
-        self.operational = operational
+        self.writers = Mutex(writers)
         self.directory = directory
         self.recoveries = recoveries
         self.clock = clock
-        self.deviceID = try domain.write { db in
-            if let id = try MetaRow.fetchOne(db, key: MetaRow.deviceIDKey)?.value { return id }
-            let id = UUID().uuidString.lowercased()
-            try MetaRow(key: MetaRow.deviceIDKey, value: id).insert(db)
-            return id
+        self.logger = logger
+        // Read first: a store opened read-only still has its id and must not write.
+        if let id = try writers.domain.read({ db in try MetaRow.fetchOne(db, key: MetaRow.deviceIDKey)?.value }) {
+            self.deviceID = id
+        } else {
+            self.deviceID = try writers.domain.write { db in
+                if let id = try MetaRow.fetchOne(db, key: MetaRow.deviceIDKey)?.value { return id }
+                let id = UUID().uuidString.lowercased()
+                try MetaRow(key: MetaRow.deviceIDKey, value: id).insert(db)
+                return id
+            }
         }
         // Only an in-memory store needs it: it counts what commits through this façade,
         // which there is everything there is. A file store is watched with data_version.
-        if directory == nil { domain.add(transactionObserver: commits, extent: .databaseLifetime) }
+        if directory == nil { writers.domain.add(transactionObserver: commits, extent: .databaseLifetime) }
     }
 
     /// WAL with `synchronous=FULL` on every connection: each commit is fsynced to the WAL
@@ -150,8 +208,7 @@ public final class HyzerDatabase: Sendable {
             // prepareDatabase ran; the writer is one long-lived connection, so setting
             // FULL once here holds for every write.
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            let check = try pool.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
-            guard check == ["ok"] else { throw DamagedDatabase(details: check.prefix(3).joined(separator: "; ")) }
+            try quickCheck(pool, path: path)
             try migrator.migrate(pool)
             return pool
         } catch {
@@ -160,20 +217,126 @@ public final class HyzerDatabase: Sendable {
         }
     }
 
-    struct DamagedDatabase: Error, CustomStringConvertible {
-        var details: String
-        var description: String { "integrity check failed: \(details)" }
+    /// A file that is not SQLite at all. SQLite reads a file shorter than one page as an
+    /// empty database and would write a fresh one over it; this names it damaged first,
+    /// so it is moved aside and kept instead.
+    static func checkHeader(_ path: String) throws {
+        guard let file = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? file.close() }
+        let header = (try? file.read(upToCount: 16)) ?? Data()
+        guard !header.isEmpty, header != Data("SQLite format 3\0".utf8) else { return }
+        throw StorageFault.damaged(path: path, details: "not an SQLite database")
     }
 
-    private static func moveAside(_ path: String, to aside: String) throws {
-        let fm = FileManager.default
-        for suffix in ["", "-wal", "-shm"] where fm.fileExists(atPath: path + suffix) {
-            try fm.moveItem(atPath: path + suffix, toPath: aside + suffix)
+    /// Damage is named by SQLite itself: an open that reads garbage fails with
+    /// NOTADB/CORRUPT, and `quick_check` finds a page that does not hold together.
+    static func quickCheck(_ reader: any DatabaseReader, path: String) throws {
+        let check = try reader.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
+        guard check == ["ok"] else {
+            throw StorageFault.damaged(path: path, details: "integrity check failed: " + check.prefix(3).joined(separator: "; "))
         }
     }
 
-    private static func remove(_ path: String) {
+    /// A database on a filesystem that refuses writes. A WAL database normally needs its
+    /// `-shm` index, which cannot be created there: when it is missing the file is read as
+    /// immutable, which is exact because nothing can change a file on a read-only mount.
+    static func openReadOnly(at path: String, immutable: Bool = false, salvaging: Bool = false) throws -> DatabaseQueue {
+        var config = Configuration()
+        config.readonly = true
+        config.busyMode = .timeout(5)
+        if salvaging {
+            // A truncated file is shorter than its header says, which SQLite refuses to
+            // read at all unless the schema is "writable" (what its own .recover relies
+            // on); the connection is read-only, so nothing is written either way.
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA writable_schema = ON") }
+        }
+        let probe: @Sendable (Database) throws -> Void = { db in
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master")
+        }
+        do {
+            guard !immutable else { throw StorageFault.readOnly(directory: path) }
+            let queue = try DatabaseQueue(path: path, configuration: config)
+            try queue.read(probe)
+            return queue
+        } catch {
+            let immutable = URL(fileURLWithPath: path).absoluteString + "?immutable=1"
+            let queue = try DatabaseQueue(path: immutable, configuration: config)
+            try queue.read(probe)
+            return queue
+        }
+    }
+
+    /// The outbox on a read-only filesystem: the file if there is one (nothing is pushed
+    /// while nothing can be marked sent), else an empty one in memory.
+    private static func openReadOnlyOperational(at path: String) throws -> any DatabaseWriter {
+        if FileManager.default.fileExists(atPath: path), let queue = try? openReadOnly(at: path) { return queue }
+        let memory = try DatabaseQueue()
+        try Schema.operationalMigrator.migrate(memory)
+        return memory
+    }
+
+    static func remove(_ path: String) {
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+    }
+
+    /// A store opened read-only becomes writable again once its filesystem is: the
+    /// writers are opened again and swapped in, without a restart. Called before each
+    /// write and by `storageStatus()`. Returns true when the store is writable.
+    @discardableResult
+    public func reopenIfWritable() -> Bool {
+        guard let directory, isReadOnly else { return true }
+        let volume = Volume(directory.path)
+        guard !volume.isReadOnly, (volume.freeBytes ?? .max) >= Volume.fullBelow,
+            Volume.probeWrite(directory.path) == 0
+        else { return false }
+        return writers.withLock { current in
+            // The read-only connections go first: SQLite shares one wal-index mapping
+            // per file in a process, and one mapped read-only would make the new writer
+            // read-only too.
+            try? current.domain.close()
+            try? current.operational.close()
+            do {
+                var (fresh, recoveries) = try Self.openFiles(in: directory, clock: clock, logger: logger)
+                fresh.generation = current.generation + 1
+                current = fresh
+                guard fresh.unwritable == nil else { return false }
+                logger.notice("storage in \(directory.path) is writable again; scores are saved (\(recoveries.count) repairs)")
+                return true
+            } catch {
+                logger.notice("storage in \(directory.path) is still not writable: \(StorageFault.oneLine(for: error))")
+                // Back to reading what is there, so the board keeps showing.
+                let domainPath = directory.appendingPathComponent(Self.domainFileName).path
+                if let domain = try? Self.openReadOnly(at: domainPath),
+                    let operational = try? Self.openReadOnlyOperational(
+                        at: directory.appendingPathComponent(Self.operationalFileName).path)
+                {
+                    current = Writers(
+                        domain: domain, operational: operational,
+                        unwritable: StorageFault.classify(error, path: domainPath) ?? current.unwritable,
+                        generation: current.generation + 1)
+                }
+                return false
+            }
+        }
+    }
+
+    /// Throws the fault that keeps this store from writing now (opened read-only, or a
+    /// disk without room for a page), without writing: sync asks before it downloads a
+    /// page it could not store (issue 12).
+    public func requireWritable() throws {
+        guard let directory else { return }
+        if isReadOnly, !reopenIfWritable(), let fault = writers.withLock({ $0.unwritable }) { throw fault }
+        if let free = Volume(directory.path).freeBytes, free < Volume.fullBelow {
+            throw StorageFault.full(directory: directory.path, freeBytes: free)
+        }
+    }
+
+    /// The state of the storage for the kiosk's status line and the journal: nil when
+    /// all is well, else the short sentence to show (read-only, low or no space).
+    public func storageStatus() -> String? {
+        guard let directory else { return nil }
+        if isReadOnly, !reopenIfWritable(), let fault = writers.withLock({ $0.unwritable }) { return fault.short }
+        return Volume(directory.path).warning
     }
 
     /// Closes both databases (a test that then damages or removes a file). Any later call
@@ -259,16 +422,46 @@ extension HyzerDatabase {
     /// the kiosk's main thread). Async code uses the `await` overload.
     @discardableResult
     public func write<Value>(_ write: StoreWrite<Value>) throws -> Value {
+        _ = reopenIfWritable()
         let context = self.context
-        return try writer(write.target).write { db in try write.body(db, context) }
+        do {
+            return try writer(write.target).write { db in try write.body(db, context) }
+        } catch {
+            throw named(error, write.target)
+        }
     }
 
     /// Runs a named write without blocking a thread of Swift concurrency's pool while it
     /// waits for the writer and the commit's fsync.
     @discardableResult
     public func write<Value>(_ write: StoreWrite<Value>) async throws -> Value {
+        _ = reopenIfWritable()
         let context = self.context
-        return try await writer(write.target).write { db in try write.body(db, context) }
+        do {
+            return try await writer(write.target).write { db in try write.body(db, context) }
+        } catch {
+            throw named(error, write.target)
+        }
+    }
+
+    /// A failed write's error as the storage fault it is (full, read-only, locked,
+    /// damaged), logged once here for the journal; other errors pass through unchanged.
+    private func named(_ error: any Error, _ target: StoreTarget) -> any Error {
+        let file = target == .domain ? Self.domainFileName : Self.operationalFileName
+        let path = directory?.appendingPathComponent(file).path ?? ":memory:"
+        guard var fault = StorageFault.classify(error, path: path) else { return error }
+        // A store opened read-only for a full disk says so, not "read-only".
+        if case .readOnly = fault, case .full(let dir, _)? = writers.withLock({ $0.unwritable }) {
+            fault = .full(directory: dir, freeBytes: Volume(dir).freeBytes ?? 0)
+        }
+        switch fault {
+        case .damaged: logger.critical("\(fault)")
+        // The filesystem went read-only under an open store (ext4's errors=remount-ro):
+        // from now on every write first checks whether it is writable again.
+        case .readOnly: writers.withLock { $0.unwritable = $0.unwritable ?? fault }
+        default: break  // the caller reports it (one line on the CLI, a notice on the kiosk)
+        }
+        return fault
     }
 
     public func read<Value>(_ read: StoreRead<Value>) throws -> Value {

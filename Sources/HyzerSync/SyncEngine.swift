@@ -398,6 +398,9 @@ public final class SyncEngine: Service, Sendable {
     /// One page, applied.
     private func pullOnce() async throws -> PullOutcome {
         var outcome = PullOutcome()
+        // Nothing is downloaded that cannot be stored (a read-only or full card): the
+        // cursor stays where it is, and the next pull after recovery fetches it all.
+        try database.requireWritable()
         let cursor = try await database.read(SyncStore.cursor)
         let sameStream = cursor.stream == link.stream
         var after = sameStream ? cursor.cursor : 0

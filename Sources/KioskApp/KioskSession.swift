@@ -23,6 +23,12 @@ public final class KioskSession {
     /// nil for an in-memory store: settings then live for the session only.
     private let settingsURL: URL?
     private let logger = Logger(label: "hyzer.kiosk")
+    /// What is wrong with the storage (read-only, full or nearly full), for the status
+    /// line; nil when all is well. The kiosk has no status screen yet: this is the state
+    /// it will show, and each change is shown as a notice and logged meanwhile.
+    public private(set) var storageStatus: String?
+    private var lastStorageCheck: Millis = 0
+    static let storageCheckInterval: Millis = 5_000
 
     public init(store: HyzerDatabase, viewport: Viewport, now: Millis, reduceMotion: Bool? = nil) throws {
         self.store = store
@@ -31,6 +37,22 @@ public final class KioskSession {
         if let reduceMotion { settings.reduceMotion = reduceMotion }
         state = KioskState(settings: settings, viewport: viewport)
         state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
+        checkStorage(now: now)
+    }
+
+    /// Asks the store how its storage is (a statvfs, and a writable-again check when it
+    /// was opened read-only) and shows a change. Cheap enough for every reload.
+    public func checkStorage(now: Millis) {
+        lastStorageCheck = now
+        let status = store.storageStatus()
+        guard status != storageStatus else { return }
+        storageStatus = status
+        if let status {
+            logger.warning("storage: \(status)")
+        } else {
+            logger.notice("storage is writable and has room again")
+        }
+        state.handle(.storageChanged(status), now: now)
     }
 
     /// Everything the screens show, read consistently.
@@ -42,6 +64,9 @@ public final class KioskSession {
 
     /// Feeds one event through the machine and performs what it asks for.
     public func send(_ event: KioskEvent, now: Millis) {
+        // A card that fills up or goes read-only while the kiosk is in use shows before
+        // the next save fails; a statvfs every few seconds costs microseconds.
+        if now - lastStorageCheck >= Self.storageCheckInterval { checkStorage(now: now) }
         let effects = state.handle(event, now: now)
         perform(effects, now: now)
     }
@@ -52,6 +77,7 @@ public final class KioskSession {
     /// come back equal and are not mistaken for news.
     @discardableResult
     public func reload(_ change: KioskInbox.StoreChange, now: Millis) -> Bool {
+        checkStorage(now: now)
         do {
             let data = try Self.load(store)
             guard data != state.data else { return false }
@@ -98,6 +124,11 @@ public final class KioskSession {
                 logger.error("\(effect) failed: \(error)")
                 state.handle(.effectFailed(Self.sentence(for: error)), now: now)
                 buzz(.error)
+                if error is StorageFault {
+                    // The notice just shown stays until the storage check finds it gone.
+                    storageStatus = Self.sentence(for: error)
+                    state.handle(.storageChanged(storageStatus), now: now)
+                }
             }
         }
         guard wrote else { return }
@@ -112,7 +143,9 @@ public final class KioskSession {
     }
 
     static func sentence(for error: any Error) -> String {
-        let text = "\(error)"
+        // A storage fault has its own short line ("Storage full (0 MB free): not saved").
+        if let fault = error as? StorageFault { return fault.short }
+        let text = StorageFault.oneLine(for: error)
         return "Not saved: " + (text.count > 80 ? String(text.prefix(77)) + "…" : text)
     }
 

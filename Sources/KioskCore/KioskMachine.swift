@@ -17,6 +17,9 @@ public struct KioskState: Sendable, Equatable {
     public internal(set) var settings: KioskSettings
     public private(set) var sync = SyncIndicator()
     public internal(set) var notice: Notice?
+    /// Why scores cannot be saved right now, kept on screen as a notice until it clears.
+    /// (There is no status screen yet; this is what one would show.)
+    public private(set) var storageWarning: String?
     /// When the current screen moves on by itself (the hole card after a complete hole), if scheduled.
     public internal(set) var autoAdvanceAt: Millis?
     public private(set) var lastInputAt: Millis = 0
@@ -76,6 +79,15 @@ public struct KioskState: Sendable, Equatable {
             sync = indicator
         case .effectFailed(let message):
             effects += refuse(message, now: now)
+        case .storageChanged(let warning):
+            let shown = notice?.text == storageWarning
+            storageWarning = warning
+            // No buzz: nobody pressed anything. A refused save buzzes on its own.
+            if let warning {
+                notice = Notice(text: warning, kind: .error, shownAt: now)
+            } else if shown {
+                notice = nil
+            }
         case .settingsChanged(let new):
             settings = new
         case .resized(let viewport):
@@ -113,7 +125,11 @@ public struct KioskState: Sendable, Equatable {
 
     private mutating func tick(now: Millis) -> [KioskEffect] {
         leaderboard.prune(now: now)
-        if let shown = notice?.shownAt, now - shown >= MotionTokens.noticeLifetime { notice = nil }
+        if let shown = notice?.shownAt, now - shown >= MotionTokens.noticeLifetime {
+            // A storage warning comes back when the notice over it goes: the board says
+            // scores cannot be saved for as long as that is true.
+            notice = storageWarning.map { Notice(text: $0, kind: .error, shownAt: now) }
+        }
         if screen.isTransient, now - lastInputAt >= MotionTokens.idleTimeout {
             // Someone walked away mid-entry: back to the board, nothing saved.
             screen = .board

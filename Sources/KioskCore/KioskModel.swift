@@ -73,6 +73,9 @@ public enum KioskEvent: Sendable, Equatable {
     case syncChanged(SyncIndicator)
     /// An effect the shell carried out failed; shown to the people at the tee.
     case effectFailed(String)
+    /// What keeps scores from being saved (a read-only or full card), or nil once they
+    /// can be again: shown over every screen for as long as it lasts (issue 12).
+    case storageChanged(String?)
     case settingsChanged(KioskSettings)
     /// The drawable area changed (window resize, rotation).
     case resized(Viewport)

@@ -1,6 +1,7 @@
 // hyzer-kiosk: the board at the first tee. Wiring only: the screens are KioskCore, the
 // drawing KioskRender, the knob KioskHardware, the composition KioskApp (`buildKiosk`).
 import Foundation
+import HyzerStore
 import KioskApp
 
 let options = KioskOptions.parseOrExit()
@@ -16,6 +17,7 @@ do {
         if options.runFor != nil { report.exit() }
     }
 } catch {
-    FileHandle.standardError.write(Data("hyzer-kiosk: \(error)\n".utf8))
+    // One line saying what happened and what to do (a storage fault names both).
+    FileHandle.standardError.write(Data("hyzer-kiosk: \(StorageFault.oneLine(for: error))\n".utf8))
     exit(1)
 }

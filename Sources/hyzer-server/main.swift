@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HyzerKit
 import HyzerServer
+import HyzerStore
 import Logging
 import ServiceLifecycle
 
@@ -22,7 +23,13 @@ protocol StorageCommand: AsyncParsableCommand {
 
 extension StorageCommand {
     func run() async throws {
-        try await run(on: SQLiteStorage(directory: data.url))
+        let storage: SQLiteStorage
+        do {
+            storage = try SQLiteStorage(directory: data.url)
+        } catch {
+            throw Fail(description: StorageFault.cannotOpen("the server database", in: data.url.path, error))
+        }
+        try await run(on: storage)
     }
 }
 
@@ -60,7 +67,7 @@ struct Serve: AsyncParsableCommand {
         do {
             app = try await buildApplication(config)
         } catch {
-            throw Fail(description: "cannot open the server database in \(data.url.path): \(error)")
+            throw Fail(description: StorageFault.cannotOpen("the server database", in: data.url.path, error))
         }
         // SIGTERM (systemd stop) and SIGINT finish in-flight requests, close the live
         // sockets, then exit 0.

@@ -14,7 +14,8 @@ struct DataOptions: ParsableArguments {
         do {
             return try HyzerDatabase.open(dataDirectory: directory)
         } catch {
-            throw ValidationError("cannot open the databases in \(directory.path): \(error)")
+            // Not a usage error: no "Usage:" block, one line saying where and why.
+            throw CommandFailure(message: StorageFault.cannotOpen("the databases", in: directory.path, error))
         }
     }
 }
@@ -28,7 +29,7 @@ extension HyzerDatabase {
 /// Errors from the domain and store print as their own sentence and exit 1.
 struct CommandFailure: Error, CustomStringConvertible {
     var description: String
-    init(_ error: any Error) { description = "\(error)" }
+    init(_ error: any Error) { description = oneLine(error) }
     init(message: String) { description = message }
 }
 
@@ -51,4 +52,10 @@ struct ScoreWriteOptions: ParsableArguments {
     func finish(_ db: HyzerDatabase) async {
         await syncAfterLocalWrite(db, skip: noSync)
     }
+}
+
+/// One line a person can read for any runtime error (`StorageFault.oneLine`).
+func oneLine(_ error: any Error) -> String {
+    if let failure = error as? CommandFailure { return failure.description }
+    return StorageFault.oneLine(for: error)
 }

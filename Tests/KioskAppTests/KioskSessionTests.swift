@@ -1,9 +1,10 @@
 import Foundation
+import GRDB
 import HyzerKit
-import HyzerStore
 import KioskCore
 import Testing
 
+@testable import HyzerStore
 @testable import KioskApp
 
 /// The state machine bound to a real store: what the shell does between the knob and SQLite.
@@ -84,5 +85,46 @@ import Testing
         #expect(notice.kind == .error)
         #expect(notice.text.hasPrefix("Not saved: "))
         #expect(buzzes.contains(.error))
+    }
+}
+
+/// Issue 12: a save the storage refuses (SQLite's own page limit stands in for a full
+/// disk, so this runs without root; StorageFaultTests fills a real tmpfs) is a notice and
+/// the error buzz, the board keeps its rows, and the next save after space is freed lands.
+@Suite struct KioskStorageFaultTests {
+    @Test func aFullStoreShowsANoticeBuzzesAndKeepsTheBoard() throws {
+        let f = try KioskSessionTests.Fixture(onDisk: true)
+        for event in [KioskEvent.pressed, .pressed, .pressed] { f.session.send(event, now: 10) }
+        #expect(try f.store.events(round: f.round.id).count == 1)
+        let rows = f.session.state.leaderboard.rows
+        #expect(!rows.isEmpty)
+        try f.store.domain.writeWithoutTransaction { db in
+            _ = try db.checkpoint(.truncate)
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            // PRAGMA takes no bound parameter; the value is a number read just above.
+            _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pages)")
+        }
+        var buzzes: [BuzzPattern] = []
+        f.session.buzz = { buzzes.append($0) }
+        var refusedAt: Millis?
+        for hole in 0..<40 where refusedAt == nil {
+            let now = Millis(1_000 + hole * 5_000)
+            for event in [KioskEvent.pressed, .pressed, .pressed] { f.session.send(event, now: now) }
+            if buzzes.contains(.error) { refusedAt = now }
+        }
+        let now = try #require(refusedAt, "the page limit never refused a save")
+        let notice = try #require(f.session.state.notice)
+        #expect(notice.kind == .error)
+        #expect(notice.text.hasPrefix("Storage full ("), "\(notice.text)")
+        #expect(f.session.storageStatus?.hasPrefix("Storage full") == true)
+        #expect(f.session.state.leaderboard.rows.map(\.name) == rows.map(\.name), "the board keeps showing")
+        let saved = try f.store.events(round: f.round.id).count
+
+        try f.store.domain.writeWithoutTransaction { db in _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = 1000000") }
+        buzzes = []
+        for event in [KioskEvent.pressed, .pressed, .pressed] { f.session.send(event, now: now + 10_000) }
+        #expect(!buzzes.contains(.error))
+        #expect(try f.store.events(round: f.round.id).count == saved + 1, "writes resume without a restart")
+        #expect(f.session.storageStatus == nil, "the storage check clears the status once writes go through")
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerStore
 import HyzerSyncProtocol
 
 /// Accepting a device's batch into the group's feed.
@@ -8,18 +9,35 @@ extension SQLiteStorage {
     /// before this returns, so the caller's acknowledgement is never ahead of the disk.
     public func push(groupID: String, deviceID: String, records: [SyncRecord]) async throws -> PushResponse {
         let now = self.now
-        let (results, head) = try await pool.write { db in
-            let encoder = SyncCoding.encoder()
-            var batch = try PushBatch(groupID: groupID, db: db, records: records)
-            var results: [PushResult] = []
-            results.reserveCapacity(records.count)
-            for record in records {
-                results.append(try batch.apply(record, deviceID: deviceID, now: now, encoder: encoder))
+        let (results, head) = try await named {
+            try await self.pool.write { db in
+                let encoder = SyncCoding.encoder()
+                var batch = try PushBatch(groupID: groupID, db: db, records: records)
+                var results: [PushResult] = []
+                results.reserveCapacity(records.count)
+                for record in records {
+                    results.append(try batch.apply(record, deviceID: deviceID, now: now, encoder: encoder))
+                }
+                return (results, try ChangeRow.head(db, groupID: groupID))
             }
-            return (results, try ChangeRow.head(db, groupID: groupID))
         }
         // After the commit, so the state file is never ahead of the data.
         noteHead(head)
         return PushResponse(epoch: epoch, head: head, results: results)
+    }
+
+    /// A write that failed on the disk is named (a full disk is not a bug to a person
+    /// reading the journal); the batch was rolled back, so nothing was acknowledged and
+    /// the device keeps it to push again.
+    func named<Value>(_ body: () async throws -> Value) async throws -> Value {
+        do {
+            return try await body()
+        } catch {
+            guard let fault = StorageFault.classify(error, path: directory.appendingPathComponent(Self.fileName).path) else {
+                throw error
+            }
+            logger.error("\(fault)")
+            throw fault
+        }
     }
 }

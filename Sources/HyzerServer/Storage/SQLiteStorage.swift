@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HyzerKit
+import HyzerStore
 import Logging
 import Synchronization
 
@@ -44,21 +45,30 @@ public final class SQLiteStorage: SyncStorage {
         directory: URL, clock: any HyzerClock = SystemClock(),
         logger: Logger = Logger(label: "hyzer.server.storage")
     ) throws {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
         self.clock = clock
         self.logger = logger
-        var config = Configuration()
-        config.busyMode = .timeout(10)
-        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        pool = try DatabasePool(path: directory.appendingPathComponent(Self.fileName).path, configuration: config)
-        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        try ServerSchema.migrator(clock: clock).migrate(pool)
+        let path = directory.appendingPathComponent(Self.fileName).path
+        // Every failure of the open is named (full, read-only, locked, damaged) before it
+        // reaches a person; nothing here moves or deletes the database (a damaged server
+        // database is restored from a backup by `hyzer-server restore`).
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            var config = Configuration()
+            config.busyMode = .timeout(10)
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            let pool = try DatabasePool(path: path, configuration: config)
+            self.pool = pool
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try ServerSchema.migrator(clock: clock).migrate(pool)
 
-        let (epoch, head) = try Self.decideEpoch(pool, directory: directory, logger: logger)
-        self.epoch = epoch
-        headMark = Mutex(head)
-        try Self.writeState(directory, epoch: epoch, head: head)
+            let (epoch, head) = try Self.decideEpoch(pool, directory: directory, logger: logger)
+            self.epoch = epoch
+            headMark = Mutex(head)
+            try Self.writeState(directory, epoch: epoch, head: head)
+        } catch {
+            throw StorageFault.classify(error, path: path) ?? error
+        }
     }
 
     /// Seconds since 1970 by the injected clock, the unit every `*_at` column stores.

@@ -1,0 +1,160 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real, small filesystem for storage-fault tests (issue 12): a tmpfs of a few MB that
+/// can be filled to the last byte and remounted read-only and back, as an SD card does
+/// with `errors=remount-ro`. Mounting needs root; `ScratchVolume.unavailable` says why a
+/// test skips when it is not.
+public final class ScratchVolume {
+    public let root: URL
+
+    /// nil when real faults can be made here, else the reason the root-only cases skip.
+    public static var unavailable: String? {
+        geteuid() == 0 ? nil : "not root (euid \(geteuid())): real full and read-only filesystems need mount(8)"
+    }
+
+    public init(megabytes: Int) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-vol-\(UUID().uuidString)")
+        image = nil
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try Self.mount(["-t", "tmpfs", "-o", "size=\(megabytes)m,mode=0755", "tmpfs", root.path])
+    }
+
+    /// An ext4 image on a loop device, mounted with `errors=remount-ro` as a Pi's SD card
+    /// is: `triggerError()` makes the kernel take it read-only as after an I/O error.
+    /// Throws where loop devices are not available.
+    public init(ext4Megabytes megabytes: Int) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-ext4-\(UUID().uuidString)")
+        image = root.path + ".img"
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        guard FileManager.default.createFile(atPath: image!, contents: nil),
+            truncate(image!, off_t(megabytes) * 1_048_576) == 0,
+            try Self.run("/sbin/mkfs.ext4", ["-q", "-F", image!]) == 0
+        else { throw POSIXError(.EIO) }
+        try Self.mount(["-o", "loop,errors=remount-ro", image!, root.path])
+    }
+
+    /// The ext4 image, for a loop-device volume.
+    let image: String?
+
+    /// What ext4 does on an I/O error under `errors=remount-ro`: every write from now on
+    /// fails with EROFS (the mount's own flags may still say rw).
+    public func triggerError() throws {
+        let device = try Self.output("/bin/findmnt", ["-n", "-o", "SOURCE", root.path])
+        let trigger = "/sys/fs/ext4/\(URL(fileURLWithPath: device).lastPathComponent)/trigger_fs_error"
+        guard FileManager.default.fileExists(atPath: trigger) else { throw POSIXError(.EOPNOTSUPP) }
+        try Data("hyzer storage fault test\n".utf8).write(to: URL(fileURLWithPath: trigger))
+    }
+
+    /// What a person does after the error: unmount, fsck, mount again. Everything on the
+    /// volume must be closed first.
+    public func repairAndRemount() throws {
+        guard let image else { return try remount(readOnly: false) }
+        guard try Self.run("/bin/umount", [root.path]) == 0 else { throw POSIXError(.EBUSY) }
+        _ = try Self.run("/sbin/e2fsck", ["-f", "-y", image])
+        try Self.mount(["-o", "loop,errors=remount-ro", image, root.path])
+    }
+
+    deinit {
+        if image == nil { try? Self.mount(["-o", "remount,rw", root.path]) }
+        _ = try? Self.run("/bin/umount", ["-l", root.path])
+        try? FileManager.default.removeItem(at: root)
+        if let image { try? FileManager.default.removeItem(atPath: image) }
+    }
+
+    /// Remounts the volume read-only (or writable again). A filesystem with a file open
+    /// for writing refuses to become read-only, so stores on it are closed first.
+    public func remount(readOnly: Bool) throws {
+        try Self.mount(["-o", readOnly ? "remount,ro" : "remount,rw", root.path])
+    }
+
+    /// Fills the volume to the last byte with one file and returns it (delete it to free
+    /// the space): writes shrink from 64 KiB to 1 byte until even one byte is refused.
+    @discardableResult
+    public func fill() throws -> URL {
+        let filler = root.appendingPathComponent("filler-\(UUID().uuidString)")
+        let fd = open(filler.path, O_CREAT | O_WRONLY | O_APPEND, 0o600)
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        defer { close(fd) }
+        var size = 64 * 1024
+        let buffer = [UInt8](repeating: 0xA5, count: size)
+        while size > 0 {
+            let written = buffer.withUnsafeBytes { write(fd, $0.baseAddress, size) }
+            if written < 0 {
+                guard errno == ENOSPC else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                size /= 2
+            }
+        }
+        fsync(fd)
+        return filler
+    }
+
+    /// Bytes still free, as statvfs reports them.
+    public var freeBytes: Int64 {
+        var info = statvfs()
+        guard statvfs(root.path, &info) == 0 else { return -1 }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    private static func mount(_ arguments: [String]) throws {
+        let result = try run("/bin/mount", arguments)
+        guard result == 0 else { throw POSIXError(.EPERM) }
+    }
+
+    private static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    private static func output(_ path: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        let pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// Another process holding a database's write lock: the `sqlite3` shell inside
+/// `BEGIN EXCLUSIVE`, until `release()`.
+public final class LockHolder {
+    let process = Process()
+    let input = Pipe()
+    let output = Pipe()
+
+    public init(_ path: String) throws {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        process.arguments = [path]
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'locked';\n".utf8))
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("locked") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw POSIXError(.EIO) }  // sqlite3 exited
+            seen += chunk
+        }
+    }
+
+    public func release() {
+        input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+
+    deinit { if process.isRunning { release() } }
+}
