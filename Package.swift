@@ -39,11 +39,15 @@ let package = Package(
     targets: [
         // The pure domain: Foundation only, no I/O.
         .target(name: "HyzerKit"),
-        // SQLite through GRDB; the only module that writes SQL.
+        // What is wrong with the disk under a SQLite database (full, read-only, forbidden,
+        // locked, damaged), named from SQLite's result codes and the filesystem: one
+        // classifier for the device store and the server's storage.
+        .target(name: "SQLiteFaults", dependencies: [.product(name: "GRDB", package: "GRDB.swift")]),
+        // SQLite through GRDB; the only device-side module that writes SQL.
         .target(
             name: "HyzerStore",
             dependencies: [
-                "HyzerKit",
+                "HyzerKit", "SQLiteFaults",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -86,7 +90,7 @@ let package = Package(
         .target(
             name: "HyzerServer",
             dependencies: [
-                "HyzerKit", "HyzerSyncProtocol", "HyzerStore",
+                "HyzerKit", "HyzerSyncProtocol", "SQLiteFaults",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -99,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-server",
             dependencies: [
-                "HyzerServer", "HyzerKit", "HyzerStore",
+                "HyzerServer", "HyzerKit", "SQLiteFaults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -115,7 +119,7 @@ let package = Package(
         .target(
             name: "KioskApp",
             dependencies: [
-                "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "HyzerSync",
+                "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "HyzerSync", "SQLiteFaults",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -123,7 +127,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-kiosk",
             dependencies: [
-                "KioskApp", "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit",
+                "KioskApp", "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "SQLiteFaults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -131,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer",
             dependencies: [
-                "HyzerKit", "HyzerStore", "KioskHardware", "HyzerSync", "HyzerSyncProtocol",
+                "HyzerKit", "HyzerStore", "KioskHardware", "HyzerSync", "HyzerSyncProtocol", "SQLiteFaults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -176,14 +180,14 @@ let package = Package(
         .testTarget(
             name: "KioskAppTests",
             dependencies: [
-                "KioskApp", "KioskCore", "KioskRender", "HyzerStore", "HyzerKit",
+                "KioskApp", "KioskCore", "KioskRender", "HyzerStore", "HyzerKit", "SQLiteFaults",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
             name: "HyzerServerTests",
             dependencies: [
-                "HyzerServer", "HyzerSyncProtocol", "HyzerKit", "HyzerStore", "HyzerTestSupport",
+                "HyzerServer", "HyzerSyncProtocol", "HyzerKit", "SQLiteFaults", "HyzerTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -193,14 +197,14 @@ let package = Package(
         .testTarget(
             name: "HyzerSyncTests",
             dependencies: [
-                "HyzerSync", "HyzerSyncProtocol", "HyzerServer", "HyzerStore", "HyzerKit", "HyzerTestSupport",
+                "HyzerSync", "HyzerSyncProtocol", "HyzerServer", "HyzerStore", "HyzerKit", "HyzerTestSupport", "SQLiteFaults",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Runs the built `hyzer` binary against the scenario examples, from outside.
         .testTarget(
-            name: "HyzerCLITests", dependencies: ["HyzerKit", "HyzerStore", "CZlib", "HyzerTestSupport"],
+            name: "HyzerCLITests", dependencies: ["HyzerKit", "HyzerStore", "SQLiteFaults", "CZlib", "HyzerTestSupport"],
             resources: [.copy("Scenarios")]
         ),
     ]

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HyzerKit
+import SQLiteFaults
 import Synchronization
 
 /// Notices commits to the domain database from *any* process (the kiosk must show what

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HyzerKit
 import Logging
+import SQLiteFaults
 import Synchronization
 
 /// The kiosk's database: one façade over the two SQLite databases of the dual store.

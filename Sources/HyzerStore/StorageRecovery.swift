@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HyzerKit
 import Logging
+import SQLiteFaults
 
 #if canImport(Glibc)
 import Glibc
@@ -104,9 +105,9 @@ enum StorageRecovery {
         let players = readByRowid(PlayerRow.self, from: source, unreadable: &result.unreadable)
         let rounds = readByRowid(RoundRow.self, from: source, unreadable: &result.unreadable)
         let events = readByRowid(ScoreEventRow.self, from: source, unreadable: &result.unreadable)
-        let holes = readChildren(HoleRow.self, of: courses.map(\.id), key: HoleRow.CodingKeys.courseID, from: source)
+        let holes = readChildren(HoleRow.self, of: courses.map(\.id), key: HoleRow.Columns.courseID, from: source)
         let participants = readChildren(
-            ParticipantRow.self, of: rounds.map(\.id), key: ParticipantRow.CodingKeys.roundID, from: source)
+            ParticipantRow.self, of: rounds.map(\.id), key: ParticipantRow.Columns.roundID, from: source)
 
         do {
             try pool.write { db in

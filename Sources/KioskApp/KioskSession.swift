@@ -3,6 +3,7 @@ import HyzerKit
 import HyzerStore
 import KioskCore
 import Logging
+import SQLiteFaults
 
 /// The kiosk's state machine bound to its database: loads what the screens need, carries
 /// out the machine's store effects, and reads the store again when it changed elsewhere.

@@ -3,6 +3,7 @@
 import Foundation
 import HyzerStore
 import KioskApp
+import SQLiteFaults
 
 let options = KioskOptions.parseOrExit()
 do {

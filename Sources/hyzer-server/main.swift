@@ -3,8 +3,8 @@ import ArgumentParser
 import Foundation
 import HyzerKit
 import HyzerServer
-import HyzerStore
 import Logging
+import SQLiteFaults
 import ServiceLifecycle
 
 struct DataDirectory: ParsableArguments {

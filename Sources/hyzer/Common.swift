@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HyzerKit
 import HyzerStore
+import SQLiteFaults
 
 /// `--data DIR`, shared by every command that touches the databases.
 struct DataOptions: ParsableArguments {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import HyzerKit
 import HyzerTestSupport
+import SQLiteFaults
 import Testing
 
 @testable import HyzerStore

@@ -1,9 +1,9 @@
 import Foundation
 import GRDB
 import HyzerKit
-import HyzerStore
 import HyzerSyncProtocol
 import HyzerTestSupport
+import SQLiteFaults
 import Testing
 
 @testable import HyzerServer

@@ -3,6 +3,7 @@ import HyzerKit
 import HyzerStore
 import HyzerSync
 import HyzerTestSupport
+import SQLiteFaults
 import Testing
 
 /// Issue 12: a device whose card went read-only keeps its board, pulls nothing it cannot
@@ -26,7 +27,7 @@ import Testing
                 server: group.server.baseURL, groupToken: group.adminToken, deviceID: b.deviceID, name: "B")
             let link = ServerLink(
                 serverURL: group.server.baseURL, groupID: answer.groupID, groupName: answer.groupName,
-                deviceID: b.deviceID, deviceName: "B", deviceToken: answer.deviceToken)
+                deviceID: b.deviceID, deviceName: "B", deviceToken: answer.deviceToken, enrolledAt: b.clock.date)
             try await SyncEngine(database: b, link: link).syncNow()
             #expect(try b.events(round: round.id).count == 1)
             try b.close()

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
-import HyzerStore
 import HyzerSyncProtocol
+import SQLiteFaults
 
 /// Accepting a device's batch into the group's feed.
 extension SQLiteStorage {

@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 import HyzerKit
-import HyzerStore
 import Logging
+import SQLiteFaults
 import Synchronization
 
 /// The server's SQLite store (GRDB), one file in the data directory.

@@ -26,6 +26,9 @@ public enum StorageFault: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
+        case .full(let directory, let free) where free >= Volume.warnBelow:
+            // SQLITE_FULL with room on the card: a page limit or a full temporary directory.
+            "The database in \(directory) could not grow although \(free / 1_000_000) MB are free there (a size limit, or the temporary directory is full): scores are not saved. Free space in /tmp and restart."
         case .full(let directory, let free):
             "Storage is full: \(free / 1_000_000) MB free on \(directory). Free some space; scores are saved again as soon as there is room."
         case .readOnly(let directory):
@@ -42,6 +45,7 @@ public enum StorageFault: Error, Sendable, Equatable, CustomStringConvertible {
     /// A line short enough for the kiosk's notice.
     public var short: String {
         switch self {
+        case .full(_, let free) where free >= Volume.warnBelow: "Database size limit reached: not saved"
         case .full(_, let free): "Storage full (\(free / 1_000_000) MB free): not saved"
         case .readOnly: "Storage is read-only: scores cannot be saved"
         case .permission: "No permission to write the database: not saved"
@@ -50,7 +54,7 @@ public enum StorageFault: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    var isReadOnlyOrFull: Bool {
+    package var isReadOnlyOrFull: Bool {
         switch self {
         case .readOnly, .full: true
         default: false
@@ -129,7 +133,7 @@ public enum StorageFault: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// For an open or I/O error that says no more: the volume's state decides.
-    static func fromVolume(path: String, directory: String) -> StorageFault? {
+    package static func fromVolume(path: String, directory: String) -> StorageFault? {
         let volume = Volume(directory)
         if volume.isReadOnly { return .readOnly(directory: directory) }
         if let free = volume.freeBytes, free < Volume.fullBelow { return .full(directory: directory, freeBytes: free) }
@@ -171,7 +175,7 @@ public struct Volume: Sendable, Equatable {
     public static let warnBelow: Int64 = 50_000_000
     /// A write that fails with an I/O error while this little is free was a full disk
     /// (SQLite needs a few pages for the WAL and its index).
-    static let fullBelow: Int64 = 256 * 1024
+    package static let fullBelow: Int64 = 256 * 1024
 
     public var directory: String
     /// Bytes an unprivileged writer may still use; nil when statvfs failed.
@@ -191,7 +195,7 @@ public struct Volume: Sendable, Equatable {
     }
 
     /// Creates and removes a one-byte file in `directory`; the errno when that fails, else 0.
-    static func probeWrite(_ directory: String) -> Int32 {
+    package static func probeWrite(_ directory: String) -> Int32 {
         let path = directory + "/.hyzer-write-probe-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(path, O_CREAT | O_EXCL | O_WRONLY, 0o600)
         guard fd >= 0 else { return errno }
