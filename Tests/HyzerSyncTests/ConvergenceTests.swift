@@ -158,13 +158,19 @@ import Testing
             #expect(await firstValue(states, within: 10) { $0.lastSyncedAt != nil } != nil)
             try a.score(round, 0, hole: 1, 3)
             a.engine.localDataChanged()
+            // The server commits before the device records its answer: wait for both, not
+            // for the first alone (checking the outbox right after the server had the event
+            // failed now and then).
+            let id = try a.snapshot(round).events[0].id
             var onServer = 0
-            for _ in 0..<200 where onServer == 0 {
+            var status = try a.db.outboxStatus(of: id)
+            for _ in 0..<200 where onServer == 0 || status != .synced {
                 try await Task.sleep(nanoseconds: 50_000_000)
                 onServer = try await group.serverEvents().count
+                status = try a.db.outboxStatus(of: id)
             }
             #expect(onServer == 1)
-            #expect(try a.db.outboxStatus(of: try a.snapshot(round).events[0].id) == .synced)
+            #expect(status == .synced)
         }
     }
 }
