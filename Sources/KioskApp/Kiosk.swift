@@ -48,7 +48,7 @@ public final class Kiosk {
     public let services: [ServiceGroupConfiguration.ServiceConfiguration]
     public let configuration: KioskConfiguration
     let loop: DisplayLoop
-    let loopEnded: LoopEnded
+    let loopEnded: Latch
 
     /// Called once, on the main thread, right after the first frame is on screen.
     public var onFirstFrame: () -> Void {
@@ -60,7 +60,7 @@ public final class Kiosk {
 
     init(
         configuration: KioskConfiguration, session: KioskSession, display: Display, inbox: KioskInbox,
-        services: [ServiceGroupConfiguration.ServiceConfiguration], loop: DisplayLoop, loopEnded: LoopEnded
+        services: [ServiceGroupConfiguration.ServiceConfiguration], loop: DisplayLoop, loopEnded: Latch
     ) {
         self.configuration = configuration
         self.session = session
@@ -87,11 +87,20 @@ public final class Kiosk {
             }())
         let failure = Mutex<(any Error)?>(nil)
         let inbox = inbox
+        // The services start once the first frame is on screen: it needs none of them
+        // (the store is read, the display is up), and on two cores their start-up
+        // (signal handling, the first look at the store, sync) only competes with it.
+        // A loop that ends before drawing lets them start on its way out, so that the
+        // group's end below is always reported.
+        let firstFrame = Latch()
+        loop.afterFirstFrame = { firstFrame.signal() }
         Task {
+            await firstFrame.wait()
             do { try await group.run() } catch { failure.withLock { $0 = error } }
             inbox.post(.servicesEnded)
         }
         loop.run(until: deadline)
+        firstFrame.signal()
         loopEnded.signal()
         loop.waitForServices()
         if let error = failure.withLock({ $0 }) { throw error }
@@ -115,7 +124,7 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
     let inbox = KioskInbox()
     inbox.setWaker(display.waker)
     let loop = DisplayLoop(session: session, display: display, inbox: inbox, clock: clock)
-    let loopEnded = LoopEnded()
+    let loopEnded = Latch()
 
     // Every service is named: without a name, swift-service-lifecycle names it
     // `"\(service)"`, which reflects the whole struct through the runtime's conformance

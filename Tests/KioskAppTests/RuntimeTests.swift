@@ -26,7 +26,7 @@ import Testing
 
     @Test func gracefulShutdownStopsTheLoopAndTheGroupWaitsForIt() async throws {
         let inbox = KioskInbox()
-        let ended = LoopEnded()
+        let ended = Latch()
         let group = ServiceGroup(
             services: [DisplayService(inbox: inbox, ended: ended)], logger: Logger(label: "test"))
         let running = Task { try await group.run() }
