@@ -50,15 +50,33 @@ import Testing
         await watcher.value
     }
 
-    @Test func theChangeMonitorServicePostsOnlyWhenTheStoreChanged() async throws {
+    /// A change monitor service on a real store in a temporary directory, running.
+    struct MonitorFixture {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-monitor-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try HyzerDatabase(directory: dir)
         let clock = ManualClock()
         let inbox = KioskInbox()
-        let service = ChangeMonitorService(monitor: try ChangeMonitor(database: store), inbox: inbox, clock: clock)
-        let running = Task { try await service.run() }
-        defer { running.cancel() }
+        let running: Task<Void, any Error>
+
+        /// `watching`: the service watches the directory; otherwise it polls all the time
+        /// (as for an in-memory store or where inotify is missing).
+        init(watching: Bool) throws {
+            let store = try HyzerDatabase(directory: dir)
+            let service = ChangeMonitorService(
+                monitor: try ChangeMonitor(database: store), inbox: inbox, clock: clock,
+                directory: watching ? dir : nil)
+            running = Task { try await service.run() }
+        }
+
+        func close() {
+            running.cancel()
+            try? FileManager.default.removeItem(at: dir)
+        }
+    }
+
+    @Test func theChangeMonitorServicePostsOnlyWhenTheStoreChanged() async throws {
+        let f = try MonitorFixture(watching: false)
+        defer { f.close() }
+        let (dir, clock, inbox) = (f.dir, f.clock, f.inbox)
 
         func tick() async throws {
             while clock.sleeperCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
@@ -78,15 +96,9 @@ import Testing
     /// files were written (and once at start): an idle board has no timer for it. The
     /// test's clock moves only while the monitor sleeps on it.
     @Test func theWatchingChangeMonitorPollsOnlyAfterAWrite() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-watch-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try HyzerDatabase(directory: dir)
-        let clock = ManualClock()
-        let inbox = KioskInbox()
-        let service = ChangeMonitorService(
-            monitor: try ChangeMonitor(database: store), inbox: inbox, clock: clock, directory: dir)
-        let running = Task { try await service.run() }
-        defer { running.cancel() }
+        let f = try MonitorFixture(watching: true)
+        defer { f.close() }
+        let (dir, clock, inbox) = (f.dir, f.clock, f.inbox)
 
         /// Advances the clock while the monitor sleeps on it, until it has stopped doing so
         /// for a while; returns what it posted meanwhile.
