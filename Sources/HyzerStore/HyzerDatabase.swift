@@ -409,6 +409,52 @@ extension StoreRead {
     }
 }
 
+extension StoreRead {
+    /// This read and `other` in one read transaction of the same database: what they
+    /// return agrees, and async code makes one trip to a reader instead of two. (An async
+    /// read of a pool crosses four queues: the reader pool's, the reader's, and the way
+    /// back; the sync engine's loop measured them.)
+    public func and<Other>(_ other: StoreRead<Other>) -> StoreRead<(Value, Other)> {
+        precondition(target == other.target, "reads of two databases cannot share a transaction")
+        let (first, second) = (body, other.body)
+        return StoreRead<(Value, Other)>(target) { db in (try first(db), try second(db)) }
+    }
+
+    /// This read with its value transformed inside the transaction.
+    public func map<Other>(_ transform: @escaping @Sendable (Value) -> Other) -> StoreRead<Other> {
+        let body = self.body
+        return StoreRead<Other>(target) { db in transform(try body(db)) }
+    }
+
+    /// `read` of each key, in one transaction; a key whose read throws is left out.
+    public static func each<Key: Hashable & Sendable, Element>(
+        _ keys: [Key], _ read: (Key) -> StoreRead<Element>
+    ) -> StoreRead<[Key: Element]> where Value == [Key: Element] {
+        let reads = keys.map { ($0, read($0)) }
+        let target = reads.first?.1.target ?? .domain
+        precondition(reads.allSatisfy { $0.1.target == target }, "reads of two databases cannot share a transaction")
+        return StoreRead(target) { db in
+            var values: [Key: Element] = [:]
+            for (key, read) in reads { values[key] = try? read.body(db) }
+            return values
+        }
+    }
+}
+
+extension StoreWrite {
+    /// This write, then the read `next` makes from its value, in the same transaction:
+    /// what the write left, read without another trip to the database.
+    public func then<Next>(_ next: @escaping @Sendable (Value) -> StoreRead<Next>) -> StoreWrite<(Value, Next)> {
+        let (body, target) = (self.body, self.target)
+        return StoreWrite<(Value, Next)>(target) { db, context in
+            let value = try body(db, context)
+            let read = next(value)
+            precondition(read.target == target, "reads of two databases cannot share a transaction")
+            return (value, try read.body(db))
+        }
+    }
+}
+
 extension HyzerDatabase {
     private func writer(_ target: StoreTarget) -> any DatabaseWriter {
         switch target {

@@ -207,15 +207,18 @@ public final class SyncEngine: Service, Sendable {
 
     private func runLoop() async {
         while !Task.isCancelled {
-            await drainInbox()
-            let active = (try? await database.read(StoreRead<[Round]>.activeRounds).isEmpty == false) ?? false
+            // One read per turn for everything the turn looks at: each async read is a
+            // few trips through GRDB's queues, and they were on the path of every score
+            // (a score from device A to device B crossed nine of them on B alone).
+            let facts = try? await database.read(SyncStore.loopFacts)
+            drainInbox(cursor: facts?.cursor.cursor ?? 0)
             let decision = loop.withLock { state in
-                state.scheduler.activeRoundChanged(active)
+                state.scheduler.activeRoundChanged(facts?.activeRound ?? false)
                 return state.scheduler.next(now: now())
             }
             switch decision {
             case .push:
-                await setStatus(.syncing)
+                setSyncing(pending: facts?.pending)
                 do {
                     let outcome = try await pushOnce()
                     loop.withLock { $0.scheduler.pushSucceeded(more: outcome.more) }
@@ -224,10 +227,10 @@ public final class SyncEngine: Service, Sendable {
                     await handleFailure(error)
                 }
             case .pull:
-                await setStatus(.syncing)
+                setSyncing(pending: facts?.pending)
                 loop.withLock { $0.needsReconcile = true }  // a poll also finds writes nobody announced
                 do {
-                    let page = try await pullOnce()
+                    let page = try await pullOnce(from: facts?.cursor)
                     loop.withLock { $0.scheduler.pullSucceeded(more: page.more, now: now()) }
                     if !page.more { await markSynced() }
                 } catch {
@@ -240,7 +243,8 @@ public final class SyncEngine: Service, Sendable {
         }
     }
 
-    private func drainInbox() async {
+    /// `cursor`: where the feed was read at the top of this turn, to weigh a poke against.
+    private func drainInbox(cursor: Int64) {
         let (localWrite, socket, pokedHead) = loop.withLock { state in
             defer {
                 state.localWrite = false
@@ -263,7 +267,6 @@ public final class SyncEngine: Service, Sendable {
             publish()
         }
         if let head = pokedHead {
-            let cursor = (try? await database.read(SyncStore.cursor).cursor) ?? 0
             loop.withLock { $0.scheduler.poked(head: head, cursor: cursor) }
         }
     }
@@ -307,11 +310,24 @@ public final class SyncEngine: Service, Sendable {
         publish()
     }
 
-    private func refreshCounts() async {
-        let pending = try? await database.read(SyncStore.pendingCount)
-        let failed = (try? await database.read(SyncStore.counts)[.failed]) ?? 0
+    /// `.syncing`, with the pending count the turn just read. The refused count is the
+    /// last one read: only a push answer changes it, and `markSynced` reads it after each.
+    private func setSyncing(pending: Int?) {
+        guard state.status != .syncing else { return }
         loop.withLock { state in
             state.current.pending = pending ?? state.current.pending
+            state.current.status = .syncing
+        }
+        publish()
+    }
+
+    private func refreshCounts() async {
+        // Two databases, two reads: side by side rather than one after the other.
+        async let pending = try? database.read(SyncStore.pendingCount)
+        async let counts = try? database.read(SyncStore.counts)
+        let (pendingCount, failed) = await (pending, counts?[.failed] ?? 0)
+        loop.withLock { state in
+            state.current.pending = pendingCount ?? state.current.pending
             state.current.failed = failed
         }
     }
@@ -356,7 +372,6 @@ public final class SyncEngine: Service, Sendable {
             throw error
         }
         let synced = try await database.write(SyncStore.complete(response.results))
-        if !synced.isEmpty { try await database.write(SyncStore.acknowledge(synced)) }
         var outcome = PushOutcome(more: items.count == batch)
         for r in response.results {
             switch r.status {
@@ -369,17 +384,17 @@ public final class SyncEngine: Service, Sendable {
                     metadata: ["kind": "\(r.kind.rawValue)", "id": "\(r.id)", "reason": "\(r.reason ?? "")"])
             }
         }
-        // A server that lost its database answers under a new epoch; the next pull
-        // notices and starts over (re-pull from zero, re-push everything).
-        if let epoch = try await database.read(SyncStore.cursor).epoch, epoch != response.epoch {
+        // The acknowledged versions stop being pending and, with nothing but our own
+        // records since the cursor, the cursor moves past them (no need to pull them
+        // back). A server that lost its database answers under a new epoch; the next
+        // pull notices and starts over (re-pull from zero, re-push everything).
+        let sameEpoch = try await database.write(
+            SyncStore.pushAnswered(
+                acknowledging: synced, stream: link.stream, epoch: response.epoch,
+                createdSeqs: response.results.compactMap { $0.status == .created ? $0.seq : nil },
+                head: response.head))
+        if !sameEpoch {
             loop.withLock { $0.scheduler.poked(head: 1, cursor: 0) }
-        } else {
-            // Nothing but our own records since the cursor: no need to pull them back.
-            try await database.write(
-                SyncStore.advancePastOwnPush(
-                    stream: link.stream, epoch: response.epoch,
-                    createdSeqs: response.results.compactMap { $0.status == .created ? $0.seq : nil },
-                    head: response.head))
         }
         return outcome
     }
@@ -395,13 +410,14 @@ public final class SyncEngine: Service, Sendable {
         var head: Int64 = 0
     }
 
-    /// One page, applied.
-    private func pullOnce() async throws -> PullOutcome {
+    /// One page, applied. `known`: the cursor as the loop read it this turn (nil reads it).
+    private func pullOnce(from known: SyncCursor? = nil) async throws -> PullOutcome {
         var outcome = PullOutcome()
         // Nothing is downloaded that cannot be stored (a read-only or full card): the
         // cursor stays where it is, and the next pull after recovery fetches it all.
         try database.requireWritable()
-        let cursor = try await database.read(SyncStore.cursor)
+        let cursor: SyncCursor
+        if let known { cursor = known } else { cursor = try await database.read(SyncStore.cursor) }
         let sameStream = cursor.stream == link.stream
         var after = sameStream ? cursor.cursor : 0
         var page = try await client.pull(after: after, limit: options.policy.pullLimit)
@@ -428,10 +444,17 @@ public final class SyncEngine: Service, Sendable {
                 page = try await client.pull(after: 0, limit: options.policy.pullLimit)
             }
         }
-        let result = try await database.write(
+        // The open discrepancies of the changed rounds are read in the transaction that
+        // applied the page: what it left, without another trip through GRDB's queues.
+        let (result, discrepancies) = try await database.write(
             SyncStore.applyPulled(
                 page.records, next: page.next,
-                stream: link.stream, epoch: page.epoch))
+                stream: link.stream, epoch: page.epoch
+            ).then { result in
+                StoreRead.each(Array(result.roundsChanged)) { id in
+                    StoreRead<RoundSnapshot>.snapshot(round: id).map(\.scorecard.discrepancies)
+                }
+            })
         if !result.rejected.isEmpty {
             logger.warning(
                 "pulled records this device cannot store",
@@ -446,15 +469,13 @@ public final class SyncEngine: Service, Sendable {
         outcome.next = page.next
         outcome.head = page.head
         if !result.roundsChanged.isEmpty || result.referenceDataChanged {
-            var discrepancies: [UUID: [Discrepancy]] = [:]
-            for id in result.roundsChanged {
-                discrepancies[id] =
-                    (try? await database.read(StoreRead<RoundSnapshot>.snapshot(round: id)).scorecard.discrepancies) ?? []
-            }
+            // A round whose snapshot could not be read shows no discrepancies.
+            var open: [UUID: [Discrepancy]] = [:]
+            for id in result.roundsChanged { open[id] = discrepancies[id] ?? [] }
             changeBroadcast.send(
                 SyncChange(
                     rounds: result.roundsChanged, eventsInserted: result.eventsInserted,
-                    referenceDataChanged: result.referenceDataChanged, discrepancies: discrepancies))
+                    referenceDataChanged: result.referenceDataChanged, discrepancies: open))
         }
         return outcome
     }

@@ -26,7 +26,7 @@ import Testing
 
     @Test func gracefulShutdownStopsTheLoopAndTheGroupWaitsForIt() async throws {
         let inbox = KioskInbox()
-        let ended = LoopEnded()
+        let ended = Latch()
         let group = ServiceGroup(
             services: [DisplayService(inbox: inbox, ended: ended)], logger: Logger(label: "test"))
         let running = Task { try await group.run() }
@@ -50,15 +50,33 @@ import Testing
         await watcher.value
     }
 
-    @Test func theChangeMonitorServicePostsOnlyWhenTheStoreChanged() async throws {
+    /// A change monitor service on a real store in a temporary directory, running.
+    struct MonitorFixture {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-monitor-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = try HyzerDatabase(directory: dir)
         let clock = ManualClock()
         let inbox = KioskInbox()
-        let service = ChangeMonitorService(monitor: try ChangeMonitor(database: store), inbox: inbox, clock: clock)
-        let running = Task { try await service.run() }
-        defer { running.cancel() }
+        let running: Task<Void, any Error>
+
+        /// `watching`: the service watches the directory; otherwise it polls all the time
+        /// (as for an in-memory store or where inotify is missing).
+        init(watching: Bool) throws {
+            let store = try HyzerDatabase(directory: dir)
+            let service = ChangeMonitorService(
+                monitor: try ChangeMonitor(database: store), inbox: inbox, clock: clock,
+                directory: watching ? dir : nil)
+            running = Task { try await service.run() }
+        }
+
+        func close() {
+            running.cancel()
+            try? FileManager.default.removeItem(at: dir)
+        }
+    }
+
+    @Test func theChangeMonitorServicePostsOnlyWhenTheStoreChanged() async throws {
+        let f = try MonitorFixture(watching: false)
+        defer { f.close() }
+        let (dir, clock, inbox) = (f.dir, f.clock, f.inbox)
 
         func tick() async throws {
             while clock.sleeperCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
@@ -72,6 +90,52 @@ import Testing
         #expect(inbox.drain() == [.storeChanged(.external)])
         try await tick()
         #expect(inbox.drain().isEmpty, "one commit is one notice")
+    }
+
+    /// With the data directory watched, the monitor looks only for a while after the
+    /// files were written (and once at start): an idle board has no timer for it. The
+    /// test's clock moves only while the monitor sleeps on it.
+    @Test func theWatchingChangeMonitorPollsOnlyAfterAWrite() async throws {
+        let f = try MonitorFixture(watching: true)
+        defer { f.close() }
+        let (dir, clock, inbox) = (f.dir, f.clock, f.inbox)
+
+        /// Advances the clock while the monitor sleeps on it, until it has stopped doing so
+        /// for a while; returns what it posted meanwhile.
+        func settle() async throws -> [KioskInbox.Message] {
+            var posted: [KioskInbox.Message] = []
+            var quiet = 0
+            var tries = 0
+            while quiet < 300 && tries < 20_000 {
+                posted += inbox.drain()
+                if clock.sleeperCount > 0 {
+                    clock.advance(by: ChangeMonitorService.interval)
+                    quiet = 0
+                } else {
+                    quiet += 1
+                }
+                try await Task.sleep(for: .milliseconds(1))
+                tries += 1
+            }
+            return posted + inbox.drain()
+        }
+
+        // The start-up window, then nothing: the monitor waits for a write, not the clock.
+        while clock.sleeperCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(try await settle().isEmpty, "nothing was written")
+        #expect(clock.sleeperCount == 0, "an idle monitor waits for a write, not for the clock")
+
+        try HyzerDatabase(directory: dir).savePlayer(try Player(displayName: "Ana"))  // as `hyzer player add` would
+        // Seen on the write's own notice or on a poll of the window after it; once.
+        var posted: [KioskInbox.Message] = []
+        for _ in 0..<5000 {
+            posted += inbox.drain()
+            if !posted.isEmpty || clock.sleeperCount > 0 { break }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        posted += try await settle()
+        #expect(posted == [.storeChanged(.external)], "one commit is one notice")
+        #expect(clock.sleeperCount == 0, "the monitor went back to waiting for writes")
     }
 
     @Test func theLoopDrainsTheInboxIntoTheMachineAndDrawsOnce() throws {

@@ -17,6 +17,8 @@ public final class DisplayLoop {
     var onExternalWrite: () -> Void = {}
     /// Called once, right after the first frame is on screen.
     var onFirstFrame: () -> Void = {}
+    /// Called once after `onFirstFrame`: where the kiosk starts its services.
+    var afterFirstFrame: () -> Void = {}
     public private(set) var frames = 0
     private var mapping = KeyboardKnobMapping()
     private var lastDrawn: KioskState?
@@ -78,7 +80,10 @@ public final class DisplayLoop {
         display.present()
         lastDrawn = session.state
         frames += 1
-        if frames == 1 { onFirstFrame() }
+        if frames == 1 {
+            onFirstFrame()
+            afterFirstFrame()
+        }
     }
 
     /// Sleeps in SDL until input or a wake-up, then handles all pending input.

@@ -11,7 +11,7 @@ import Synchronization
 /// (SIGTERM, SIGINT) into a `.stop` in the loop's inbox.
 public struct DisplayService: Service {
     let inbox: KioskInbox
-    let ended: LoopEnded
+    let ended: Latch
 
     public func run() async {
         await withTaskCancellationHandler {
@@ -26,10 +26,11 @@ public struct DisplayService: Service {
     }
 }
 
-/// A one-shot latch: the main-thread loop says "ended", the service's task awaits it.
-final class LoopEnded: Sendable {
+/// A one-shot latch between the main thread and a task: "the loop ended" (the display
+/// service awaits it), "the first frame is on screen" (the services start on it).
+final class Latch: Sendable {
     private struct State {
-        var ended = false
+        var signaled = false
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -37,7 +38,7 @@ final class LoopEnded: Sendable {
 
     func signal() {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.ended = true
+            state.signaled = true
             defer { state.waiters = [] }
             return state.waiters
         }
@@ -47,8 +48,8 @@ final class LoopEnded: Sendable {
     func wait() async {
         await withCheckedContinuation { continuation in
             let already = state.withLock { state -> Bool in
-                if !state.ended { state.waiters.append(continuation) }
-                return state.ended
+                if !state.signaled { state.waiters.append(continuation) }
+                return state.signaled
             }
             if already { continuation.resume() }
         }
