@@ -100,3 +100,33 @@ public enum KioskEffect: Sendable, Equatable {
     case startRound(courseID: UUID, playerIDs: [UUID])
     case saveSettings(KioskSettings)
 }
+
+/// Store changes noticed faster than the board can show them, turned into at most one
+/// reload per `interval`: the first change after a quiet spell is read at once, the rest of
+/// a burst (ten remote scores a second) together when the interval is over. Each reload
+/// re-reads the whole round and may start a reshuffle, so a reload per change kept the
+/// board animating and the CPU busy without showing anything sooner than a person can read.
+public struct ReloadCoalescer<Change: Hashable & Sendable>: Sendable, Equatable {
+    public let interval: Millis
+    /// The kinds of change noticed since the last reload.
+    public private(set) var pending: Set<Change> = []
+    public private(set) var lastReload: Millis?
+
+    public init(interval: Millis = MotionTokens.reloadInterval) { self.interval = interval }
+
+    public mutating func noticed(_ change: Change) { pending.insert(change) }
+
+    /// When the loop must wake to reload (nil: nothing pending).
+    public var dueAt: Millis? {
+        guard !pending.isEmpty else { return nil }
+        return lastReload.map { $0 + interval } ?? .min
+    }
+
+    /// The changes to read now, if the reload is due; the interval starts again.
+    public mutating func take(now: Millis) -> Set<Change>? {
+        guard let due = dueAt, now >= due else { return nil }
+        defer { pending = [] }
+        lastReload = now
+        return pending
+    }
+}

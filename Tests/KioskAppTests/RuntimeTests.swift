@@ -24,6 +24,20 @@ import Testing
         #expect(inbox.drain().isEmpty)
     }
 
+    @Test func aBurstOfStoreChangesWaitsInTheInboxOnce() {
+        let inbox = KioskInbox()
+        let wakes = Mutex(0)
+        inbox.setWaker { wakes.withLock { $0 += 1 } }
+        for _ in 0..<1_000 { inbox.post(.storeChanged(.remote)) }
+        inbox.post(.event(.pressed))
+        inbox.post(.storeChanged(.external))
+        inbox.post(.storeChanged(.remote))
+        #expect(inbox.drain() == [.storeChanged(.remote), .event(.pressed), .storeChanged(.external)])
+        #expect(wakes.withLock { $0 } == 3, "one wake per message queued")
+        inbox.post(.storeChanged(.remote))
+        #expect(inbox.drain() == [.storeChanged(.remote)], "drained: the next change queues again")
+    }
+
     @Test func gracefulShutdownStopsTheLoopAndTheGroupWaitsForIt() async throws {
         let inbox = KioskInbox()
         let ended = LoopEnded()

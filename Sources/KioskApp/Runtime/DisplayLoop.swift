@@ -20,6 +20,8 @@ public final class DisplayLoop {
     public private(set) var frames = 0
     private var mapping = KeyboardKnobMapping()
     private var lastDrawn: KioskState?
+    /// Store changes become one reload per interval (a burst of remote scores, one reshuffle).
+    private var reloads = ReloadCoalescer<KioskInbox.StoreChange>()
 
     init(session: KioskSession, display: Display, inbox: KioskInbox, clock: any HyzerClock) {
         self.session = session
@@ -36,11 +38,13 @@ public final class DisplayLoop {
             let now = self.now
             if let deadline, now >= deadline { return }
             guard drainInbox(now: now) else { return }
+            reloadIfDue(now: now)
             if let due = session.state.nextWakeUp(after: now), due <= now {
                 session.send(.tick, now: now)
             }
             drawIfNeeded(now: now)
-            if !waitForInput(until: [session.state.nextWakeUp(after: self.now), deadline].compactMap { $0 }.min()) {
+            let wake = [session.state.nextWakeUp(after: self.now), reloads.dueAt.map { max($0, now) }, deadline]
+            if !waitForInput(until: wake.compactMap { $0 }.min()) {
                 return
             }
         }
@@ -62,7 +66,7 @@ public final class DisplayLoop {
             case .event(let event):
                 session.send(event, now: now)
             case .storeChanged(let change):
-                if session.reload(change, now: now), change == .external { onExternalWrite() }
+                reloads.noticed(change)
             case .stop:
                 return false
             case .servicesEnded:
@@ -70,6 +74,13 @@ public final class DisplayLoop {
             }
         }
         return true
+    }
+
+    /// One reading of the store for every change noticed since the last one, once due.
+    private func reloadIfDue(now: Millis) {
+        guard let changes = reloads.take(now: now) else { return }
+        let change: KioskInbox.StoreChange = changes.contains(.remote) ? .remote : .external
+        if session.reload(change, now: now), changes.contains(.external) { onExternalWrite() }
     }
 
     private func drawIfNeeded(now: Millis) {

@@ -34,8 +34,14 @@ public final class KioskInbox: Sendable {
     }
 
     public func post(_ message: Message) {
-        messages.withLock { $0.append(message) }
-        waker.withLock { $0 }?()
+        let queued = messages.withLock { queue in
+            // A store change already waiting says it all: the loop reads the store once
+            // anyway, so a burst (or a stalled loop) cannot grow the queue.
+            if case .storeChanged = message, queue.contains(message) { return false }
+            queue.append(message)
+            return true
+        }
+        if queued { waker.withLock { $0 }?() }
     }
 
     /// Everything posted since the last call, in order.
