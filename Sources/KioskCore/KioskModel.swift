@@ -130,3 +130,38 @@ public struct ReloadCoalescer<Change: Hashable & Sendable>: Sendable, Equatable 
         return pending
     }
 }
+
+/// When the loop draws. Input and motion are drawn at once (the knob's feedback, every
+/// frame of a slide); a change nobody is waiting to see (the sync badge turning "syncing"
+/// and back on every pull, ten times a second in a burst) at most once per `quietInterval`,
+/// the latest state then.
+public struct RedrawPacer: Sendable, Equatable {
+    public let quietInterval: Millis
+    public private(set) var lastDraw: Millis?
+    /// Input arrived since the last frame.
+    public private(set) var input = false
+
+    public init(quietInterval: Millis = MotionTokens.quietRedrawInterval) { self.quietInterval = quietInterval }
+
+    public mutating func noteInput() { input = true }
+
+    /// Whether to draw now, given that the state differs from the last frame (`changed`) and
+    /// whether something on screen moves.
+    public func shouldDraw(changed: Bool, animating: Bool, now: Millis) -> Bool {
+        if animating { return true }
+        guard changed else { return false }
+        guard !input, let lastDraw else { return true }
+        return now >= lastDraw + quietInterval
+    }
+
+    /// When a held-back change is due (nil when nothing is held back).
+    public func due(changed: Bool) -> Millis? {
+        guard changed, let lastDraw else { return nil }
+        return input ? nil : lastDraw + quietInterval
+    }
+
+    public mutating func drew(at now: Millis) {
+        lastDraw = now
+        input = false
+    }
+}

@@ -29,6 +29,8 @@ public enum MotionTokens {
     /// Changes made elsewhere (sync, another process) are read at most this often: well
     /// inside NFR2's 5 s, and a burst reshuffles the board once a second, not per score.
     public static let reloadInterval: Millis = 1_000
+    /// A change with no motion and no input behind it (the sync badge) is drawn at most this often.
+    public static let quietRedrawInterval: Millis = 250
 }
 
 /// Easing curves as data.

@@ -151,3 +151,25 @@ import Testing
         #expect(reloads.take(now: 5_000) == [.external])
     }
 }
+
+@Suite struct RedrawPacerTests {
+    @Test func inputAndMotionDrawAtOnceQuietChangesAtMostFourTimesASecond() {
+        var pacer = RedrawPacer(quietInterval: 250)
+        #expect(pacer.shouldDraw(changed: true, animating: false, now: 0), "the first frame")
+        #expect(!pacer.shouldDraw(changed: false, animating: false, now: 0), "nothing new, nothing to draw")
+        pacer.drew(at: 0)
+        // The sync badge flips: held back, due 250 ms after the last frame.
+        #expect(!pacer.shouldDraw(changed: true, animating: false, now: 100))
+        #expect(pacer.due(changed: true) == 250)
+        #expect(pacer.due(changed: false) == nil)
+        #expect(pacer.shouldDraw(changed: true, animating: false, now: 250))
+        pacer.drew(at: 250)
+        // A slide, or a turn of the knob, does not wait.
+        #expect(pacer.shouldDraw(changed: false, animating: true, now: 260))
+        pacer.noteInput()
+        #expect(pacer.shouldDraw(changed: true, animating: false, now: 270))
+        #expect(pacer.due(changed: true) == nil, "input is drawn at once, not scheduled")
+        pacer.drew(at: 270)
+        #expect(!pacer.shouldDraw(changed: true, animating: false, now: 300), "the input was drawn: quiet again")
+    }
+}

@@ -22,6 +22,8 @@ public final class DisplayLoop {
     private var lastDrawn: KioskState?
     /// Store changes become one reload per interval (a burst of remote scores, one reshuffle).
     private var reloads = ReloadCoalescer<KioskInbox.StoreChange>()
+    /// Input and motion are drawn at once, the sync badge's flicker at most 4 times a second.
+    private var pacer = RedrawPacer()
 
     init(session: KioskSession, display: Display, inbox: KioskInbox, clock: any HyzerClock) {
         self.session = session
@@ -43,7 +45,9 @@ public final class DisplayLoop {
                 session.send(.tick, now: now)
             }
             drawIfNeeded(now: now)
-            let wake = [session.state.nextWakeUp(after: self.now), reloads.dueAt.map { max($0, now) }, deadline]
+            let wake = [
+                session.state.nextWakeUp(after: self.now), reloads.dueAt.map { max($0, now) }, quietRedrawDue, deadline,
+            ]
             if !waitForInput(until: wake.compactMap { $0 }.min()) {
                 return
             }
@@ -64,6 +68,10 @@ public final class DisplayLoop {
         for message in inbox.drain() {
             switch message {
             case .event(let event):
+                switch event {
+                case .syncChanged, .tick, .dataChanged: break
+                default: pacer.noteInput()
+                }
                 session.send(event, now: now)
             case .storeChanged(let change):
                 reloads.noticed(change)
@@ -79,15 +87,23 @@ public final class DisplayLoop {
     /// One reading of the store for every change noticed since the last one, once due.
     private func reloadIfDue(now: Millis) {
         guard let changes = reloads.take(now: now) else { return }
+        // Sync's own commits are also seen by the change monitor: news is "external" (to be
+        // pushed) only when no pull came with it, as when each change was read on its own.
+        // Another process's write that lands with a pull goes at sync's next round instead.
         let change: KioskInbox.StoreChange = changes.contains(.remote) ? .remote : .external
-        if session.reload(change, now: now), changes.contains(.external) { onExternalWrite() }
+        if session.reload(change, now: now), change == .external { onExternalWrite() }
     }
 
+    /// When a quiet change held back by the pacer is to be drawn, if one is.
+    private var quietRedrawDue: Millis? { pacer.due(changed: lastDrawn != session.state) }
+
     private func drawIfNeeded(now: Millis) {
-        guard lastDrawn != session.state || session.state.isAnimating(at: now) else { return }
+        let changed = lastDrawn != session.state
+        guard pacer.shouldDraw(changed: changed, animating: session.state.isAnimating(at: now), now: now) else { return }
         display.draw(session.state, now: now, wallClock: clock.date)
         display.present()
         lastDrawn = session.state
+        pacer.drew(at: now)
         frames += 1
         if frames == 1 { onFirstFrame() }
     }
@@ -106,6 +122,7 @@ public final class DisplayLoop {
     }
 
     private func handle(_ event: DisplayEvent, now: Millis) {
+        if event != .wake { pacer.noteInput() }
         switch event {
         case .quit, .wake:
             break
