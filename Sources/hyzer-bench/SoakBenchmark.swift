@@ -32,40 +32,27 @@ enum SoakBenchmark {
         var singleRound = false
     }
 
-    /// The last line `hyzer-bench soak` prints.
+    /// The last line `hyzer-bench soak` prints, keys in snake case ("rss_start_mb").
     struct Report: Codable {
         var writes: Int
-        var rssStartMB: Double
-        var rssEndMB: Double
-        var growthMBPerHour: Double
+        var rssStartMb: Double
+        var rssEndMb: Double
+        /// Nil (null) when the run was too short for two samples after the warm-up.
+        var growthMbPerHour: Double?
         var cpuPct: Double
-        var pssStartMB: Double
-        var pssEndMB: Double
-        var pssGrowthMBPerHour: Double
+        var pssStartMb: Double
+        var pssEndMb: Double
+        var pssGrowthMbPerHour: Double?
         var fdsMax: Int
         var threadsMax: Int
         /// Events the second and third devices wrote that the kiosk's store lacks at the end.
         var eventsMissing: Int
         var frames: Int?
 
-        enum CodingKeys: String, CodingKey {
-            case writes
-            case rssStartMB = "rss_start_mb"
-            case rssEndMB = "rss_end_mb"
-            case growthMBPerHour = "growth_mb_per_hour"
-            case cpuPct = "cpu_pct"
-            case pssStartMB = "pss_start_mb"
-            case pssEndMB = "pss_end_mb"
-            case pssGrowthMBPerHour = "pss_growth_mb_per_hour"
-            case fdsMax = "fds_max"
-            case threadsMax = "threads_max"
-            case eventsMissing = "events_missing"
-            case frames
-        }
-
         func json() throws -> String {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
+            encoder.keyEncodingStrategy = .convertToSnakeCase
             return String(decoding: try encoder.encode(self), as: UTF8.self)
         }
     }
@@ -223,8 +210,9 @@ enum SoakBenchmark {
         samples.append(last)
         let cpuPct = (last.cpuSeconds - initial.cpuSeconds) / writeSeconds * 100
 
-        // Let the kiosk pull the last writes, then stop it as systemd would.
-        try await Task.sleep(for: .seconds(5))
+        // Let the kiosk pull the last writes (a reload a second, a pull a poke), then stop
+        // it as systemd would.
+        try await Task.sleep(for: .seconds(10))
         kiosk.terminate()
         let ended = try await kiosk.waitForExit(timeout: .seconds(30))
         let frames = exitFrames(kioskLog)
@@ -242,10 +230,10 @@ enum SoakBenchmark {
         let settled = samples.filter { $0.t >= warmup }
         let first = samples[0]
         return Report(
-            writes: writes, rssStartMB: round3(first.rssMB), rssEndMB: round3(last.rssMB),
-            growthMBPerHour: round3(slopePerHour(settled.map { ($0.t, $0.rssMB) })), cpuPct: round3(cpuPct),
-            pssStartMB: round3(first.pssMB), pssEndMB: round3(last.pssMB),
-            pssGrowthMBPerHour: round3(slopePerHour(settled.map { ($0.t, $0.pssMB) })),
+            writes: writes, rssStartMb: round3(first.rssMB), rssEndMb: round3(last.rssMB),
+            growthMbPerHour: slopePerHour(settled.map { ($0.t, $0.rssMB) }), cpuPct: round3(cpuPct),
+            pssStartMb: round3(first.pssMB), pssEndMb: round3(last.pssMB),
+            pssGrowthMbPerHour: slopePerHour(settled.map { ($0.t, $0.pssMB) }),
             fdsMax: samples.map(\.fds).max() ?? 0, threadsMax: samples.map(\.threads).max() ?? 0,
             eventsMissing: missing, frames: frames)
     }
@@ -293,15 +281,15 @@ enum SoakBenchmark {
         return report.frames
     }
 
-    /// Least-squares slope of (seconds, MB) in MB per hour; NaN with fewer than two points.
-    static func slopePerHour(_ points: [(Double, Double)]) -> Double {
-        guard points.count >= 2 else { return .nan }
+    /// Least-squares slope of (seconds, MB) in MB per hour; nil with fewer than two points.
+    static func slopePerHour(_ points: [(Double, Double)]) -> Double? {
+        guard points.count >= 2 else { return nil }
         let n = Double(points.count)
         let mx = points.map(\.0).reduce(0, +) / n
         let my = points.map(\.1).reduce(0, +) / n
         let sxy = points.map { ($0.0 - mx) * ($0.1 - my) }.reduce(0, +)
         let sxx = points.map { ($0.0 - mx) * ($0.0 - mx) }.reduce(0, +)
-        return sxx > 0 ? sxy / sxx * 3600 : .nan
+        return sxx > 0 ? round3(sxy / sxx * 3600) : nil
     }
 
     /// A port nobody listens on now (the kernel's pick for a socket bound to port 0).
