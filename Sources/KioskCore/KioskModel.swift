@@ -131,10 +131,10 @@ public struct ReloadCoalescer<Change: Hashable & Sendable>: Sendable, Equatable 
     }
 }
 
-/// When the loop draws. Input and motion are drawn at once (the knob's feedback, every
-/// frame of a slide); a change nobody is waiting to see (the sync badge turning "syncing"
-/// and back on every pull, ten times a second in a burst) at most once per `quietInterval`,
-/// the latest state then.
+/// When the loop draws. Input is drawn at once (the knob's feedback); motion at its frame
+/// rate (`KioskState.frameInterval`), however often other news wakes the loop; a change
+/// nobody is waiting to see (the sync badge turning "syncing" and back on every pull, ten
+/// times a second in a burst) at most once per `quietInterval`, the latest state then.
 public struct RedrawPacer: Sendable, Equatable {
     public let quietInterval: Millis
     public private(set) var lastDraw: Millis?
@@ -146,18 +146,18 @@ public struct RedrawPacer: Sendable, Equatable {
     public mutating func noteInput() { input = true }
 
     /// Whether to draw now, given that the state differs from the last frame (`changed`) and
-    /// whether something on screen moves.
-    public func shouldDraw(changed: Bool, animating: Bool, now: Millis) -> Bool {
-        if animating { return true }
-        guard changed else { return false }
-        guard !input, let lastDraw else { return true }
-        return now >= lastDraw + quietInterval
+    /// the frame rate of what moves (`frameInterval`, nil when nothing does).
+    public func shouldDraw(changed: Bool, frameInterval: Millis?, now: Millis) -> Bool {
+        guard let due = due(changed: changed, frameInterval: frameInterval) else { return changed || frameInterval != nil }
+        return now >= due
     }
 
-    /// When a held-back change is due (nil when nothing is held back).
-    public func due(changed: Bool) -> Millis? {
-        guard changed, let lastDraw else { return nil }
-        return input ? nil : lastDraw + quietInterval
+    /// When the next frame is due: nil for at once (input, or the first frame) or for
+    /// never (nothing changed, nothing moves); `shouldDraw` tells the two apart.
+    public func due(changed: Bool, frameInterval: Millis?) -> Millis? {
+        guard let lastDraw, !(input && changed) else { return nil }
+        if let frameInterval { return lastDraw + frameInterval }
+        return changed ? lastDraw + quietInterval : nil
     }
 
     public mutating func drew(at now: Millis) {

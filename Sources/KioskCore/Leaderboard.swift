@@ -134,6 +134,13 @@ public struct Leaderboard: Sendable, Equatable {
         return pulses.values.contains { now - $0 < MotionTokens.pulseDuration }
     }
 
+    /// How often to draw while something moves (nil: nothing does): every 60 Hz frame
+    /// while rows slide, every other one while only arrows fade and rows pulse.
+    public func frameInterval(at now: Millis, reduceMotion: Bool) -> Millis? {
+        if slots.values.contains(where: { $0.isRunning(at: now) }) { return MotionTokens.frameInterval }
+        return isAnimating(at: now, reduceMotion: reduceMotion) ? MotionTokens.softFrameInterval : nil
+    }
+
     /// The next instant something changes without input (an arrow starts to fade, or
     /// expires), if any.
     public func nextChange(after now: Millis) -> Millis? {

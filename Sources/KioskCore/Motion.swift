@@ -26,6 +26,10 @@ public enum MotionTokens {
     public static let idleTimeout: Millis = 120_000
     /// While animating, wake about once per 60 Hz frame.
     public static let frameInterval: Millis = 16
+    /// While only fades and pulses run (nothing slides), 30 Hz: an opacity or a highlight
+    /// changing by a few per cent a frame looks the same at half the frames, and a burst of
+    /// scores keeps some fade running most of the time.
+    public static let softFrameInterval: Millis = 33
     /// Changes made elsewhere (sync, another process) are read at most this often: well
     /// inside NFR2's 5 s, and a burst reshuffles the board once a second, not per score.
     public static let reloadInterval: Millis = 1_000

@@ -22,7 +22,7 @@ public final class DisplayLoop {
     private var lastDrawn: KioskState?
     /// Store changes become one reload per interval (a burst of remote scores, one reshuffle).
     private var reloads = ReloadCoalescer<KioskInbox.StoreChange>()
-    /// Input and motion are drawn at once, the sync badge's flicker at most 4 times a second.
+    /// Input drawn at once, motion at its frame rate, the sync badge's flicker at most 4 times a second.
     private var pacer = RedrawPacer()
 
     init(session: KioskSession, display: Display, inbox: KioskInbox, clock: any HyzerClock) {
@@ -46,7 +46,7 @@ public final class DisplayLoop {
             }
             drawIfNeeded(now: now)
             let wake = [
-                session.state.nextWakeUp(after: self.now), reloads.dueAt.map { max($0, now) }, quietRedrawDue, deadline,
+                session.state.nextWakeUp(after: self.now), reloads.dueAt.map { max($0, now) }, pacedRedrawDue, deadline,
             ]
             if !waitForInput(until: wake.compactMap { $0 }.min()) {
                 return
@@ -94,12 +94,15 @@ public final class DisplayLoop {
         if session.reload(change, now: now), change == .external { onExternalWrite() }
     }
 
-    /// When a quiet change held back by the pacer is to be drawn, if one is.
-    private var quietRedrawDue: Millis? { pacer.due(changed: lastDrawn != session.state) }
+    /// When a frame the pacer holds back is due, if one is.
+    private var pacedRedrawDue: Millis? {
+        pacer.due(changed: lastDrawn != session.state, frameInterval: session.state.frameInterval(at: now))
+    }
 
     private func drawIfNeeded(now: Millis) {
         let changed = lastDrawn != session.state
-        guard pacer.shouldDraw(changed: changed, animating: session.state.isAnimating(at: now), now: now) else { return }
+        let frame = session.state.frameInterval(at: now)
+        guard pacer.shouldDraw(changed: changed, frameInterval: frame, now: now) else { return }
         display.draw(session.state, now: now, wallClock: clock.date)
         display.present()
         lastDrawn = session.state
