@@ -103,17 +103,24 @@ import Testing
         #expect(second.slots.values.allSatisfy { !$0.isRunning(at: max(end, reshuffleStart + MotionTokens.reshuffleBudget)) })
     }
 
-    @Test func aBurstOfScoresEndsInABoardAtRest() throws {
+    /// Negative control for this and the test above: with the retargeting branch taken out
+    /// of `Leaderboard.update` (every moving row restarted), both fail on the kept start.
+    @Test func aBurstOfScoresNeverRestartsASlideAndEndsInABoardAtRest() throws {
         var h = try settledBoard()
         // A remote score every 100 ms for 2 s, the lead changing hands each time.
+        var bent = 0
         for i in 0..<20 {
+            let before = h.state.leaderboard
             remote(&h, row: i % 3, hole: 2 + i / 3, strokes: i % 2 == 0 ? 1 : 5)
+            for (id, slide) in before.slots where slide.isRunning(at: h.now) {
+                #expect(h.state.leaderboard.slots[id]?.start == slide.start, "a running slide keeps its start")
+                bent += 1
+            }
             h.advance(100)
         }
-        let last = h.now
+        #expect(bent > 0, "the burst did catch rows mid-slide")
         h.advance(MotionTokens.reshuffleBudget)
-        #expect(h.state.leaderboard.slots.values.allSatisfy { !$0.isRunning(at: h.now) })
-        #expect(h.state.leaderboard.slots.values.allSatisfy { $0.start <= last }, "no slide started after the last score")
+        #expect(h.state.leaderboard.slots.values.allSatisfy { !$0.isRunning(at: h.now) }, "at rest")
     }
 
     @Test func anArrowAtFullOpacityNeedsNoFramesOnlyItsFadeDoes() throws {
