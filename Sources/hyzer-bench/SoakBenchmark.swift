@@ -210,8 +210,9 @@ enum SoakBenchmark {
         samples.append(last)
         let cpuPct = (last.cpuSeconds - initial.cpuSeconds) / writeSeconds * 100
 
-        // Let the kiosk pull the last writes (a reload a second, a pull a poke), then stop
-        // it as systemd would.
+        // The second device's last writes may still wait in its outbox: push them, let the
+        // kiosk pull them (a pull per poke, a reload a second), then stop it as systemd would.
+        _ = try? await engine.syncNow()
         try await Task.sleep(for: .seconds(10))
         kiosk.terminate()
         let ended = try await kiosk.waitForExit(timeout: .seconds(30))
