@@ -78,6 +78,7 @@ run: deps
 bench: deps
 	$(SWIFT) build -c release --product hyzer-bench
 	$(SWIFT) build -c release --product hyzer-kiosk
+	$(SWIFT) build -c release --product hyzer-server
 	@for b in $(BENCHMARKS); do echo "== hyzer-bench $$b"; .build/release/hyzer-bench $$b || exit 1; done
 
 # Same-run comparison with an earlier commit, interleaved: make bench-compare BASE=HEAD~3

@@ -141,8 +141,10 @@ public final class SyncEngine: Service, Sendable {
         stateBroadcast.subscribe(policy: .bufferingNewest(8))
     }
 
-    public func changes() -> AsyncStream<SyncChange> {
-        changeBroadcast.subscribe()
+    /// Every batch of records applied. `bufferingNewest` bounds what waits for a slow
+    /// reader (a kiosk that only needs "read again" keeps one); nil keeps every change.
+    public func changes(bufferingNewest limit: Int? = nil) -> AsyncStream<SyncChange> {
+        changeBroadcast.subscribe(policy: limit.map { .bufferingNewest($0) } ?? .unbounded)
     }
 
     // MARK: Lifecycle

@@ -39,11 +39,16 @@ public struct KioskState: Sendable, Equatable {
         leaderboard.isAnimating(at: now, reduceMotion: settings.reduceMotion)
     }
 
+    /// How often to draw now (nil: nothing moves).
+    public func frameInterval(at now: Millis) -> Millis? {
+        leaderboard.frameInterval(at: now, reduceMotion: settings.reduceMotion)
+    }
+
     /// LVGL-style single timer: the next instant the machine needs a `.tick`, or nil
     /// when it can sleep until input arrives.
     public func nextWakeUp(after now: Millis) -> Millis? {
         var candidates: [Millis] = []
-        if isAnimating(at: now) { candidates.append(now + MotionTokens.frameInterval) }
+        if let frame = frameInterval(at: now) { candidates.append(now + frame) }
         if let next = leaderboard.nextChange(after: now) { candidates.append(next) }
         if let autoAdvanceAt { candidates.append(autoAdvanceAt) }
         if let notice { candidates.append(notice.shownAt + MotionTokens.noticeLifetime) }

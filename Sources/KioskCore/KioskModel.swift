@@ -103,3 +103,68 @@ public enum KioskEffect: Sendable, Equatable {
     case startRound(courseID: UUID, playerIDs: [UUID])
     case saveSettings(KioskSettings)
 }
+
+/// Store changes noticed faster than the board can show them, turned into at most one
+/// reload per `interval`: the first change after a quiet spell is read at once, the rest of
+/// a burst (ten remote scores a second) together when the interval is over. Each reload
+/// re-reads the whole round and may start a reshuffle, so a reload per change kept the
+/// board animating and the CPU busy without showing anything sooner than a person can read.
+public struct ReloadCoalescer<Change: Hashable & Sendable>: Sendable, Equatable {
+    public let interval: Millis
+    /// The kinds of change noticed since the last reload.
+    public private(set) var pending: Set<Change> = []
+    public private(set) var lastReload: Millis?
+
+    public init(interval: Millis = MotionTokens.reloadInterval) { self.interval = interval }
+
+    public mutating func noticed(_ change: Change) { pending.insert(change) }
+
+    /// When the loop must wake to reload (nil: nothing pending).
+    public var dueAt: Millis? {
+        guard !pending.isEmpty else { return nil }
+        return lastReload.map { $0 + interval } ?? .min
+    }
+
+    /// The changes to read now, if the reload is due; the interval starts again.
+    public mutating func take(now: Millis) -> Set<Change>? {
+        guard let due = dueAt, now >= due else { return nil }
+        defer { pending = [] }
+        lastReload = now
+        return pending
+    }
+}
+
+/// When the loop draws. Input is drawn at once (the knob's feedback); motion at its frame
+/// rate (`KioskState.frameInterval`), however often other news wakes the loop; a change
+/// nobody is waiting to see (the sync badge turning "syncing" and back on every pull, ten
+/// times a second in a burst) at most once per `quietInterval`, the latest state then.
+public struct RedrawPacer: Sendable, Equatable {
+    public let quietInterval: Millis
+    public private(set) var lastDraw: Millis?
+    /// Input arrived since the last frame.
+    public private(set) var input = false
+
+    public init(quietInterval: Millis = MotionTokens.quietRedrawInterval) { self.quietInterval = quietInterval }
+
+    public mutating func noteInput() { input = true }
+
+    /// Whether to draw now, given that the state differs from the last frame (`changed`) and
+    /// the frame rate of what moves (`frameInterval`, nil when nothing does).
+    public func shouldDraw(changed: Bool, frameInterval: Millis?, now: Millis) -> Bool {
+        guard let due = due(changed: changed, frameInterval: frameInterval) else { return changed || frameInterval != nil }
+        return now >= due
+    }
+
+    /// When the next frame is due: nil for at once (input, or the first frame) or for
+    /// never (nothing changed, nothing moves); `shouldDraw` tells the two apart.
+    public func due(changed: Bool, frameInterval: Millis?) -> Millis? {
+        guard let lastDraw, !(input && changed) else { return nil }
+        if let frameInterval { return lastDraw + frameInterval }
+        return changed ? lastDraw + quietInterval : nil
+    }
+
+    public mutating func drew(at now: Millis) {
+        lastDraw = now
+        input = false
+    }
+}

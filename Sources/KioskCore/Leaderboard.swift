@@ -50,6 +50,16 @@ public struct Leaderboard: Sendable, Equatable {
         var newSlots: [UUID: Tween] = [:]
         for (index, row) in newRows.enumerated() {
             let id = row.participantID
+            if change.previous != nil, !reduceMotion, var sliding = slots[id], sliding.isRunning(at: now) {
+                // Already sliding: the slide bends to the new slot (or carries on, when the
+                // slot is the same) and keeps its start, so changes arriving faster than a
+                // reshuffle lasts never restart it and the board comes to rest.
+                sliding.retarget(
+                    to: Double(index), at: now, duration: MotionTokens.reshuffleDuration,
+                    minimumRemaining: MotionTokens.retargetMinimum)
+                newSlots[id] = sliding
+                continue
+            }
             let drawnAt = slots[id]?.value(at: now) ?? oldIndex[id].map(Double.init) ?? Double(index)
             if change.previous != nil, abs(drawnAt - Double(index)) > 0.001, !reduceMotion {
                 moving.append((id, drawnAt, index))
@@ -112,15 +122,30 @@ public struct Leaderboard: Sendable, Equatable {
         return t < 0.5 ? t * 2 : (1 - t) * 2
     }
 
-    /// True while something on the board moves or fades: the loop must keep drawing.
+    /// True while something on the board moves or fades: the loop must keep drawing. An
+    /// arrow at full opacity is still: it needs frames only while it fades (`nextChange`
+    /// wakes the loop when the fade begins).
     public func isAnimating(at now: Millis, reduceMotion: Bool) -> Bool {
         if slots.values.contains(where: { $0.isRunning(at: now) }) { return true }
-        if !reduceMotion, arrows.values.contains(where: { now - $0.shownAt < MotionTokens.arrowLifetime }) { return true }
+        let fadeStart = MotionTokens.arrowLifetime - MotionTokens.arrowFade
+        if !reduceMotion, arrows.values.contains(where: { (fadeStart..<MotionTokens.arrowLifetime).contains(now - $0.shownAt) }) {
+            return true
+        }
         return pulses.values.contains { now - $0 < MotionTokens.pulseDuration }
     }
 
-    /// The next instant something changes without input (arrow expiry), if any.
+    /// How often to draw while something moves (nil: nothing does): every 60 Hz frame
+    /// while rows slide, every other one while only arrows fade and rows pulse.
+    public func frameInterval(at now: Millis, reduceMotion: Bool) -> Millis? {
+        if slots.values.contains(where: { $0.isRunning(at: now) }) { return MotionTokens.frameInterval }
+        return isAnimating(at: now, reduceMotion: reduceMotion) ? MotionTokens.softFrameInterval : nil
+    }
+
+    /// The next instant something changes without input (an arrow starts to fade, or
+    /// expires), if any.
     public func nextChange(after now: Millis) -> Millis? {
-        arrows.values.map { $0.shownAt + MotionTokens.arrowLifetime }.filter { $0 > now }.min()
+        let fadeStart = MotionTokens.arrowLifetime - MotionTokens.arrowFade
+        return arrows.values.flatMap { [$0.shownAt + fadeStart, $0.shownAt + MotionTokens.arrowLifetime] }
+            .filter { $0 > now }.min()
     }
 }

@@ -10,6 +10,9 @@ public enum MotionTokens {
     public static let reshuffleBudget: Millis = 500
     public static let reshuffleDuration: Millis = 400
     public static let staggerPerRow: Millis = 20
+    /// A slide bent to a new slot mid-way lasts at least this much longer (else a change
+    /// in its last frames would snap the row).
+    public static let retargetMinimum: Millis = 150
     /// ▲/▼ arrows stay 1.5 s, fading out over the last part.
     public static let arrowLifetime: Millis = 1_500
     public static let arrowFade: Millis = 400
@@ -23,6 +26,15 @@ public enum MotionTokens {
     public static let idleTimeout: Millis = 120_000
     /// While animating, wake about once per 60 Hz frame.
     public static let frameInterval: Millis = 16
+    /// While only fades and pulses run (nothing slides), 30 Hz: an opacity or a highlight
+    /// changing by a few per cent a frame looks the same at half the frames, and a burst of
+    /// scores keeps some fade running most of the time.
+    public static let softFrameInterval: Millis = 33
+    /// Changes made elsewhere (sync, another process) are read at most this often: well
+    /// inside NFR2's 5 s, and a burst reshuffles the board once a second, not per score.
+    public static let reloadInterval: Millis = 1_000
+    /// A change with no motion and no input behind it (the sync badge) is drawn at most this often.
+    public static let quietRedrawInterval: Millis = 250
 }
 
 /// Easing curves as data.
@@ -75,4 +87,26 @@ public struct Tween: Sendable, Hashable {
 
     /// A tween that goes nowhere never runs: a resting row must not keep the loop awake.
     public func isRunning(at now: Millis) -> Bool { from != to && now < end }
+
+    /// A new target for a value that may be moving. A running tween keeps its start and
+    /// its easing and bends towards `target` from where it is drawn now: no jump, no
+    /// restart, so a burst of changes (ten remote scores a second) reads as one motion that
+    /// keeps heading where the latest change says, not as a row that sets off again each time.
+    /// It ends when it would have, unless that leaves less than `minimumRemaining`: then it
+    /// ends `minimumRemaining` from now, so the new leg is a slide, not a snap. A tween at
+    /// rest (or done) starts afresh: from where it is drawn, now, over `duration`.
+    public mutating func retarget(to target: Double, at now: Millis, duration fresh: Millis, minimumRemaining: Millis) {
+        guard target != to else { return }
+        let current = value(at: now)
+        guard isRunning(at: now) else {
+            self = Tween(from: current, to: target, start: now, duration: fresh, easing: easing)
+            return
+        }
+        if end - max(now, start) < minimumRemaining { duration = max(now, start) + minimumRemaining - start }
+        // Solve for the `from` that puts the curve through `current` at `now`: with progress
+        // p, value = target + (from − target)·(1 − p); 1 − p > 0 while the tween runs.
+        let remaining = now <= start ? 1 : 1 - easing.value(at: Double(now - start) / Double(duration))
+        to = target
+        from = remaining > 0 ? target + (current - target) / remaining : current
+    }
 }

@@ -14,15 +14,29 @@ public struct RenderError: Error, CustomStringConvertible {
 /// Text is rasterized once per (face, size, string) in white and tinted at draw time
 /// with colour and alpha modulation, so a score that changes colour or fades is never
 /// rasterized again.
+///
+/// Both caches are bounded, with least-recently-used eviction: a kiosk runs for weeks and
+/// meets strings (player names, rounds, counts) and sizes (window resizes) without end.
+/// Text is bounded by count and by pixel bytes, since one long name at title size weighs
+/// as much as a hundred score digits; fonts by count (each open face holds a descriptor and
+/// FreeType's glyph caches).
 final class Canvas {
     let renderer: OpaquePointer
     private let fontsDirectory: URL
-    private var fonts: [FontKey: OpaquePointer] = [:]
+    private var fonts: [FontKey: CachedFont] = [:]
     private var texts: [TextKey: CachedText] = [:]
-    private var textUseCounter: UInt64 = 0
+    private var useCounter: UInt64 = 0
+    /// Pixel bytes (4 per pixel) of the cached text textures.
+    private(set) var cachedTextBytes = 0
     /// Rasterizations so far: the cache's effectiveness, for the benchmark and tests.
     private(set) var rasterizations = 0
+    var cachedTexts: Int { texts.count }
+    var cachedFonts: Int { fonts.count }
+    /// A 20-row board at 1920×1080 draws about 110 distinct texts (8 MB of pixels); the
+    /// bounds leave room for every screen at once and for a resize.
     static let maxCachedTexts = 600
+    static let maxCachedTextBytes = 24 << 20
+    static let maxCachedFonts = 24
 
     struct FontKey: Hashable {
         var role: FontRole
@@ -41,6 +55,12 @@ final class Canvas {
         init(texture: OpaquePointer, width: Int32, height: Int32, lastUse: UInt64) {
             (self.texture, self.width, self.height, self.lastUse) = (texture, width, height, lastUse)
         }
+        var bytes: Int { Int(width) * Int(height) * 4 }
+    }
+    final class CachedFont {
+        let font: OpaquePointer
+        var lastUse: UInt64
+        init(font: OpaquePointer, lastUse: UInt64) { (self.font, self.lastUse) = (font, lastUse) }
     }
 
     init(renderer: OpaquePointer, fontsDirectory: URL) throws {
@@ -57,9 +77,10 @@ final class Canvas {
     /// before TTF_Quit, so the display calls it first in its own teardown.
     func releaseAll() {
         for text in texts.values { SDL_DestroyTexture(text.texture) }
-        for font in fonts.values { TTF_CloseFont(font) }
+        for font in fonts.values { TTF_CloseFont(font.font) }
         texts.removeAll()
         fonts.removeAll()
+        cachedTextBytes = 0
     }
 
     static func fileName(_ role: FontRole) -> String {
@@ -71,11 +92,20 @@ final class Canvas {
     }
 
     private func font(_ role: FontRole, size: Int) throws -> OpaquePointer {
+        useCounter += 1
         let key = FontKey(role: role, size: size)
-        if let font = fonts[key] { return font }
+        if let hit = fonts[key] {
+            hit.lastUse = useCounter
+            return hit.font
+        }
         let path = fontsDirectory.appendingPathComponent(Self.fileName(role)).path
         guard let font = TTF_OpenFont(path, Int32(size)) else { throw RenderError("cannot open font \(path)") }
-        fonts[key] = font
+        if fonts.count >= Self.maxCachedFonts, let oldest = fonts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            // Textures already made from it stay valid: they hold pixels, not the face.
+            TTF_CloseFont(oldest.value.font)
+            fonts[oldest.key] = nil
+        }
+        fonts[key] = CachedFont(font: font, lastUse: useCounter)
         return font
     }
 
@@ -214,10 +244,10 @@ final class Canvas {
     }
 
     private func cachedText(_ string: String, _ role: FontRole, _ size: Int) -> CachedText? {
-        textUseCounter += 1
+        useCounter += 1
         let key = TextKey(role: role, size: size, text: string)
         if let hit = texts[key] {
-            hit.lastUse = textUseCounter
+            hit.lastUse = useCounter
             return hit
         }
         guard let font = try? font(role, size: size),
@@ -227,18 +257,29 @@ final class Canvas {
         guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
         rasterizations += 1
-        if texts.count >= Self.maxCachedTexts { evictOldest() }
-        let entry = CachedText(texture: texture, width: surface.pointee.w, height: surface.pointee.h, lastUse: textUseCounter)
+        let entry = CachedText(texture: texture, width: surface.pointee.w, height: surface.pointee.h, lastUse: useCounter)
+        if texts.count >= Self.maxCachedTexts || cachedTextBytes + entry.bytes > Self.maxCachedTextBytes {
+            evictOldest(toFit: entry.bytes)
+        }
         texts[key] = entry
+        cachedTextBytes += entry.bytes
         return entry
     }
 
-    /// Drops the least recently used quarter (names of old rounds, stale clock strings).
-    private func evictOldest() {
-        let victims = texts.sorted { $0.value.lastUse < $1.value.lastUse }.prefix(Self.maxCachedTexts / 4)
-        for (key, value) in victims {
+    /// Drops the least recently used quarter of the entries (names of old rounds, stale
+    /// counts), and more if that still leaves no room for `bytes`. One sort per eviction
+    /// rather than an ordered structure per use: a use is the hot path, an eviction rare.
+    private func evictOldest(toFit bytes: Int) {
+        var victims = texts.sorted { $0.value.lastUse < $1.value.lastUse }[...]
+        var dropped = 0
+        while let (key, value) = victims.first,
+            dropped < Self.maxCachedTexts / 4 || cachedTextBytes + bytes > Self.maxCachedTextBytes
+        {
+            victims = victims.dropFirst()
             SDL_DestroyTexture(value.texture)
             texts[key] = nil
+            cachedTextBytes -= value.bytes
+            dropped += 1
         }
     }
 }

@@ -42,6 +42,14 @@ public final class Display {
     /// Text rasterizations so far (the cache makes this stop growing on a static board).
     public var rasterizations: Int { canvas.rasterizations }
 
+    /// What the text and font caches hold now (both bounded; see `Canvas`).
+    public var textCache: (texts: Int, bytes: Int, fonts: Int) {
+        (canvas.cachedTexts, canvas.cachedTextBytes, canvas.cachedFonts)
+    }
+    public static var textCacheLimits: (texts: Int, bytes: Int, fonts: Int) {
+        (Canvas.maxCachedTexts, Canvas.maxCachedTextBytes, Canvas.maxCachedFonts)
+    }
+
     /// - Parameters:
     ///   - size: logical size; for a full-screen window the display's own size is used.
     ///   - rotate: portrait: the logical canvas is the screen turned 90°.

@@ -15,7 +15,7 @@ struct HyzerBench: AsyncParsableCommand {
             object (keys sorted) on the last line of standard output.
             """,
         subcommands: [
-            Standings.self, Store.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self,
+            Standings.self, Store.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self, Soak.self,
         ])
 
     /// Prints a benchmark's figures as the last output line.
@@ -97,6 +97,36 @@ struct HyzerBench: AsyncParsableCommand {
 
         func run() async throws {
             try await data.run("sync") { try await SyncBenchmark.run(in: $0) }
+        }
+    }
+
+    struct Soak: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Memory and CPU of a real kiosk over a long burst of remote scores through a real server (issue 12).",
+            discussion: """
+                Needs hyzer-kiosk and hyzer-server built in the same configuration, beside hyzer-bench. Not in \
+                `make bench` by default (it runs for minutes): `make bench BENCHMARKS=soak`.
+                """)
+        @OptionGroup var data: DataOption
+        @Option(help: "How long the writes go on.") var minutes = 10.0
+        @Option(help: "Writes per second (scores, corrections and conflicting scores).") var rate = 10.0
+        @Flag(help: "The kiosk headless (SDL's software renderer) instead of in an X11 window under Xvfb.") var headless = false
+        @Flag(
+            name: .customLong("single-round"),
+            help: "One round, never finished: the writes keep correcting it (its events grow with the run).")
+        var singleRound = false
+
+        func validate() throws {
+            guard minutes > 0 else { throw ValidationError("--minutes must be above 0") }
+            guard rate > 0, rate <= 1_000 else { throw ValidationError("--rate must be above 0 and at most 1000") }
+        }
+
+        func run() async throws {
+            let settings = SoakBenchmark.Settings(
+                minutes: minutes, rate: rate, headless: headless, singleRound: singleRound)
+            let workspace = try data.workspace("soak")
+            defer { workspace.finish() }
+            print(try await SoakBenchmark.run(in: workspace, settings).json())
         }
     }
 }

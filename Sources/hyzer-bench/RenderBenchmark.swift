@@ -94,14 +94,7 @@ enum RenderBenchmark {
         return percentile(samples, 50)
     }
 
-    static func kioskBinary() throws -> URL {
-        let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        let url = own.appendingPathComponent("hyzer-kiosk")
-        guard FileManager.default.isExecutableFile(atPath: url.path) else {
-            throw BenchError("\(url.path) is missing: build it in the same configuration (make bench does)")
-        }
-        return url
-    }
+    static func kioskBinary() throws -> URL { try siblingBinary("hyzer-kiosk") }
 
     static func dataDirWithDemo(_ dir: URL) throws -> URL {
         let store = try HyzerDatabase.open(dataDirectory: dir)

@@ -99,4 +99,14 @@ struct Workspace: Sendable {
     }
 }
 
+/// A project executable built beside hyzer-bench, in the same configuration.
+func siblingBinary(_ name: String) throws -> URL {
+    let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    let url = own.appendingPathComponent(name)
+    guard FileManager.default.isExecutableFile(atPath: url.path) else {
+        throw BenchError("\(url.path) is missing: build it in the same configuration (swift build -c release --product \(name))")
+    }
+    return url
+}
+
 func log(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }

@@ -22,6 +22,10 @@ public final class DisplayLoop {
     public private(set) var frames = 0
     private var mapping = KeyboardKnobMapping()
     private var lastDrawn: KioskState?
+    /// Store changes become one reload per interval (a burst of remote scores, one reshuffle).
+    private var reloads = ReloadCoalescer<KioskInbox.StoreChange>()
+    /// Input drawn at once, motion at its frame rate, the sync badge's flicker at most 4 times a second.
+    private var pacer = RedrawPacer()
 
     init(session: KioskSession, display: Display, inbox: KioskInbox, clock: any HyzerClock) {
         self.session = session
@@ -38,11 +42,15 @@ public final class DisplayLoop {
             let now = self.now
             if let deadline, now >= deadline { return }
             guard drainInbox(now: now) else { return }
+            reloadIfDue(now: now)
             if let due = session.state.nextWakeUp(after: now), due <= now {
                 session.send(.tick, now: now)
             }
             drawIfNeeded(now: now)
-            if !waitForInput(until: [session.state.nextWakeUp(after: self.now), deadline].compactMap { $0 }.min()) {
+            let wake = [
+                session.state.nextWakeUp(after: self.now), reloads.dueAt.map { max($0, now) }, pacedRedrawDue, deadline,
+            ]
+            if !waitForInput(until: wake.compactMap { $0 }.min()) {
                 return
             }
         }
@@ -62,9 +70,13 @@ public final class DisplayLoop {
         for message in inbox.drain() {
             switch message {
             case .event(let event):
+                switch event {
+                case .syncChanged, .tick, .dataChanged: break
+                default: pacer.noteInput()
+                }
                 session.send(event, now: now)
             case .storeChanged(let change):
-                if session.reload(change, now: now), change == .external { onExternalWrite() }
+                reloads.noticed(change)
             case .stop:
                 return false
             case .servicesEnded:
@@ -74,11 +86,29 @@ public final class DisplayLoop {
         return true
     }
 
+    /// One reading of the store for every change noticed since the last one, once due.
+    private func reloadIfDue(now: Millis) {
+        guard let changes = reloads.take(now: now) else { return }
+        // Sync's own commits are also seen by the change monitor: news is "external" (to be
+        // pushed) only when no pull came with it, as when each change was read on its own.
+        // Another process's write that lands with a pull goes at sync's next round instead.
+        let change: KioskInbox.StoreChange = changes.contains(.remote) ? .remote : .external
+        if session.reload(change, now: now), change == .external { onExternalWrite() }
+    }
+
+    /// When a frame the pacer holds back is due, if one is.
+    private var pacedRedrawDue: Millis? {
+        pacer.due(changed: lastDrawn != session.state, frameInterval: session.state.frameInterval(at: now))
+    }
+
     private func drawIfNeeded(now: Millis) {
-        guard lastDrawn != session.state || session.state.isAnimating(at: now) else { return }
+        let changed = lastDrawn != session.state
+        let frame = session.state.frameInterval(at: now)
+        guard pacer.shouldDraw(changed: changed, frameInterval: frame, now: now) else { return }
         display.draw(session.state, now: now, wallClock: clock.date)
         display.present()
         lastDrawn = session.state
+        pacer.drew(at: now)
         frames += 1
         if frames == 1 {
             onFirstFrame()
@@ -100,6 +130,7 @@ public final class DisplayLoop {
     }
 
     private func handle(_ event: DisplayEvent, now: Millis) {
+        if event != .wake { pacer.noteInput() }
         switch event {
         case .quit, .wake:
             break

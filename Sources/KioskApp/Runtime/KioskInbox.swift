@@ -24,18 +24,34 @@ public final class KioskInbox: Sendable {
     public enum StoreChange: Sendable, Equatable { case remote, external }
 
     private let messages = Mutex<[Message]>([])
-    private let waker = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Behind a class reference, not as a bare closure in the `Mutex`: a closure stored as
+    /// the generic `Value` came back from every `withLock { $0 }` wrapped in two more
+    /// reabstraction thunks (the inout round trip writes it back re-wrapped), so each post
+    /// grew it by two heap contexts and its call by two stack frames. That was the steady
+    /// growth the soak measured (issue 12), and a stack overflow after enough posts.
+    private let waker = Mutex<Waker?>(nil)
+
+    private final class Waker: Sendable {
+        let wake: @Sendable () -> Void
+        init(_ wake: @escaping @Sendable () -> Void) { self.wake = wake }
+    }
 
     public init() {}
 
     /// Set once the display exists (SDL's user event); before that, posts simply queue.
     public func setWaker(_ wake: @escaping @Sendable () -> Void) {
-        waker.withLock { $0 = wake }
+        waker.withLock { $0 = Waker(wake) }
     }
 
     public func post(_ message: Message) {
-        messages.withLock { $0.append(message) }
-        waker.withLock { $0 }?()
+        let queued = messages.withLock { queue in
+            // A store change already waiting says it all: the loop reads the store once
+            // anyway, so a burst (or a stalled loop) cannot grow the queue.
+            if case .storeChanged = message, queue.contains(message) { return false }
+            queue.append(message)
+            return true
+        }
+        if queued { waker.withLock { $0 }?.wake() }
     }
 
     /// Everything posted since the last call, in order.

@@ -27,7 +27,9 @@ public struct SyncService: Service {
         // Subscribe before the engine starts so its first state is not missed; both
         // streams end when the engine's run returns (graceful shutdown or cancellation).
         let states = engine.stateUpdates()
-        let changes = engine.changes()
+        // Only "something arrived" matters here (the loop reads the store itself): a
+        // buffer of one cannot grow however long a burst outpaces the loop.
+        let changes = engine.changes(bufferingNewest: 1)
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask {
                 for await state in states { inbox.post(.event(.syncChanged(Self.indicator(for: state)))) }

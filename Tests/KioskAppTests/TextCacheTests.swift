@@ -1,0 +1,44 @@
+import Foundation
+import HyzerKit
+import KioskCore
+import KioskRender
+import Testing
+
+/// Issue 12: the kiosk's text cache is bounded by pixel bytes as well as by count, so weeks
+/// of new strings (rounds, names, courses) cannot grow it without end.
+@Suite struct TextCacheTests {
+    /// Boards of rounds on courses with long, all different names: each header is a large
+    /// texture (about 0.5 MB). Negative control: with the byte bound taken out of `Canvas`
+    /// (count bound only), this fails from the 50th board on, the cache passing 24 MB and
+    /// growing 0.5 MB a board, while its entries stay far under the count bound.
+    @Test func newStringsWithoutEndKeepTheCacheWithinItsBytes() throws {
+        guard let assets = HyzerPaths.assetsDirectory() else {
+            Issue.record("cannot find assets/")
+            return
+        }
+        let display = try Display(
+            mode: .headless, size: Viewport(width: 1920, height: 1080), fontsDirectory: assets.appendingPathComponent("fonts"))
+        let limits = Display.textCacheLimits
+        var state = KioskState(viewport: display.viewport)
+        let players = try (0..<4).map { try Player(displayName: "Player \($0)") }
+        var peak = 0
+        for n in 0..<150 {
+            let course = try Course(name: "The Long Meadow Championship Course, Loop \(n) of the Autumn Series", holeCount: 9)
+            var round = Round(courseID: course.id, organizerID: players[0].id)
+            for p in players { try round.add(.registered(p)) }
+            try round.start()
+            state.handle(
+                .dataChanged(
+                    KioskData(round: RoundSnapshot(round: round, course: course, events: []), courses: [course]), .localScore),
+                now: Millis(n) * 10_000)
+            display.draw(state, now: Millis(n) * 10_000, wallClock: Date(timeIntervalSince1970: 0))
+            let cache = display.textCache
+            peak = max(peak, cache.bytes)
+            #expect(cache.bytes <= limits.bytes)
+            #expect(cache.texts <= limits.texts)
+            #expect(cache.fonts <= limits.fonts)
+        }
+        #expect(display.rasterizations >= 150, "every board brought a new header")
+        #expect(peak > limits.bytes / 2, "the run reached the byte bound, so the bound was exercised")
+    }
+}

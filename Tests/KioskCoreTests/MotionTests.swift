@@ -1,0 +1,187 @@
+import Foundation
+import HyzerKit
+import Testing
+
+@testable import KioskCore
+
+/// Issue 12: changes that arrive while the board is still moving bend the motion already
+/// under way (its start is kept, its target updated, the row never jumps) instead of
+/// starting it again, so a burst of remote scores ends in a board at rest.
+@Suite struct RetargetingTests {
+    @Test func aRunningTweenKeepsItsStartAndBendsToTheNewTargetWithoutAJump() {
+        var tween = Tween(from: 2, to: 0, start: 1_000, duration: MotionTokens.reshuffleDuration)
+        let before = tween.value(at: 1_150)
+        tween.retarget(to: 1, at: 1_150, duration: MotionTokens.reshuffleDuration, minimumRemaining: MotionTokens.retargetMinimum)
+        #expect(tween.start == 1_000)
+        #expect(tween.end == 1_400, "it ends when it would have: 250 ms were left")
+        #expect(tween.to == 1)
+        #expect(abs(tween.value(at: 1_150) - before) < 1e-9)
+        #expect(tween.value(at: 1_400) == 1)
+        // From where it was towards 1, without overshooting it.
+        var last = before
+        for t in stride(from: 1_150, through: 1_400, by: 10) {
+            let v = tween.value(at: Millis(t))
+            #expect(v >= min(last, 1) - 1e-9 && v <= max(last, 1) + 1e-9)
+            last = v
+        }
+    }
+
+    @Test func aNewTargetInTheLastFramesStillSlides() {
+        var tween = Tween(from: 0, to: 3, start: 0, duration: 400)
+        let before = tween.value(at: 390)
+        tween.retarget(to: 5, at: 390, duration: 400, minimumRemaining: 150)
+        #expect(tween.start == 0)
+        #expect(tween.end == 540, "at least 150 ms for the new leg")
+        #expect(abs(tween.value(at: 390) - before) < 1e-9)
+        #expect(tween.value(at: 465) > before && tween.value(at: 465) < 5)
+        #expect(tween.value(at: 540) == 5)
+    }
+
+    @Test func aTweenAtRestStartsAfreshAndTheSameTargetChangesNothing() {
+        var resting = Tween(from: 1, to: 1, start: 0, duration: 1)
+        resting.retarget(to: 0, at: 5_000, duration: 400, minimumRemaining: 150)
+        #expect(resting == Tween(from: 1, to: 0, start: 5_000, duration: 400))
+        let running = Tween(from: 2, to: 0, start: 1_000, duration: 400)
+        var same = running
+        same.retarget(to: 0, at: 1_200, duration: 400, minimumRemaining: 150)
+        #expect(same == running)
+    }
+
+    /// Nate −1, Mike E, Jake +1 on hole 1, settled.
+    func settledBoard() throws -> Harness {
+        var h = try Harness(players: 3)
+        for (row, strokes) in [(0, 2), (1, 3), (2, 4)] {
+            h.events.append(
+                ScoreEvent(
+                    roundID: h.round!.id, participantID: h.id(row), hole: 1, strokes: strokes, reportedBy: h.id(row),
+                    deviceID: "phone"))
+        }
+        h.publish(.remoteSync)
+        h.advance(5_000)
+        #expect(h.state.leaderboard.rows.map(\.name) == ["Nate", "Mike", "Jake"])
+        #expect(!h.state.isAnimating(at: h.now))
+        return h
+    }
+
+    func remote(_ h: inout Harness, row: Int, hole: Int, strokes: Int) {
+        h.events.append(
+            ScoreEvent(
+                roundID: h.round!.id, participantID: h.id(row), hole: hole, strokes: strokes, reportedBy: h.id(row),
+                deviceID: "phone"))
+        h.publish(.remoteSync)
+    }
+
+    @Test func aScoreArrivingMidReshuffleRetargetsTheRowsInsteadOfRestartingThem() throws {
+        var h = try settledBoard()
+        remote(&h, row: 2, hole: 2, strokes: 1)  // Jake −1 overall: to the top
+        let first = h.state.leaderboard
+        #expect(first.rows.map(\.name) == ["Jake", "Nate", "Mike"])
+        let started = Dictionary(uniqueKeysWithValues: first.slots.map { ($0.key, $0.value.start) })
+        let reshuffleStart = h.now
+
+        h.now += 150  // mid-slide
+        let drawn = (0..<3).map { first.slot(of: h.id($0), at: h.now) }
+        remote(&h, row: 1, hole: 2, strokes: 1)  // Mike −2 overall: past both
+        let second = h.state.leaderboard
+        #expect(second.rows.map(\.name) == ["Mike", "Jake", "Nate"])
+        for row in 0..<3 {
+            let id = h.id(row)
+            let slot = try #require(second.slots[id])
+            #expect(slot.start == started[id], "\(h.players[row].displayName)'s slide keeps its start")
+            #expect(slot.to == Double(second.rows.firstIndex { $0.participantID == id }!))
+            #expect(abs(second.slot(of: id, at: h.now) - drawn[row]) < 1e-9, "no jump at the new score")
+        }
+        // Continuous frame to frame, and at rest within the reshuffle budget of the new score.
+        var previous = drawn
+        for t in stride(from: h.now, through: h.now + MotionTokens.reshuffleBudget, by: Int(MotionTokens.frameInterval)) {
+            let now = (0..<3).map { second.slot(of: h.id($0), at: t) }
+            for row in 0..<3 { #expect(abs(now[row] - previous[row]) < 0.5, "under half a row per frame: a slide, never a jump") }
+            previous = now
+        }
+        let end = h.now + MotionTokens.reshuffleBudget
+        for (index, row) in second.rows.enumerated() { #expect(second.slot(of: row.participantID, at: end) == Double(index)) }
+        #expect(second.slots.values.allSatisfy { !$0.isRunning(at: max(end, reshuffleStart + MotionTokens.reshuffleBudget)) })
+    }
+
+    /// Negative control for this and the test above: with the retargeting branch taken out
+    /// of `Leaderboard.update` (every moving row restarted), both fail on the kept start.
+    @Test func aBurstOfScoresNeverRestartsASlideAndEndsInABoardAtRest() throws {
+        var h = try settledBoard()
+        // A remote score every 100 ms for 2 s, the lead changing hands each time.
+        var bent = 0
+        for i in 0..<20 {
+            let before = h.state.leaderboard
+            remote(&h, row: i % 3, hole: 2 + i / 3, strokes: i % 2 == 0 ? 1 : 5)
+            for (id, slide) in before.slots where slide.isRunning(at: h.now) {
+                #expect(h.state.leaderboard.slots[id]?.start == slide.start, "a running slide keeps its start")
+                bent += 1
+            }
+            h.advance(100)
+        }
+        #expect(bent > 0, "the burst did catch rows mid-slide")
+        h.advance(MotionTokens.reshuffleBudget)
+        #expect(h.state.leaderboard.slots.values.allSatisfy { !$0.isRunning(at: h.now) }, "at rest")
+    }
+
+    @Test func anArrowAtFullOpacityNeedsNoFramesOnlyItsFadeDoes() throws {
+        var h = try settledBoard()
+        remote(&h, row: 2, hole: 2, strokes: 1)
+        let shown = h.now
+        let fadeStart = shown + MotionTokens.arrowLifetime - MotionTokens.arrowFade
+        h.advance(MotionTokens.reshuffleBudget)
+        #expect(!h.state.leaderboard.arrows.isEmpty)
+        #expect(!h.state.isAnimating(at: h.now), "the arrows stand still: nothing to draw")
+        #expect(h.state.nextWakeUp(after: h.now) == fadeStart)
+        #expect(h.state.isAnimating(at: fadeStart))
+        // Only a fade runs: every other 60 Hz frame is enough.
+        #expect(h.state.nextWakeUp(after: fadeStart) == fadeStart + MotionTokens.softFrameInterval)
+    }
+}
+
+@Suite struct ReloadCoalescerTests {
+    enum Change: Hashable, Sendable { case remote, external }
+
+    @Test func theFirstChangeIsReadAtOnceAndABurstOncePerInterval() {
+        var reloads = ReloadCoalescer<Change>(interval: 1_000)
+        #expect(reloads.dueAt == nil)
+        #expect(reloads.take(now: 0) == nil, "nothing noticed, nothing to read")
+        reloads.noticed(.remote)
+        #expect(reloads.take(now: 10) == [.remote])
+        for t in stride(from: 100, to: 1_000, by: 100) {
+            reloads.noticed(t == 500 ? .external : .remote)
+            #expect(reloads.take(now: Millis(t)) == nil)
+        }
+        #expect(reloads.dueAt == 1_010)
+        #expect(reloads.take(now: 1_010) == [.remote, .external], "the whole burst in one reading")
+        #expect(reloads.dueAt == nil)
+        // After a quiet spell longer than the interval, at once again.
+        reloads.noticed(.external)
+        #expect(reloads.take(now: 5_000) == [.external])
+    }
+}
+
+@Suite struct RedrawPacerTests {
+    @Test func inputAtOnceMotionAtItsFrameRateQuietChangesAtMostFourTimesASecond() {
+        var pacer = RedrawPacer(quietInterval: 250)
+        #expect(pacer.shouldDraw(changed: true, frameInterval: nil, now: 0), "the first frame")
+        pacer.drew(at: 0)
+        #expect(!pacer.shouldDraw(changed: false, frameInterval: nil, now: 10), "nothing new, nothing to draw")
+        #expect(pacer.due(changed: false, frameInterval: nil) == nil)
+        // The sync badge flips: held back, due 250 ms after the last frame.
+        #expect(!pacer.shouldDraw(changed: true, frameInterval: nil, now: 100))
+        #expect(pacer.due(changed: true, frameInterval: nil) == 250)
+        #expect(pacer.shouldDraw(changed: true, frameInterval: nil, now: 250))
+        pacer.drew(at: 250)
+        // A slide: one frame per interval, however often the loop wakes.
+        #expect(!pacer.shouldDraw(changed: true, frameInterval: 16, now: 260))
+        #expect(pacer.due(changed: true, frameInterval: 16) == 266)
+        #expect(pacer.shouldDraw(changed: false, frameInterval: 16, now: 266))
+        pacer.drew(at: 266)
+        // A turn of the knob does not wait, even mid-slide.
+        pacer.noteInput()
+        #expect(pacer.shouldDraw(changed: true, frameInterval: 16, now: 270))
+        #expect(pacer.due(changed: true, frameInterval: nil) == nil, "input is drawn at once, not scheduled")
+        pacer.drew(at: 270)
+        #expect(!pacer.shouldDraw(changed: true, frameInterval: nil, now: 300), "the input was drawn: quiet again")
+    }
+}
