@@ -183,7 +183,7 @@ enum SoakBenchmark {
                     let p = round.participants[cell.player]
                     let event = ScoreEvent(
                         roundID: round.id, participantID: p.id, hole: cell.hole, strokes: strokes, reportedBy: p.id,
-                        deviceID: rivalID)
+                        deviceID: rivalID, createdAt: SystemClock().date)
                     let answer = try await rival.push([.scoreEvent(ScoreEventRecord(event))])
                     guard answer.results.allSatisfy({ $0.status == .created }) else { throw BenchError("conflict refused") }
                     written[round.id, default: 0] += 1
@@ -247,7 +247,7 @@ enum SoakBenchmark {
                 let answer = try await SyncClient.enroll(server: server, groupToken: admin, deviceID: deviceID, name: name)
                 return ServerLink(
                     serverURL: server, groupID: answer.groupID, groupName: answer.groupName, deviceID: deviceID,
-                    deviceName: name, deviceToken: answer.deviceToken)
+                    deviceName: name, deviceToken: answer.deviceToken, enrolledAt: SystemClock().date)
             } catch {
                 attempt += 1
                 if attempt > 40 { throw BenchError("cannot enrol \(name) with \(server): \(error)") }

@@ -24,9 +24,10 @@ import Testing
         var peak = 0
         for n in 0..<150 {
             let course = try Course(name: "The Long Meadow Championship Course, Loop \(n) of the Autumn Series", holeCount: 9)
-            var round = Round(courseID: course.id, organizerID: players[0].id)
+            var round = Round(
+                courseID: course.id, organizerID: players[0].id, createdAt: Date(timeIntervalSince1970: 1_800_000_000))
             for p in players { try round.add(.registered(p)) }
-            try round.start()
+            try round.start(at: Date(timeIntervalSince1970: 1_800_000_060))
             state.handle(
                 .dataChanged(
                     KioskData(round: RoundSnapshot(round: round, course: course, events: []), courses: [course]), .localScore),

@@ -54,7 +54,7 @@ import Testing
             h.events.append(
                 ScoreEvent(
                     roundID: h.round!.id, participantID: h.id(row), hole: 1, strokes: strokes, reportedBy: h.id(row),
-                    deviceID: "phone"))
+                    deviceID: "phone", createdAt: h.clock.date))
         }
         h.publish(.remoteSync)
         h.advance(5_000)
@@ -67,7 +67,7 @@ import Testing
         h.events.append(
             ScoreEvent(
                 roundID: h.round!.id, participantID: h.id(row), hole: hole, strokes: strokes, reportedBy: h.id(row),
-                deviceID: "phone"))
+                deviceID: "phone", createdAt: h.clock.date))
         h.publish(.remoteSync)
     }
 
