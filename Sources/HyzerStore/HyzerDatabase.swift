@@ -202,6 +202,11 @@ public final class HyzerDatabase: Sendable {
         config.busyMode = .timeout(5)  // `hyzer demo` or a sync run may write alongside the kiosk
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // SQLite's page cache is 2 MiB per connection by default, and a pool's writer
+            // and readers fill theirs slowly over days: the soak's kiosk grew 27.6 MB an hour
+            // with it, 1.6 with this (docs/benchmarks.md, "Soak"). The board's reads are a
+            // round and its standings; the OS keeps the file's pages cached anyway.
+            try db.execute(sql: "PRAGMA cache_size = -256")  // KiB per connection
         }
         let pool = try DatabasePool(path: path, configuration: config)
         do {

@@ -192,3 +192,19 @@ final class TempStore {
         #expect(throws: StoreError.courseInUse("Test Nine")) { try s.db.deleteCourse(id: round.courseID) }
     }
 }
+
+/// Issue 12: every connection's page cache is bounded (256 KiB, not SQLite's 2 MiB), so a
+/// kiosk that runs for weeks does not grow as its pool's caches fill. Without the pragma
+/// every connection reports SQLite's default, -2000, and each expectation fails.
+@Suite struct PageCacheTests {
+    @Test func everyConnectionOfAFileStoreHasTheSmallPageCache() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-cache-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try HyzerDatabase(directory: dir)
+        let pragma = "PRAGMA cache_size"
+        #expect(try db.domain.read { try Int.fetchOne($0, sql: pragma) } == -256)
+        #expect(try db.domain.write { try Int.fetchOne($0, sql: pragma) } == -256)
+        #expect(try db.operational.read { try Int.fetchOne($0, sql: pragma) } == -256)
+        #expect(try db.operational.write { try Int.fetchOne($0, sql: pragma) } == -256)
+    }
+}
