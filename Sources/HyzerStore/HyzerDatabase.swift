@@ -331,7 +331,7 @@ public final class HyzerDatabase: Sendable {
     /// page it could not store (issue 12).
     public func requireWritable() throws {
         guard let directory else { return }
-        if isReadOnly, !reopenIfWritable(), let fault = writers.withLock({ $0.unwritable }) { throw fault }
+        if let fault = standingFault() { throw fault }
         if let free = Volume(directory.path).freeBytes, free < Volume.fullBelow {
             throw StorageFault.full(directory: directory.path, freeBytes: free)
         }
@@ -341,8 +341,15 @@ public final class HyzerDatabase: Sendable {
     /// all is well, else the short sentence to show (read-only, low or no space).
     public func storageStatus() -> String? {
         guard let directory else { return nil }
-        if isReadOnly, !reopenIfWritable(), let fault = writers.withLock({ $0.unwritable }) { return fault.short }
+        if let fault = standingFault() { return fault.short }
         return Volume(directory.path).warning
+    }
+
+    /// The fault that keeps a store opened read-only from writing, after one more try at
+    /// swapping its writers back in; nil for a store that can write.
+    private func standingFault() -> StorageFault? {
+        guard isReadOnly, !reopenIfWritable() else { return nil }
+        return writers.withLock { $0.unwritable }
     }
 
     /// Closes both databases (a test that then damages or removes a file). Any later call
