@@ -34,12 +34,14 @@ public struct ServerConfiguration: Sendable {
 public func buildRouter(storage: some SyncStorage, hub: PokeHub) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.middlewares.add(LogRequestsMiddleware(.debug))
-    router.middlewares.add(AuthMiddleware(storage: storage))
+    router.middlewares.add(BearerTokenMiddleware())
     HealthController(storage: storage).addRoutes(to: router)
-    let v1 = router.group("v1")
-    DeviceController(storage: storage).addRoutes(to: v1)
-    SyncController(storage: storage, hub: hub).addRoutes(to: v1)
-    LiveController(storage: storage, hub: hub).addRoutes(to: router)
+    // Push and pull check the token in their own transaction; the other routes have it
+    // looked up first.
+    SyncController(storage: storage, hub: hub).addRoutes(to: router.group("v1"))
+    let authenticated = router.group().add(middleware: AuthMiddleware(storage: storage))
+    DeviceController(storage: storage).addRoutes(to: authenticated.group("v1"))
+    LiveController(storage: storage, hub: hub).addRoutes(to: authenticated)
     return router
 }
 

@@ -126,6 +126,7 @@ struct DeviceController<Storage: SyncStorage> {
 struct SyncController<Storage: SyncStorage> {
     let storage: Storage
     let hub: PokeHub
+    let recentTokens = RecentDeviceTokens()
 
     func addRoutes(to group: RouterGroup<ServerRequestContext>) {
         group.post("push", use: push)
@@ -133,9 +134,14 @@ struct SyncController<Storage: SyncStorage> {
     }
 
     @Sendable func push(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let (principal, deviceID) = try context.requireDevice(request)
+        let claim = try context.deviceClaim(request)
+        // A token not seen valid lately (or a request without its device header) is checked
+        // before the body is parsed, so a stranger never gets a megabyte of JSON decoded and
+        // every refusal is the same whatever the body; a known one is checked in the push's
+        // own transaction, below (revocation included).
+        if claim.device == nil || !recentTokens.contains(claim.token) { try await authenticate(claim) }
         let body = try await JSONBody.decode(PushRequest.self, from: request, limit: SyncProtocol.maxPushBytes)
-        guard body.deviceID == deviceID else {
+        guard body.deviceID == claim.device else {
             throw HTTPError(.forbidden, message: "the body names device \(body.deviceID) but the token belongs to another device")
         }
         guard body.records.count <= SyncProtocol.maxPushRecords else {
@@ -143,7 +149,8 @@ struct SyncController<Storage: SyncStorage> {
                 .contentTooLarge, message: "at most \(SyncProtocol.maxPushRecords) records per push, got \(body.records.count)")
         }
         // Returns only after the commit: every ack below is durable.
-        let response = try await storage.push(groupID: principal.groupID, deviceID: deviceID, records: body.records)
+        let (principal, response) = try await refusing(claim) { try await storage.push(as: claim, records: body.records) }
+        let deviceID = body.deviceID
         var created = 0
         var duplicate = 0
         var rejected = 0
@@ -173,16 +180,29 @@ struct SyncController<Storage: SyncStorage> {
     }
 
     @Sendable func pull(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let (principal, _) = try context.requireDevice(request)
+        let claim = try context.deviceClaim(request)
+        let page: (after: Int64, limit: Int)
+        do {
+            page = try Self.page(request)
+        } catch {
+            // A refused token is answered before a malformed query, as on every route.
+            try await authenticate(claim)
+            throw error
+        }
+        let response = try await refusing(claim) {
+            try await storage.pull(as: claim, after: page.after, limit: page.limit)
+        }
+        return try JSONBody.response(response)
+    }
+
+    static func page(_ request: Request) throws -> (after: Int64, limit: Int) {
         let query = request.uri.queryParameters
-        let after: Int64
+        var after: Int64 = 0
         if let text = query["after"] {
             guard let value = Int64(String(text)), value >= 0 else {
                 throw HTTPError(.badRequest, message: "after must be a sequence number ≥ 0")
             }
             after = value
-        } else {
-            after = 0
         }
         var limit = SyncProtocol.defaultPullLimit
         if let text = query["limit"] {
@@ -191,7 +211,27 @@ struct SyncController<Storage: SyncStorage> {
             }
             limit = value
         }
-        return try JSONBody.response(try await storage.pull(groupID: principal.groupID, after: after, limit: limit))
+        return (after, limit)
+    }
+
+    /// The early check: a trip of its own, for a token not seen lately.
+    private func authenticate(_ claim: DeviceClaim) async throws {
+        _ = try await refusing(claim) {
+            try await storage.authenticate(token: claim.token).requireDevice(claimed: claim.device)
+        }
+    }
+
+    /// Runs a storage call that checks the claim, remembering the token when it passed and
+    /// forgetting it when it was refused (revoked, say); refusals become 4xx answers.
+    private func refusing<Value>(_ claim: DeviceClaim, _ body: () async throws -> Value) async throws -> Value {
+        do {
+            let value = try await body()
+            recentTokens.insert(claim.token)
+            return value
+        } catch let refusal as AccessRefusal {
+            recentTokens.remove(claim.token)
+            throw refusal.http
+        }
     }
 }
 
@@ -201,7 +241,7 @@ struct LiveController<Storage: SyncStorage> {
     let storage: Storage
     let hub: PokeHub
 
-    func addRoutes(to router: Router<ServerRequestContext>) {
+    func addRoutes(to router: RouterGroup<ServerRequestContext>) {
         let storage = self.storage
         let hub = self.hub
         router.ws("v1/live") { request, context in

@@ -4,16 +4,20 @@ import Hummingbird
 import HummingbirdWebSocket
 import HyzerSyncProtocol
 
-/// The request context of every route, HTTP and WebSocket alike; `principal` is filled
-/// by `AuthMiddleware` from the bearer token.
+/// The request context of every route, HTTP and WebSocket alike. `bearerToken` is read
+/// from the `Authorization` header by `BearerTokenMiddleware` on every route; `principal`
+/// is filled by `AuthMiddleware` on the routes that look the token up before they run.
+/// Push and pull do not: they check the token in their own transaction (`DeviceClaim`).
 public struct ServerRequestContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     public let webSocket: WebSocketHandlerReference<ServerRequestContext>
+    public var bearerToken: String?
     public var principal: Principal?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         webSocket = .init()
+        bearerToken = nil
         principal = nil
     }
 
@@ -21,30 +25,46 @@ public struct ServerRequestContext: RequestContext, WebSocketRequestContext {
     public var maxUploadSize: Int { SyncProtocol.maxPushBytes }
 
     func requireAdmin() throws -> Principal {
-        guard let principal else { throw HTTPError(.unauthorized, message: "missing, unknown or revoked token") }
-        guard principal.role == .admin else { throw HTTPError(.forbidden, message: "this needs the group's admin token") }
-        return principal
+        guard let principal else { throw AccessRefusal.unauthenticated.http }
+        do { return try principal.requireAdmin() } catch { throw error.http }
     }
 
     /// A device token, used by the device it was issued to: the `X-Hyzer-Device` header
     /// must name that device, or the request is refused (a device claiming another's id).
     func requireDevice(_ request: Request) throws -> (principal: Principal, deviceID: String) {
-        guard let principal else { throw HTTPError(.unauthorized, message: "missing, unknown or revoked token") }
-        guard principal.role == .device, let deviceID = principal.deviceID else {
-            throw HTTPError(.forbidden, message: "this needs a device token (enroll the device first)")
-        }
-        guard let claimed = request.headers[HTTPField.Name(SyncProtocol.deviceHeader)!] else {
-            throw HTTPError(.badRequest, message: "missing \(SyncProtocol.deviceHeader) header")
-        }
-        guard claimed == deviceID else {
-            throw HTTPError(.forbidden, message: "this token belongs to another device than \(claimed)")
-        }
-        return (principal, deviceID)
+        do { return try principal.requireDevice(claimed: request.deviceHeader) } catch { throw error.http }
+    }
+
+    /// What a sync request claims, for the storage to check in its transaction.
+    func deviceClaim(_ request: Request) throws -> DeviceClaim {
+        guard let bearerToken else { throw AccessRefusal.unauthenticated.http }
+        return DeviceClaim(token: bearerToken, device: request.deviceHeader)
     }
 }
 
-/// Resolves `Authorization: Bearer …` to a principal. An unknown token is not an error
-/// here (the health check needs none); the routes that need one refuse with 401.
+extension Request {
+    var deviceHeader: String? { headers[HTTPField.Name(SyncProtocol.deviceHeader)!] }
+}
+
+/// Reads `Authorization: Bearer …`, on every route, without looking it up. A malformed
+/// header is refused here; a missing one is not (the health check needs none).
+struct BearerTokenMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
+        guard let header = request.headers[.authorization] else { return try await next(request, context) }
+        guard header.hasPrefix("Bearer ") else {
+            throw HTTPError(.unauthorized, message: "Authorization must be \"Bearer TOKEN\"")
+        }
+        var context = context
+        context.bearerToken = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+        return try await next(request, context)
+    }
+}
+
+/// Resolves the bearer token to a principal before the route runs. An unknown token is not
+/// an error here; the routes that need one refuse with 401.
 struct AuthMiddleware<Storage: SyncStorage>: RouterMiddleware {
     typealias Context = ServerRequestContext
     let storage: Storage
@@ -52,11 +72,7 @@ struct AuthMiddleware<Storage: SyncStorage>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
     {
         var context = context
-        if let header = request.headers[.authorization] {
-            guard header.hasPrefix("Bearer ") else {
-                throw HTTPError(.unauthorized, message: "Authorization must be \"Bearer TOKEN\"")
-            }
-            let token = String(header.dropFirst("Bearer ".count)).trimmingCharacters(in: .whitespaces)
+        if let token = context.bearerToken {
             context.principal = try await storage.authenticate(token: token)
         }
         return try await next(request, context)

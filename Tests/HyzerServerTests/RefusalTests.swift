@@ -64,6 +64,61 @@ import Testing
         }
     }
 
+    /// Push and pull check the token inside their own transaction. A token revoked after it
+    /// was last seen valid must still be refused there, with nothing written: the server's
+    /// memory of recent tokens only orders the checks, it never lets one through.
+    /// (Negative control: with `push(as:)`'s in-transaction check replaced by the claimed
+    /// device alone, the second push below is answered 200 and its event stored.)
+    @Test func aTokenRevokedSinceItsLastPushIsRefusedInsideThePush() async throws {
+        let h = try Harness()
+        let g = try await h.group()
+        let f = try Fixture()
+        try await h.test { client in
+            let setup = PushRequest(deviceID: g.device, records: f.setupRecords)
+            try await client.execute(
+                uri: "/v1/push", method: .post, headers: headers(token: g.token, device: g.device), body: try body(setup)
+            ) { r in #expect(r.status == .ok) }
+            let head = try await h.storage.head(groupID: g.groupID)
+            // Revoked by another process (`hyzer-server device revoke`): straight in the
+            // database, so nothing in the server's memory hears of it.
+            try await h.storage.revoke(groupID: g.groupID, deviceID: g.device)
+            let late = PushRequest(deviceID: g.device, records: [.scoreEvent(f.event(1, strokes: 4))])
+            try await client.execute(
+                uri: "/v1/push", method: .post, headers: headers(token: g.token, device: g.device), body: try body(late)
+            ) { r in #expect(r.status == .unauthorized) }
+            try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: g.token, device: g.device)) { r in
+                #expect(r.status == .unauthorized)
+            }
+            #expect(try await h.storage.head(groupID: g.groupID) == head)
+        }
+    }
+
+    /// A stranger's request is refused for its token before its body or its query is
+    /// looked at: an unknown token with a malformed body is a 401, not a 400. With a good
+    /// token the same body and query are a 400.
+    @Test func theTokenIsRefusedBeforeTheBodyOrQueryIsRead() async throws {
+        let h = try Harness()
+        let g = try await h.group()
+        try await h.test { client in
+            let garbage = ByteBuffer(string: "{ not json")
+            for (token, expected) in [("hzd_unknown", HTTPResponse.Status.unauthorized), (g.token, .badRequest)] {
+                try await client.execute(
+                    uri: "/v1/push", method: .post, headers: headers(token: token, device: g.device), body: garbage
+                ) { r in #expect(r.status == expected, "push with \(token)") }
+                try await client.execute(
+                    uri: "/v1/pull?after=-1", method: .get, headers: headers(token: token, device: g.device)
+                ) { r in #expect(r.status == expected, "pull with \(token)") }
+            }
+            // A device token without its device header: refused before the body, too.
+            try await client.execute(
+                uri: "/v1/push", method: .post, headers: headers(token: g.token, device: nil), body: garbage
+            ) { r in #expect(r.status == .badRequest && errorMessage(r).contains(SyncProtocol.deviceHeader)) }
+            try await client.execute(
+                uri: "/v1/push", method: .post, headers: headers(token: g.admin, device: g.device), body: garbage
+            ) { r in #expect(r.status == .forbidden) }
+        }
+    }
+
     @Test func groupsAreIsolated() async throws {
         let h = try Harness()
         let one = try await h.group("One")

@@ -32,17 +32,21 @@ extension SQLiteStorage {
     public func authenticate(token: String) async throws -> Principal? {
         // Longer than any token this server issues: refused without hashing or a query.
         guard token.utf8.count <= 200 else { return nil }
-        let hash = Tokens.hash(token)
-        return try await pool.read { db in
-            guard
-                let credential =
-                    try CredentialRow
-                    .filter(key: hash)
-                    .filter(CredentialRow.Columns.revokedAt == nil)
-                    .fetchOne(db),
-                let role = Principal.Role(rawValue: credential.role)
-            else { return nil }
-            return Principal(groupID: credential.groupID, role: role, deviceID: credential.deviceID)
-        }
+        return try await pool.read { db in try Self.principal(db, token: token) }
+    }
+
+    /// The token's principal, inside a transaction the caller already holds; nil for an
+    /// unknown or revoked token.
+    static func principal(_ db: Database, token: String) throws -> Principal? {
+        guard token.utf8.count <= 200 else { return nil }
+        guard
+            let credential =
+                try CredentialRow
+                .filter(key: Tokens.hash(token))
+                .filter(CredentialRow.Columns.revokedAt == nil)
+                .fetchOne(db),
+            let role = Principal.Role(rawValue: credential.role)
+        else { return nil }
+        return Principal(groupID: credential.groupID, role: role, deviceID: credential.deviceID)
     }
 }

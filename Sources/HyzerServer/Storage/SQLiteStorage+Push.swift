@@ -8,22 +8,37 @@ extension SQLiteStorage {
     /// One transaction per batch: every result is decided and the batch committed (fsync)
     /// before this returns, so the caller's acknowledgement is never ahead of the disk.
     public func push(groupID: String, deviceID: String, records: [SyncRecord]) async throws -> PushResponse {
+        try await push(records: records) { _ in (Principal(groupID: groupID, role: .device, deviceID: deviceID), deviceID) }
+            .response
+    }
+
+    public func push(as claim: DeviceClaim, records: [SyncRecord]) async throws -> (principal: Principal, response: PushResponse)
+    {
+        try await push(records: records) { db in try Self.principal(db, token: claim.token).requireDevice(claimed: claim.device) }
+    }
+
+    /// `access` names the pushing device inside the write transaction, so a token revoked a
+    /// moment ago cannot slip a batch in after its check.
+    private func push(
+        records: [SyncRecord], access: @escaping @Sendable (Database) throws -> (principal: Principal, deviceID: String)
+    ) async throws -> (principal: Principal, response: PushResponse) {
         let now = self.now
-        let (results, head) = try await named {
+        let (principal, results, head) = try await named {
             try await self.pool.write { db in
+                let (principal, deviceID) = try access(db)
                 let encoder = SyncCoding.encoder()
-                var batch = try PushBatch(groupID: groupID, db: db, records: records)
+                var batch = try PushBatch(groupID: principal.groupID, db: db, records: records)
                 var results: [PushResult] = []
                 results.reserveCapacity(records.count)
                 for record in records {
                     results.append(try batch.apply(record, deviceID: deviceID, now: now, encoder: encoder))
                 }
-                return (results, try ChangeRow.head(db, groupID: groupID))
+                return (principal, results, try ChangeRow.head(db, groupID: principal.groupID))
             }
         }
         // After the commit, so the state file is never ahead of the data.
         noteHead(head)
-        return PushResponse(epoch: epoch, head: head, results: results)
+        return (principal, PushResponse(epoch: epoch, head: head, results: results))
     }
 
     /// A write that failed on the disk is named (a full disk is not a bug to a person

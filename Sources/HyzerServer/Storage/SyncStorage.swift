@@ -54,5 +54,11 @@ public protocol SyncStorage: Sendable {
 
     func push(groupID: String, deviceID: String, records: [SyncRecord]) async throws -> PushResponse
     func pull(groupID: String, after: Int64, limit: Int) async throws -> PullResponse
+    /// `push`, by the device `claim` names, checked in the push's own transaction; throws
+    /// `AccessRefusal` (and writes nothing) when the token is unknown, revoked, not a
+    /// device's, or another device's.
+    func push(as claim: DeviceClaim, records: [SyncRecord]) async throws -> (principal: Principal, response: PushResponse)
+    /// `pull`, checked in the read's own transaction like `push(as:records:)`.
+    func pull(as claim: DeviceClaim, after: Int64, limit: Int) async throws -> PullResponse
     func head(groupID: String) async throws -> Int64
 }
