@@ -56,6 +56,10 @@ public final class Kiosk {
         set { loop.onFirstFrame = newValue }
     }
 
+    /// Called once, on the main thread, when the display loop ends and before the services
+    /// are stopped: what the kiosk used while it ran, without its shutdown.
+    public var onLoopEnded: () -> Void = {}
+
     public var frames: Int { loop.frames }
 
     init(
@@ -100,6 +104,7 @@ public final class Kiosk {
             inbox.post(.servicesEnded)
         }
         loop.run(until: deadline)
+        onLoopEnded()
         firstFrame.signal()
         loopEnded.signal()
         loop.waitForServices()

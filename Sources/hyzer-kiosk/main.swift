@@ -14,8 +14,10 @@ do {
         let kiosk = try buildKiosk(configuration)
         let report = RunReport(kiosk: kiosk, clock: configuration.clock)
         kiosk.onFirstFrame = { report.firstFrame() }
+        // Measured while everything still runs: a report after the services stopped would
+        // count neither their memory nor their threads.
+        if options.runFor != nil { kiosk.onLoopEnded = { report.exit() } }
         try kiosk.run(seconds: options.runFor)
-        if options.runFor != nil { report.exit() }
     }
 } catch {
     // One line saying what happened and what to do (a storage fault names both).
