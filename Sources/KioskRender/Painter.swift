@@ -27,6 +27,7 @@ struct Painter {
         case .summary(let summary): paint(summary)
         case .setupCourse(let setup): paint(setup)
         case .setupPlayers(let setup): paint(setup)
+        case .status(let status): paint(status)
         }
         paintNotice()
     }

@@ -1,0 +1,130 @@
+import Foundation
+import HyzerKit
+import KioskCore
+
+extension Painter {
+    /// The maintainer's status screen: sections of labelled facts, in two columns on a
+    /// landscape screen, and the two buttons along the bottom.
+    func paint(_ status: Screen.Status) {
+        let head = layout.listTitle
+        canvas.text(
+            "Status", .title, size: Layout.fontSize(head.h * 0.5), Palette.textPrimary, x: head.x,
+            midY: head.y + head.h * 0.36, maxWidth: layout.width - 2 * layout.margin)
+        let subtitle = state.status.map { "Hyzer \($0.version) · \($0.addresses.first ?? "no network")" } ?? ""
+        canvas.text(
+            subtitle, .body, size: Layout.fontSize(head.h * 0.26), Palette.accent, x: head.x, midY: head.y + head.h * 0.84,
+            maxWidth: layout.width - 2 * layout.margin)
+        paintStatusFacts(state.statusSections(wallClock: wallClock))
+        for (index, (rect, item)) in zip(layout.statusButtons(count: StatusItem.allCases.count), StatusItem.allCases)
+            .enumerated()
+        {
+            let selected = index == status.cursor
+            if selected {
+                canvas.strokeRounded(
+                    rect, radius: rect.h * 0.25, width: max(2, 4 * layout.scale), Palette.accent, inner: Palette.elevated)
+            } else {
+                canvas.fillRounded(rect, radius: rect.h * 0.25, Palette.elevated)
+            }
+            canvas.text(
+                item.title, .title, size: Layout.fontSize(rect.h * 0.42), Palette.textPrimary, x: rect.midX, midY: rect.midY,
+                align: .center, maxWidth: rect.w - rect.h * 0.6)
+        }
+        paintFooter("Turn to choose · Press to select · Hold to go back")
+    }
+
+    /// One drawn line of a section: a heading, or a label and (a piece of) its value.
+    private struct FactRow {
+        var heading: String?
+        var label = ""
+        var value = ""
+        var tone = StatusSection.Tone.normal
+    }
+
+    private func paintStatusFacts(_ sections: [StatusSection]) {
+        let area = layout.statusFacts
+        let columns = layout.width > layout.height * 1.2 ? 2 : 1
+        let gap = layout.margin * 2
+        let columnW = (area.w - gap * Double(columns - 1)) / Double(columns)
+        let labelW = columnW * 0.24
+        // Rows are as tall as the fuller column allows, capped near the list rows' type
+        // size; values too long for their column wrap onto further rows.
+        let cap = layout.listRowHeight * 0.62
+        var rowH = min(cap, area.h / Double(Self.split(sections.map { $0.lines.count + 1 }, columns).max() ?? 1))
+        var laidOut: [[FactRow]] = []
+        for _ in 0..<2 {
+            let size = Layout.fontSize(rowH * 0.56)
+            let wrapped = sections.map { wrap($0, width: columnW - labelW, size: size) }
+            let split = Self.split(wrapped.map(\.count), columns)
+            laidOut = Self.columns(wrapped, split: split)
+            rowH = min(cap, area.h / Double(laidOut.map(\.count).max() ?? 1)).rounded(.down)
+        }
+        let size = Layout.fontSize(rowH * 0.56)
+        for (column, rows) in laidOut.enumerated() {
+            let x = area.x + Double(column) * (columnW + gap)
+            for (index, row) in rows.enumerated() {
+                let midY = area.y + (Double(index) + 0.5) * rowH
+                if let heading = row.heading {
+                    canvas.text(
+                        heading.uppercased(), .title, size: size, Palette.accent, x: x, midY: midY + rowH * 0.1,
+                        maxWidth: columnW)
+                    continue
+                }
+                let color: RGB =
+                    switch row.tone {
+                    case .normal: Palette.textPrimary
+                    case .warning: Palette.overPar
+                    case .hint: Palette.accent
+                    }
+                canvas.text(
+                    row.label, .body, size: size, Palette.textSecondary, x: x, midY: midY, maxWidth: labelW - layout.margin / 2)
+                canvas.text(row.value, .body, size: size, color, x: x + labelW, midY: midY, maxWidth: columnW - labelW)
+            }
+        }
+    }
+
+    /// A section as drawn rows: its heading, then each line, wrapped at word breaks to `width`.
+    private func wrap(_ section: StatusSection, width: Double, size: Int) -> [FactRow] {
+        var rows = [FactRow(heading: section.title)]
+        for line in section.lines {
+            var current = ""
+            var label = line.label
+            for word in line.value.split(separator: " ", omittingEmptySubsequences: false) {
+                let candidate = current.isEmpty ? String(word) : current + " " + word
+                if !current.isEmpty, canvas.measure(candidate, .body, size: size) > width {
+                    rows.append(FactRow(label: label, value: current, tone: line.tone))
+                    label = ""
+                    current = String(word)
+                } else {
+                    current = candidate
+                }
+            }
+            rows.append(FactRow(label: label, value: current, tone: line.tone))
+        }
+        return rows
+    }
+
+    /// Where the sections break into columns: each column's row count, filled in order so
+    /// the fuller column is as short as it can be.
+    private static func split(_ counts: [Int], _ columns: Int) -> [Int] {
+        guard columns > 1, counts.count > 1 else { return [counts.reduce(0, +)] }
+        let total = counts.reduce(0, +)
+        var best = [total]
+        var first = 0
+        for cut in 1..<counts.count {
+            first += counts[cut - 1]
+            let candidate = [first, total - first]
+            if candidate.max()! < best.max()! { best = candidate }
+        }
+        return best
+    }
+
+    /// The wrapped sections dealt into columns of the row counts `split` chose.
+    private static func columns(_ sections: [[FactRow]], split: [Int]) -> [[FactRow]] {
+        var result: [[FactRow]] = [[]]
+        for section in sections {
+            if result.count < split.count, result[result.count - 1].count >= split[result.count - 1] { result.append([]) }
+            result[result.count - 1] += section
+        }
+        return result
+    }
+}
