@@ -45,20 +45,21 @@ extension Painter {
         let columns = layout.width > layout.height * 1.2 ? 2 : 1
         let gap = layout.margin * 2
         let columnW = (area.w - gap * Double(columns - 1)) / Double(columns)
-        let labelW = columnW * 0.24
-        // Rows are as tall as the fuller column allows, capped near the list rows' type
-        // size; values too long for their column wrap onto further rows.
-        let cap = layout.listRowHeight * 0.62
-        var rowH = min(cap, area.h / Double(Self.split(sections.map { $0.lines.count + 1 }, columns).max() ?? 1))
+        let longestLabel = sections.flatMap(\.lines).map(\.label.count).max() ?? 0
+        // The largest rows (up to about the list rows' type size) at which every fact fits,
+        // its value wrapped at word breaks within its column.
+        var rowH = (layout.listRowHeight * 0.62).rounded(.down)
+        var size = 10
+        var labelW = 0.0
         var laidOut: [[FactRow]] = []
-        for _ in 0..<2 {
-            let size = Layout.fontSize(rowH * 0.56)
-            let wrapped = sections.map { wrap($0, width: columnW - labelW, size: size) }
-            let split = Self.split(wrapped.map(\.count), columns)
-            laidOut = Self.columns(wrapped, split: split)
-            rowH = min(cap, area.h / Double(laidOut.map(\.count).max() ?? 1)).rounded(.down)
+        while true {
+            size = Layout.fontSize(rowH * 0.56)
+            labelW = min(columnW * 0.35, Double(longestLabel + 2) * Self.glyphWidth * Double(size))
+            let wrapped = sections.map { Self.wrap($0, chars: Int((columnW - labelW) / (Self.glyphWidth * Double(size)))) }
+            laidOut = Self.columns(wrapped, split: Self.split(wrapped.map(\.count), columns))
+            if Double(laidOut.map(\.count).max() ?? 1) * rowH <= area.h || size <= 10 { break }
+            rowH -= 2
         }
-        let size = Layout.fontSize(rowH * 0.56)
         for (column, rows) in laidOut.enumerated() {
             let x = area.x + Double(column) * (columnW + gap)
             for (index, row) in rows.enumerated() {
@@ -82,20 +83,24 @@ extension Painter {
         }
     }
 
-    /// A section as drawn rows: its heading, then each line, wrapped at word breaks to `width`.
-    private func wrap(_ section: StatusSection, width: Double, size: Int) -> [FactRow] {
+    /// A generous average advance of the body face, in ems: wrapping estimates line widths
+    /// with it rather than rasterizing every candidate line into the text cache (the one
+    /// that does not quite fit is scaled down by `Canvas.text`).
+    private static let glyphWidth = 0.5
+
+    /// A section as drawn rows: its heading, then each line, wrapped at word breaks to `chars`.
+    private static func wrap(_ section: StatusSection, chars: Int) -> [FactRow] {
         var rows = [FactRow(heading: section.title)]
         for line in section.lines {
             var current = ""
             var label = line.label
-            for word in line.value.split(separator: " ", omittingEmptySubsequences: false) {
-                let candidate = current.isEmpty ? String(word) : current + " " + word
-                if !current.isEmpty, canvas.measure(candidate, .body, size: size) > width {
+            for word in line.value.split(separator: " ") {
+                if !current.isEmpty, current.count + 1 + word.count > chars {
                     rows.append(FactRow(label: label, value: current, tone: line.tone))
                     label = ""
                     current = String(word)
                 } else {
-                    current = candidate
+                    current += current.isEmpty ? String(word) : " " + word
                 }
             }
             rows.append(FactRow(label: label, value: current, tone: line.tone))
