@@ -147,7 +147,8 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
         // A knob that fails mid-run (the chip went away) leaves the kiosk on the keyboard.
         services.append(
             .init(
-                service: KnobService(driver: driver, inbox: inbox), failureTerminationBehavior: .ignore,
+                service: KnobService(driver: driver, inbox: inbox, report: session.statusGatherer.knob),
+                failureTerminationBehavior: .ignore,
                 serviceName: "knob"))
     }
     // Sync with the group server when this kiosk is enrolled (`hyzer device enroll`).
@@ -193,8 +194,8 @@ private func knobDriver(_ configuration: KioskConfiguration, session: KioskSessi
     case .auto, .gpiod:
         let (backend, fault) = KnobBackends.hardwareOrKeyboard()
         if let fault {
-            session.statusGatherer.knob = KioskStatus.Knob(
-                backend: "keyboard (GPIO failed)", lines: fault.chip, error: fault.problem, fix: fault.fix)
+            session.statusGatherer.knob.set(
+                KioskStatus.Knob(backend: "keyboard (GPIO failed)", lines: fault.chip, error: fault.problem, fix: fault.fix))
             session.send(
                 .effectFailed("Knob unavailable: \(fault.kind.rawValue) · using the keyboard"),
                 now: configuration.clock.uptimeMilliseconds)
@@ -203,8 +204,9 @@ private func knobDriver(_ configuration: KioskConfiguration, session: KioskSessi
         }
         // "gpiod: encoder A GPIO17 (gpiochip0:17), …": the kind, then the chip and lines.
         let parts = backend.description.split(separator: ":", maxSplits: 1)
-        session.statusGatherer.knob = KioskStatus.Knob(
-            backend: String(parts[0]), lines: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil)
+        session.statusGatherer.knob.set(
+            KioskStatus.Knob(
+                backend: String(parts[0]), lines: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil))
         return KnobDriver(backend: backend)
     }
 }

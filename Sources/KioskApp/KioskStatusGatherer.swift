@@ -2,7 +2,9 @@ import Foundation
 import HyzerStore
 import HyzerSync
 import KioskCore
+import KioskHardware
 import SQLiteFaults
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -19,8 +21,9 @@ public struct KioskStatusGatherer: Sendable {
     public static let version = "0.9.0"
 
     public let store: HyzerDatabase
-    /// Set by `buildKiosk` once the knob is chosen; a kiosk without one uses the keyboard.
-    public var knob = KioskStatus.Knob(backend: "keyboard")
+    /// Set by `buildKiosk` once the knob is chosen, and by the knob service when the knob
+    /// fails mid-run; a kiosk without one uses the keyboard.
+    public let knob = KnobReport()
     /// The SDL video driver and renderer, once a display is open.
     public var display: (driver: String, renderer: String)?
 
@@ -28,7 +31,7 @@ public struct KioskStatusGatherer: Sendable {
 
     /// The facts now. `viewport` is the screen's current size; `frames` the recent drawing times.
     public func gather(viewport: Viewport, frames: FrameTimes) -> KioskStatus {
-        var status = KioskStatus(knob: knob, version: Self.version, addresses: Self.addresses())
+        var status = KioskStatus(knob: knob.current, version: Self.version, addresses: Self.addresses())
         status.group = group()
         if let display {
             let (p50, p99) = (frames.percentile(0.5), frames.percentile(0.99))
@@ -97,6 +100,30 @@ public struct KioskStatusGatherer: Sendable {
             }
         }
         return v4 + v6
+    }
+}
+
+/// The knob as the status screen shows it: written once at start-up (main thread) and by
+/// the knob service if the knob fails later (the pool), read by the status screen.
+public final class KnobReport: Sendable {
+    private let state = Mutex(KioskStatus.Knob(backend: "keyboard"))
+
+    public init() {}
+
+    public var current: KioskStatus.Knob { state.withLock { $0 } }
+
+    public func set(_ knob: KioskStatus.Knob) { state.withLock { $0 = knob } }
+
+    /// The knob stopped: keep its backend and lines, say what failed and, for a GPIO
+    /// fault, what to do about it (the driver's own wording).
+    public func failed(_ error: any Error) {
+        state.withLock { knob in
+            if let gpio = error as? GpioError {
+                (knob.error, knob.fix) = (gpio.problem, gpio.fix)
+            } else {
+                (knob.error, knob.fix) = ("\(error)", "restart the kiosk; the keyboard works meanwhile")
+            }
+        }
     }
 }
 

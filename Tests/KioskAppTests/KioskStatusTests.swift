@@ -2,6 +2,7 @@ import Foundation
 import HyzerKit
 import HyzerSync
 import KioskCore
+import KioskHardware
 import KioskRender
 import Testing
 
@@ -83,6 +84,25 @@ import Testing
         for _ in 0..<(3 * FrameTimes.capacity) { frames.record(nanoseconds: 4_000_000) }
         #expect(frames.count == FrameTimes.capacity)
         #expect(frames.percentile(0.99) == 4)
+    }
+
+    /// A knob that stops mid-run (the chip went away) keeps its backend and lines on the
+    /// status screen, with the driver's own problem and fix.
+    @Test func aKnobFailureMidRunReachesTheStatusWithItsFix() throws {
+        let f = try KioskSessionTests.Fixture(onDisk: true)
+        let knob = f.session.statusGatherer.knob
+        knob.set(KioskStatus.Knob(backend: "gpiod", lines: "encoder A GPIO17 (gpiochip0:17)"))
+        knob.failed(
+            GpioError(
+                kind: .readFailed, lines: ["encoder A GPIO17"], chip: "/dev/gpiochip0", problem: "reading events failed",
+                fix: "check the wiring"))
+        Self.openStatus(f.session, now: 10)
+        let shown = try #require(f.session.state.status?.knob)
+        #expect(
+            shown
+                == KioskStatus.Knob(
+                    backend: "gpiod", lines: "encoder A GPIO17 (gpiochip0:17)", error: "reading events failed",
+                    fix: "check the wiring"))
     }
 
     @Test func theAddressesLeaveOutLoopback() {

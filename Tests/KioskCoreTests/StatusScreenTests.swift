@@ -7,9 +7,12 @@ import Testing
 /// Issue 9 item 6 (and issue 12 items 2 and 5): the maintainer's status screen, from the menu.
 @Suite struct StatusScreenTests {
     static let enrolled = KioskStatus(
-        group: .init(server: "http://10.0.0.2:8630", group: "Tuesday league", deviceName: "Clubhouse kiosk", pending: 3, refused: 1, epoch: "e-42"),
+        group: .init(
+            server: "http://10.0.0.2:8630", group: "Tuesday league", deviceName: "Clubhouse kiosk", pending: 3, refused: 1,
+            epoch: "e-42"),
         knob: .init(backend: "gpiod", lines: "encoder A GPIO17 (gpiochip0:17)"),
-        display: .init(driver: "KMSDRM", renderer: "opengles2", width: 1920, height: 1080, drawP50: 2.5, drawP99: 9.75, frames: 120),
+        display: .init(
+            driver: "KMSDRM", renderer: "opengles2", width: 1920, height: 1080, drawP50: 2.5, drawP99: 9.75, frames: 120),
         storage: .init(directory: "/var/lib/hyzer", databaseBytes: 3_400_000, freeBytes: 2_000_000_000),
         version: "0.9.0", addresses: ["192.168.1.20"])
 
@@ -37,11 +40,17 @@ import Testing
         var h = try Harness()
         _ = Self.openStatus(&h)
         #expect(h.send(.turned(1)).isEmpty)
-        guard case .status(let screen) = h.state.screen else { Issue.record("not on the status screen"); return }
+        guard case .status(let screen) = h.state.screen else {
+            Issue.record("not on the status screen")
+            return
+        }
         #expect(screen.cursor == 1)
         #expect(h.send(.turned(1)) == [.buzz(.limit)], "two entries: the second is the last")
         #expect(h.send(.turned(-5)) == [.buzz(.limit)])
-        guard case .status(let back) = h.state.screen else { Issue.record("left the status screen"); return }
+        guard case .status(let back) = h.state.screen else {
+            Issue.record("left the status screen")
+            return
+        }
         #expect(back.cursor == 0)
     }
 

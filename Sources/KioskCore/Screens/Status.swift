@@ -279,7 +279,8 @@ extension KioskState {
             lines: [
                 .init("Server", group.server),
                 .init("Group", "\(group.group) · device \"\(group.deviceName)\""),
-                .init("Last sync", "\(last) · \(state)", tone: sync.state == .error || sync.state == .offline ? .warning : .normal),
+                .init(
+                    "Last sync", "\(last) · \(state)", tone: sync.state == .error || sync.state == .offline ? .warning : .normal),
                 .init(
                     "Records", "\(group.pending) pending · \(group.refused) refused · epoch \(group.epoch ?? "none yet")",
                     tone: group.refused > 0 ? .warning : .normal),
@@ -315,6 +316,7 @@ extension KioskState {
     private func storageSection(_ storage: KioskStatus.Storage) -> StatusSection {
         func megabytes(_ bytes: Int64?) -> String {
             guard let bytes else { return "unknown" }
+            if bytes >= 10_000_000_000 { return String(format: "%.1f GB", Double(bytes) / 1e9) }
             return bytes < 10_000_000 ? String(format: "%.1f MB", Double(bytes) / 1e6) : "\(bytes / 1_000_000) MB"
         }
         var lines: [StatusSection.Line] = [

@@ -45,16 +45,20 @@ extension Painter {
         let columns = layout.width > layout.height * 1.2 ? 2 : 1
         let gap = layout.margin * 2
         let columnW = (area.w - gap * Double(columns - 1)) / Double(columns)
-        let longestLabel = sections.flatMap(\.lines).map(\.label.count).max() ?? 0
         // The largest rows (up to about the list rows' type size) at which every fact fits,
         // its value wrapped at word breaks within its column.
         var rowH = (layout.listRowHeight * 0.62).rounded(.down)
+        // Labels are drawn anyway: measured once at the largest size, scaled for smaller ones
+        // (text width grows with the type size), so a tight screen adds no extra textures.
+        let firstSize = Layout.fontSize(rowH * 0.56)
+        let widestLabel =
+            Set(sections.flatMap(\.lines).map(\.label)).map { canvas.measure($0, .body, size: firstSize) }.max() ?? 0
         var size = 10
         var labelW = 0.0
         var laidOut: [[FactRow]] = []
         while true {
             size = Layout.fontSize(rowH * 0.56)
-            labelW = min(columnW * 0.35, Double(longestLabel + 2) * Self.glyphWidth * Double(size))
+            labelW = min(columnW * 0.35, widestLabel * Double(size) / Double(firstSize) + Double(size))
             let wrapped = sections.map { Self.wrap($0, chars: Int((columnW - labelW) / (Self.glyphWidth * Double(size)))) }
             laidOut = Self.columns(wrapped, split: Self.split(wrapped.map(\.count), columns))
             if Double(laidOut.map(\.count).max() ?? 1) * rowH <= area.h || size <= 10 { break }
