@@ -303,7 +303,7 @@ extension KioskState {
             if let p50 = display.drawP50, let p99 = display.drawP99 {
                 String(format: "draw p50 %.1f ms · p99 %.1f ms (last %d frames)", p50, p99, display.frames)
             } else {
-                "no frame drawn yet"
+                "not measured yet"
             }
         return StatusSection(
             title: "Display",
