@@ -105,6 +105,32 @@ import Testing
                     fix: "check the wiring"))
     }
 
+    /// The whole path in a running (headless) kiosk: the display loop times its frames, the
+    /// status screen's own refresh 2 s later reports them with the display it runs on.
+    @Test func theRunningKioskReportsItsDisplayAndFrameTimes() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-status-loop-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var configuration = KioskConfiguration(dataDirectory: dir)
+        configuration.display = .headless
+        configuration.size = Viewport(width: 800, height: 480)
+        configuration.knob = .keyboard
+        let kiosk = try buildKiosk(configuration)
+        let index = try #require(kiosk.session.state.menuItems.firstIndex(of: .status))
+        for event in [KioskEvent.longPressed, .turned(index), .pressed] { kiosk.inbox.post(.event(event)) }
+        let start = configuration.clock.uptimeMilliseconds
+        kiosk.loop.run(until: start + Screen.Status.refreshInterval + 500)
+        #expect(kiosk.session.state.screen.name == "status")
+        let status = try #require(kiosk.session.state.status)
+        let display = try #require(status.display)
+        #expect(display.driver == "dummy")
+        #expect(display.renderer == "software")
+        #expect(display.width == 800 && display.height == 480)
+        #expect(display.frames >= 1, "the first frame was timed before the refresh")
+        #expect((display.drawP50 ?? 0) > 0)
+        #expect(status.knob.backend == "keyboard")
+        #expect(status.storage.directory == dir.path)
+    }
+
     @Test func theAddressesLeaveOutLoopback() {
         let addresses = KioskStatusGatherer.addresses()
         #expect(!addresses.contains("127.0.0.1"))
