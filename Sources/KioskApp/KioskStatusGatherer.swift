@@ -42,7 +42,7 @@ public struct KioskStatusGatherer: Sendable {
         if let directory = store.directory {
             status.storage = KioskStatus.Storage(
                 directory: directory.path, databaseBytes: Self.databaseBytes(in: directory),
-                freeBytes: Volume(directory.path).freeBytes)
+                freeBytes: Volume(directory.path).freeBytes, warnBelow: Volume.warnBelow)
         }
         return status
     }

@@ -22,6 +22,8 @@ public struct KioskState: Sendable, Equatable {
     public private(set) var storageWarning: String?
     /// The status screen's facts, as last gathered by the shell.
     public private(set) var status: KioskStatus?
+    /// The last failure shown as a notice, kept for the status screen after the notice goes.
+    public private(set) var lastFailure: String?
     /// When the current screen moves on by itself (the hole card after a complete hole), if scheduled.
     public internal(set) var autoAdvanceAt: Millis?
     public private(set) var lastInputAt: Millis = 0
@@ -128,6 +130,7 @@ public struct KioskState: Sendable, Equatable {
     /// Shows an error over the current screen, with the error buzz.
     mutating func refuse(_ message: String, now: Millis) -> [KioskEffect] {
         notice = Notice(text: message, kind: .error, shownAt: now)
+        lastFailure = message
         return [.buzz(.error)]
     }
 

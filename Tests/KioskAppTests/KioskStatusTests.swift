@@ -4,6 +4,7 @@ import HyzerSync
 import KioskCore
 import KioskHardware
 import KioskRender
+import SQLiteFaults
 import Testing
 
 @testable import HyzerStore
@@ -42,6 +43,7 @@ import Testing
             (try FileManager.default.attributesOfFileSystem(forPath: f.dir.path)[.systemFreeSize] as? NSNumber)?.int64Value)
         // Another engineer's build may write meanwhile: the same volume, give or take 1 GB.
         #expect(abs(free - system) < 1_000_000_000, "free \(free) vs the file system's \(system)")
+        #expect(first.storage.warnBelow == Volume.warnBelow, "the store's own threshold")
         #expect(first.group == nil, "not enrolled")
         #expect(first.display == nil, "no display open: none is made up")
 
@@ -166,7 +168,8 @@ import Testing
                     display: .init(
                         driver: "KMSDRM", renderer: "opengles2", width: viewport.width, height: viewport.height, drawP50: 3.2,
                         drawP99: 11.4, frames: 240),
-                    storage: .init(directory: "/var/lib/hyzer", databaseBytes: 48_200_000, freeBytes: 31_000_000),
+                    storage: .init(
+                        directory: "/var/lib/hyzer", databaseBytes: 48_200_000, freeBytes: 31_000_000, warnBelow: 50_000_000),
                     version: KioskStatusGatherer.version, addresses: ["192.168.1.20", "fd00::1c2"])), now: 0)
         #expect(state.screen.name == "status")
         display.draw(state, now: 0, wallClock: Date(timeIntervalSince1970: 1_800_000_300))

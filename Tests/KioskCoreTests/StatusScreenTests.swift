@@ -13,7 +13,7 @@ import Testing
         knob: .init(backend: "gpiod", lines: "encoder A GPIO17 (gpiochip0:17)"),
         display: .init(
             driver: "KMSDRM", renderer: "opengles2", width: 1920, height: 1080, drawP50: 2.5, drawP99: 9.75, frames: 120),
-        storage: .init(directory: "/var/lib/hyzer", databaseBytes: 3_400_000, freeBytes: 2_000_000_000),
+        storage: .init(directory: "/var/lib/hyzer", databaseBytes: 3_400_000, freeBytes: 2_000_000_000, warnBelow: 50_000_000),
         version: "0.9.0", addresses: ["192.168.1.20"])
 
     /// Opens the status screen from the board: hold, turn to "Status", press.
@@ -152,6 +152,20 @@ import Testing
         #expect(Self.lines(h).contains(StatusSection.Line("Fault", warning, tone: .warning)))
         h.send(.storageChanged(nil))
         #expect(!Self.lines(h).contains { $0.label == "Fault" })
+    }
+
+    /// Issue 12 item 5: the one line a failure was shown with stays on the status screen
+    /// after its notice is gone.
+    @Test func theLastFailureStaysOnTheStatusScreen() throws {
+        var h = try Harness()
+        h.send(.effectFailed("Not saved: the round is completed; its scores are final"))
+        h.advance(MotionTokens.noticeLifetime)
+        #expect(h.state.notice == nil)
+        _ = Self.openStatus(&h)
+        h.send(.statusChanged(Self.enrolled))
+        #expect(
+            Self.lines(h).last
+                == StatusSection.Line("Last error", "Not saved: the round is completed; its scores are final", tone: .warning))
     }
 
     @Test func aKnobFaultShowsItsFix() throws {

@@ -75,11 +75,14 @@ public struct KioskStatus: Sendable, Equatable {
         /// The databases' files, WAL included.
         public var databaseBytes: Int64?
         public var freeBytes: Int64?
+        /// Below this much free space the screen warns: the store's own threshold, passed in.
+        public var warnBelow: Int64?
 
-        public init(directory: String? = nil, databaseBytes: Int64? = nil, freeBytes: Int64? = nil) {
+        public init(directory: String? = nil, databaseBytes: Int64? = nil, freeBytes: Int64? = nil, warnBelow: Int64? = nil) {
             self.directory = directory
             self.databaseBytes = databaseBytes
             self.freeBytes = freeBytes
+            self.warnBelow = warnBelow
         }
     }
 
@@ -102,9 +105,6 @@ public struct KioskStatus: Sendable, Equatable {
         self.version = version
         self.addresses = addresses
     }
-
-    /// Below this much free space the status screen warns (the store's journal threshold, issue 12).
-    public static let lowSpaceBelow: Int64 = 50_000_000
 
     /// How a kiosk joins a group: shown when it is not in one (the CLI's real syntax).
     public static let joinHint = "hyzer device enroll --server URL --group-token TOKEN --name NAME"
@@ -252,7 +252,7 @@ extension KioskState {
                 lines: [
                     .init("Version", status.version.isEmpty ? "unknown" : status.version),
                     .init("Address", status.addresses.isEmpty ? "no network" : status.addresses.joined(separator: ", ")),
-                ]),
+                ] + (lastFailure.map { [.init("Last error", $0, tone: .warning)] } ?? [])),
         ]
     }
 
@@ -323,9 +323,9 @@ extension KioskState {
             .init("Database", storage.directory.map { "\(megabytes(storage.databaseBytes)) in \($0)" } ?? "in memory"),
             .init("Free", megabytes(storage.freeBytes)),
         ]
-        if let free = storage.freeBytes, free < KioskStatus.lowSpaceBelow {
+        if let free = storage.freeBytes, let threshold = storage.warnBelow, free < threshold {
             lines[1].tone = .warning
-            lines[1].value += " · low: below \(KioskStatus.lowSpaceBelow / 1_000_000) MB"
+            lines[1].value += " · low: below \(threshold / 1_000_000) MB"
         }
         // The same line the board shows as a notice while it lasts (read-only, full).
         if let storageWarning { lines.append(.init("Fault", storageWarning, tone: .warning)) }
