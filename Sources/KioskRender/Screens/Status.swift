@@ -14,7 +14,6 @@ extension Painter {
         canvas.text(
             subtitle, .body, size: Layout.fontSize(head.h * 0.26), Palette.accent, x: head.x, midY: head.y + head.h * 0.84,
             maxWidth: layout.width - 2 * layout.margin)
-        paintStatusFacts(state.statusSections(wallClock: wallClock))
         for (index, (rect, item)) in zip(layout.statusButtons(count: StatusItem.allCases.count), StatusItem.allCases)
             .enumerated()
         {
@@ -29,6 +28,8 @@ extension Painter {
                 item.title, .title, size: Layout.fontSize(rect.h * 0.42), Palette.textPrimary, x: rect.midX, midY: rect.midY,
                 align: .center, maxWidth: rect.w - rect.h * 0.6)
         }
+        // After the buttons: facts that ever ran over them would show, not hide behind them.
+        paintStatusFacts(state.statusSections(wallClock: wallClock))
         paintFooter("Turn to choose · Press to select · Hold to go back")
     }
 
