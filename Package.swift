@@ -180,7 +180,8 @@ let package = Package(
         .testTarget(
             name: "KioskAppTests",
             dependencies: [
-                "KioskApp", "KioskCore", "KioskRender", "HyzerStore", "HyzerKit", "SQLiteFaults",
+                "KioskApp", "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "HyzerSync",
+                "SQLiteFaults",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

@@ -152,7 +152,8 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
         // A knob that fails mid-run (the chip went away) leaves the kiosk on the keyboard.
         services.append(
             .init(
-                service: KnobService(driver: driver, inbox: inbox), failureTerminationBehavior: .ignore,
+                service: KnobService(driver: driver, inbox: inbox, report: session.statusGatherer.knob),
+                failureTerminationBehavior: .ignore,
                 serviceName: "knob"))
     }
     // Sync with the group server when this kiosk is enrolled (`hyzer device enroll`).
@@ -184,6 +185,7 @@ private func openScreen(_ configuration: KioskConfiguration) throws -> (HyzerDat
     let session = try KioskSession(
         store: store, viewport: display.viewport, now: configuration.clock.uptimeMilliseconds,
         reduceMotion: configuration.reduceMotion)
+    session.statusGatherer.display = (display.videoDriver, display.rendererName)
     return (store, display, session)
 }
 
@@ -197,12 +199,19 @@ private func knobDriver(_ configuration: KioskConfiguration, session: KioskSessi
     case .auto, .gpiod:
         let (backend, fault) = KnobBackends.hardwareOrKeyboard()
         if let fault {
+            session.statusGatherer.knob.set(
+                KioskStatus.Knob(backend: "keyboard (GPIO failed)", lines: fault.chip, error: fault.problem, fix: fault.fix))
             session.send(
                 .effectFailed("Knob unavailable: \(fault.kind.rawValue) · using the keyboard"),
                 now: configuration.clock.uptimeMilliseconds)
             configuration.logger.error("\(fault)")
             return nil
         }
+        // "gpiod: encoder A GPIO17 (gpiochip0:17), …": the kind, then the chip and lines.
+        let parts = backend.description.split(separator: ":", maxSplits: 1)
+        session.statusGatherer.knob.set(
+            KioskStatus.Knob(
+                backend: String(parts[0]), lines: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil))
         return KnobDriver(backend: backend)
     }
 }

@@ -25,14 +25,18 @@ public final class KioskSession {
     private let settingsURL: URL?
     private let logger = Logger(label: "hyzer.kiosk")
     /// What is wrong with the storage (read-only, full or nearly full), for the status
-    /// line; nil when all is well. The kiosk has no status screen yet: this is the state
-    /// it will show, and each change is shown as a notice and logged meanwhile.
+    /// screen; nil when all is well. Each change is also shown as a notice and logged.
     public private(set) var storageStatus: String?
     private var lastStorageCheck: Millis = 0
     static let storageCheckInterval: Millis = 5_000
+    /// Gathers the status screen's facts when it asks; `buildKiosk` tells it the knob and display.
+    public var statusGatherer: KioskStatusGatherer
+    /// The display loop's recent drawing times, for the status screen.
+    public var frameTimes = FrameTimes()
 
     public init(store: HyzerDatabase, viewport: Viewport, now: Millis, reduceMotion: Bool? = nil) throws {
         self.store = store
+        statusGatherer = KioskStatusGatherer(store: store)
         settingsURL = store.directory?.appendingPathComponent("kiosk-settings.json")
         var settings = settingsURL.map(Self.loadSettings) ?? KioskSettings()
         if let reduceMotion { settings.reduceMotion = reduceMotion }
@@ -97,6 +101,8 @@ public final class KioskSession {
                 switch effect {
                 case .buzz(let pattern):
                     buzz(pattern)
+                case .refreshStatus:
+                    state.handle(.statusChanged(statusGatherer.gather(viewport: state.viewport, frames: frameTimes)), now: now)
                 case .saveScore(let roundID, let participantID, let hole, let strokes):
                     // The kiosk is the group's shared device: the round's organizer is
                     // recorded as the reporter, the kiosk's device id as the source.

@@ -17,9 +17,13 @@ public struct KioskState: Sendable, Equatable {
     public internal(set) var settings: KioskSettings
     public private(set) var sync = SyncIndicator()
     public internal(set) var notice: Notice?
-    /// Why scores cannot be saved right now, kept on screen as a notice until it clears.
-    /// (There is no status screen yet; this is what one would show.)
+    /// Why scores cannot be saved right now, kept on screen as a notice until it clears,
+    /// and on the status screen.
     public private(set) var storageWarning: String?
+    /// The status screen's facts, as last gathered by the shell.
+    public private(set) var status: KioskStatus?
+    /// The last failure shown as a notice, kept for the status screen after the notice goes.
+    public private(set) var lastFailure: String?
     /// When the current screen moves on by itself (the hole card after a complete hole), if scheduled.
     public internal(set) var autoAdvanceAt: Millis?
     public private(set) var lastInputAt: Millis = 0
@@ -53,6 +57,7 @@ public struct KioskState: Sendable, Equatable {
         if let autoAdvanceAt { candidates.append(autoAdvanceAt) }
         if let notice { candidates.append(notice.shownAt + MotionTokens.noticeLifetime) }
         if screen.isTransient { candidates.append(lastInputAt + MotionTokens.idleTimeout) }
+        if let refresh = screen.behavior.refreshDue { candidates.append(refresh) }
         return candidates.min().map { max($0, now) }
     }
 
@@ -95,6 +100,8 @@ public struct KioskState: Sendable, Equatable {
             }
         case .settingsChanged(let new):
             settings = new
+        case .statusChanged(let new):
+            status = new
         case .resized(let viewport):
             self.viewport = viewport
         }
@@ -123,6 +130,7 @@ public struct KioskState: Sendable, Equatable {
     /// Shows an error over the current screen, with the error buzz.
     mutating func refuse(_ message: String, now: Millis) -> [KioskEffect] {
         notice = Notice(text: message, kind: .error, shownAt: now)
+        lastFailure = message
         return [.buzz(.error)]
     }
 
@@ -144,6 +152,10 @@ public struct KioskState: Sendable, Equatable {
             autoAdvanceAt = nil
             let behavior = screen.behavior
             behavior.advance(in: &self)
+        }
+        if let due = screen.behavior.refreshDue, now >= due {
+            let behavior = screen.behavior
+            return behavior.refresh(in: &self, now: now)
         }
         return []
     }

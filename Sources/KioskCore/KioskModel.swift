@@ -77,6 +77,8 @@ public enum KioskEvent: Sendable, Equatable {
     /// can be again: shown over every screen for as long as it lasts (issue 12).
     case storageChanged(String?)
     case settingsChanged(KioskSettings)
+    /// Fresh facts for the status screen, gathered by the shell when asked (`.refreshStatus`).
+    case statusChanged(KioskStatus)
     /// The drawable area changed (window resize, rotation).
     case resized(Viewport)
 }
@@ -102,6 +104,8 @@ public enum KioskEffect: Sendable, Equatable {
     case finishRound(UUID)
     case startRound(courseID: UUID, playerIDs: [UUID])
     case saveSettings(KioskSettings)
+    /// Gather the status screen's facts and send them back as `.statusChanged`.
+    case refreshStatus
 }
 
 /// Store changes noticed faster than the board can show them, turned into at most one

@@ -27,7 +27,10 @@ struct Painter {
         case .summary(let summary): paint(summary)
         case .setupCourse(let setup): paint(setup)
         case .setupPlayers(let setup): paint(setup)
+        case .status(let status): paint(status)
         }
+        // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
+        if case .status = state.screen, state.notice?.text == state.storageWarning { return }
         paintNotice()
     }
 

@@ -77,7 +77,7 @@ struct Harness {
             round = r
             events = []
             publish(.localScore)
-        case .buzz, .saveSettings:
+        case .buzz, .saveSettings, .refreshStatus:
             break
         }
     }

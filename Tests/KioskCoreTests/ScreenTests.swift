@@ -16,6 +16,7 @@ import Testing
             (.summary(roundID: id), "summary"),
             (.setupCourse(cursor: 0), "setup-course"),
             (.setupPlayers(courseID: id, selected: [id], cursor: 1), "setup-players"),
+            (.status(Screen.Status(cursor: 1, refreshAt: 0)), "status"),
         ]
         for (screen, name) in screens { #expect(screen.name == name) }
     }
@@ -30,5 +31,6 @@ import Testing
         #expect(Screen.finalizePrompt(cursor: 0).isTransient)
         #expect(Screen.setupCourse(cursor: 0).isTransient)
         #expect(Screen.setupPlayers(courseID: id, selected: [], cursor: 0).isTransient)
+        #expect(Screen.status(Screen.Status(cursor: 0, refreshAt: 0)).isTransient)
     }
 }

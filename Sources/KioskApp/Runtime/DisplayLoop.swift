@@ -105,7 +105,9 @@ public final class DisplayLoop {
         let changed = lastDrawn != session.state
         let frame = session.state.frameInterval(at: now)
         guard pacer.shouldDraw(changed: changed, frameInterval: frame, now: now) else { return }
+        let started = clock.uptimeNanoseconds
         display.draw(session.state, now: now, wallClock: clock.date)
+        session.frameTimes.record(nanoseconds: clock.uptimeNanoseconds &- started)
         display.present()
         lastDrawn = session.state
         pacer.drew(at: now)

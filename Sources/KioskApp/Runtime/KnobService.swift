@@ -8,6 +8,8 @@ import ServiceLifecycle
 public struct KnobService: Service {
     let driver: KnobDriver
     let inbox: KioskInbox
+    /// Where a fault that stops the knob is kept for the status screen.
+    var report: KnobReport?
 
     public func run() async throws {
         let (driver, inbox) = (driver, inbox)
@@ -18,7 +20,12 @@ public struct KnobService: Service {
                     if let mapped = KnobInput.kioskEvent(for: event) { inbox.post(.event(mapped)) }
                 }
             }
-            try await driver.run()
+            do {
+                try await driver.run()
+            } catch {
+                report?.failed(error)
+                throw error
+            }
         }
     }
 }

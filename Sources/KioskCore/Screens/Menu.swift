@@ -12,7 +12,7 @@ extension Screen {
 }
 
 public enum MenuItem: Sendable, Equatable {
-    case enterScores, finishRound, startRound, reduceMotion(Bool), close
+    case enterScores, finishRound, startRound, reduceMotion(Bool), status, close
 
     public var title: String {
         switch self {
@@ -20,6 +20,7 @@ public enum MenuItem: Sendable, Equatable {
         case .finishRound: "Finish round now"
         case .startRound: "Start a new round"
         case .reduceMotion(let on): "Reduce motion: \(on ? "on" : "off")"
+        case .status: "Status"
         case .close: "Back to the board"
         }
     }
@@ -30,7 +31,7 @@ extension KioskState {
     public var menuItems: [MenuItem] {
         var items: [MenuItem] = []
         if data.round != nil { items += [.enterScores, .finishRound] }
-        items += [.startRound, .reduceMotion(settings.reduceMotion), .close]
+        items += [.startRound, .reduceMotion(settings.reduceMotion), .status, .close]
         return items
     }
 }
@@ -56,6 +57,9 @@ extension Screen.Menu: ScreenBehavior {
         case .reduceMotion(let on):
             state.settings.reduceMotion = !on
             return [.saveSettings(state.settings)]
+        case .status:
+            state.screen = .status(now: now)
+            return [.refreshStatus]
         case .close:
             state.screen = .board
         }

@@ -20,6 +20,8 @@ public enum Screen: Sendable, Equatable {
     case summary(Summary)
     case setupCourse(SetupCourse)
     case setupPlayers(SetupPlayers)
+    /// The maintainer's status screen (issue 9).
+    case status(Status)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -32,6 +34,7 @@ public enum Screen: Sendable, Equatable {
         case .summary(let screen): screen
         case .setupCourse(let screen): screen
         case .setupPlayers(let screen): screen
+        case .status(let screen): screen
         }
     }
 
@@ -65,6 +68,11 @@ protocol ScreenBehavior: Sendable {
     func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis)
     /// The screen's own timer (`state.autoAdvanceAt`) is due.
     func advance(in state: inout KioskState)
+    /// When the screen wants fresh facts from the shell (the status screen); unlike
+    /// `autoAdvanceAt`, input does not cancel it.
+    var refreshDue: Millis? { get }
+    /// `refreshDue` passed: schedule the next one and say what to fetch.
+    func refresh(in state: inout KioskState, now: Millis) -> [KioskEffect]
 }
 
 extension ScreenBehavior {
@@ -76,6 +84,8 @@ extension ScreenBehavior {
     }
     func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis) {}
     func advance(in state: inout KioskState) {}
+    var refreshDue: Millis? { nil }
+    func refresh(in state: inout KioskState, now: Millis) -> [KioskEffect] { [] }
 }
 
 // MARK: Shared list behaviour
