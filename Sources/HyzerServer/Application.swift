@@ -34,6 +34,7 @@ public struct ServerConfiguration: Sendable {
 public func buildRouter(storage: some SyncStorage, hub: PokeHub) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.middlewares.add(LogRequestsMiddleware(.debug))
+    router.middlewares.add(StorageFaultMiddleware())
     router.middlewares.add(BearerTokenMiddleware())
     HealthController(storage: storage).addRoutes(to: router)
     // Push and pull check the token in their own transaction; the other routes have it

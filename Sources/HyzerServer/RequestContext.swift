@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdWebSocket
 import HyzerSyncProtocol
+import SQLiteFaults
 
 /// The request context of every route, HTTP and WebSocket alike. `bearerToken` is read
 /// from the `Authorization` header by `BearerTokenMiddleware` on every route; `principal`
@@ -76,5 +77,21 @@ struct AuthMiddleware<Storage: SyncStorage>: RouterMiddleware {
             context.principal = try await storage.authenticate(token: token)
         }
         return try await next(request, context)
+    }
+}
+
+/// A storage fault (a full or read-only disk, a locked database) is the server's state, not
+/// a bug in the request: 503 with its one line ("Storage is full: …"), so a device keeps
+/// the batch in its outbox and an admin reading the answer or the log knows what to do.
+struct StorageFaultMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response
+    {
+        do {
+            return try await next(request, context)
+        } catch let fault as StorageFault {
+            throw HTTPError(.serviceUnavailable, message: fault.description)
+        }
     }
 }

@@ -108,6 +108,43 @@ import Testing
         try await server.expectNothingLost()
     }
 
+    /// Over HTTP, a full disk is a 503 carrying the one line, not a bare 500: the device
+    /// keeps the batch and the person reading its log learns what is wrong. (Negative
+    /// control: without `StorageFaultMiddleware` the answer is a 500 with no message.)
+    @Test func aFullDiskIsA503WithItsLineOverHTTP() async throws {
+        let h = try Harness()
+        let g = try await h.group()
+        let f = try Fixture()
+        try await h.storage.pool.writeWithoutTransaction { db in
+            _ = try db.checkpoint(.truncate)
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            // PRAGMA takes no bound parameter; the value is a number read just above.
+            _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pages)")
+        }
+        try await h.test { client in
+            var accepted: Int64 = 0
+            var refusal: String?
+            // Each push is one more event, until the file cannot grow.
+            for hole in 1...200 where refusal == nil {
+                let records = (hole == 1 ? f.setupRecords : []) + [.scoreEvent(f.event(hole: hole % 18 + 1, strokes: 2 + hole % 5))]
+                try await client.execute(
+                    uri: "/v1/push", method: .post, headers: headers(token: g.token, device: g.device),
+                    body: try body(PushRequest(deviceID: g.device, records: records))
+                ) { r in
+                    if r.status == .ok {
+                        accepted = try decode(PushResponse.self, r).head
+                    } else {
+                        #expect(r.status == .serviceUnavailable)
+                        refusal = errorMessage(r)
+                    }
+                }
+            }
+            #expect(refusal?.contains("not saved") == true, "\(refusal ?? "never refused")")
+            // The refused batch was rolled back: the feed holds exactly what was acknowledged.
+            #expect(try await h.storage.head(groupID: g.groupID) == accepted)
+        }
+    }
+
     @Test func readOnlyRemountIsNamedAndTheDatabaseKept() async throws {
         guard let (volume, started) = try await Self.serverOnVolume(megabytes: 64) else { return }
         var server = started
