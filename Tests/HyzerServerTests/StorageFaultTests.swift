@@ -126,7 +126,8 @@ import Testing
             var refusal: String?
             // Each push is one more event, until the file cannot grow.
             for hole in 1...200 where refusal == nil {
-                let records = (hole == 1 ? f.setupRecords : []) + [.scoreEvent(f.event(hole: hole % 18 + 1, strokes: 2 + hole % 5))]
+                let records =
+                    (hole == 1 ? f.setupRecords : []) + [.scoreEvent(f.event(hole: hole % 18 + 1, strokes: 2 + hole % 5))]
                 try await client.execute(
                     uri: "/v1/push", method: .post, headers: headers(token: g.token, device: g.device),
                     body: try body(PushRequest(deviceID: g.device, records: records))
@@ -143,6 +144,38 @@ import Testing
             // The refused batch was rolled back: the feed holds exactly what was acknowledged.
             #expect(try await h.storage.head(groupID: g.groupID) == accepted)
         }
+    }
+
+    /// Below 50 MB free the server says so (journal and `spaceWarning`) before a push is
+    /// refused, at most every 30 s of its clock, and says when the room is back.
+    @Test func lowSpaceIsWarnedBeforeItIsFull() async throws {
+        if let reason = ScratchVolume.unavailable {
+            print("skipped: \(reason)")
+            return
+        }
+        let volume = try ScratchVolume(megabytes: 96)
+        let clock = ManualClock()
+        let dir = volume.root.appendingPathComponent("server")
+        let storage = try SQLiteStorage(directory: dir, clock: clock)
+        #expect(storage.spaceWarning == nil)
+        // Leave 20 MB: low, not full.
+        let ballast = volume.root.appendingPathComponent("ballast")
+        let keep = 20_000_000
+        let size = max(0, Int(volume.freeBytes) - keep)
+        FileManager.default.createFile(atPath: ballast.path, contents: Data(count: size))
+        let (group, _) = try await storage.createGroup(name: "League")
+        _ = try await storage.enroll(groupID: group.id, deviceID: "dev-1", name: "Phone")
+        let fixture = try Fixture()
+        _ = try await storage.push(groupID: group.id, deviceID: "dev-1", records: fixture.setupRecords)
+        // Checked at open, so not again before 30 s have passed.
+        #expect(storage.spaceWarning == nil)
+        clock.advance(by: .seconds(31))
+        _ = try await storage.push(groupID: group.id, deviceID: "dev-1", records: [.scoreEvent(fixture.event(hole: 2))])
+        #expect(storage.spaceWarning?.hasPrefix("Storage low:") == true, "\(storage.spaceWarning ?? "none")")
+        try FileManager.default.removeItem(at: ballast)
+        clock.advance(by: .seconds(31))
+        _ = try await storage.push(groupID: group.id, deviceID: "dev-1", records: [.scoreEvent(fixture.event(hole: 3))])
+        #expect(storage.spaceWarning == nil)
     }
 
     @Test func readOnlyRemountIsNamedAndTheDatabaseKept() async throws {

@@ -38,6 +38,7 @@ extension SQLiteStorage {
         }
         // After the commit, so the state file is never ahead of the data.
         noteHead(head)
+        noteSpace()
         return (principal, PushResponse(epoch: epoch, head: head, results: results))
     }
 

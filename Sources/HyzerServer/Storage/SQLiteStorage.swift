@@ -35,6 +35,8 @@ public final class SQLiteStorage: SyncStorage {
     let clock: any HyzerClock
     /// The highest seq written to the state file, so it only ever moves forward.
     let headMark: Mutex<Int64>
+    /// When the free space was last looked at, and the warning it gave.
+    let spaceWatch = Mutex<(checkedAt: Duration?, warning: String?)>((nil, nil))
     let logger: Logger
 
     /// Opens (creating or migrating) the database in `directory` and decides its epoch.
@@ -66,6 +68,7 @@ public final class SQLiteStorage: SyncStorage {
             self.epoch = epoch
             headMark = Mutex(head)
             try Self.writeState(directory, epoch: epoch, head: head)
+            noteSpace()
         } catch {
             throw StorageFault.classify(error, path: path) ?? error
         }
