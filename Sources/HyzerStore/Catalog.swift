@@ -11,7 +11,7 @@ extension StoreWrite where Value == Void {
     /// FR8, except that a course with rounds stays: its rounds are history (FR62).
     public static func deleteCourse(id: UUID) -> Self {
         StoreWrite { db, _ in
-            guard let course = try CourseRow.cachedOne(db, key: id) else { throw StoreError.notFound("course \(id)") }
+            guard let course = try CourseRow.fetchOne(db, key: id) else { throw StoreError.notFound("course \(id)") }
             if try RoundRow.filter(RoundRow.Columns.courseID == id).isEmpty(db) == false {
                 throw StoreError.courseInUse(course.name)
             }
@@ -31,7 +31,7 @@ extension StoreWrite where Value == Int {
     public static func seedCourses(_ courses: [Course], marker name: String) -> Self {
         StoreWrite { db, context in
             let marker = "seeded:" + name
-            guard try MetaRow.cachedOne(db, key: marker) == nil else { return 0 }
+            guard try MetaRow.fetchOne(db, key: marker) == nil else { return 0 }
             var inserted = 0
             for course in courses where try CourseRow.exists(db, key: course.id) == false {
                 try Rows.save(course, at: Rows.seconds(context.now), db)
@@ -53,7 +53,7 @@ extension StoreRead where Value == Course? {
 
 extension StoreRead where Value == [Player] {
     public static var players: Self {
-        StoreRead { db in try PlayerRow.order(Column("display_name").collating(.nocase)).cachedAll(db).map(Rows.player) }
+        StoreRead { db in try PlayerRow.order(Column("display_name").collating(.nocase)).fetchAll(db).map(Rows.player) }
     }
 }
 

@@ -60,7 +60,7 @@ public struct ChangeLedger {
     private static func metaKey(_ key: String) -> String { "sync_" + key }
 
     public func cursorValue(_ key: String) throws -> String? {
-        try MetaRow.cachedOne(db, key: Self.metaKey(key))?.value
+        try MetaRow.fetchOne(db, key: Self.metaKey(key))?.value
     }
 
     /// Sets (or with nil removes) a cursor value; it commits with the rest of the write.
@@ -86,7 +86,7 @@ public struct ChangeLedger {
     }
 
     public func pendingCount() throws -> Int {
-        try ChangeRow.filter(ChangeRow.Columns.pending == true).cachedCount(db) + PendingEventRow.cachedCount(db)
+        try ChangeRow.filter(ChangeRow.Columns.pending == true).fetchCount(db) + PendingEventRow.fetchCount(db)
     }
 
     /// The pending records in the order they must be sent: courses, players, rounds,
@@ -95,7 +95,7 @@ public struct ChangeLedger {
     public func pendingChanges(limit: Int) throws -> [LocalChange] {
         var result: [LocalChange] = []
         var vanished: [ChangeRow] = []
-        for row in try ChangeRow.filter(ChangeRow.Columns.pending == true).cachedAll(db) {
+        for row in try ChangeRow.filter(ChangeRow.Columns.pending == true).fetchAll(db) {
             guard let kind = ChangeKind(rawValue: row.kind), let change = try localChange(kind, row.recordID, row.version)
             else {
                 vanished.append(row)
@@ -108,7 +108,7 @@ public struct ChangeLedger {
         let remaining = max(0, min(limit, Int(Int32.max)) - result.count)
         let pendingSeqs = PendingEventRow.select(PendingEventRow.Columns.eventSeq)
         let events = try ScoreEventRow.filter(pendingSeqs.contains(ScoreEventRow.Columns.seq))
-            .order(ScoreEventRow.Columns.seq).limit(remaining).cachedAll(db)
+            .order(ScoreEventRow.Columns.seq).limit(remaining).fetchAll(db)
         for row in events { result.append(.scoreEvent(Rows.event(row), seq: row.seq ?? 0)) }
         return Array(result.prefix(limit))
     }
@@ -128,13 +128,13 @@ public struct ChangeLedger {
             guard let course = try Rows.course(id: id, db), let updated = try Rows.courseUpdatedAt(id, db) else { return nil }
             return .course(course, version: version, updatedAt: updated)
         case .player:
-            guard let row = try PlayerRow.cachedOne(db, key: id) else { return nil }
+            guard let row = try PlayerRow.fetchOne(db, key: id) else { return nil }
             return .player(try Rows.player(row), version: version, updatedAt: row.updatedAt)
         case .round:
-            guard let row = try RoundRow.cachedOne(db, key: id) else { return nil }
+            guard let row = try RoundRow.fetchOne(db, key: id) else { return nil }
             return .round(try Rows.round(row, db), version: version, updatedAt: row.updatedAt)
         case .scoreEvent:
-            return try ScoreEventRow.filter(ScoreEventRow.Columns.id == id).cachedOne(db)
+            return try ScoreEventRow.filter(ScoreEventRow.Columns.id == id).fetchOne(db)
                 .map { .scoreEvent(Rows.event($0), seq: $0.seq ?? 0) }
         }
     }
@@ -177,15 +177,15 @@ public struct ChangeLedger {
     /// (and for score events, which never compete).
     public func localVersion(_ kind: ChangeKind, _ id: UUID) throws -> LocalVersion? {
         let version =
-            try ChangeRow.cachedOne(db, key: ["kind": kind.rawValue, "record_id": id])?.version
+            try ChangeRow.fetchOne(db, key: ["kind": kind.rawValue, "record_id": id])?.version
             ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         switch kind {
         case .course:
-            return try CourseRow.cachedOne(db, key: id).map { LocalVersion(updatedAt: $0.updatedAt, version: version) }
+            return try CourseRow.fetchOne(db, key: id).map { LocalVersion(updatedAt: $0.updatedAt, version: version) }
         case .player:
-            return try PlayerRow.cachedOne(db, key: id).map { LocalVersion(updatedAt: $0.updatedAt, version: version) }
+            return try PlayerRow.fetchOne(db, key: id).map { LocalVersion(updatedAt: $0.updatedAt, version: version) }
         case .round:
-            guard let row = try RoundRow.cachedOne(db, key: id), let status = RoundStatus(rawValue: row.status) else {
+            guard let row = try RoundRow.fetchOne(db, key: id), let status = RoundStatus(rawValue: row.status) else {
                 return nil
             }
             return LocalVersion(updatedAt: row.updatedAt, version: version, status: status)
@@ -270,7 +270,7 @@ public struct ChangeLedger {
             } else {
                 // Reopen, insert, restore; and put back the round's sync bookkeeping, which
                 // the two status updates would otherwise mark as a new local version.
-                let saved = try ChangeRow.cachedOne(db, key: ["kind": ChangeKind.round.rawValue, "record_id": round.id])
+                let saved = try ChangeRow.fetchOne(db, key: ["kind": ChangeKind.round.rawValue, "record_id": round.id])
                 let status = RoundRow.filter(key: round.id)
                 try status.updateAll(db, RoundRow.Columns.status.set(to: RoundStatus.active.rawValue))
                 try Rows.insert(event, db)

@@ -68,7 +68,7 @@ public struct Outbox {
 
     /// The status and version of the row of `id`, if any.
     public func entry(_ id: UUID) throws -> (status: OutboxStatus?, version: UUID?)? {
-        try OutboxRow.cachedOne(db, key: id).map { (OutboxStatus(rawValue: $0.status), $0.version) }
+        try OutboxRow.fetchOne(db, key: id).map { (OutboxStatus(rawValue: $0.status), $0.version) }
     }
 
     /// Puts `entry` in the outbox as pending, replacing whatever version was there.
@@ -88,7 +88,7 @@ public struct Outbox {
             .filter(OutboxRow.Columns.status == OutboxStatus.pending.rawValue && OutboxRow.Columns.payload != nil)
             .order(OutboxRow.Columns.kindOrder, OutboxRow.Columns.localOrder, OutboxRow.Columns.enqueuedAt)
             .limit(limit)
-            .cachedAll(db)
+            .fetchAll(db)
             .map { OutboxPayload(id: $0.recordID, payload: $0.payload ?? Data(), attempts: $0.attempts) }
     }
 
@@ -164,7 +164,7 @@ public struct Outbox {
     public func counts() throws -> [OutboxStatus: Int] {
         var counts: [OutboxStatus: Int] = [:]
         for status in OutboxStatus.allCases {
-            let n = try OutboxRow.filter(OutboxRow.Columns.status == status.rawValue).cachedCount(db)
+            let n = try OutboxRow.filter(OutboxRow.Columns.status == status.rawValue).fetchCount(db)
             if n > 0 { counts[status] = n }
         }
         return counts
@@ -172,12 +172,12 @@ public struct Outbox {
 
     public func failures(limit: Int) throws -> [OutboxFailure] {
         try OutboxRow.filter(OutboxRow.Columns.status == OutboxStatus.failed.rawValue)
-            .order(OutboxRow.Columns.updatedAt.desc).limit(limit).cachedAll(db)
+            .order(OutboxRow.Columns.updatedAt.desc).limit(limit).fetchAll(db)
             .map { OutboxFailure(id: $0.recordID, kind: $0.recordType, reason: $0.lastError ?? "rejected") }
     }
 
     public func status(of id: UUID) throws -> OutboxStatus? {
-        try OutboxRow.cachedOne(db, key: id).flatMap { OutboxStatus(rawValue: $0.status) }
+        try OutboxRow.fetchOne(db, key: id).flatMap { OutboxStatus(rawValue: $0.status) }
     }
 }
 

@@ -171,7 +171,7 @@ extension StoreRead where Value == [Round] {
                         .contains(RoundRow.Columns.status)
                 )
                 .order(RoundRow.Columns.createdAt.desc)
-                .cachedAll(db).map { try Rows.round($0, db) }
+                .fetchAll(db).map { try Rows.round($0, db) }
         }
     }
 
@@ -180,7 +180,7 @@ extension StoreRead where Value == [Round] {
         StoreRead { db in
             try RoundRow.filter(RoundRow.Columns.status == RoundStatus.setup.rawValue)
                 .order(RoundRow.Columns.createdAt.desc)
-                .cachedAll(db).map { try Rows.round($0, db) }
+                .fetchAll(db).map { try Rows.round($0, db) }
         }
     }
 }
@@ -267,7 +267,7 @@ extension HyzerDatabase {
         let participantIDs = ParticipantRow.filter(ParticipantRow.Columns.roundID == id)
             .select(ParticipantRow.Columns.participantID)
         var aliases: [UUID: [String]] = [:]
-        for row in try PlayerRow.filter(participantIDs.contains(Column("id"))).cachedAll(db) {
+        for row in try PlayerRow.filter(participantIDs.contains(Column("id"))).fetchAll(db) {
             let player = try Rows.player(row)
             aliases[player.id] = player.aliases
         }

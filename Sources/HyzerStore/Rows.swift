@@ -226,7 +226,7 @@ enum Rows {
 
     static func events(round: UUID, _ db: Database) throws -> [ScoreEvent] {
         try ScoreEventRow.filter(ScoreEventRow.Columns.roundID == round).order(ScoreEventRow.Columns.seq)
-            .cachedAll(db).map(event)
+            .fetchAll(db).map(event)
     }
 
     static func events(round: UUID, participant: UUID, hole: Int, _ db: Database) throws -> [ScoreEvent] {
@@ -236,7 +236,7 @@ enum Rows {
                     && ScoreEventRow.Columns.hole == hole
             )
             .order(ScoreEventRow.Columns.seq)
-            .cachedAll(db).map(event)
+            .fetchAll(db).map(event)
     }
 
     // MARK: Courses
@@ -250,8 +250,8 @@ enum Rows {
             request = request.filter(key: id)
             holes = holes.filter(Column("course_id") == id)
         }
-        let pars = Dictionary(grouping: try holes.cachedAll(db), by: \.courseID).mapValues { $0.map(\.par) }
-        return try request.cachedAll(db).compactMap { row in
+        let pars = Dictionary(grouping: try holes.fetchAll(db), by: \.courseID).mapValues { $0.map(\.par) }
+        return try request.fetchAll(db).compactMap { row in
             guard let pars = pars[row.id] else { return nil }
             do {
                 return try Course(id: row.id, name: row.name, pars: pars)
@@ -264,7 +264,7 @@ enum Rows {
     static func course(id: UUID, _ db: Database) throws -> Course? { try courses(db, id: id).first }
 
     static func courseUpdatedAt(_ id: UUID, _ db: Database) throws -> Double? {
-        try CourseRow.cachedOne(db, key: id)?.updatedAt
+        try CourseRow.fetchOne(db, key: id)?.updatedAt
     }
 
     static func save(_ course: Course, at updatedAt: Double, _ db: Database) throws {
@@ -301,7 +301,7 @@ enum Rows {
     // MARK: Rounds
 
     static func round(id: UUID, _ db: Database) throws -> Round? {
-        try RoundRow.cachedOne(db, key: id).map { try round($0, db) }
+        try RoundRow.fetchOne(db, key: id).map { try round($0, db) }
     }
 
     static func round(_ row: RoundRow, _ db: Database) throws -> Round {
@@ -344,7 +344,7 @@ enum Rows {
     /// counting distinct scored cells is enough.
     static func allCellsScored(_ round: Round, course: Course, _ db: Database) throws -> Bool {
         let scored = try ScoreEventRow.filter(ScoreEventRow.Columns.roundID == round.id)
-            .select(ScoreEventRow.Columns.participantID, ScoreEventRow.Columns.hole).distinct().cachedCount(db)
+            .select(ScoreEventRow.Columns.participantID, ScoreEventRow.Columns.hole).distinct().fetchCount(db)
         return !round.participants.isEmpty && scored >= round.participants.count * course.holeCount
     }
 }
