@@ -172,7 +172,9 @@ import Testing
         let fullRate = Int((slideEnd - h.now + MotionTokens.frameInterval - 1) / MotionTokens.frameInterval)
         // Without the speed test every frame of the slide is a 60 Hz one: slowFrames == 0.
         #expect(slowFrames >= 4, "the creeping end is drawn at 30 Hz")
-        #expect(frames <= fullRate - 4, "\(frames) frames against \(fullRate) at 60 Hz throughout")
+        // Three rows at 1080p are 140 px tall, so only the last third of this slide creeps; on a
+        // 20-row board (45 px rows, the soak's) it is the second half.
+        #expect(frames <= fullRate - 3, "\(frames) frames against \(fullRate) at 60 Hz throughout")
         // Every row lands exactly on its slot.
         for (index, row) in board.rows.enumerated() { #expect(board.slot(of: row.participantID, at: slideEnd) == Double(index)) }
     }
