@@ -53,4 +53,15 @@ import Testing
         #expect(DisplayLoop.showsNews(drawn, since: nil, badge: nil, wallClock: synced, now: 0), "the first frame")
         #expect(!DisplayLoop.showsNews(drawn, since: drawn, badge: badge, wallClock: synced, now: 10))
     }
+
+    @Test func offTheBoardEveryChangeOfTheIndicatorIsNews() {
+        // Another screen may show more of the indicator than the badge (a status screen).
+        var drawn = state(SyncIndicator(state: .idle, lastSynced: synced))
+        drawn.handle(.longPressed, now: 5)
+        #expect(drawn.screen == .menu(cursor: 0))
+        var pulledAgain = drawn
+        pulledAgain.handle(.syncChanged(SyncIndicator(state: .idle, lastSynced: synced.addingTimeInterval(0.5))), now: 10)
+        let badge = SyncBadge(drawn.sync, wallClock: synced)
+        #expect(DisplayLoop.showsNews(pulledAgain, since: drawn, badge: badge, wallClock: synced, now: 10))
+    }
 }

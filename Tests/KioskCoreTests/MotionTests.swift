@@ -234,4 +234,16 @@ import Testing
         pacer.drew(at: 270)
         #expect(!pacer.shouldDraw(changed: true, frameInterval: nil, now: 300), "the input was drawn: quiet again")
     }
+
+    /// Negative control: without `drewMotion` in `shouldDraw` the frame at rest is not drawn.
+    @Test func motionEndsWithOneFrameAtRest() {
+        var pacer = RedrawPacer(quietInterval: 250)
+        pacer.drew(at: 0, moving: true)
+        #expect(!pacer.shouldDraw(changed: false, frameInterval: 33, now: 20))
+        pacer.drew(at: 33, moving: true)  // the last frame of a creeping slide, 20 ms short of its end
+        #expect(pacer.shouldDraw(changed: false, frameInterval: nil, now: 66), "the slide ended: one frame shows it landed")
+        #expect(pacer.due(changed: false, frameInterval: nil) == nil)
+        pacer.drew(at: 66)
+        #expect(!pacer.shouldDraw(changed: false, frameInterval: nil, now: 100), "at rest: no more frames")
+    }
 }

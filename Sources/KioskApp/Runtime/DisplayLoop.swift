@@ -108,16 +108,17 @@ public final class DisplayLoop {
         Self.showsNews(session.state, since: lastDrawn, badge: lastBadge, wallClock: clock.date, now: now)
     }
 
-    /// Whether `state` shows anything the frame of `drawn` (its badge `badge`) did not. A
-    /// change of the sync indicator alone shows only through its badge: in a burst each pull
-    /// stamps a new time and turns it "syncing" and back, and most of those frames drew the
-    /// same "Synced just now" in the same colour again (issue 12 item 7).
+    /// Whether `state` shows anything the frame of `drawn` (its badge `badge`) did not. On
+    /// the board a change of the sync indicator alone shows only through its badge: in a
+    /// burst each pull stamps a new time and turns it "syncing" and back, and most of those
+    /// frames drew the same "Synced just now" in the same colour again (issue 12 item 7).
+    /// Other screens may show more of the indicator (a status screen): there it is news.
     static func showsNews(
         _ state: KioskState, since drawn: KioskState?, badge: SyncBadge?, wallClock: Date, now: Millis
     ) -> Bool {
         guard let drawn else { return true }
         guard state != drawn else { return false }
-        guard state.sync != drawn.sync else { return true }
+        guard state.sync != drawn.sync, case .board = state.screen else { return true }
         // The state with the drawn indicator put back: anything else that differs is news.
         var rest = state
         rest.handle(.syncChanged(drawn.sync), now: now)
@@ -133,7 +134,7 @@ public final class DisplayLoop {
         display.present()
         lastDrawn = session.state
         lastBadge = SyncBadge(session.state.sync, wallClock: wallClock)
-        pacer.drew(at: now)
+        pacer.drew(at: now, moving: frame != nil)
         frames += 1
         if frames == 1 {
             onFirstFrame()
