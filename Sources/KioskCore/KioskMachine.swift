@@ -45,7 +45,9 @@ public struct KioskState: Sendable, Equatable {
 
     /// How often to draw now (nil: nothing moves).
     public func frameInterval(at now: Millis) -> Millis? {
-        leaderboard.frameInterval(at: now, reduceMotion: settings.reduceMotion)
+        leaderboard.frameInterval(
+            at: now, reduceMotion: settings.reduceMotion,
+            slotHeight: Layout(viewport: viewport).boardRowHeight(rows: leaderboard.rows.count))
     }
 
     /// LVGL-style single timer: the next instant the machine needs a `.tick`, or nil

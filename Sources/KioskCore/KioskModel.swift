@@ -147,6 +147,11 @@ public struct RedrawPacer: Sendable, Equatable {
     public private(set) var lastDraw: Millis?
     /// Input arrived since the last frame.
     public private(set) var input = false
+    /// The last frame was drawn while something moved. Once it stops, one more frame shows
+    /// it at rest: the last moving frame can fall up to a 30 Hz frame short of the end (a
+    /// row a pixel off its slot, a pulse's bar still faintly lit), and nothing else would
+    /// draw over it until the next change.
+    public private(set) var drewMotion = false
 
     public init(quietInterval: Millis = MotionTokens.quietRedrawInterval) { self.quietInterval = quietInterval }
 
@@ -155,20 +160,24 @@ public struct RedrawPacer: Sendable, Equatable {
     /// Whether to draw now, given that the state differs from the last frame (`changed`) and
     /// the frame rate of what moves (`frameInterval`, nil when nothing does).
     public func shouldDraw(changed: Bool, frameInterval: Millis?, now: Millis) -> Bool {
+        if drewMotion, frameInterval == nil { return true }
         guard let due = due(changed: changed, frameInterval: frameInterval) else { return changed || frameInterval != nil }
         return now >= due
     }
 
-    /// When the next frame is due: nil for at once (input, or the first frame) or for
-    /// never (nothing changed, nothing moves); `shouldDraw` tells the two apart.
+    /// When the next frame is due: nil for at once (input, the first frame, the frame at
+    /// rest after motion) or for never (nothing changed, nothing moves); `shouldDraw` tells
+    /// them apart.
     public func due(changed: Bool, frameInterval: Millis?) -> Millis? {
-        guard let lastDraw, !(input && changed) else { return nil }
+        guard let lastDraw, !(input && changed), !(drewMotion && frameInterval == nil) else { return nil }
         if let frameInterval { return lastDraw + frameInterval }
         return changed ? lastDraw + quietInterval : nil
     }
 
-    public mutating func drew(at now: Millis) {
+    /// A frame was drawn at `now`; `moving`: with something in motion (a frame interval).
+    public mutating func drew(at now: Millis, moving: Bool = false) {
         lastDraw = now
         input = false
+        drewMotion = moving
     }
 }

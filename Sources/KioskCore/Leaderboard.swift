@@ -135,9 +135,18 @@ public struct Leaderboard: Sendable, Equatable {
     }
 
     /// How often to draw while something moves (nil: nothing does): every 60 Hz frame
-    /// while rows slide, every other one while only arrows fade and rows pulse.
-    public func frameInterval(at now: Millis, reduceMotion: Bool) -> Millis? {
-        if slots.values.contains(where: { $0.isRunning(at: now) }) { return MotionTokens.frameInterval }
+    /// while a row slides fast enough for it to show, every other one while only arrows
+    /// fade, rows pulse and slides creep into place. `slotHeight` is a row's height in
+    /// pixels (nil: unknown, every slide at 60 Hz); a slide not yet started (the stagger)
+    /// counts as fast, so no row sets off late.
+    public func frameInterval(at now: Millis, reduceMotion: Bool, slotHeight: Double? = nil) -> Millis? {
+        let fast = slots.values.contains { slide in
+            guard slide.isRunning(at: now) else { return false }
+            guard let slotHeight, now >= slide.start else { return true }
+            return slide.travel(over: MotionTokens.frameInterval, at: now) * slotHeight
+                >= MotionTokens.fullRatePixelsPerFrame
+        }
+        if fast { return MotionTokens.frameInterval }
         return isAnimating(at: now, reduceMotion: reduceMotion) ? MotionTokens.softFrameInterval : nil
     }
 

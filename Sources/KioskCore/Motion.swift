@@ -30,6 +30,12 @@ public enum MotionTokens {
     /// changing by a few per cent a frame looks the same at half the frames, and a burst of
     /// scores keeps some fade running most of the time.
     public static let softFrameInterval: Millis = 33
+    /// A slide is drawn at 60 Hz only while some row covers at least this many pixels in a
+    /// 60 Hz frame. The spring's second half creeps (a one-row move covers under a pixel a
+    /// frame after about 55% of its duration): frames there showed rows where the last one
+    /// did, and llvmpipe paid a whole 1920×1080 frame for each. At 30 Hz it still moves
+    /// under two pixels a frame, which reads as the same glide (issue 12 item 7).
+    public static let fullRatePixelsPerFrame: Double = 1
     /// Changes made elsewhere (sync, another process) are read at most this often: well
     /// inside NFR2's 5 s, and a burst reshuffles the board once a second, not per score.
     public static let reloadInterval: Millis = 1_000
@@ -83,6 +89,12 @@ public struct Tween: Sendable, Hashable {
         if now <= start { return from }
         if now >= end { return to }
         return from + (to - from) * easing.value(at: Double(now - start) / Double(duration))
+    }
+
+    /// How far the value moves between `now` and `now + interval`: what the next frame
+    /// would show moved, in the value's unit.
+    public func travel(over interval: Millis, at now: Millis) -> Double {
+        abs(value(at: now + interval) - value(at: now))
     }
 
     /// A tween that goes nowhere never runs: a resting row must not keep the loop awake.

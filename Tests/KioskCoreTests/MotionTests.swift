@@ -138,6 +138,56 @@ import Testing
     }
 }
 
+/// Issue 12 item 7: a slide is drawn at 60 Hz only while it moves a pixel or more a frame;
+/// its creeping end (the spring's second half) at 30 Hz, where a 60 Hz frame showed the
+/// rows where the last one had.
+@Suite struct SlideFrameRateTests {
+    @Test func aSlideCreepingIntoPlaceIsDrawnAtHalfTheFramesAndStillGlides() throws {
+        var h = try RetargetingTests().settledBoard()
+        h.send(.resized(Viewport(width: 1_920, height: 1_080)))
+        RetargetingTests().remote(&h, row: 2, hole: 2, strokes: 1)  // Jake to the top: two slots up, the others one down
+        let board = h.state.leaderboard
+        let rowHeight = Layout(viewport: h.state.viewport).boardRowHeight(rows: board.rows.count)
+        let ids = (0..<3).map { h.id($0) }
+        let slideEnd = try #require(board.slots.values.map(\.end).max())
+        #expect(h.state.frameInterval(at: h.now) == MotionTokens.frameInterval, "a reshuffle starts at 60 Hz")
+
+        // The loop's frames while the rows slide: each one `frameInterval` after the last.
+        var t = h.now
+        var frames = 0
+        var slowFrames = 0
+        while t < slideEnd {
+            let interval = try #require(h.state.frameInterval(at: t), "rows still slide at \(t - h.now) ms")
+            let next = t + interval
+            let step = ids.map { abs(board.slot(of: $0, at: next) - board.slot(of: $0, at: t)) * rowHeight }.max()!
+            if interval == MotionTokens.softFrameInterval {
+                slowFrames += 1
+                #expect(step < 2 * MotionTokens.fullRatePixelsPerFrame, "at 30 Hz a row still moves under 2 px a frame")
+            } else {
+                #expect(interval == MotionTokens.frameInterval)
+            }
+            frames += 1
+            t = next
+        }
+        let fullRate = Int((slideEnd - h.now + MotionTokens.frameInterval - 1) / MotionTokens.frameInterval)
+        // Without the speed test every frame of the slide is a 60 Hz one: slowFrames == 0.
+        #expect(slowFrames >= 4, "the creeping end is drawn at 30 Hz")
+        // Three rows at 1080p are 140 px tall, so only the last third of this slide creeps; on a
+        // 20-row board (45 px rows, the soak's) it is the second half.
+        #expect(frames <= fullRate - 3, "\(frames) frames against \(fullRate) at 60 Hz throughout")
+        // Every row lands exactly on its slot.
+        for (index, row) in board.rows.enumerated() { #expect(board.slot(of: row.participantID, at: slideEnd) == Double(index)) }
+    }
+
+    @Test func travelIsHowFarTheNextFrameShowsTheValueMoved() {
+        let waiting = Tween(from: 3, to: 2, start: 1_100, duration: MotionTokens.reshuffleDuration)
+        #expect(waiting.travel(over: MotionTokens.frameInterval, at: 1_000) == 0)
+        let creeping = Tween(from: 3, to: 2, start: 0, duration: MotionTokens.reshuffleDuration)
+        #expect(creeping.travel(over: MotionTokens.frameInterval, at: 350) * 45 < 1, "the end of a one-row slide at 45 px a row")
+        #expect(creeping.travel(over: MotionTokens.frameInterval, at: 20) * 45 >= 1)
+    }
+}
+
 @Suite struct ReloadCoalescerTests {
     enum Change: Hashable, Sendable { case remote, external }
 
@@ -183,5 +233,17 @@ import Testing
         #expect(pacer.due(changed: true, frameInterval: nil) == nil, "input is drawn at once, not scheduled")
         pacer.drew(at: 270)
         #expect(!pacer.shouldDraw(changed: true, frameInterval: nil, now: 300), "the input was drawn: quiet again")
+    }
+
+    /// Negative control: without `drewMotion` in `shouldDraw` the frame at rest is not drawn.
+    @Test func motionEndsWithOneFrameAtRest() {
+        var pacer = RedrawPacer(quietInterval: 250)
+        pacer.drew(at: 0, moving: true)
+        #expect(!pacer.shouldDraw(changed: false, frameInterval: 33, now: 20))
+        pacer.drew(at: 33, moving: true)  // the last frame of a creeping slide, 20 ms short of its end
+        #expect(pacer.shouldDraw(changed: false, frameInterval: nil, now: 66), "the slide ended: one frame shows it landed")
+        #expect(pacer.due(changed: false, frameInterval: nil) == nil)
+        pacer.drew(at: 66)
+        #expect(!pacer.shouldDraw(changed: false, frameInterval: nil, now: 100), "at rest: no more frames")
     }
 }

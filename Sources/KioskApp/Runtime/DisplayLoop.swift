@@ -1,3 +1,4 @@
+import Foundation
 import HyzerKit
 import KioskCore
 import KioskHardware
@@ -22,6 +23,8 @@ public final class DisplayLoop {
     public private(set) var frames = 0
     private var mapping = KeyboardKnobMapping()
     private var lastDrawn: KioskState?
+    /// The sync badge as the last frame drew it.
+    private var lastBadge: SyncBadge?
     /// Store changes become one reload per interval (a burst of remote scores, one reshuffle).
     private var reloads = ReloadCoalescer<KioskInbox.StoreChange>()
     /// Input drawn at once, motion at its frame rate, the sync badge's flicker at most 4 times a second.
@@ -98,19 +101,42 @@ public final class DisplayLoop {
 
     /// When a frame the pacer holds back is due, if one is.
     private var pacedRedrawDue: Millis? {
-        pacer.due(changed: lastDrawn != session.state, frameInterval: session.state.frameInterval(at: now))
+        pacer.due(changed: showsNews(now: now), frameInterval: session.state.frameInterval(at: now))
+    }
+
+    private func showsNews(now: Millis) -> Bool {
+        Self.showsNews(session.state, since: lastDrawn, badge: lastBadge, wallClock: clock.date, now: now)
+    }
+
+    /// Whether `state` shows anything the frame of `drawn` (its badge `badge`) did not. On
+    /// the board a change of the sync indicator alone shows only through its badge: in a
+    /// burst each pull stamps a new time and turns it "syncing" and back, and most of those
+    /// frames drew the same "Synced just now" in the same colour again (issue 12 item 7).
+    /// Other screens may show more of the indicator (a status screen): there it is news.
+    static func showsNews(
+        _ state: KioskState, since drawn: KioskState?, badge: SyncBadge?, wallClock: Date, now: Millis
+    ) -> Bool {
+        guard let drawn else { return true }
+        guard state != drawn else { return false }
+        guard state.sync != drawn.sync, case .board = state.screen else { return true }
+        // The state with the drawn indicator put back: anything else that differs is news.
+        var rest = state
+        rest.handle(.syncChanged(drawn.sync), now: now)
+        return rest != drawn || SyncBadge(state.sync, wallClock: wallClock) != badge
     }
 
     private func drawIfNeeded(now: Millis) {
-        let changed = lastDrawn != session.state
+        let changed = showsNews(now: now)
         let frame = session.state.frameInterval(at: now)
         guard pacer.shouldDraw(changed: changed, frameInterval: frame, now: now) else { return }
+        let wallClock = clock.date
         let started = clock.uptimeNanoseconds
-        display.draw(session.state, now: now, wallClock: clock.date)
+        display.draw(session.state, now: now, wallClock: wallClock)
         session.frameTimes.record(nanoseconds: clock.uptimeNanoseconds &- started)
         display.present()
         lastDrawn = session.state
-        pacer.drew(at: now)
+        lastBadge = SyncBadge(session.state.sync, wallClock: wallClock)
+        pacer.drew(at: now, moving: frame != nil)
         frames += 1
         if frames == 1 {
             onFirstFrame()
