@@ -34,7 +34,9 @@ struct Harness {
 
     var snapshot: RoundSnapshot? { round.map { RoundSnapshot(round: $0, course: course, events: events) } }
 
-    var data: KioskData { KioskData(round: snapshot, lastCompleted: completed, courses: [course], players: players) }
+    var data: KioskData {
+        KioskData(round: snapshot, lastCompleted: completed, courses: [course], players: players, deviceID: device)
+    }
 
     mutating func publish(_ trigger: StandingsTrigger) {
         effects += state.handle(.dataChanged(data, trigger), now: now)
@@ -64,6 +66,16 @@ struct Harness {
                     roundID: round!.id, participantID: participant, hole: hole, strokes: strokes,
                     supersedes: cell.leaves.map(\.id), reportedBy: players[0].id, deviceID: device, createdAt: clock.date))
             if Scorecard(course: course, round: round!, events: events).isComplete { round!.markAllScored() }
+            publish(.localScore)
+        case .resolveScore(_, let participant, let hole, let strokes):
+            // As the store does: one resolution event superseding every current leaf.
+            let cell = Scorecard(course: course, round: round!, events: events)
+                .resolution(participant: participant, hole: hole)
+            events.append(
+                ScoreEvent(
+                    roundID: round!.id, participantID: participant, hole: hole, strokes: strokes,
+                    supersedes: cell.leaves.map(\.id), reportedBy: players[0].id, deviceID: device, createdAt: clock.date,
+                    isResolution: true))
             publish(.localScore)
         case .finishRound:
             try! round!.finish(at: clock.date)
