@@ -20,9 +20,8 @@ extension Painter {
             course.name, .body, size: courseSize, Palette.textSecondary,
             x: header.maxX, midY: header.midY, align: .right, maxWidth: layout.width * 0.35)
         // The round's open count, left of the course name (pressing a disputed row settles it).
-        paintCheckBadge(
-            snapshot, maxX: header.maxX - min(canvas.measure(course.name, .body, size: courseSize), layout.width * 0.35)
-                - layout.margin, midY: header.midY, size: courseSize)
+        let nameWidth = min(canvas.measure(course.name, .body, size: courseSize), layout.width * 0.35)
+        paintCheckBadge(snapshot, maxX: header.maxX - nameWidth - layout.margin, midY: header.midY, size: courseSize)
 
         let participants = snapshot.round.participants
         let rowH = layout.holeRowHeight(rows: participants.count)
