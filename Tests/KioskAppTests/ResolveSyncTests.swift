@@ -1,0 +1,135 @@
+import Foundation
+import HyzerKit
+import HyzerServer
+import HyzerStore
+import HyzerSync
+import HyzerTestSupport
+import KioskCore
+import Testing
+
+@testable import KioskApp
+
+/// Issue 9 item 1, "Done when": two devices and a real group server. The devices disagree on
+/// a score; the kiosk settles it with the knob (menu → Check 1 score → turn → press); the
+/// resolution reaches the other device through the server, and the count reads zero on both.
+@Suite(.serialized) struct ResolveSyncTests {
+    /// A device enrolled with the group: its own data directory, its link saved there as
+    /// `hyzer device enroll` saves it (the kiosk's `SyncService` reads it from there).
+    static func enrolledDevice(
+        _ name: String, server: RunningServer, token: String, root: URL
+    ) async throws -> (
+        HyzerDatabase, ServerLink
+    ) {
+        let dir = root.appendingPathComponent(name)
+        let db = try HyzerDatabase.open(dataDirectory: dir, assets: nil)
+        let answer = try await SyncClient.enroll(
+            server: server.baseURL, groupToken: token, deviceID: db.deviceID, name: name)
+        let link = ServerLink(
+            serverURL: server.baseURL, groupID: answer.groupID, groupName: answer.groupName,
+            deviceID: db.deviceID, deviceName: name, deviceToken: answer.deviceToken, enrolledAt: db.clock.date)
+        try link.save(to: dir)
+        return (db, link)
+    }
+
+    /// Polls `condition` until it holds or `seconds` pass: a liveness bound, not a timing assertion.
+    static func eventually(within seconds: Double, _ condition: () throws -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            try await Task.sleep(nanoseconds: 100_000_000)
+        }
+        return try condition()
+    }
+
+    @Test func aDiscrepancyResolvedAtTheKioskClearsOnBothDevices() async throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-resolve-sync-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let server = try await RunningServer.start(
+            ServerConfiguration(
+                dataDirectory: root.appendingPathComponent("server"), host: "127.0.0.1", port: 0, logLevel: .warning))
+        let (_, token) = try await server.storage.createGroup(name: "Test League")
+        let (kiosk, _) = try await Self.enrolledDevice("kiosk", server: server, token: token, root: root)
+        let (phone, phoneLink) = try await Self.enrolledDevice("phone", server: server, token: token, root: root)
+        let phoneEngine = SyncEngine(database: phone, link: phoneLink)
+        let sync = try #require(try SyncService(store: kiosk, inbox: KioskInbox()), "the kiosk is enrolled")
+
+        // The kiosk starts a round; the phone gets it.
+        let course = try Course(name: "Sync Nine", holeCount: 9)
+        try kiosk.saveCourse(course)
+        let players = try ["Ana", "Ben"].map { try Player(displayName: $0) }
+        for p in players { try kiosk.savePlayer(p) }
+        let round = try kiosk.startRound(
+            try kiosk.createRound(
+                courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)
+            ).id)
+        try await sync.engine.syncNow()
+        try await phoneEngine.syncNow()
+
+        // Both devices score Ben's hole 1 before either hears of the other: 3 here, 5 there.
+        let ben = players[1].id
+        let entry = { (strokes: Int) in
+            ScoreEntry(roundID: round.id, participantID: ben, hole: 1, strokes: strokes, reportedBy: players[0].id)
+        }
+        try kiosk.recordScore(entry(3))
+        try phone.recordScore(entry(5))
+        try await sync.engine.syncNow()
+        try await phoneEngine.syncNow()
+        try await sync.engine.syncNow()
+        for db in [kiosk, phone] {
+            #expect(try db.snapshot(round: round.id).scorecard.discrepancies.map(\.values) == [[3, 5]])
+        }
+
+        // From here both run as they do in the field: the kiosk's sync service pushes on each
+        // local write (wired as `buildKiosk` wires it), the phone's engine pulls when poked.
+        let session = try KioskSession(store: kiosk, viewport: Viewport(width: 800, height: 480), now: 0)
+        session.onLocalWrite = { sync.localWrite() }
+        let kioskRun = Task { try? await sync.run() }
+        let phoneRun = Task { try? await phoneEngine.run() }
+        defer {
+            kioskRun.cancel()
+            phoneRun.cancel()
+        }
+
+        // At the knob: hold for the menu, turn to "Check 1 score", press; 3 counts for now,
+        // two detents make it 5; press settles it.
+        session.send(.longPressed, now: 10)
+        let items = session.state.menuItems
+        let check = try #require(items.firstIndex(of: .checkScores(1)), "\(items)")
+        session.send(.turned(check), now: 20)
+        session.send(.pressed, now: 30)
+        #expect(session.state.screen.name == "resolve")
+        session.send(.turned(2), now: 40)
+        session.send(.pressed, now: 50)
+        #expect(session.state.screen == .board)
+
+        // One resolution event, superseding both conflicting statements.
+        let events = try kiosk.events(round: round.id).filter { $0.participantID == ben && $0.hole == 1 }
+        let resolutions = events.filter(\.isResolution)
+        #expect(resolutions.count == 1)
+        #expect(resolutions.first?.strokes == 5)
+        #expect(Set(resolutions.first?.supersedes ?? []) == Set(events.filter { !$0.isResolution }.map(\.id)))
+        #expect(session.state.round?.scorecard.discrepancies.isEmpty == true)
+
+        // The phone hears of it through the server with nobody calling sync.
+        let cleared = try await Self.eventually(within: 20) {
+            try phone.snapshot(round: round.id).scorecard.discrepancies.isEmpty
+        }
+        #expect(cleared, "the resolution never reached the phone")
+        let onPhone = try phone.snapshot(round: round.id)
+        #expect(onPhone.scorecard.value(participant: ben, hole: 1) == 5)
+        #expect(onPhone.standings.row(for: ben)?.strokes == 5, "the phone's standings use the resolved value")
+        #expect(onPhone.standings == (try kiosk.snapshot(round: round.id)).standings)
+        #expect(try kiosk.snapshot(round: round.id).scorecard.discrepancies.isEmpty)
+        // And the server holds it, as synced from the kiosk's outbox.
+        let pushed = try await Self.eventually(within: 10) {
+            try kiosk.outboxStatus(of: resolutions[0].id) == .synced
+        }
+        #expect(pushed)
+
+        kioskRun.cancel()
+        phoneRun.cancel()
+        await kioskRun.value
+        await phoneRun.value
+        await server.stop()
+    }
+}
