@@ -41,7 +41,9 @@ extension Painter {
         formatter.dateFormat = "HH:mm"
         let rowH = min(area.h / Double(statements.count), layout.listRowHeight * 1.3).rounded(.down)
         for (index, statement) in statements.enumerated() {
-            let rect = Rect(x: area.x, y: area.y + Double(index) * rowH, w: area.w, h: rowH - max(2, rowH * 0.1))
+            let rect = Rect(
+                x: area.x.rounded(), y: (area.y + Double(index) * rowH).rounded(), w: area.w.rounded(),
+                h: (rowH - max(2, rowH * 0.1)).rounded())
             canvas.fillRounded(rect, radius: rect.h * 0.22, Palette.elevated)
             let pad = rect.h * 0.3
             let valueW = rect.h * 0.9
@@ -74,11 +76,12 @@ extension Painter {
             size: Layout.fontSize(Double(number) * 0.16), color, x: area.midX, midY: numberY + Double(number) * 0.55,
             align: .center, maxWidth: area.w)
         guard !choices.isEmpty else { return }
-        let chip = min(area.w / Double(choices.count) * 0.8, layout.listRowHeight * 0.9)
-        let gap = chip * 0.25
+        // Whole pixels, as for the badge.
+        let chip = min(area.w / Double(choices.count) * 0.8, layout.listRowHeight * 0.9).rounded(.down)
+        let gap = (chip * 0.25).rounded()
         let total = Double(choices.count) * chip + Double(choices.count - 1) * gap
-        var x = area.midX - total / 2
-        let y = area.maxY - chip - layout.margin / 2
+        var x = (area.midX - total / 2).rounded()
+        let y = (area.maxY - chip - layout.margin / 2).rounded()
         for value in choices {
             let rect = Rect(x: x, y: y, w: chip, h: chip)
             if value == resolve.value {
@@ -101,9 +104,10 @@ extension Painter {
         let open = snapshot.scorecard.discrepancies.count
         guard open > 0 else { return 0 }
         let text = "\(open) to check"
-        let h = Double(size) * 1.7
-        let w = canvas.measure(text, .title, size: size) + h
-        let rect = Rect(x: maxX - w, y: midY - h / 2, w: w, h: h)
+        // Whole pixels: a rounded fill on fractional edges shows seams between its parts.
+        let h = (Double(size) * 1.7).rounded()
+        let w = (canvas.measure(text, .title, size: size) + h).rounded()
+        let rect = Rect(x: (maxX - w).rounded(), y: (midY - h / 2).rounded(), w: w, h: h)
         canvas.fillRounded(rect, radius: h / 2, Palette.overPar)
         canvas.text(text, .title, size: size, Palette.background, x: rect.midX, midY: midY, align: .center)
         return w
