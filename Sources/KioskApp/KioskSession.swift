@@ -115,6 +115,9 @@ public final class KioskSession {
                 case .finishRound(let id):
                     _ = try store.finishRound(id)
                     wrote = true
+                case .discardRound(let id):
+                    _ = try store.discardRound(id)
+                    wrote = true
                 case .startRound(let courseID, let playerIDs):
                     let players = try store.players()
                     let participants = playerIDs.compactMap { id in players.first { $0.id == id }.map(Participant.registered) }

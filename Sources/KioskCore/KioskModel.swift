@@ -109,6 +109,8 @@ public enum KioskEffect: Sendable, Equatable {
     case finishRound(UUID)
     /// One resolution event that supersedes every conflicting leaf of the cell (FR52).
     case resolveScore(roundID: UUID, participantID: UUID, hole: Int, strokes: Int)
+    /// Drop a round that has no scores (it syncs as a completed round with no events).
+    case discardRound(UUID)
     case startRound(courseID: UUID, playerIDs: [UUID])
     case saveSettings(KioskSettings)
     /// Gather the status screen's facts and send them back as `.statusChanged`.

@@ -77,6 +77,12 @@ struct Harness {
                     supersedes: cell.leaves.map(\.id), reportedBy: players[0].id, deviceID: device, createdAt: clock.date,
                     isResolution: true))
             publish(.localScore)
+        case .discardRound:
+            // As the store does: only an empty round; it finishes and leaves no summary.
+            guard events.isEmpty else { return }
+            try! round!.finish(at: clock.date)
+            round = nil
+            publish(.localScore)
         case .finishRound:
             try! round!.finish(at: clock.date)
             completed = snapshot
