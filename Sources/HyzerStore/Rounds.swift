@@ -258,7 +258,9 @@ extension HyzerDatabase {
 
     public func finishRound(_ roundID: UUID, at date: Date? = nil) throws -> Round { try write(.finishRound(roundID, at: date)) }
 
-    public func discardRound(_ roundID: UUID, at date: Date? = nil) throws -> Round { try write(.discardRound(roundID, at: date)) }
+    public func discardRound(_ roundID: UUID, at date: Date? = nil) throws -> Round {
+        try write(.discardRound(roundID, at: date))
+    }
 
     @discardableResult
     public func recordScore(_ entry: ScoreEntry, at date: Date? = nil) throws -> RecordedScore {
