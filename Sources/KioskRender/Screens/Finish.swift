@@ -28,7 +28,9 @@ extension Painter {
 
         if finish.kind == .finish {
             // One line per player who is missing holes, as many as fit; then how many more.
-            let area = layout.statusFacts
+            let facts = layout.statusFacts
+            // A little air under the subtitle.
+            let area = Rect(x: facts.x, y: facts.y + layout.margin / 2, w: facts.w, h: facts.h - layout.margin / 2)
             let size = Layout.fontSize(min(layout.listRowHeight * 0.36, area.h / 6 * 0.6))
             let lineH = Double(size) * 1.6
             let fit = max(1, Int(area.h / lineH))
