@@ -54,41 +54,18 @@ import Testing
         """
 
     @Test func finishAsksThenAnEmptyRoundIsDiscarded() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-kiosk-finish-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let initialized = try await Binary.run("hyzer", ["init", "--data", dir.path])
-        #expect(initialized.status == 0, "\(initialized.stderr)")
-        let demo = try await Binary.run(
-            "hyzer", ["demo", "--data", dir.path, "--players", "3", "--holes-played", "6", "--course", "Riverside Nine"])
-        #expect(demo.status == 0, "\(demo.stderr)")
-        let roundID = try #require(demo.stdout.split(separator: "\n").last.flatMap { UUID(uuidString: String($0)) })
+        let journey = try await HeadlessJourney.demo("finish", players: 3, holesPlayed: 6)
+        defer { journey.remove() }
+        let images = try await journey.play(Self.script)
 
-        let scriptURL = dir.appendingPathComponent("finish.txt")
-        try Self.script.write(to: scriptURL, atomically: true, encoding: .utf8)
-        let shots = dir.appendingPathComponent("shots")
-        let run = try await Binary.run(
-            "hyzer-kiosk",
-            ["--data", dir.path, "--headless", "--size", "1280x720", "--script", scriptURL.path, "--snapshots", shots.path])
-        #expect(run.status == 0, "stderr: \(run.stderr)")
-
-        let db = try HyzerDatabase(directory: dir)
+        let db = try HyzerDatabase(directory: journey.dir)
+        let roundID = journey.roundID
         // The demo round finished with its players DNF; the mistaken one discarded: completed,
         // empty, and not in history.
         #expect(try db.history().map(\.id) == [roundID])
         #expect(try db.snapshot(round: roundID).standings.rows.allSatisfy { $0.status == .dnf })
         #expect(try db.activeRounds().isEmpty)
 
-        let images = run.stdout.split(separator: "\n").map(String.init)
-        for name in ["finish", "discard"] {
-            let path = try #require(images.first { $0.hasSuffix("-\(name).png") }, "\(name) in \(images)")
-            let image = try PNGImage(contentsOf: URL(fileURLWithPath: path))
-            #expect(image.width == 1280 && image.height == 720)
-            #expect(image.distinctColours > 20, "\(name) looks blank")
-            if let out = ProcessInfo.processInfo.environment["HYZER_SNAPSHOT_DIR"] {
-                let target = URL(fileURLWithPath: out).appendingPathComponent("\(name).png")
-                try? FileManager.default.removeItem(at: target)
-                try FileManager.default.copyItem(at: URL(fileURLWithPath: path), to: target)
-            }
-        }
+        try HeadlessJourney.check(["finish", "discard"], in: images)
     }
 }

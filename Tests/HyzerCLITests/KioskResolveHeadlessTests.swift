@@ -44,14 +44,9 @@ import Testing
         """
 
     @Test func settlingBothDisputesFromTheHoleCardAndTheMenu() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-kiosk-resolve-\(UUID())")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let initialized = try await Binary.run("hyzer", ["init", "--data", dir.path])
-        #expect(initialized.status == 0, "\(initialized.stderr)")
-        let demo = try await Binary.run(
-            "hyzer", ["demo", "--data", dir.path, "--players", "3", "--holes-played", "2", "--course", "Riverside Nine"])
-        #expect(demo.status == 0, "\(demo.stderr)")
-        let roundID = try #require(demo.stdout.split(separator: "\n").last.flatMap { UUID(uuidString: String($0)) })
+        let journey = try await HeadlessJourney.demo("resolve", players: 3, holesPlayed: 2)
+        defer { journey.remove() }
+        let (dir, roundID) = (journey.dir, journey.roundID)
 
         // A phone's statements on hole 2, a stroke off the kiosk's, as a sync would bring them.
         let phoneDevice = "5e1f0c2a-phone"
@@ -73,13 +68,7 @@ import Testing
         let nateCounting = try #require(before.scorecard.value(participant: nate, hole: 2))
         let mikeCounting = try #require(before.scorecard.value(participant: mike, hole: 2))
 
-        let scriptURL = dir.appendingPathComponent("resolve.txt")
-        try Self.script.write(to: scriptURL, atomically: true, encoding: .utf8)
-        let shots = dir.appendingPathComponent("shots")
-        let run = try await Binary.run(
-            "hyzer-kiosk",
-            ["--data", dir.path, "--headless", "--size", "1280x720", "--script", scriptURL.path, "--snapshots", shots.path])
-        #expect(run.status == 0, "stderr: \(run.stderr)")
+        let images = try await journey.play(Self.script)
 
         // Two resolutions, each superseding both statements of its cell; nothing left open.
         let after = try HyzerDatabase(directory: dir).snapshot(round: roundID)
@@ -93,13 +82,8 @@ import Testing
         #expect(after.scorecard.value(participant: nate, hole: 2) == nateCounting + 1, "turned one up, then pressed")
         #expect(after.scorecard.value(participant: mike, hole: 2) == mikeCounting, "pressed as it was")
 
-        let images = run.stdout.split(separator: "\n").map(String.init)
-        for name in ["board-check-badge", "hole-card-check-badge", "resolve", "menu-check-scores", "board-all-checked"] {
-            let path = try #require(images.first { $0.hasSuffix("-\(name).png") }, "\(name) in \(images)")
-            let image = try PNGImage(contentsOf: URL(fileURLWithPath: path))
-            #expect(image.width == 1280 && image.height == 720)
-            #expect(image.distinctColours > 20, "\(name) looks blank")
-        }
+        try HeadlessJourney.check(
+            ["board-check-badge", "hole-card-check-badge", "resolve", "menu-check-scores", "board-all-checked"], in: images)
         // The badge sits at the right end of the board's footer: there the board with two
         // open differs from the board with none, pixel by pixel.
         let badge = try PNGImage(
@@ -115,13 +99,5 @@ import Testing
         }
         #expect(differing > 500, "no badge at the footer's right (\(differing) pixels differ)")
 
-        if let out = ProcessInfo.processInfo.environment["HYZER_SNAPSHOT_DIR"] {
-            for name in ["board-check-badge", "hole-card-check-badge", "resolve", "menu-check-scores"] {
-                let source = URL(fileURLWithPath: images.first { $0.hasSuffix("-\(name).png") }!)
-                let target = URL(fileURLWithPath: out).appendingPathComponent("\(name).png")
-                try? FileManager.default.removeItem(at: target)
-                try FileManager.default.copyItem(at: source, to: target)
-            }
-        }
     }
 }

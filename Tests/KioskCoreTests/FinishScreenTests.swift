@@ -88,10 +88,7 @@ import Testing
         var h = try Harness()
         Self.choose(.discardRound, &h)
         // Another device's score arrives by sync.
-        h.events.append(
-            ScoreEvent(
-                roundID: h.round!.id, participantID: h.id(1), hole: 1, strokes: 3, reportedBy: h.id(1),
-                deviceID: "phone", createdAt: h.clock.date))
+        h.record(h.id(1), hole: 1, strokes: 3, resolution: false, device: "phone", reporter: h.id(1))
         h.publish(.remoteSync)
         #expect(h.state.screen == .finishRound(kind: .finish, cursor: 1), "asked again, on \"Keep scoring\"")
         #expect(h.state.menuItems.contains(.finishRound))

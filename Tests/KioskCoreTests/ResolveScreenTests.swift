@@ -128,20 +128,12 @@ import Testing
     @Test func aCellResolvedOnAnotherDeviceMovesTheScreenOn() throws {
         var h = try Self.twoDisputes()
         Self.openFromMenu(&h)
-        let leaves = h.state.round!.scorecard.resolution(participant: h.id(1), hole: 1).leaves.map(\.id)
         // Another device's resolution arrives by sync.
-        h.events.append(
-            ScoreEvent(
-                roundID: h.round!.id, participantID: h.id(1), hole: 1, strokes: 5, supersedes: leaves,
-                reportedBy: h.id(0), deviceID: "phone-c", createdAt: h.clock.date, isResolution: true))
+        h.record(h.id(1), hole: 1, strokes: 5, resolution: true, device: "phone-c")
         h.publish(.remoteSync)
         #expect(Self.resolving(h)?.cell == ScoreCell(participantID: h.id(2), hole: 2))
         // And the other one: nothing left, back where the screen was opened from.
-        let more = h.state.round!.scorecard.resolution(participant: h.id(2), hole: 2).leaves.map(\.id)
-        h.events.append(
-            ScoreEvent(
-                roundID: h.round!.id, participantID: h.id(2), hole: 2, strokes: 4, supersedes: more,
-                reportedBy: h.id(0), deviceID: "phone-c", createdAt: h.clock.date, isResolution: true))
+        h.record(h.id(2), hole: 2, strokes: 4, resolution: true, device: "phone-c")
         h.publish(.remoteSync)
         #expect(h.state.screen == .menu(cursor: 0))
     }

@@ -102,10 +102,10 @@ extension Screen.FinishRound: ScreenBehavior {
     /// The round was finished elsewhere; or, asked to discard, a score came in (the
     /// round is no longer empty): ask again as a finish, with who is missing what.
     func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis) {
-        guard let snapshot = state.data.round else {
+        if state.data.round == nil {
             state.screen = .board
-            return
+        } else if kind == .discard, state.data.round?.events.isEmpty == false {
+            state.screen = .finishRound(kind: .finish, cursor: 1)
         }
-        if kind == .discard && !snapshot.events.isEmpty { state.screen = .finishRound(kind: .finish, cursor: 1) }
     }
 }
