@@ -181,7 +181,7 @@ let package = Package(
             name: "KioskAppTests",
             dependencies: [
                 "KioskApp", "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "HyzerSync",
-                "SQLiteFaults",
+                "SQLiteFaults", "HyzerServer", "HyzerTestSupport",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

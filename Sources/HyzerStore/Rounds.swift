@@ -96,6 +96,20 @@ extension StoreWrite where Value == Round {
         }
     }
 
+    /// Issue 9: drops a round started by mistake, while it has no score events. It is
+    /// finished with nothing in it: the same round record every device already merges (a
+    /// completed round never moves back), and history leaves a completed round without
+    /// events out. docs/sync-protocol.md says how it syncs.
+    public static func discardRound(_ roundID: UUID, at date: Date? = nil) -> Self {
+        mutateRound(roundID) { round, db, context in
+            guard try ScoreEventRow.filter(ScoreEventRow.Columns.roundID == roundID).isEmpty(db) else {
+                throw StoreError.roundHasScores(roundID)
+            }
+            do throws(RoundError) { try round.finish(at: date ?? context.now) } catch { throw StoreError.round(error) }
+            try Rows.updateStatus(of: round, at: Rows.seconds(context.now), db)
+        }
+    }
+
     private static func mutateRound(
         _ id: UUID, _ body: @escaping @Sendable (inout Round, Database, StoreContext) throws -> Void
     ) -> Self {
@@ -186,7 +200,8 @@ extension StoreRead where Value == [Round] {
 }
 
 extension StoreRead where Value == [RoundSummary] {
-    /// FR59: completed rounds, newest first.
+    /// FR59: completed rounds, newest first. A completed round without score events is a
+    /// discarded one (`discardRound`) and is left out.
     public static func history(limit: Int = 500) -> Self {
         StoreRead { db in
             // One constant statement, the participant count as a correlated subquery, kept
@@ -199,6 +214,7 @@ extension StoreRead where Value == [RoundSummary] {
                            (SELECT COUNT(*) FROM round_participants p WHERE p.round_id = r.id) AS participant_count
                     FROM rounds r JOIN courses c ON c.id = r.course_id
                     WHERE r.status = 'completed'
+                      AND EXISTS (SELECT 1 FROM score_events e WHERE e.round_id = r.id)
                     ORDER BY COALESCE(r.completed_at, r.created_at) DESC LIMIT ?
                     """, arguments: [limit], cached: true)
             return try Row.fetchAll(db, request).map { row in
@@ -241,6 +257,10 @@ extension HyzerDatabase {
     public func startRound(_ roundID: UUID, at date: Date? = nil) throws -> Round { try write(.startRound(roundID, at: date)) }
 
     public func finishRound(_ roundID: UUID, at date: Date? = nil) throws -> Round { try write(.finishRound(roundID, at: date)) }
+
+    public func discardRound(_ roundID: UUID, at date: Date? = nil) throws -> Round {
+        try write(.discardRound(roundID, at: date))
+    }
 
     @discardableResult
     public func recordScore(_ entry: ScoreEntry, at date: Date? = nil) throws -> RecordedScore {

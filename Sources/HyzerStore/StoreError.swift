@@ -12,6 +12,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case corruptRecord(String)
     case seeds(String)
     case noDiscrepancy(participant: UUID, hole: Int)
+    /// Only a round without scores can be discarded.
+    case roundHasScores(UUID)
     /// SQLite refused a record (a constraint or trigger), with its message.
     case refused(String)
 
@@ -26,6 +28,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .corruptRecord(let what): "stored record is damaged: \(what)"
         case .seeds(let what): "cannot load seeded courses: \(what)"
         case .noDiscrepancy(let p, let h): "participant \(p) has no open discrepancy on hole \(h)"
+        case .roundHasScores: "the round has scores, so it cannot be discarded: finish it instead"
         case .refused(let message): message
         }
     }

@@ -64,7 +64,9 @@ public final class KioskSession {
     public static func load(_ store: HyzerDatabase) throws -> KioskData {
         let round = try store.activeRounds().first.map { try store.snapshot(round: $0.id) }
         let last = try store.history(limit: 1).first.map { try store.snapshot(round: $0.id) }
-        return KioskData(round: round, lastCompleted: last, courses: try store.courses(), players: try store.players())
+        return KioskData(
+            round: round, lastCompleted: last, courses: try store.courses(), players: try store.players(),
+            deviceID: store.deviceID)
     }
 
     /// Feeds one event through the machine and performs what it asks for.
@@ -104,16 +106,17 @@ public final class KioskSession {
                 case .refreshStatus:
                     state.handle(.statusChanged(statusGatherer.gather(viewport: state.viewport, frames: frameTimes)), now: now)
                 case .saveScore(let roundID, let participantID, let hole, let strokes):
-                    // The kiosk is the group's shared device: the round's organizer is
-                    // recorded as the reporter, the kiosk's device id as the source.
-                    let reporter = state.data.round?.round.organizerID ?? participantID
-                    try store.recordScore(
-                        ScoreEntry(
-                            roundID: roundID, participantID: participantID, hole: hole,
-                            strokes: strokes, reportedBy: reporter))
+                    try store.recordScore(entry(roundID, participantID, hole, strokes))
+                    wrote = true
+                case .resolveScore(let roundID, let participantID, let hole, let strokes):
+                    // One event superseding every conflicting leaf, pushed like any score.
+                    try store.resolveDiscrepancy(entry(roundID, participantID, hole, strokes))
                     wrote = true
                 case .finishRound(let id):
                     _ = try store.finishRound(id)
+                    wrote = true
+                case .discardRound(let id):
+                    _ = try store.discardRound(id)
                     wrote = true
                 case .startRound(let courseID, let playerIDs):
                     let players = try store.players()
@@ -147,6 +150,13 @@ public final class KioskSession {
         } catch {
             logger.error("reloading after a write failed: \(error)")
         }
+    }
+
+    /// The kiosk is the group's shared device: the round's organizer is recorded as the
+    /// reporter, the kiosk's device id (added by the store) as the source.
+    private func entry(_ roundID: UUID, _ participantID: UUID, _ hole: Int, _ strokes: Int) -> ScoreEntry {
+        let reporter = state.data.round?.round.organizerID ?? participantID
+        return ScoreEntry(roundID: roundID, participantID: participantID, hole: hole, strokes: strokes, reportedBy: reporter)
     }
 
     static func sentence(for error: any Error) -> String {

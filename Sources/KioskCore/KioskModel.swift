@@ -9,13 +9,18 @@ public struct KioskData: Sendable, Equatable {
     public var lastCompleted: RoundSnapshot?
     public var courses: [Course]
     public var players: [Player]
+    /// This kiosk's device id, so the resolve screen can say "this kiosk" for its own scores.
+    public var deviceID: String?
 
-    public init(round: RoundSnapshot? = nil, lastCompleted: RoundSnapshot? = nil, courses: [Course] = [], players: [Player] = [])
-    {
+    public init(
+        round: RoundSnapshot? = nil, lastCompleted: RoundSnapshot? = nil, courses: [Course] = [], players: [Player] = [],
+        deviceID: String? = nil
+    ) {
         self.round = round
         self.lastCompleted = lastCompleted
         self.courses = courses
         self.players = players
+        self.deviceID = deviceID
     }
 
     /// A display name for whoever reported a score.
@@ -102,6 +107,10 @@ public enum KioskEffect: Sendable, Equatable {
     case buzz(BuzzPattern)
     case saveScore(roundID: UUID, participantID: UUID, hole: Int, strokes: Int)
     case finishRound(UUID)
+    /// One resolution event that supersedes every conflicting leaf of the cell (FR52).
+    case resolveScore(roundID: UUID, participantID: UUID, hole: Int, strokes: Int)
+    /// Drop a round that has no scores (it syncs as a completed round with no events).
+    case discardRound(UUID)
     case startRound(courseID: UUID, playerIDs: [UUID])
     case saveSettings(KioskSettings)
     /// Gather the status screen's facts and send them back as `.statusChanged`.

@@ -28,6 +28,8 @@ struct Painter {
         case .setupCourse(let setup): paint(setup)
         case .setupPlayers(let setup): paint(setup)
         case .status(let status): paint(status)
+        case .resolve(let resolve): paint(resolve)
+        case .finishRound(let finish): paint(finish)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         if case .status = state.screen, state.notice?.text == state.storageWarning { return }

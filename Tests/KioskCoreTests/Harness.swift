@@ -34,7 +34,9 @@ struct Harness {
 
     var snapshot: RoundSnapshot? { round.map { RoundSnapshot(round: $0, course: course, events: events) } }
 
-    var data: KioskData { KioskData(round: snapshot, lastCompleted: completed, courses: [course], players: players) }
+    var data: KioskData {
+        KioskData(round: snapshot, lastCompleted: completed, courses: [course], players: players, deviceID: device)
+    }
 
     mutating func publish(_ trigger: StandingsTrigger) {
         effects += state.handle(.dataChanged(data, trigger), now: now)
@@ -57,13 +59,17 @@ struct Harness {
     mutating func perform(_ effect: KioskEffect) {
         switch effect {
         case .saveScore(_, let participant, let hole, let strokes):
-            let cell = Scorecard(course: course, round: round!, events: events)
-                .resolution(participant: participant, hole: hole)
-            events.append(
-                ScoreEvent(
-                    roundID: round!.id, participantID: participant, hole: hole, strokes: strokes,
-                    supersedes: cell.leaves.map(\.id), reportedBy: players[0].id, deviceID: device, createdAt: clock.date))
+            record(participant, hole: hole, strokes: strokes, resolution: false)
             if Scorecard(course: course, round: round!, events: events).isComplete { round!.markAllScored() }
+            publish(.localScore)
+        case .resolveScore(_, let participant, let hole, let strokes):
+            record(participant, hole: hole, strokes: strokes, resolution: true)
+            publish(.localScore)
+        case .discardRound:
+            // As the store does: only an empty round; it finishes and leaves no summary.
+            guard events.isEmpty else { return }
+            try! round!.finish(at: clock.date)
+            round = nil
             publish(.localScore)
         case .finishRound:
             try! round!.finish(at: clock.date)
@@ -80,6 +86,18 @@ struct Harness {
         case .buzz, .saveSettings, .refreshStatus:
             break
         }
+    }
+
+    /// As the store writes a score or a resolution: one event superseding every current leaf.
+    mutating func record(
+        _ participant: UUID, hole: Int, strokes: Int, resolution: Bool, device: String? = nil, reporter: UUID? = nil
+    ) {
+        let cell = Scorecard(course: course, round: round!, events: events).resolution(participant: participant, hole: hole)
+        events.append(
+            ScoreEvent(
+                roundID: round!.id, participantID: participant, hole: hole, strokes: strokes,
+                supersedes: cell.leaves.map(\.id), reportedBy: reporter ?? players[0].id, deviceID: device ?? self.device,
+                createdAt: clock.date, isResolution: resolution))
     }
 
     /// Scores a participant on the current hole card through the knob: press, turn, press.

@@ -276,6 +276,10 @@ import Testing
 @Suite struct MenuAndTimeoutTests {
     @Test func menuTogglesReduceMotionAndFinishes() throws {
         var h = try Harness()
+        // One score in: the round can be finished (an empty one is discarded instead).
+        h.send(.pressed)
+        h.score(row: 0, delta: 0)
+        h.send(.longPressed)
         h.send(.longPressed)
         #expect(h.state.screen == .menu(cursor: 0))
         #expect(
@@ -288,6 +292,9 @@ import Testing
         #expect(h.state.settings.reduceMotion)
         h.send(.turned(-2))
         let round = try #require(h.round)
+        // "Finish round now" asks first (issue 9), then finishes on a press.
+        #expect(h.send(.pressed).isEmpty)
+        #expect(h.state.screen == .finishRound(kind: .finish))
         #expect(h.send(.pressed) == [.buzz(.confirm), .finishRound(round.id)])
         #expect(h.state.screen == .summary(roundID: round.id))
         #expect(h.completed?.standings.rows.allSatisfy { $0.status == .dnf } == true)

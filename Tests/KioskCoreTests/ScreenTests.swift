@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 import Testing
 
 @testable import KioskCore
@@ -17,6 +18,7 @@ import Testing
             (.setupCourse(cursor: 0), "setup-course"),
             (.setupPlayers(courseID: id, selected: [id], cursor: 1), "setup-players"),
             (.status(Screen.Status(cursor: 1, refreshAt: 0)), "status"),
+            (.resolve(.init(cell: ScoreCell(participantID: id, hole: 2), value: 4, origin: .board)), "resolve"),
         ]
         for (screen, name) in screens { #expect(screen.name == name) }
     }
@@ -32,5 +34,6 @@ import Testing
         #expect(Screen.setupCourse(cursor: 0).isTransient)
         #expect(Screen.setupPlayers(courseID: id, selected: [], cursor: 0).isTransient)
         #expect(Screen.status(Screen.Status(cursor: 0, refreshAt: 0)).isTransient)
+        #expect(Screen.resolve(.init(cell: ScoreCell(participantID: id, hole: 1), value: 3, origin: .menu)).isTransient)
     }
 }

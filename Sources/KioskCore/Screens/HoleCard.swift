@@ -61,6 +61,12 @@ extension Screen.HoleCard: ScreenBehavior {
     func pressed(in state: inout KioskState, now: Millis) -> [KioskEffect] {
         guard let snapshot = state.data.round, snapshot.round.participants.indices.contains(cursor) else { return [] }
         let participant = snapshot.round.participants[cursor]
+        // A score in dispute is settled, not overwritten: a correction would only add one
+        // more statement to the dispute.
+        if let discrepancy = snapshot.discrepancy(at: ScoreCell(participantID: participant.id, hole: hole)) {
+            state.screen = Screen.Resolve.showing(discrepancy, in: snapshot, origin: .holeCard(hole: hole, cursor: cursor))
+            return []
+        }
         let previous = snapshot.scorecard.value(participant: participant.id, hole: hole)
         let par = snapshot.course.par(of: hole) ?? Course.defaultPar
         state.screen = .entry(

@@ -12,12 +12,14 @@ extension Screen {
 }
 
 public enum MenuItem: Sendable, Equatable {
-    case enterScores, finishRound, startRound, reduceMotion(Bool), status, close
+    case enterScores, checkScores(Int), finishRound, discardRound, startRound, reduceMotion(Bool), status, close
 
     public var title: String {
         switch self {
         case .enterScores: "Enter scores"
+        case .checkScores(let n): "Check \(n) score\(n == 1 ? "" : "s")"
         case .finishRound: "Finish round now"
+        case .discardRound: "Discard this round"
         case .startRound: "Start a new round"
         case .reduceMotion(let on): "Reduce motion: \(on ? "on" : "off")"
         case .status: "Status"
@@ -30,7 +32,15 @@ extension KioskState {
     /// Menu entries, which depend on whether a round is being played.
     public var menuItems: [MenuItem] {
         var items: [MenuItem] = []
-        if data.round != nil { items += [.enterScores, .finishRound] }
+        if let round = data.round {
+            items.append(.enterScores)
+            // Only while there is something to check: the entry names the count, like the badge.
+            let open = round.scorecard.discrepancies.count
+            if open > 0 { items.append(.checkScores(open)) }
+            // With no scores, finishing would only make everyone DNF: a round started by
+            // mistake is discarded instead.
+            items.append(round.events.isEmpty ? .discardRound : .finishRound)
+        }
         items += [.startRound, .reduceMotion(settings.reduceMotion), .status, .close]
         return items
     }
@@ -48,10 +58,13 @@ extension Screen.Menu: ScreenBehavior {
         switch items[min(cursor, items.count - 1)] {
         case .enterScores:
             if let snapshot = state.data.round { state.screen = Screen.HoleCard.resuming(snapshot) }
+        case .checkScores:
+            Screen.Resolve.begin(in: &state, origin: .menu)
         case .finishRound:
-            guard let snapshot = state.data.round else { return [] }
-            state.screen = .summary(roundID: snapshot.round.id)
-            return [.buzz(.confirm), .finishRound(snapshot.round.id)]
+            // Asks first, naming who is missing which holes.
+            if state.data.round != nil { state.screen = .finishRound(kind: .finish) }
+        case .discardRound:
+            if state.data.round != nil { state.screen = .finishRound(kind: .discard) }
         case .startRound:
             return Screen.SetupCourse.begin(in: &state, now: now)
         case .reduceMotion(let on):

@@ -22,6 +22,10 @@ public enum Screen: Sendable, Equatable {
     case setupPlayers(SetupPlayers)
     /// The maintainer's status screen (issue 9).
     case status(Status)
+    /// Checking the round's open discrepancies one cell at a time (issue 9).
+    case resolve(Resolve)
+    /// "Finish round now" (who is missing what) or "Discard this round", confirmed (issue 9).
+    case finishRound(FinishRound)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -35,6 +39,8 @@ public enum Screen: Sendable, Equatable {
         case .setupCourse(let screen): screen
         case .setupPlayers(let screen): screen
         case .status(let screen): screen
+        case .resolve(let screen): screen
+        case .finishRound(let screen): screen
         }
     }
 

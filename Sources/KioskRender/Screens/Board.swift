@@ -80,9 +80,13 @@ extension Painter {
                 toPar(row.toPar), .score, size: scoreSize, Palette.toPar(row.toPar), x: columns.toPar,
                 midY: rect.midY, align: .right)
         }
-        let discrepancies = snapshot.scorecard.discrepancies.count
-        var hint = allIn ? "All scores recorded · Press to finalize" : "Press to enter scores · Hold for menu"
-        if discrepancies > 0 { hint += " · \(discrepancies) score\(discrepancies == 1 ? "" : "s") to check" }
-        paintFooter(hint)
+        let hint = allIn ? "All scores recorded · Press to finalize" : "Press to enter scores · Hold for menu"
+        // The open count as a badge at the footer's right, the hints centred in what is left.
+        let badge = paintCheckBadge(snapshot, maxX: layout.width - layout.margin, midY: footerMid, size: layout.captionFont)
+        guard badge > 0 else { return paintFooter(hint) }
+        let room = layout.width - 3 * layout.margin - badge
+        canvas.text(
+            hint + " · Check scores in the menu", .body, size: layout.captionFont, Palette.textSecondary,
+            x: layout.margin + room / 2, midY: footerMid, align: .center, maxWidth: room)
     }
 }

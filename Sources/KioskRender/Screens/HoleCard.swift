@@ -15,9 +15,13 @@ extension Painter {
         canvas.text(
             "Par \(par)", .body, size: Layout.fontSize(header.h * 0.36), Palette.accent,
             x: header.x + holeWidth + layout.margin, midY: header.midY)
+        let courseSize = Layout.fontSize(header.h * 0.3)
         canvas.text(
-            course.name, .body, size: Layout.fontSize(header.h * 0.3), Palette.textSecondary,
+            course.name, .body, size: courseSize, Palette.textSecondary,
             x: header.maxX, midY: header.midY, align: .right, maxWidth: layout.width * 0.35)
+        // The round's open count, left of the course name (pressing a disputed row settles it).
+        let nameWidth = min(canvas.measure(course.name, .body, size: courseSize), layout.width * 0.35)
+        paintCheckBadge(snapshot, maxX: header.maxX - nameWidth - layout.margin, midY: header.midY, size: courseSize)
 
         let participants = snapshot.round.participants
         let rowH = layout.holeRowHeight(rows: participants.count)
