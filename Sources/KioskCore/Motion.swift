@@ -39,6 +39,10 @@ public enum MotionTokens {
     /// Changes made elsewhere (sync, another process) are read at most this often: well
     /// inside NFR2's 5 s, and a burst reshuffles the board once a second, not per score.
     public static let reloadInterval: Millis = 1_000
+    /// …and every 2 s once a burst has gone on for `burstAfterReloads` readings (a board
+    /// that reshuffles every second for minutes cannot be followed; still inside NFR2).
+    public static let burstReloadInterval: Millis = 2_000
+    public static let burstAfterReloads = 3
     /// A change with no motion and no input behind it (the sync badge) is drawn at most this often.
     public static let quietRedrawInterval: Millis = 250
 }

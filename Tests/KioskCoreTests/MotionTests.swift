@@ -192,7 +192,7 @@ import Testing
     enum Change: Hashable, Sendable { case remote, external }
 
     @Test func theFirstChangeIsReadAtOnceAndABurstOncePerInterval() {
-        var reloads = ReloadCoalescer<Change>(interval: 1_000)
+        var reloads = ReloadCoalescer<Change>(interval: 1_000, burstInterval: 1_000)
         #expect(reloads.dueAt == nil)
         #expect(reloads.take(now: 0) == nil, "nothing noticed, nothing to read")
         reloads.noticed(.remote)
@@ -207,6 +207,33 @@ import Testing
         // After a quiet spell longer than the interval, at once again.
         reloads.noticed(.external)
         #expect(reloads.take(now: 5_000) == [.external])
+    }
+}
+
+extension ReloadCoalescerTests {
+    /// Ten changes a second for 20 s: one reading a second for the first three, then one
+    /// every two seconds; a quiet spell ends the burst and the next change is read at once.
+    /// (Negative control: with `burstInterval` equal to `interval` the burst is read 20
+    /// times, not 12, and `dueAt` never moves to 2 s.)
+    @Test func aBurstThatGoesOnIsReadEveryTwoSeconds() {
+        var reloads = ReloadCoalescer<Change>(interval: 1_000, burstInterval: 2_000, burstAfter: 3)
+        var readings: [Millis] = []
+        for t in stride(from: Millis(0), to: 20_000, by: 100) {
+            reloads.noticed(.remote)
+            // The loop wakes when a reading is due, a frame or so late.
+            if let due = reloads.dueAt, due <= t, reloads.take(now: t) != nil { readings.append(t) }
+        }
+        #expect(Array(readings.prefix(5)) == [0, 1_000, 2_000, 3_000, 5_000])
+        #expect(zip(readings.dropFirst(4), readings.dropFirst(5)).allSatisfy { $1 - $0 == 2_000 })
+        #expect(readings.count == 12)
+        #expect(reloads.currentInterval == 2_000)
+        // The burst's tail is read when due; then quiet for longer than the burst
+        // interval, and the next change is read at once.
+        let tail = reloads.dueAt!
+        #expect(reloads.take(now: tail) == [.remote])
+        reloads.noticed(.external)
+        #expect(reloads.take(now: tail + 2_500) == [.external])
+        #expect(reloads.currentInterval == 1_000)
     }
 }
 
