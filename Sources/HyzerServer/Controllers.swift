@@ -176,6 +176,9 @@ struct SyncController<Storage: SyncStorage> {
                 ])
         }
         if created > 0 { await hub.publish(groupID: principal.groupID, poke: Poke(epoch: response.epoch, head: response.head)) }
+        // The other devices are poked first: the state file and the free-space look are
+        // not on the path of a score to them.
+        storage.noteCommitted(head: response.head)
         return try JSONBody.response(response)
     }
 

@@ -134,6 +134,24 @@ import Testing
         #expect(try await h.storage.authenticate(token: g.admin)?.role == .admin)
     }
 
+    /// A push over HTTP moves the state file's head too (the route writes it after poking
+    /// the other devices): without it a later restore of an older copy would go unnoticed.
+    @Test func aPushOverHTTPMovesTheStateFilesHead() async throws {
+        let h = try Harness()
+        let g = try await h.group()
+        let f = try Fixture()
+        let before = try #require(SQLiteStorage.readState(h.dir)).head
+        try await h.test { client in
+            try await client.execute(
+                uri: "/v1/push", method: .post, headers: headers(token: g.token, device: g.device),
+                body: try body(PushRequest(deviceID: g.device, records: f.setupRecords + [.scoreEvent(f.event())]))
+            ) { r in #expect(r.status == .ok) }
+        }
+        let after = try #require(SQLiteStorage.readState(h.dir)).head
+        #expect(after == (try await h.storage.head(groupID: g.groupID)))
+        #expect(after > before)
+    }
+
     @Test func epochSurvivesRestartsButNotARestore() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-epoch-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -8,13 +8,23 @@ extension SQLiteStorage {
     /// One transaction per batch: every result is decided and the batch committed (fsync)
     /// before this returns, so the caller's acknowledgement is never ahead of the disk.
     public func push(groupID: String, deviceID: String, records: [SyncRecord]) async throws -> PushResponse {
-        try await push(records: records) { _ in (Principal(groupID: groupID, role: .device, deviceID: deviceID), deviceID) }
-            .response
+        let response = try await push(records: records) { _ in
+            (Principal(groupID: groupID, role: .device, deviceID: deviceID), deviceID)
+        }.response
+        noteCommitted(head: response.head)
+        return response
     }
 
     public func push(as claim: DeviceClaim, records: [SyncRecord]) async throws -> (principal: Principal, response: PushResponse)
     {
         try await push(records: records) { db in try Self.principal(db, token: claim.token).requireDevice(claimed: claim.device) }
+    }
+
+    /// After the commit, so the state file is never ahead of the data; the route calls it
+    /// once the other devices are poked (the file write is not on the path of a score).
+    public func noteCommitted(head: Int64) {
+        noteHead(head)
+        noteSpace()
     }
 
     /// `access` names the pushing device inside the write transaction, so a token revoked a
@@ -36,9 +46,6 @@ extension SQLiteStorage {
                 return (principal, results, try ChangeRow.head(db, groupID: principal.groupID))
             }
         }
-        // After the commit, so the state file is never ahead of the data.
-        noteHead(head)
-        noteSpace()
         return (principal, PushResponse(epoch: epoch, head: head, results: results))
     }
 

@@ -56,8 +56,12 @@ public protocol SyncStorage: Sendable {
     func pull(groupID: String, after: Int64, limit: Int) async throws -> PullResponse
     /// `push`, by the device `claim` names, checked in the push's own transaction; throws
     /// `AccessRefusal` (and writes nothing) when the token is unknown, revoked, not a
-    /// device's, or another device's.
+    /// device's, or another device's. Unlike `push(groupID:…)` it leaves the bookkeeping
+    /// after a commit to the caller (`noteCommitted`), so that pokes go out first.
     func push(as claim: DeviceClaim, records: [SyncRecord]) async throws -> (principal: Principal, response: PushResponse)
+    /// What follows a commit and may wait a moment: the head the state file remembers (to
+    /// tell a restored database), and a look at the free space.
+    func noteCommitted(head: Int64)
     /// `pull`, checked in the read's own transaction like `push(as:records:)`.
     func pull(as claim: DeviceClaim, after: Int64, limit: Int) async throws -> PullResponse
     func head(groupID: String) async throws -> Int64
