@@ -26,6 +26,8 @@ public struct KioskState: Sendable, Equatable {
     public private(set) var lastFailure: String?
     /// When the current screen moves on by itself (the hole card after a complete hole), if scheduled.
     public internal(set) var autoAdvanceAt: Millis?
+    /// The hole card's scroll position (its first row shown), sliding when the cursor leaves the view.
+    public internal(set) var holeCardScroll = Tween(from: 0, to: 0, start: 0, duration: 1)
     public private(set) var lastInputAt: Millis = 0
     /// Logical screen size, for touch hit-testing.
     public private(set) var viewport = Viewport(width: 1280, height: 720)
@@ -45,7 +47,8 @@ public struct KioskState: Sendable, Equatable {
 
     /// How often to draw now (nil: nothing moves).
     public func frameInterval(at now: Millis) -> Millis? {
-        leaderboard.frameInterval(at: now, reduceMotion: settings.reduceMotion)
+        let scrolling = holeCardScroll.isRunning(at: now) ? MotionTokens.frameInterval : nil
+        return [leaderboard.frameInterval(at: now, reduceMotion: settings.reduceMotion), scrolling].compactMap { $0 }.min()
     }
 
     /// LVGL-style single timer: the next instant the machine needs a `.tick`, or nil
@@ -55,6 +58,8 @@ public struct KioskState: Sendable, Equatable {
         if let frame = frameInterval(at: now) { candidates.append(now + frame) }
         if let next = leaderboard.nextChange(after: now) { candidates.append(next) }
         if let autoAdvanceAt { candidates.append(autoAdvanceAt) }
+        // The frame on the scroll's end lands the rows on their pixels.
+        if holeCardScroll.isRunning(at: now) { candidates.append(holeCardScroll.end) }
         if let notice { candidates.append(notice.shownAt + MotionTokens.noticeLifetime) }
         if screen.isTransient { candidates.append(lastInputAt + MotionTokens.idleTimeout) }
         if let refresh = screen.behavior.refreshDue { candidates.append(refresh) }

@@ -10,6 +10,48 @@ public struct Rect: Sendable, Equatable {
     public func inset(_ dx: Double, _ dy: Double) -> Rect { Rect(x: x + dx, y: y + dy, w: w - 2 * dx, h: h - 2 * dy) }
 }
 
+/// One text on screen: what it says, how it is set, and the box it must stay in. Screens
+/// are laid out as boxes in KioskCore so a pure test can check them (LayoutCheckTests); the
+/// renderer draws each box as given, measuring the real glyphs only to ellipsize.
+public struct TextBox: Sendable, Equatable {
+    public enum Align: Sendable, Equatable { case left, center, right }
+    public var text: String
+    public var role: FontRole
+    public var size: Int
+    public var color: RGB
+    public var frame: Rect
+    public var align: Align
+    /// Names and other free text give way with an ellipsis; positions and scores must fit whole.
+    public var ellipsized: Bool
+
+    /// A one-line box over `span`, centred on `midY`.
+    public init(
+        _ text: String, _ role: FontRole, size: Int, _ color: RGB, span: Layout.Span, midY: Double,
+        align: Align = .left, ellipsized: Bool = false
+    ) {
+        let h = Double(size) * Layout.lineHeight
+        (self.text, self.role, self.size, self.color, self.align, self.ellipsized) =
+            (text, role, size, color, align, ellipsized)
+        frame = Rect(x: span.x, y: midY - h / 2, w: span.w, h: h)
+    }
+
+    /// Where the renderer anchors the text for its alignment.
+    public var anchorX: Double {
+        switch align {
+        case .left: frame.x
+        case .center: frame.midX
+        case .right: frame.maxX
+        }
+    }
+}
+
+/// A row of a screen (a board standing, a hole card participant): its card and its texts.
+public struct RowBoxes: Sendable, Equatable {
+    public var frame: Rect
+    public var texts: [TextBox]
+    public init(frame: Rect, texts: [TextBox]) { (self.frame, self.texts) = (frame, texts) }
+}
+
 /// Screen geometry for any size from 800×480 (the Pi 7" panel) to 1920×1080 (a TV), and
 /// portrait. Pure, so the renderer draws with it and touch hit-tests against the same rects.
 ///
@@ -17,8 +59,9 @@ public struct Rect: Sendable, Equatable {
 /// roughly 20 arcminutes of letter height, ≈17 mm at 3 m; on a 43" 1080p TV (0.5 mm per
 /// pixel) that is ~34 px of x-height, i.e. a ~70 px name font. Board rows therefore aim for
 /// 13% of the screen height (140 px at 1080p, name font ≈ 0.5 × row ≈ 70 px) and shrink
-/// only when more rows must fit: up to 7 players keep full size on a TV, 20 players still
-/// get ~45 px text (readable at about 2 m).
+/// only when more rows must fit, never below the minimums (`minimumTextSize`,
+/// `minimumRowHeight`): past them the board shows the leaders and "+N more", and the hole
+/// card scrolls.
 public struct Layout: Sendable, Equatable {
     public let width: Double
     public let height: Double
@@ -34,6 +77,40 @@ public struct Layout: Sendable, Equatable {
     }
 
     public var isPortrait: Bool { height > width }
+
+    // MARK: Minimums (issue 15)
+
+    /// NFR14: anything tapped is at least 48 pt. Layout works in logical pixels, which the
+    /// display maps 1:1 to points (the Pi's 7" panel shows about one pixel per point), so a
+    /// row is never shorter than 48.
+    public static let touchTarget: Double = 48
+
+    /// The smallest text any row shows, for a reader 3 m away: 1/24 of the panel's shorter
+    /// side (its height in landscape; a TV turned to portrait keeps its pixel size, so the
+    /// same letters need the same pixels). The rule assumes the panel is sized for the room,
+    /// as a 43" 1080p TV (0.5 mm a pixel) is for 3 m: 1080 / 24 = 45 px, whose capitals
+    /// (≈0.7 of the size) are 16 mm, about 18 arcminutes at 3 m, the floor of easy reading
+    /// (comfortable is 20+, what the default sizes aim for). Smaller panels get the same
+    /// proportion: a 7" panel cannot be read from 3 m at any size, but it keeps the layout
+    /// the TV has. Nothing shrinks below this: the board shows fewer rows, the hole card
+    /// scrolls. See docs/architecture.md, "Readable sizes".
+    public var minimumTextSize: Int { Layout.fontSize(min(width, height) / 24) }
+
+    /// Line box of a text: the rendered surface of both faces is under 1.35 × the size.
+    public static let lineHeight = 1.35
+
+    /// A conservative advance per glyph, as a fraction of the size: the faces' digits and
+    /// capitals advance 0.6 (JetBrains Mono) or less (Quicksand), so a column sized with it
+    /// holds "T100" or "DNF" whole. The renderer measures for real and ellipsizes names.
+    public static let glyphAdvance = 0.68
+
+    /// The width `text` needs at `size`, by the conservative advance.
+    public static func textWidth(_ text: String, size: Int) -> Double {
+        Double(text.count) * Double(size) * glyphAdvance
+    }
+
+    /// The gap between a row's rect and the next row's: rows read as separate cards.
+    static func rowGap(_ pitch: Double) -> Double { max(2, pitch * 0.08) }
 
     /// Font sizes come in steps of 2 px so the renderer opens few faces.
     public static func fontSize(_ px: Double) -> Int { max(10, Int((px / 2).rounded()) * 2) }
@@ -56,10 +133,14 @@ public struct Layout: Sendable, Equatable {
         Rect(x: margin, y: header.maxY + margin / 2, w: width - 2 * margin, h: footer.y - header.maxY - margin)
     }
 
+    /// A board row is tall enough to tap and for its name at the minimum text size (half the row).
+    public var boardMinimumRowHeight: Double { max(Layout.touchTarget, Double(minimumTextSize) * 2) }
+
+    /// Slot to slot: the rows share the area, at most 13% of the height, never under the minimum.
     public func boardRowHeight(rows: Int) -> Double {
         let fit = boardArea.h / Double(max(rows, 1))
         // Portrait: rows taller than ~1/6 of the width only add empty space.
-        return min(fit, height * 0.13, width * 0.16).rounded(.down)
+        return max(boardMinimumRowHeight, min(fit, height * 0.13, width * 0.16).rounded(.down))
     }
 
     /// The size unit of a board row's contents: its height, unless the screen is too
@@ -71,20 +152,59 @@ public struct Layout: Sendable, Equatable {
     /// The rect of board row slot `slot` (fractional while animating).
     public func boardRow(slot: Double, rows: Int) -> Rect {
         let h = boardRowHeight(rows: rows)
-        return Rect(x: boardArea.x, y: boardArea.y + slot * h, w: boardArea.w, h: h - max(2, h * 0.08))
+        return Rect(x: boardArea.x, y: boardArea.y + slot * h, w: boardArea.w, h: h - Layout.rowGap(h))
+    }
+
+    /// A horizontal extent: one column of a row.
+    public struct Span: Sendable, Equatable {
+        public var x, w: Double
+        public var maxX: Double { x + w }
     }
 
     public struct BoardColumns: Sendable, Equatable {
-        public var position, arrow, name, thru, toPar: Double
+        public var position, arrow, name, progress, toPar: Span
     }
 
-    public func boardColumns(unit h: Double) -> BoardColumns {
+    /// Everything the board's rows need for `rows` standings on this screen.
+    public struct BoardGeometry: Sendable, Equatable {
+        public var rowHeight: Double
+        public var unit: Double
+        /// Rows drawn, leaders first; the rest are counted on a "+N more" line in the next slot.
+        public var shown: Int
+        public var hidden: Int
+        public var nameSize, scoreSize, captionSize: Int
+        public var columns: BoardColumns
+    }
+
+    public func board(rows: Int) -> BoardGeometry {
+        let pitch = boardRowHeight(rows: rows)
+        let unit = boardUnit(rows: rows)
+        let minimum = minimumTextSize
+        let nameSize = max(minimum, Layout.fontSize(unit * 0.5))
+        let scoreSize = max(minimum, Layout.fontSize(unit * 0.56))
+        let captionSize = max(minimum, Layout.fontSize(unit * 0.3))
+        let slots = max(1, Int(boardArea.h / pitch))
+        let shown = rows <= slots ? rows : max(1, slots - 1)
+        return BoardGeometry(
+            rowHeight: pitch, unit: unit, shown: shown, hidden: rows - shown, nameSize: nameSize,
+            scoreSize: scoreSize, captionSize: captionSize,
+            columns: boardColumns(unit: unit, nameSize: nameSize, scoreSize: scoreSize, captionSize: captionSize))
+    }
+
+    /// Fixed columns are sized for their widest content ("T100", "thru 18", "+12"/"DNF") by
+    /// the conservative advance; the name takes what is left and is ellipsized into it.
+    public func boardColumns(unit h: Double, nameSize: Int, scoreSize: Int, captionSize: Int) -> BoardColumns {
         let area = boardArea
-        let positionW = h * 1.25
-        return BoardColumns(
-            position: area.x + h * 0.25, arrow: area.x + positionW,
-            name: area.x + positionW + h * 0.55, thru: area.maxX - h * 3.6,
-            toPar: area.maxX - h * 0.3)
+        let gap = h * 0.25
+        let position = Span(x: area.x + gap, w: Layout.textWidth("T100", size: nameSize))
+        let arrow = Span(x: position.maxX + h * 0.1, w: h * 0.3)
+        let toParW = Layout.textWidth("+12", size: scoreSize)
+        let toPar = Span(x: area.maxX - h * 0.3 - toParW, w: toParW)
+        let progressW = Layout.textWidth("thru 18", size: captionSize)
+        let progress = Span(x: toPar.x - gap - progressW, w: progressW)
+        let nameX = arrow.maxX + gap
+        let name = Span(x: nameX, w: max(0, progress.x - gap - nameX))
+        return BoardColumns(position: position, arrow: arrow, name: name, progress: progress, toPar: toPar)
     }
 
     // MARK: Hole card
@@ -104,13 +224,81 @@ public struct Layout: Sendable, Equatable {
             h: footer.y - holeHeader.maxY - margin)
     }
 
+    /// A hole card row holds two lines (name, then total) at the minimum size, and is tappable.
+    public var holeCardMinimumRowHeight: Double {
+        let lines = Double(minimumTextSize) * 2 * Layout.lineHeight + 4
+        return max(Layout.touchTarget, (lines / 0.92).rounded(.up))
+    }
+
+    /// Slot to slot: the rows share the area, at most 14% of the height, never under the minimum.
     public func holeRowHeight(rows: Int) -> Double {
-        min(holeRowsArea.h / Double(max(rows, 1)), height * 0.14).rounded(.down)
+        max(holeCardMinimumRowHeight, min(holeRowsArea.h / Double(max(rows, 1)), height * 0.14).rounded(.down))
+    }
+
+    /// The hole card's rows on this screen: how many show whole, and where row `i` is when
+    /// the card is scrolled to `top` (the first row shown, fractional while scrolling).
+    public struct HoleCardGeometry: Sendable, Equatable {
+        public var rows: Int
+        public var rowHeight: Double
+        /// Rows that fit whole in the area.
+        public var visible: Int
+        /// Where the rows are drawn (and clipped while scrolling).
+        public var area: Rect
+        /// The scroll position indicator's track, when the rows do not all fit.
+        public var track: Rect?
+        public var nameSize, captionSize, scoreSize: Int
+
+        public var scrolls: Bool { rows > visible }
+        public var maxTop: Double { Double(max(0, rows - visible)) }
+
+        /// The first row to show: the nearest to `near` that shows `cursor` whole.
+        public func top(cursor: Int, near: Double) -> Double {
+            let shown = min(max(near, Double(cursor - visible + 1)), Double(cursor))
+            return min(max(shown, 0), maxTop)
+        }
+
+        public func row(_ index: Int, top: Double) -> Rect {
+            Rect(
+                x: area.x, y: area.y + (Double(index) - top) * rowHeight, w: area.w,
+                h: rowHeight - Layout.rowGap(rowHeight))
+        }
+
+        /// Which row a touch at `y` hits, if any.
+        public func row(at y: Double, top: Double) -> Int? {
+            guard y >= area.y, y < area.maxY else { return nil }
+            let index = Int(((y - area.y) / rowHeight + top).rounded(.down))
+            return index < rows ? index : nil
+        }
+
+        /// The thumb inside `track`: its length is the share of rows shown, its place the scroll position.
+        public func thumb(top: Double) -> Rect? {
+            guard let track, scrolls else { return nil }
+            let length = max(track.w * 2, track.h * Double(visible) / Double(rows))
+            let y = track.y + (track.h - length) * (maxTop > 0 ? min(max(top / maxTop, 0), 1) : 0)
+            return Rect(x: track.x, y: y, w: track.w, h: length)
+        }
+    }
+
+    public func holeCard(rows: Int) -> HoleCardGeometry {
+        let pitch = holeRowHeight(rows: rows)
+        var area = holeRowsArea
+        let visible = max(1, min(rows, Int((area.h + Layout.rowGap(pitch)) / pitch)))
+        var track: Rect?
+        if rows > visible {
+            // The indicator takes a strip at the right, so it never covers a score.
+            let w = max(4, (6 * scale).rounded())
+            track = Rect(x: area.maxX - w, y: area.y, w: w, h: Double(visible) * pitch - Layout.rowGap(pitch))
+            area.w -= w + margin / 2
+        }
+        let h = pitch - Layout.rowGap(pitch)
+        let minimum = minimumTextSize
+        return HoleCardGeometry(
+            rows: rows, rowHeight: pitch, visible: visible, area: area, track: track,
+            nameSize: max(minimum, Layout.fontSize(h * 0.4)), captionSize: max(minimum, Layout.fontSize(h * 0.24)),
+            scoreSize: max(minimum, Layout.fontSize(h * 0.56)))
     }
 
     // MARK: Lists (menu, setup, finalize)
-
-    public enum ListStyle: Sendable { case list, holeCard }
 
     public var listTitle: Rect { Rect(x: margin, y: margin, w: width - 2 * margin, h: (height * 0.14).rounded()) }
 
@@ -140,20 +328,11 @@ public struct Layout: Sendable, Equatable {
             w: listArea.w, h: listRowHeight - 6 * scale)
     }
 
-    /// Which row a touch at `y` hits, if any.
-    public func listRow(at y: Double, rows: Int, cursor: Int, style: ListStyle) -> Int? {
-        switch style {
-        case .holeCard:
-            let area = holeRowsArea
-            let h = holeRowHeight(rows: rows)
-            guard y >= area.y, h > 0 else { return nil }
-            let index = Int((y - area.y) / h)
-            return index < rows ? index : nil
-        case .list:
-            guard y >= listArea.y else { return nil }
-            let index = Int((y - listArea.y) / listRowHeight) + listOffset(rows: rows, cursor: cursor)
-            return index < rows && Int((y - listArea.y) / listRowHeight) < visibleListRows ? index : nil
-        }
+    /// Which list row a touch at `y` hits, if any.
+    public func listRow(at y: Double, rows: Int, cursor: Int) -> Int? {
+        guard y >= listArea.y else { return nil }
+        let index = Int((y - listArea.y) / listRowHeight) + listOffset(rows: rows, cursor: cursor)
+        return index < rows && Int((y - listArea.y) / listRowHeight) < visibleListRows ? index : nil
     }
 
     // MARK: Crown entry

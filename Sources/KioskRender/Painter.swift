@@ -1,3 +1,4 @@
+import CSDL2
 import Foundation
 import HyzerKit
 import KioskCore
@@ -101,6 +102,46 @@ struct Painter {
                 x: layout.width / 2, midY: layout.height * 0.55, align: .center,
                 maxWidth: layout.width - 2 * layout.margin)
         }
+    }
+
+    // MARK: Boxes
+
+    /// Draws a text box from KioskCore's layout: free text is ellipsized to the box with the
+    /// real glyph widths; fixed text (a position, a score) was given room by the layout and
+    /// is only scaled down if a face ever runs wider than the layout's advance allows.
+    func draw(_ box: TextBox) {
+        let align: Canvas.Align =
+            switch box.align {
+            case .left: .left
+            case .center: .center
+            case .right: .right
+            }
+        let text = box.ellipsized ? fitted(box.text, box.role, size: box.size, width: box.frame.w) : box.text
+        canvas.text(
+            text, box.role, size: box.size, box.color, x: box.anchorX, midY: box.frame.midY, align: align,
+            maxWidth: box.frame.w)
+    }
+
+    /// `text`, or its longest prefix with "…" that fits `width` (by binary search: a handful
+    /// of measurements, each cached with the texts).
+    func fitted(_ text: String, _ role: FontRole, size: Int, width: Double) -> String {
+        guard canvas.measure(text, role, size: size) > width else { return text }
+        let characters = Array(text)
+        var (low, high) = (0, characters.count - 1)
+        while low < high {
+            let mid = (low + high + 1) / 2
+            let candidate = String(characters[..<mid]).trimmingCharacters(in: .whitespaces) + "…"
+            if canvas.measure(candidate, role, size: size) <= width { low = mid } else { high = mid - 1 }
+        }
+        return String(characters[..<low]).trimmingCharacters(in: .whitespaces) + "…"
+    }
+
+    /// Draws `body` with everything outside `rect` left untouched (rows scrolling under a header).
+    func clipped(to rect: Rect, _ body: () -> Void) {
+        var clip = SDL_Rect(x: Int32(rect.x.rounded()), y: Int32(rect.y.rounded()), w: Int32(rect.w), h: Int32(rect.h))
+        SDL_RenderSetClipRect(canvas.renderer, &clip)
+        body()
+        SDL_RenderSetClipRect(canvas.renderer, nil)
     }
 
     // MARK: Lists
