@@ -292,9 +292,12 @@ public struct Layout: Sendable, Equatable {
         }
         let h = pitch - Layout.rowGap(pitch)
         let minimum = minimumTextSize
+        let captionSize = max(minimum, Layout.fontSize(h * 0.24))
+        // The name takes what the two lines leave, in the 2 px steps of `fontSize`.
+        let nameRoom = (Int(h / Layout.lineHeight) - captionSize) / 2 * 2
         return HoleCardGeometry(
             rows: rows, rowHeight: pitch, visible: visible, area: area, track: track,
-            nameSize: max(minimum, Layout.fontSize(h * 0.4)), captionSize: max(minimum, Layout.fontSize(h * 0.24)),
+            nameSize: max(minimum, min(Layout.fontSize(h * 0.4), nameRoom)), captionSize: captionSize,
             scoreSize: max(minimum, Layout.fontSize(h * 0.56)))
     }
 
