@@ -200,4 +200,25 @@ import Testing
             #expect(row.y >= card.area.y - 0.5 && row.maxY <= card.area.maxY + 0.5, "cursor \(cursor)")
         }
     }
+
+    /// A tap on a scrolled card scores the participant drawn under the finger, not the one
+    /// that row held before the card scrolled.
+    @Test func aTapOnAScrolledCardHitsTheRowDrawnThere() throws {
+        var state = try Self.state(players: 20, size: (800, 480))
+        state.handle(.pressed, now: 2_000)
+        guard case .holeCard(let opened) = state.screen else { return }
+        state.handle(.turned(15 - opened.cursor), now: 3_000)
+        guard case .holeCard(let card) = state.screen else { return }
+        #expect(card.cursor == 15)
+        let layout = Layout(viewport: state.viewport)
+        let boxes = try #require(state.holeCardBoxes(card, layout: layout, now: 5_000, minus: "−"))
+        #expect(boxes.top > 0)
+        let target = try #require(boxes.rows.first { $0.index == 13 })
+        state.handle(.touch(x: 200, y: target.boxes.frame.midY), now: 5_000)
+        guard case .entry(let entry) = state.screen else {
+            Issue.record("\(state.screen)")
+            return
+        }
+        #expect(entry.participantID == state.round?.round.participants[13].id)
+    }
 }
