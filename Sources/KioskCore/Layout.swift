@@ -1,3 +1,5 @@
+import HyzerKit
+
 /// A rectangle in logical pixels.
 public struct Rect: Sendable, Equatable {
     public var x, y, w, h: Double
@@ -288,7 +290,8 @@ public struct Layout: Sendable, Equatable {
             // The indicator takes a strip at the right, so it never covers a score.
             let w = max(4, (6 * scale).rounded())
             track = Rect(x: area.maxX - w, y: area.y, w: w, h: Double(visible) * pitch - Layout.rowGap(pitch))
-            area.w -= w + margin / 2
+            // Whole pixels: the renderer fills rounded rects as rectangles, and a fraction shows as a seam.
+            area.w -= w + (margin / 2).rounded()
         }
         let h = pitch - Layout.rowGap(pitch)
         let minimum = minimumTextSize
@@ -331,11 +334,141 @@ public struct Layout: Sendable, Equatable {
             w: listArea.w, h: listRowHeight - 6 * scale)
     }
 
+    /// A list row's texts at the minimum sizes: the title, ellipsized, and a detail at the
+    /// right ("organizer", "18 holes · par 54") that keeps its whole width; a checkbox at
+    /// the left when the row has one.
+    public func listRowBoxes(
+        _ rect: Rect, title: String, detail: String?, checkbox: Bool, color: RGB
+    ) -> (row: RowBoxes, checkbox: Rect?) {
+        let minimum = minimumTextSize
+        let size = max(minimum, Layout.fontSize(listRowHeight * 0.4))
+        let detailSize = max(minimum, Layout.fontSize(Double(size) * 0.7))
+        let pad = rect.h * 0.4
+        var x = rect.x + pad
+        var box: Rect?
+        if checkbox {
+            let b = Rect(x: x, y: rect.midY - rect.h * 0.2, w: rect.h * 0.4, h: rect.h * 0.4)
+            box = b
+            x = b.maxX + rect.h * 0.35
+        }
+        var end = rect.maxX - pad
+        var texts: [TextBox] = []
+        if let detail {
+            let w = min(Layout.textWidth(detail, size: detailSize), (end - x) / 2)
+            texts.append(
+                TextBox(
+                    detail, .body, size: detailSize, Palette.textSecondary, span: Span(x: end - w, w: w),
+                    midY: rect.midY, align: .right, ellipsized: true))
+            end -= w + Double(detailSize)
+        }
+        texts.insert(
+            TextBox(title, .title, size: size, color, span: Span(x: x, w: end - x), midY: rect.midY, ellipsized: true),
+            at: 0)
+        return (RowBoxes(frame: rect, texts: texts), box)
+    }
+
     /// Which list row a touch at `y` hits, if any.
     public func listRow(at y: Double, rows: Int, cursor: Int) -> Int? {
         guard y >= listArea.y else { return nil }
         let index = Int((y - listArea.y) / listRowHeight) + listOffset(rows: rows, cursor: cursor)
         return index < rows && Int((y - listArea.y) / listRowHeight) < visibleListRows ? index : nil
+    }
+
+    // MARK: Summary
+
+    /// The summary card's standings as boxes: rows share the room between the title block and
+    /// the meta line, never under the minimums; past them, the leaders and "+N more".
+    public struct SummaryBoxes: Sendable, Equatable {
+        public struct Row: Sendable, Equatable {
+            public var standing: Standing
+            public var badge: Rect
+            public var boxes: RowBoxes
+        }
+        /// Where the title block ends and the rows begin.
+        public var top: Double
+        public var rowHeight: Double
+        public var card: Span
+        public var rows: [Row]
+        public var more: RowBoxes?
+        /// The middle of the meta line under the rows.
+        public var metaY: Double
+        public var metaHeight: Double
+    }
+
+    public var summaryTitleSize: Int { Layout.fontSize(height * 0.075) }
+
+    /// A summary row is tappable and holds its name at the minimum size (half the row).
+    public var summaryMinimumRowHeight: Double { max(Layout.touchTarget, Double(minimumTextSize) * 2) }
+
+    public func summaryBoxes(_ standings: [Standing], heading: Bool, minus: String) -> SummaryBoxes {
+        let title = Double(summaryTitleSize)
+        let caption = Double(captionFont)
+        let top = margin + title * 0.7 + (heading ? caption * 1.4 : 0) + title * 0.85 + caption * 1.5
+        let cardW = min(width - 2 * margin, max(height * 1.1, width * 0.6))
+        let card = Span(x: (width - cardW) / 2, w: cardW)
+        let metaH = caption * 2.4
+        let available = footer.y - top - metaH - margin
+        let count = standings.count
+        let pitch = max(summaryMinimumRowHeight, min(available / Double(max(count, 1)), height * 0.1).rounded(.down))
+        let slots = max(1, Int(available / pitch))
+        let shown = count <= slots ? count : max(1, slots - 1)
+        let minimum = minimumTextSize
+        // As on the board: in portrait the card's width, not the row, bounds the text.
+        let unit = min(pitch, card.w / 10)
+        let positionSize = max(minimum, Layout.fontSize(unit * 0.36))
+        let nameSize = max(minimum, Layout.fontSize(unit * 0.46))
+        let strokesSize = max(minimum, Layout.fontSize(unit * 0.26))
+        let scoreSize = max(minimum, Layout.fontSize(unit * 0.5))
+        var rows: [SummaryBoxes.Row] = []
+        for (index, standing) in standings.prefix(shown).enumerated() {
+            let rect = Rect(x: card.x, y: top + Double(index) * pitch, w: card.w, h: pitch - Layout.rowGap(pitch))
+            let pad = rect.h * 0.3
+            // The badge is a circle until "T14" needs a pill.
+            let badgeW = max(rect.h * 0.7, Layout.textWidth("T100", size: positionSize) + rect.h * 0.2).rounded()
+            let badge = Rect(
+                x: (rect.x + rect.h * 0.2).rounded(), y: (rect.y + rect.h * 0.15).rounded(), w: badgeW,
+                h: (rect.h * 0.7).rounded())
+            let medal: RGB? =
+                standing.position == 1 ? Palette.accent : (standing.position ?? 99) <= 3 ? Palette.textPrimary : nil
+            let scoreW = Layout.textWidth("+12", size: scoreSize)
+            let score = Span(x: rect.maxX - pad - scoreW, w: scoreW)
+            let strokesText = standing.status == .dnf ? "DNF · \(standing.strokes) strokes" : "\(standing.strokes) strokes"
+            // Right-aligned, so each row's own width keeps the column straight.
+            let strokesW = Layout.textWidth(strokesText, size: strokesSize)
+            let strokes = Span(x: score.x - pad - strokesW, w: strokesW)
+            let nameX = badge.maxX + rect.h * 0.3
+            let texts = [
+                TextBox(
+                    standing.positionLabel, .title, size: positionSize, medal ?? Palette.textSecondary,
+                    span: Span(x: badge.x, w: badge.w), midY: badge.midY, align: .center),
+                TextBox(
+                    standing.name, .title, size: nameSize, Palette.textPrimary,
+                    span: Span(x: nameX, w: max(0, strokes.x - pad - nameX)), midY: rect.midY, ellipsized: true),
+                TextBox(
+                    strokesText, .body, size: strokesSize, Palette.textSecondary, span: strokes, midY: rect.midY,
+                    align: .right),
+                TextBox(
+                    ScoreFormat.toPar(standing.toPar, minus: minus), .score, size: scoreSize,
+                    Palette.toPar(standing.toPar), span: score, midY: rect.midY, align: .right),
+            ]
+            rows.append(.init(standing: standing, badge: badge, boxes: RowBoxes(frame: rect, texts: texts)))
+        }
+        var more: RowBoxes?
+        if shown < count {
+            let rect = Rect(x: card.x, y: top + Double(shown) * pitch, w: card.w, h: pitch - Layout.rowGap(pitch))
+            more = RowBoxes(
+                frame: rect,
+                texts: [
+                    TextBox(
+                        "+\(count - shown) more · \(shown + 1)–\(count) of \(count)", .body, size: strokesSize,
+                        Palette.textSecondary, span: Span(x: rect.x, w: rect.w), midY: rect.midY, align: .center,
+                        ellipsized: true)
+                ])
+        }
+        let used = Double(min(count, shown + (more == nil ? 0 : 1)))
+        return SummaryBoxes(
+            top: top, rowHeight: pitch, card: card, rows: rows, more: more, metaY: top + used * pitch + metaH / 2,
+            metaHeight: metaH)
     }
 
     // MARK: Crown entry

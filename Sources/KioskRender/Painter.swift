@@ -161,7 +161,6 @@ struct Painter {
         canvas.text(
             subtitle, .body, size: Layout.fontSize(head.h * 0.26), Palette.accent, x: head.x, midY: head.y + head.h * 0.84,
             maxWidth: layout.width - 2 * layout.margin)
-        let size = Layout.fontSize(layout.listRowHeight * 0.4)
         for (index, item) in items.enumerated() {
             guard let rect = layout.listRow(index, rows: items.count, cursor: cursor) else { continue }
             let radius = rect.h * 0.25
@@ -174,9 +173,10 @@ struct Painter {
             } else {
                 canvas.fillRounded(rect, radius: radius, Palette.elevated)
             }
-            var x = rect.x + rect.h * 0.4
-            if let checked = item.checked {
-                let box = Rect(x: x, y: rect.midY - rect.h * 0.2, w: rect.h * 0.4, h: rect.h * 0.4)
+            let textColor = item.isAction ? (selected ? Palette.background : Palette.accent) : Palette.textPrimary
+            let (row, checkbox) = layout.listRowBoxes(
+                rect, title: item.title, detail: item.detail, checkbox: item.checked != nil, color: textColor)
+            if let box = checkbox, let checked = item.checked {
                 if checked {
                     canvas.fillRounded(box, radius: box.h * 0.25, Palette.accent)
                     canvas.text(
@@ -187,15 +187,8 @@ struct Painter {
                         box, radius: box.h * 0.25, width: max(2, 3 * layout.scale), Palette.textSecondary,
                         inner: Palette.elevated)
                 }
-                x = box.maxX + rect.h * 0.35
             }
-            let textColor = item.isAction ? (selected ? Palette.background : Palette.accent) : Palette.textPrimary
-            canvas.text(item.title, .title, size: size, textColor, x: x, midY: rect.midY, maxWidth: rect.w * 0.65)
-            if let detail = item.detail {
-                canvas.text(
-                    detail, .body, size: Layout.fontSize(Double(size) * 0.7), Palette.textSecondary,
-                    x: rect.maxX - rect.h * 0.4, midY: rect.midY, align: .right)
-            }
+            for text in row.texts { draw(text) }
         }
         if items.count > layout.visibleListRows {
             canvas.text(

@@ -221,4 +221,55 @@ import Testing
         }
         #expect(entry.participantID == state.round?.round.participants[13].id)
     }
+
+    /// The list screens (menu, course and player setup, finalize) share one row layout:
+    /// players' names with a checkbox and "organizer" or "#24", a course with its holes and par.
+    @Test(arguments: sizes)
+    func theListsHoldTheirContent(size: (Int, Int)) {
+        let layout = Layout(viewport: Viewport(width: size.0, height: size.1))
+        #expect(layout.listRowHeight >= Layout.touchTarget)
+        for count in Self.groups + [40] {
+            let rows = count + 1  // and "Start round"
+            for cursor in Set([0, count / 2, count]) {
+                let what = "list \(size.0)×\(size.1), \(rows) rows, cursor \(cursor)"
+                var boxes: [RowBoxes] = []
+                for index in 0..<rows {
+                    guard let rect = layout.listRow(index, rows: rows, cursor: cursor) else { continue }
+                    let title = index % 2 == 0 ? "Maximiliana Bartholomew-Kowal 07" : "18 holes · par 54 course"
+                    let detail = index == 0 ? "organizer" : index % 3 == 0 ? "18 holes · par 54" : "#\(index + 1)"
+                    let (row, checkbox) = layout.listRowBoxes(
+                        rect, title: title, detail: detail, checkbox: index % 2 == 0, color: Palette.textPrimary)
+                    if let checkbox {
+                        for text in row.texts {
+                            #expect(!Self.overlaps(checkbox, text.frame), "\(what): the checkbox covers \"\(text.text)\"")
+                        }
+                    }
+                    boxes.append(row)
+                }
+                #expect(layout.listRow(cursor, rows: rows, cursor: cursor) != nil, "\(what): the cursor's row is hidden")
+                Self.check(boxes, in: layout.listArea, minimumRow: Layout.touchTarget, layout: layout, what)
+            }
+        }
+    }
+
+    /// The summary card: every group, leaders first, "+N more" where the rows would shrink.
+    @Test(arguments: sizes)
+    func theSummaryHoldsItsContent(size: (Int, Int)) throws {
+        for count in Self.groups {
+            let what = "summary \(size.0)×\(size.1), \(count) players"
+            let state = try Self.state(players: count, size: size)
+            let layout = Layout(viewport: state.viewport)
+            let standings = try #require(state.round?.standings.rows)
+            for heading in [false, true] {
+                let boxes = layout.summaryBoxes(standings, heading: heading, minus: "−")
+                #expect(boxes.rowHeight >= layout.summaryMinimumRowHeight, "\(what)")
+                #expect(boxes.rows.count + (boxes.more == nil ? 0 : 1) <= count + 1, "\(what)")
+                #expect((boxes.more == nil) == (boxes.rows.count == count), "\(what)")
+                #expect(boxes.metaY + boxes.metaHeight / 2 <= layout.footer.y, "\(what): the meta line under the footer")
+                let area = Rect(x: boxes.card.x, y: boxes.top, w: boxes.card.w, h: layout.footer.y - boxes.top)
+                let all = boxes.rows.map(\.boxes) + (boxes.more.map { [$0] } ?? [])
+                Self.check(all, in: area, minimumRow: layout.summaryMinimumRowHeight, layout: layout, what)
+            }
+        }
+    }
 }
