@@ -111,6 +111,11 @@ public struct Layout: Sendable, Equatable {
         Double(text.count) * Double(size) * glyphAdvance
     }
 
+    /// What stands for the rows that do not fit: "+14 more · 7–20 of 20".
+    public static func moreLine(shown: Int, of count: Int) -> String {
+        "+\(count - shown) more · \(shown + 1)–\(count) of \(count)"
+    }
+
     /// The gap between a row's rect and the next row's: rows read as separate cards.
     static func rowGap(_ pitch: Double) -> Double { max(2, pitch * 0.08) }
 
@@ -460,7 +465,7 @@ public struct Layout: Sendable, Equatable {
                 frame: rect,
                 texts: [
                     TextBox(
-                        "+\(count - shown) more · \(shown + 1)–\(count) of \(count)", .body, size: strokesSize,
+                        Layout.moreLine(shown: shown, of: count), .body, size: strokesSize,
                         Palette.textSecondary, span: Span(x: rect.x, w: rect.w), midY: rect.midY, align: .center,
                         ellipsized: true)
                 ])

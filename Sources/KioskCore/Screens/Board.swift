@@ -71,7 +71,7 @@ extension KioskState {
                 frame: rect,
                 texts: [
                     TextBox(
-                        "+\(geometry.hidden) more · \(geometry.shown + 1)–\(standings.count) of \(standings.count)",
+                        Layout.moreLine(shown: geometry.shown, of: standings.count),
                         .body, size: geometry.captionSize, Palette.textSecondary, span: span, midY: rect.midY,
                         align: .center, ellipsized: true)
                 ])
