@@ -28,6 +28,8 @@ public struct KioskState: Sendable, Equatable {
     public internal(set) var autoAdvanceAt: Millis?
     /// The hole card's scroll position (its first row shown), sliding when the cursor leaves the view.
     public internal(set) var holeCardScroll = Tween(from: 0, to: 0, start: 0, duration: 1)
+    /// The board's page on show, when the group does not fit (issue 15).
+    public internal(set) var boardPaging = Screen.Board.Paging()
     public private(set) var lastInputAt: Millis = 0
     /// Logical screen size, for touch hit-testing.
     public private(set) var viewport = Viewport(width: 1280, height: 720)
@@ -48,7 +50,10 @@ public struct KioskState: Sendable, Equatable {
     /// How often to draw now (nil: nothing moves).
     public func frameInterval(at now: Millis) -> Millis? {
         let scrolling = holeCardScroll.isRunning(at: now) ? MotionTokens.frameInterval : nil
-        return [leaderboard.frameInterval(at: now, reduceMotion: settings.reduceMotion), scrolling].compactMap { $0 }.min()
+        return [
+            leaderboard.frameInterval(at: now, reduceMotion: settings.reduceMotion), scrolling,
+            boardPageFrameInterval(at: now),
+        ].compactMap { $0 }.min()
     }
 
     /// LVGL-style single timer: the next instant the machine needs a `.tick`, or nil
@@ -60,6 +65,8 @@ public struct KioskState: Sendable, Equatable {
         if let autoAdvanceAt { candidates.append(autoAdvanceAt) }
         // The frame on the scroll's end lands the rows on their pixels.
         if holeCardScroll.isRunning(at: now) { candidates.append(holeCardScroll.end) }
+        if boardPageFrameInterval(at: now) != nil { candidates.append(boardPaging.fade.end) }
+        if let flip = boardPageFlipAt { candidates.append(flip) }
         if let notice { candidates.append(notice.shownAt + MotionTokens.noticeLifetime) }
         if screen.isTransient { candidates.append(lastInputAt + MotionTokens.idleTimeout) }
         if let refresh = screen.behavior.refreshDue { candidates.append(refresh) }
@@ -71,6 +78,11 @@ public struct KioskState: Sendable, Equatable {
     @discardableResult
     public mutating func handle(_ event: KioskEvent, now: Millis) -> [KioskEffect] {
         var effects: [KioskEffect] = []
+        let wasBoard = screen == .board
+        defer {
+            // Back on the board: its pages start again from the first, for a whole interval.
+            if screen == .board, !wasBoard { showBoardPage(0, now: now, fade: false) }
+        }
         switch event {
         case .turned(let steps):
             input(now)
@@ -143,6 +155,7 @@ public struct KioskState: Sendable, Equatable {
 
     private mutating func tick(now: Millis) -> [KioskEffect] {
         leaderboard.prune(now: now)
+        flipBoardPageIfDue(now: now)
         if let shown = notice?.shownAt, now - shown >= MotionTokens.noticeLifetime {
             // A storage warning comes back when the notice over it goes: the board says
             // scores cannot be saved for as long as that is true.
@@ -171,6 +184,7 @@ public struct KioskState: Sendable, Equatable {
         let old = data
         data = new
         leaderboard.update(with: new.round, trigger: trigger, now: now, reduceMotion: settings.reduceMotion)
+        followBoardReshuffle(now: now)
         let behavior = screen.behavior
         behavior.dataChanged(from: old, in: &self, now: now)
     }

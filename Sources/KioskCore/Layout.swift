@@ -116,6 +116,11 @@ public struct Layout: Sendable, Equatable {
         "+\(count - shown) more · \(shown + 1)–\(count) of \(count)"
     }
 
+    /// The board's page indicator: which places the rotating rows show ("9–14 of 20").
+    public static func pageLine(_ places: Range<Int>, of count: Int) -> String {
+        "\(places.lowerBound + 1)–\(places.upperBound) of \(count)"
+    }
+
     /// The gap between a row's rect and the next row's: rows read as separate cards.
     static func rowGap(_ pitch: Double) -> Double { max(2, pitch * 0.08) }
 
@@ -176,7 +181,10 @@ public struct Layout: Sendable, Equatable {
     public struct BoardGeometry: Sendable, Equatable {
         public var rowHeight: Double
         public var unit: Double
-        /// Rows drawn, leaders first; the rest are counted on a "+N more" line in the next slot.
+        /// Row slots in the board area.
+        public var slots: Int
+        /// Rows drawn at once, leaders first; when some do not fit, the last slot shows the
+        /// page indicator (`BoardPages`).
         public var shown: Int
         public var hidden: Int
         public var nameSize, scoreSize, captionSize: Int
@@ -193,9 +201,66 @@ public struct Layout: Sendable, Equatable {
         let slots = max(1, Int(boardArea.h / pitch))
         let shown = rows <= slots ? rows : max(1, slots - 1)
         return BoardGeometry(
-            rowHeight: pitch, unit: unit, shown: shown, hidden: rows - shown, nameSize: nameSize,
+            rowHeight: pitch, unit: unit, slots: slots, shown: shown, hidden: rows - shown, nameSize: nameSize,
             scoreSize: scoreSize, captionSize: captionSize,
             columns: boardColumns(unit: unit, nameSize: nameSize, scoreSize: scoreSize, captionSize: captionSize))
+    }
+
+    /// How the board splits `standings` into pages when they do not all fit: the leaders
+    /// (the top 3 and everyone tied with them) are pinned at the top of every page, the
+    /// rest rotate `perPage` at a time, and the last slot shows which places are on show.
+    /// With everyone on one page, nothing rotates.
+    public struct BoardPages: Sendable, Equatable {
+        /// Standings in all.
+        public var count: Int
+        /// The first `pinned` standings are on every page.
+        public var pinned: Int
+        /// Rotating standings a page.
+        public var perPage: Int
+        public var pages: Int
+
+        public var rotates: Bool { pages > 1 }
+
+        /// The indices (in display order) of the rotating standings on `page`.
+        public func rotating(page: Int) -> Range<Int> {
+            guard rotates else { return pinned..<count }
+            let first = pinned + min(max(page, 0), pages - 1) * perPage
+            return first..<min(count, first + perPage)
+        }
+
+        /// The page that shows the standing at `index`; nil for a pinned leader (on every page).
+        public func page(of index: Int) -> Int? {
+            guard index >= pinned, index < count else { return nil }
+            return rotates ? (index - pinned) / perPage : 0
+        }
+
+        /// "9–14 of 20", or nil on a board that does not page.
+        public func indicator(page: Int) -> String? {
+            rotates ? Layout.pageLine(rotating(page: page), of: count) : nil
+        }
+    }
+
+    /// The leaders pinned while the board pages: the top 3 and everyone tied with them (a
+    /// standing without a position, DNF, is never a leader).
+    public static func leaders(_ standings: [Standing]) -> Int {
+        guard standings.count > 3, let third = standings[2].position else { return min(3, standings.count) }
+        return standings.prefix { ($0.position ?? .max) <= third }.count
+    }
+
+    /// The board's pages for `standings` at `rowsPerPage` rotating rows (nil: as many as
+    /// fit). Pinned leaders that alone would fill the board are cut to what fits, so at
+    /// least one row rotates; the rows per page never exceed what fits at the minimum sizes.
+    public func boardPages(_ standings: [Standing], rowsPerPage: Int? = nil) -> BoardPages {
+        let count = standings.count
+        let geometry = board(rows: count)
+        guard geometry.hidden > 0 else { return BoardPages(count: count, pinned: count, perPage: 0, pages: 1) }
+        // One slot is the indicator's; what is left is shared by the pinned and the rotating rows.
+        let room = max(1, geometry.slots - 1)
+        let pinned = min(Layout.leaders(standings), room - 1)
+        let fits = max(1, room - pinned)
+        let perPage = min(fits, max(1, rowsPerPage ?? fits))
+        let pages = (count - pinned + perPage - 1) / perPage
+        return BoardPages(count: count, pinned: pinned, perPage: perPage, pages: pages)
     }
 
     /// Fixed columns are sized for their widest content ("T100", "thru 18", "+12"/"DNF") by

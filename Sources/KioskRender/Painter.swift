@@ -109,7 +109,7 @@ struct Painter {
     /// Draws a text box from KioskCore's layout: free text is ellipsized to the box with the
     /// real glyph widths; fixed text (a position, a score) was given room by the layout and
     /// is only scaled down if a face ever runs wider than the layout's advance allows.
-    func draw(_ box: TextBox) {
+    func draw(_ box: TextBox, alpha: Double = 1) {
         let align: Canvas.Align =
             switch box.align {
             case .left: .left
@@ -119,7 +119,7 @@ struct Painter {
         let text = box.ellipsized ? fitted(box.text, box.role, size: box.size, width: box.frame.w) : box.text
         canvas.text(
             text, box.role, size: box.size, box.color, x: box.anchorX, midY: box.frame.midY, align: align,
-            maxWidth: box.frame.w)
+            alpha: alpha, maxWidth: box.frame.w)
     }
 
     /// `text`, or its longest prefix with "…" that fits `width` (by binary search: a handful

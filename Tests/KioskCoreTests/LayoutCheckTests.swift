@@ -91,28 +91,44 @@ import Testing
         a.x < b.maxX - 0.5 && b.x < a.maxX - 0.5 && a.y < b.maxY - 0.5 && b.y < a.maxY - 0.5
     }
 
+    /// Every page of the board, at every size and group size: the pinned leaders and the
+    /// page's rows hold their content, the indicator has its own slot, and every
+    /// participant is on some page.
     @Test(arguments: sizes)
     func theBoardHoldsItsContentAtTheMinimums(size: (Int, Int)) throws {
         for count in Self.groups {
-            let what = "board \(size.0)×\(size.1), \(count) players"
-            let state = try Self.state(players: count, size: size)
+            var state = try Self.state(players: count, size: size)
             let layout = Layout(viewport: state.viewport)
-            let boxes = state.boardBoxes(layout: layout, now: 10_000, minus: "\u{2212}")
-            let geometry = boxes.geometry
-            #expect(geometry.rowHeight >= Layout.touchTarget, "\(what)")
-            #expect(geometry.rowHeight >= layout.boardMinimumRowHeight, "\(what)")
-            #expect(geometry.shown + geometry.hidden == count, "\(what)")
-            #expect(boxes.rows.count == geometry.shown, "\(what)")
-            #expect((boxes.more != nil) == (geometry.hidden > 0), "\(what)")
-            // The widest position and to-par labels fit at this size, not only the ones on show.
-            let columns = geometry.columns
-            #expect(Layout.textWidth("T100", size: geometry.nameSize) <= columns.position.w, "\(what)")
-            #expect(Layout.textWidth("DNF", size: geometry.scoreSize) <= columns.toPar.w, "\(what)")
-            #expect(Layout.textWidth("+12", size: geometry.scoreSize) <= columns.toPar.w, "\(what)")
-            // A long name keeps room for a readable start before its ellipsis.
-            #expect(columns.name.w >= Layout.textWidth("Maximil…", size: geometry.nameSize), "\(what)")
-            let all = boxes.rows.map(\.boxes) + (boxes.more.map { [$0] } ?? [])
-            Self.check(all, in: layout.boardArea, minimumRow: layout.boardMinimumRowHeight, layout: layout, what)
+            let pages = state.boardPages
+            var seen: Set<UUID> = []
+            for page in 0..<pages.pages {
+                let what = "board \(size.0)×\(size.1), \(count) players, page \(page + 1) of \(pages.pages)"
+                state.boardPaging.page = page
+                let boxes = state.boardBoxes(layout: layout, now: 10_000, minus: "\u{2212}")
+                let geometry = boxes.geometry
+                #expect(geometry.rowHeight >= Layout.touchTarget, "\(what)")
+                #expect(geometry.rowHeight >= layout.boardMinimumRowHeight, "\(what)")
+                #expect(geometry.shown + geometry.hidden == count, "\(what)")
+                #expect(boxes.rows.count == pages.pinned + pages.rotating(page: page).count, "\(what)")
+                #expect(boxes.rows.count <= geometry.slots - (pages.rotates ? 1 : 0), "\(what)")
+                #expect((boxes.more != nil) == (geometry.hidden > 0), "\(what)")
+                #expect((boxes.more != nil) == pages.rotates, "\(what)")
+                seen.formUnion(boxes.rows.map(\.standing.participantID))
+                // The widest position and to-par labels fit at this size, not only the ones on show.
+                let columns = geometry.columns
+                #expect(Layout.textWidth("T100", size: geometry.nameSize) <= columns.position.w, "\(what)")
+                #expect(Layout.textWidth("DNF", size: geometry.scoreSize) <= columns.toPar.w, "\(what)")
+                #expect(Layout.textWidth("+12", size: geometry.scoreSize) <= columns.toPar.w, "\(what)")
+                // A long name keeps room for a readable start before its ellipsis.
+                #expect(columns.name.w >= Layout.textWidth("Maximil…", size: geometry.nameSize), "\(what)")
+                // The indicator's widest form ("100–100 of 100" is beyond a round) fits whole.
+                if let more = boxes.more {
+                    #expect(Layout.textWidth("20–24 of 24", size: geometry.captionSize) <= more.frame.w, "\(what)")
+                }
+                let all = boxes.rows.map(\.boxes) + (boxes.more.map { [$0] } ?? [])
+                Self.check(all, in: layout.boardArea, minimumRow: layout.boardMinimumRowHeight, layout: layout, what)
+            }
+            #expect(seen.count == count, "board \(size.0)×\(size.1), \(count) players: someone is on no page")
         }
     }
 

@@ -39,13 +39,16 @@ extension Painter {
         }
         for row in order {
             let id = row.standing.participantID
+            // A new page's rows fade in; the pinned leaders stay put.
+            let alpha = row.rotating ? boxes.opacity : 1
+            guard alpha > 0 else { continue }
             var rect = row.boxes.frame
             let pulse = board.pulse(of: id, at: now)
             if !reduce && pulse > 0 {
                 let grow = rect.h * 0.03 * pulse
                 rect = rect.inset(-grow, -grow / 2)
             }
-            canvas.fillRounded(rect, radius: rect.h * 0.22, Palette.elevated)
+            canvas.fillRounded(rect, radius: rect.h * 0.22, Palette.elevated, alpha: alpha)
             if pulse > 0 {
                 // The pulse is an accent bar at the row's edge: it reads as "changed" from
                 // across the room and costs a sliver of blending, not the whole row.
@@ -60,9 +63,9 @@ extension Painter {
                 let s = min(unit * 0.26, arrow.w)
                 canvas.triangle(
                     in: Rect(x: arrow.x, y: rect.midY - s / 2, w: s, h: s), up: delta > 0,
-                    delta > 0 ? Palette.underPar : Palette.overPar, alpha: arrowAlpha)
+                    delta > 0 ? Palette.underPar : Palette.overPar, alpha: arrowAlpha * alpha)
             }
-            for text in row.boxes.texts { draw(text) }
+            for text in row.boxes.texts { draw(text, alpha: alpha) }
         }
         if let more = boxes.more {
             for text in more.texts { draw(text) }
