@@ -118,7 +118,8 @@ public struct Layout: Sendable, Equatable {
 
     /// The board's page indicator: which places the rotating rows show ("9–14 of 20").
     public static func pageLine(_ places: Range<Int>, of count: Int) -> String {
-        "\(places.lowerBound + 1)–\(places.upperBound) of \(count)"
+        places.count == 1
+            ? "\(places.upperBound) of \(count)" : "\(places.lowerBound + 1)–\(places.upperBound) of \(count)"
     }
 
     /// The gap between a row's rect and the next row's: rows read as separate cards.
@@ -248,15 +249,18 @@ public struct Layout: Sendable, Equatable {
     }
 
     /// The board's pages for `standings` at `rowsPerPage` rotating rows (nil: as many as
-    /// fit). Pinned leaders that alone would fill the board are cut to what fits, so at
-    /// least one row rotates; the rows per page never exceed what fits at the minimum sizes.
+    /// fit). The pinned leaders take at most half the rows (at least the top 3, when the
+    /// board holds 4): a big tie for third, or nobody scored yet (all tied first), would
+    /// otherwise leave one row rotating through a page each, a long wait to find yourself.
+    /// Ties cut there carry on as the first rows of the first page. The rows per page
+    /// never exceed what fits at the minimum sizes.
     public func boardPages(_ standings: [Standing], rowsPerPage: Int? = nil) -> BoardPages {
         let count = standings.count
         let geometry = board(rows: count)
         guard geometry.hidden > 0 else { return BoardPages(count: count, pinned: count, perPage: 0, pages: 1) }
         // One slot is the indicator's; what is left is shared by the pinned and the rotating rows.
         let room = max(1, geometry.slots - 1)
-        let pinned = min(Layout.leaders(standings), room - 1)
+        let pinned = min(Layout.leaders(standings), max(3, room / 2), room - 1)
         let fits = max(1, room - pinned)
         let perPage = min(fits, max(1, rowsPerPage ?? fits))
         let pages = (count - pinned + perPage - 1) / perPage

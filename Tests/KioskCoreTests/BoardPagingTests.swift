@@ -112,7 +112,7 @@ import Testing
         }
         #expect(seen == rows.dropFirst(4).map(\.name), "every other player once, in order")
         // Leaders that alone would fill the board (nobody has scored: all tied first) are cut
-        // to what fits, so the rest still rotate.
+        // to half the rows, so the rest still rotate a useful page at a time.
         let tied = rows.map {
             var s = $0
             (s.position, s.tied) = (1, true)
@@ -120,7 +120,13 @@ import Testing
         }
         #expect(Layout.leaders(tied) == 20)
         let cut = Layout(viewport: group.state.viewport).boardPages(tied)
-        #expect(cut.pinned == 7 && cut.perPage == 1 && cut.pages == 13)
+        #expect(cut.pinned == 4 && cut.perPage == 4 && cut.pages == 4)
+        // At 800×480 (seven slots) the top 3 stay pinned, and three rows rotate.
+        let small = Layout(viewport: Viewport(width: 800, height: 480))
+        let smallPages = small.boardPages(tied)
+        #expect(smallPages.pinned == 3 && smallPages.perPage == 3 && smallPages.pages == 6)
+        #expect(smallPages.indicator(page: 5) == "19–20 of 20")
+        #expect(small.boardPages(tied, rowsPerPage: 1).indicator(page: 0) == "4 of 20")
     }
 
     @Test func theIndicatorSaysWhichPlacesAreOnShow() throws {
