@@ -78,10 +78,11 @@ public struct KioskState: Sendable, Equatable {
     @discardableResult
     public mutating func handle(_ event: KioskEvent, now: Millis) -> [KioskEffect] {
         var effects: [KioskEffect] = []
-        let wasBoard = screen == .board
+        let wasPaging = boardPageFlipAt != nil
         defer {
-            // Back on the board: its pages start again from the first, for a whole interval.
-            if screen == .board, !wasBoard { showBoardPage(0, now: now, fade: false) }
+            // The board starts paging (back on it, or the group outgrew it): from the first
+            // page, for a whole interval.
+            if !wasPaging, boardPageFlipAt != nil { showBoardPage(0, now: now, fade: false) }
         }
         switch event {
         case .turned(let steps):

@@ -64,7 +64,8 @@ import Testing
         let pages = group.state.boardPages
         #expect(pages.pinned == 4 && pages.perPage == 4 && pages.pages == 4)
         #expect(group.state.boardPaging.page == 0)
-        #expect(group.state.boardPageFlipAt == MotionTokens.boardPageInterval)
+        // The first page shows a whole interval from the data's arrival (at 1 s), whatever the clock says.
+        #expect(group.state.boardPageFlipAt == 1_000 + MotionTokens.boardPageInterval)
         // The first page stays a whole interval; then each flip is one wake-up, 8 s apart,
         // and after the last page comes the first again.
         var now: Millis = 1_000
@@ -85,13 +86,13 @@ import Testing
         var group = try Group(settings: KioskSettings(boardPageInterval: 5_000, boardRowsPerPage: 3))
         var pages = group.state.boardPages
         #expect(pages.perPage == 3 && pages.pages == 6)
-        #expect(group.state.boardPageFlipAt == 5_000)
-        let wakes = group.run(until: 20_000, from: 1_000)
-        // Three flips, each followed by the frames of its fade: nothing else wakes the board.
-        #expect(wakes.filter { $0 % 5_000 == 0 } == [5_000, 10_000, 15_000, 20_000])
+        #expect(group.state.boardPageFlipAt == 6_000)
+        let wakes = group.run(until: 21_000, from: 1_000)
+        // Four flips, each followed by the frames of its fade: nothing else wakes the board.
+        #expect(wakes.filter { $0 % 5_000 == 1_000 } == [6_000, 11_000, 16_000, 21_000])
         #expect(group.state.boardPaging.page == 4)
         // More rows than fit is cut to what fits at the minimum sizes.
-        group.state.handle(.settingsChanged(KioskSettings(boardRowsPerPage: 50)), now: 21_000)
+        group.state.handle(.settingsChanged(KioskSettings(boardRowsPerPage: 50)), now: 22_000)
         pages = group.state.boardPages
         #expect(pages.perPage == 4)
     }
@@ -144,7 +145,7 @@ import Testing
     @Test(arguments: [false, true])
     func aFlipFadesInOrIsInstantWithReduceMotion(reduceMotion: Bool) throws {
         var group = try Group(settings: KioskSettings(reduceMotion: reduceMotion))
-        let flip = MotionTokens.boardPageInterval
+        let flip = 1_000 + MotionTokens.boardPageInterval
         _ = group.run(until: flip - 1, from: 1_000)
         #expect(group.state.frameInterval(at: flip - 1) == nil)
         group.state.handle(.tick, now: flip)
@@ -154,7 +155,7 @@ import Testing
         #expect(
             group.state.frameInterval(at: flip + 10) == (reduceMotion ? nil : MotionTokens.softFrameInterval))
         // The fade ends on a frame of its own, then the board sleeps until the next flip.
-        let wakes = group.run(until: 2 * flip - 1, from: flip)
+        let wakes = group.run(until: flip + MotionTokens.boardPageInterval - 1, from: flip)
         if reduceMotion {
             #expect(wakes.isEmpty)
         } else {
@@ -162,7 +163,7 @@ import Testing
             #expect(wakes.count <= Int(MotionTokens.boardPageFade / MotionTokens.softFrameInterval) + 2)
         }
         #expect(group.state.boardBoxes(layout: layout, now: flip + MotionTokens.boardPageFade, minus: "-").opacity == 1)
-        #expect(group.state.nextWakeUp(after: flip + MotionTokens.boardPageFade) == 2 * flip)
+        #expect(group.state.nextWakeUp(after: flip + MotionTokens.boardPageFade) == flip + MotionTokens.boardPageInterval)
     }
 
     /// A remote ace lifts P19 from the last page into the middle: the board shows P19's new
