@@ -39,16 +39,17 @@ extension Painter {
         }
         for row in order {
             let id = row.standing.participantID
-            // A new page's rows fade in; the pinned leaders stay put.
+            // A new page's rows fade in; the pinned leaders stay as they are.
             let alpha = row.rotating ? boxes.opacity : 1
-            guard alpha > 0 else { continue }
             var rect = row.boxes.frame
             let pulse = board.pulse(of: id, at: now)
             if !reduce && pulse > 0 {
                 let grow = rect.h * 0.03 * pulse
                 rect = rect.inset(-grow, -grow / 2)
             }
-            canvas.fillRounded(rect, radius: rect.h * 0.22, Palette.elevated, alpha: alpha)
+            // The cards stay opaque (blending whole rows costs the software renderer a frame's
+            // budget at 1080p); the new page's texts fade in on them.
+            canvas.fillRounded(rect, radius: rect.h * 0.22, Palette.elevated)
             if pulse > 0 {
                 // The pulse is an accent bar at the row's edge: it reads as "changed" from
                 // across the room and costs a sliver of blending, not the whole row.
