@@ -26,6 +26,10 @@ public struct KioskState: Sendable, Equatable {
     public private(set) var lastFailure: String?
     /// When the current screen moves on by itself (the hole card after a complete hole), if scheduled.
     public internal(set) var autoAdvanceAt: Millis?
+    /// The hole card's scroll position (its first row shown), sliding when the cursor leaves the view.
+    public internal(set) var holeCardScroll = Tween(from: 0, to: 0, start: 0, duration: 1)
+    /// The board's page on show, when the group does not fit (issue 15).
+    public internal(set) var boardPaging = Screen.Board.Paging()
     public private(set) var lastInputAt: Millis = 0
     /// Logical screen size, for touch hit-testing.
     public private(set) var viewport = Viewport(width: 1280, height: 720)
@@ -45,9 +49,14 @@ public struct KioskState: Sendable, Equatable {
 
     /// How often to draw now (nil: nothing moves).
     public func frameInterval(at now: Millis) -> Millis? {
-        leaderboard.frameInterval(
-            at: now, reduceMotion: settings.reduceMotion,
-            slotHeight: Layout(viewport: viewport).boardRowHeight(rows: leaderboard.rows.count))
+        let scrolling = holeCardScroll.isRunning(at: now) ? MotionTokens.frameInterval : nil
+        return [
+            leaderboard.frameInterval(
+                at: now, reduceMotion: settings.reduceMotion,
+                slotHeight: Layout(viewport: viewport).boardRowHeight(rows: leaderboard.rows.count)),
+            scrolling,
+            boardPageFrameInterval(at: now),
+        ].compactMap { $0 }.min()
     }
 
     /// LVGL-style single timer: the next instant the machine needs a `.tick`, or nil
@@ -57,6 +66,10 @@ public struct KioskState: Sendable, Equatable {
         if let frame = frameInterval(at: now) { candidates.append(now + frame) }
         if let next = leaderboard.nextChange(after: now) { candidates.append(next) }
         if let autoAdvanceAt { candidates.append(autoAdvanceAt) }
+        // The frame on the scroll's end lands the rows on their pixels.
+        if holeCardScroll.isRunning(at: now) { candidates.append(holeCardScroll.end) }
+        if boardPageFrameInterval(at: now) != nil { candidates.append(boardPaging.fade.end) }
+        if let flip = boardPageFlipAt { candidates.append(flip) }
         if let notice { candidates.append(notice.shownAt + MotionTokens.noticeLifetime) }
         if screen.isTransient { candidates.append(lastInputAt + MotionTokens.idleTimeout) }
         if let refresh = screen.behavior.refreshDue { candidates.append(refresh) }
@@ -68,6 +81,12 @@ public struct KioskState: Sendable, Equatable {
     @discardableResult
     public mutating func handle(_ event: KioskEvent, now: Millis) -> [KioskEffect] {
         var effects: [KioskEffect] = []
+        let wasPaging = boardPageFlipAt != nil
+        defer {
+            // The board starts paging (back on it, or the group outgrew it): from the first
+            // page, for a whole interval.
+            if !wasPaging, boardPageFlipAt != nil { showBoardPage(0, now: now, fade: false) }
+        }
         switch event {
         case .turned(let steps):
             input(now)
@@ -140,6 +159,7 @@ public struct KioskState: Sendable, Equatable {
 
     private mutating func tick(now: Millis) -> [KioskEffect] {
         leaderboard.prune(now: now)
+        flipBoardPageIfDue(now: now)
         if let shown = notice?.shownAt, now - shown >= MotionTokens.noticeLifetime {
             // A storage warning comes back when the notice over it goes: the board says
             // scores cannot be saved for as long as that is true.
@@ -168,6 +188,7 @@ public struct KioskState: Sendable, Equatable {
         let old = data
         data = new
         leaderboard.update(with: new.round, trigger: trigger, now: now, reduceMotion: settings.reduceMotion)
+        followBoardReshuffle(now: now)
         let behavior = screen.behavior
         behavior.dataChanged(from: old, in: &self, now: now)
     }

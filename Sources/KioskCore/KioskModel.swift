@@ -49,7 +49,18 @@ public struct SyncIndicator: Sendable, Equatable {
 public struct KioskSettings: Sendable, Equatable {
     /// NFR15: replace motion with instant changes.
     public var reduceMotion: Bool
-    public init(reduceMotion: Bool = false) { self.reduceMotion = reduceMotion }
+    /// How long each page of a board that does not fit stays (issue 15).
+    public var boardPageInterval: Millis
+    /// Rotating rows on a board page; nil: as many as fit at the minimum sizes (never more).
+    public var boardRowsPerPage: Int?
+    public init(
+        reduceMotion: Bool = false, boardPageInterval: Millis = MotionTokens.boardPageInterval,
+        boardRowsPerPage: Int? = nil
+    ) {
+        self.reduceMotion = reduceMotion
+        self.boardPageInterval = max(1_000, boardPageInterval)
+        self.boardRowsPerPage = boardRowsPerPage
+    }
 }
 
 /// A short message over the current screen.

@@ -1,3 +1,5 @@
+import HyzerKit
+
 /// A rectangle in logical pixels.
 public struct Rect: Sendable, Equatable {
     public var x, y, w, h: Double
@@ -10,6 +12,48 @@ public struct Rect: Sendable, Equatable {
     public func inset(_ dx: Double, _ dy: Double) -> Rect { Rect(x: x + dx, y: y + dy, w: w - 2 * dx, h: h - 2 * dy) }
 }
 
+/// One text on screen: what it says, how it is set, and the box it must stay in. Screens
+/// are laid out as boxes in KioskCore so a pure test can check them (LayoutCheckTests); the
+/// renderer draws each box as given, measuring the real glyphs only to ellipsize.
+public struct TextBox: Sendable, Equatable {
+    public enum Align: Sendable, Equatable { case left, center, right }
+    public var text: String
+    public var role: FontRole
+    public var size: Int
+    public var color: RGB
+    public var frame: Rect
+    public var align: Align
+    /// Names and other free text give way with an ellipsis; positions and scores must fit whole.
+    public var ellipsized: Bool
+
+    /// A one-line box over `span`, centred on `midY`.
+    public init(
+        _ text: String, _ role: FontRole, size: Int, _ color: RGB, span: Layout.Span, midY: Double,
+        align: Align = .left, ellipsized: Bool = false
+    ) {
+        let h = Double(size) * Layout.lineHeight
+        (self.text, self.role, self.size, self.color, self.align, self.ellipsized) =
+            (text, role, size, color, align, ellipsized)
+        frame = Rect(x: span.x, y: midY - h / 2, w: span.w, h: h)
+    }
+
+    /// Where the renderer anchors the text for its alignment.
+    public var anchorX: Double {
+        switch align {
+        case .left: frame.x
+        case .center: frame.midX
+        case .right: frame.maxX
+        }
+    }
+}
+
+/// A row of a screen (a board standing, a hole card participant): its card and its texts.
+public struct RowBoxes: Sendable, Equatable {
+    public var frame: Rect
+    public var texts: [TextBox]
+    public init(frame: Rect, texts: [TextBox]) { (self.frame, self.texts) = (frame, texts) }
+}
+
 /// Screen geometry for any size from 800×480 (the Pi 7" panel) to 1920×1080 (a TV), and
 /// portrait. Pure, so the renderer draws with it and touch hit-tests against the same rects.
 ///
@@ -17,8 +61,9 @@ public struct Rect: Sendable, Equatable {
 /// roughly 20 arcminutes of letter height, ≈17 mm at 3 m; on a 43" 1080p TV (0.5 mm per
 /// pixel) that is ~34 px of x-height, i.e. a ~70 px name font. Board rows therefore aim for
 /// 13% of the screen height (140 px at 1080p, name font ≈ 0.5 × row ≈ 70 px) and shrink
-/// only when more rows must fit: up to 7 players keep full size on a TV, 20 players still
-/// get ~45 px text (readable at about 2 m).
+/// only when more rows must fit, never below the minimums (`minimumTextSize`,
+/// `minimumRowHeight`): past them the board shows the leaders and "+N more", and the hole
+/// card scrolls.
 public struct Layout: Sendable, Equatable {
     public let width: Double
     public let height: Double
@@ -34,6 +79,51 @@ public struct Layout: Sendable, Equatable {
     }
 
     public var isPortrait: Bool { height > width }
+
+    // MARK: Minimums (issue 15)
+
+    /// NFR14: anything tapped is at least 48 pt. Layout works in logical pixels, which the
+    /// display maps 1:1 to points (the Pi's 7" panel shows about one pixel per point), so a
+    /// row is never shorter than 48.
+    public static let touchTarget: Double = 48
+
+    /// The smallest text any row shows, for a reader 3 m away: 1/24 of the panel's shorter
+    /// side (its height in landscape; a TV turned to portrait keeps its pixel size, so the
+    /// same letters need the same pixels). The rule assumes the panel is sized for the room,
+    /// as a 43" 1080p TV (0.5 mm a pixel) is for 3 m: 1080 / 24 = 45 px, whose capitals
+    /// (≈0.7 of the size) are 16 mm, about 18 arcminutes at 3 m, the floor of easy reading
+    /// (comfortable is 20+, what the default sizes aim for). Smaller panels get the same
+    /// proportion: a 7" panel cannot be read from 3 m at any size, but it keeps the layout
+    /// the TV has. Nothing shrinks below this: the board shows fewer rows, the hole card
+    /// scrolls. See docs/architecture.md, "Readable sizes".
+    public var minimumTextSize: Int { Layout.fontSize(min(width, height) / 24) }
+
+    /// Line box of a text: the rendered surface of both faces is under 1.35 × the size.
+    public static let lineHeight = 1.35
+
+    /// A conservative advance per glyph, as a fraction of the size: the faces' digits and
+    /// capitals advance 0.6 (JetBrains Mono) or less (Quicksand), so a column sized with it
+    /// holds "T100" or "DNF" whole. The renderer measures for real and ellipsizes names.
+    public static let glyphAdvance = 0.68
+
+    /// The width `text` needs at `size`, by the conservative advance.
+    public static func textWidth(_ text: String, size: Int) -> Double {
+        Double(text.count) * Double(size) * glyphAdvance
+    }
+
+    /// What stands for the rows that do not fit: "+14 more · 7–20 of 20".
+    public static func moreLine(shown: Int, of count: Int) -> String {
+        "+\(count - shown) more · \(shown + 1)–\(count) of \(count)"
+    }
+
+    /// The board's page indicator: which places the rotating rows show ("9–14 of 20").
+    public static func pageLine(_ places: Range<Int>, of count: Int) -> String {
+        places.count == 1
+            ? "\(places.upperBound) of \(count)" : "\(places.lowerBound + 1)–\(places.upperBound) of \(count)"
+    }
+
+    /// The gap between a row's rect and the next row's: rows read as separate cards.
+    static func rowGap(_ pitch: Double) -> Double { max(2, pitch * 0.08) }
 
     /// Font sizes come in steps of 2 px so the renderer opens few faces.
     public static func fontSize(_ px: Double) -> Int { max(10, Int((px / 2).rounded()) * 2) }
@@ -56,10 +146,14 @@ public struct Layout: Sendable, Equatable {
         Rect(x: margin, y: header.maxY + margin / 2, w: width - 2 * margin, h: footer.y - header.maxY - margin)
     }
 
+    /// A board row is tall enough to tap and for its name at the minimum text size (half the row).
+    public var boardMinimumRowHeight: Double { max(Layout.touchTarget, Double(minimumTextSize) * 2) }
+
+    /// Slot to slot: the rows share the area, at most 13% of the height, never under the minimum.
     public func boardRowHeight(rows: Int) -> Double {
         let fit = boardArea.h / Double(max(rows, 1))
         // Portrait: rows taller than ~1/6 of the width only add empty space.
-        return min(fit, height * 0.13, width * 0.16).rounded(.down)
+        return max(boardMinimumRowHeight, min(fit, height * 0.13, width * 0.16).rounded(.down))
     }
 
     /// The size unit of a board row's contents: its height, unless the screen is too
@@ -71,20 +165,122 @@ public struct Layout: Sendable, Equatable {
     /// The rect of board row slot `slot` (fractional while animating).
     public func boardRow(slot: Double, rows: Int) -> Rect {
         let h = boardRowHeight(rows: rows)
-        return Rect(x: boardArea.x, y: boardArea.y + slot * h, w: boardArea.w, h: h - max(2, h * 0.08))
+        return Rect(x: boardArea.x, y: boardArea.y + slot * h, w: boardArea.w, h: h - Layout.rowGap(h))
+    }
+
+    /// A horizontal extent: one column of a row.
+    public struct Span: Sendable, Equatable {
+        public var x, w: Double
+        public var maxX: Double { x + w }
     }
 
     public struct BoardColumns: Sendable, Equatable {
-        public var position, arrow, name, thru, toPar: Double
+        public var position, arrow, name, progress, toPar: Span
     }
 
-    public func boardColumns(unit h: Double) -> BoardColumns {
+    /// Everything the board's rows need for `rows` standings on this screen.
+    public struct BoardGeometry: Sendable, Equatable {
+        public var rowHeight: Double
+        public var unit: Double
+        /// Row slots in the board area.
+        public var slots: Int
+        /// Rows drawn at once, leaders first; when some do not fit, the last slot shows the
+        /// page indicator (`BoardPages`).
+        public var shown: Int
+        public var hidden: Int
+        public var nameSize, scoreSize, captionSize: Int
+        public var columns: BoardColumns
+    }
+
+    public func board(rows: Int) -> BoardGeometry {
+        let pitch = boardRowHeight(rows: rows)
+        let unit = boardUnit(rows: rows)
+        let minimum = minimumTextSize
+        let nameSize = max(minimum, Layout.fontSize(unit * 0.5))
+        let scoreSize = max(minimum, Layout.fontSize(unit * 0.56))
+        let captionSize = max(minimum, Layout.fontSize(unit * 0.3))
+        let slots = max(1, Int(boardArea.h / pitch))
+        let shown = rows <= slots ? rows : max(1, slots - 1)
+        return BoardGeometry(
+            rowHeight: pitch, unit: unit, slots: slots, shown: shown, hidden: rows - shown, nameSize: nameSize,
+            scoreSize: scoreSize, captionSize: captionSize,
+            columns: boardColumns(unit: unit, nameSize: nameSize, scoreSize: scoreSize, captionSize: captionSize))
+    }
+
+    /// How the board splits `standings` into pages when they do not all fit: the leaders
+    /// (the top 3 and everyone tied with them) are pinned at the top of every page, the
+    /// rest rotate `perPage` at a time, and the last slot shows which places are on show.
+    /// With everyone on one page, nothing rotates.
+    public struct BoardPages: Sendable, Equatable {
+        /// Standings in all.
+        public var count: Int
+        /// The first `pinned` standings are on every page.
+        public var pinned: Int
+        /// Rotating standings a page.
+        public var perPage: Int
+        public var pages: Int
+
+        public var rotates: Bool { pages > 1 }
+
+        /// The indices (in display order) of the rotating standings on `page`.
+        public func rotating(page: Int) -> Range<Int> {
+            guard rotates else { return pinned..<count }
+            let first = pinned + min(max(page, 0), pages - 1) * perPage
+            return first..<min(count, first + perPage)
+        }
+
+        /// The page that shows the standing at `index`; nil for a pinned leader (on every page).
+        public func page(of index: Int) -> Int? {
+            guard index >= pinned, index < count else { return nil }
+            return rotates ? (index - pinned) / perPage : 0
+        }
+
+        /// "9–14 of 20", or nil on a board that does not page.
+        public func indicator(page: Int) -> String? {
+            rotates ? Layout.pageLine(rotating(page: page), of: count) : nil
+        }
+    }
+
+    /// The leaders pinned while the board pages: the top 3 and everyone tied with them (a
+    /// standing without a position, DNF, is never a leader).
+    public static func leaders(_ standings: [Standing]) -> Int {
+        guard standings.count > 3, let third = standings[2].position else { return min(3, standings.count) }
+        return standings.prefix { ($0.position ?? .max) <= third }.count
+    }
+
+    /// The board's pages for `standings` at `rowsPerPage` rotating rows (nil: as many as
+    /// fit). The pinned leaders take at most half the rows (at least the top 3, when the
+    /// board holds 4): a big tie for third, or nobody scored yet (all tied first), would
+    /// otherwise leave one row rotating through a page each, a long wait to find yourself.
+    /// Ties cut there carry on as the first rows of the first page. The rows per page
+    /// never exceed what fits at the minimum sizes.
+    public func boardPages(_ standings: [Standing], rowsPerPage: Int? = nil) -> BoardPages {
+        let count = standings.count
+        let geometry = board(rows: count)
+        guard geometry.hidden > 0 else { return BoardPages(count: count, pinned: count, perPage: 0, pages: 1) }
+        // One slot is the indicator's; what is left is shared by the pinned and the rotating rows.
+        let room = max(1, geometry.slots - 1)
+        let pinned = min(Layout.leaders(standings), max(3, room / 2), room - 1)
+        let fits = max(1, room - pinned)
+        let perPage = min(fits, max(1, rowsPerPage ?? fits))
+        let pages = (count - pinned + perPage - 1) / perPage
+        return BoardPages(count: count, pinned: pinned, perPage: perPage, pages: pages)
+    }
+
+    /// Fixed columns are sized for their widest content ("T100", "thru 18", "+12"/"DNF") by
+    /// the conservative advance; the name takes what is left and is ellipsized into it.
+    public func boardColumns(unit h: Double, nameSize: Int, scoreSize: Int, captionSize: Int) -> BoardColumns {
         let area = boardArea
-        let positionW = h * 1.25
-        return BoardColumns(
-            position: area.x + h * 0.25, arrow: area.x + positionW,
-            name: area.x + positionW + h * 0.55, thru: area.maxX - h * 3.6,
-            toPar: area.maxX - h * 0.3)
+        let gap = h * 0.25
+        let position = Span(x: area.x + gap, w: Layout.textWidth("T100", size: nameSize))
+        let arrow = Span(x: position.maxX + h * 0.1, w: h * 0.3)
+        let toParW = Layout.textWidth("+12", size: scoreSize)
+        let toPar = Span(x: area.maxX - h * 0.3 - toParW, w: toParW)
+        let progressW = Layout.textWidth("thru 18", size: captionSize)
+        let progress = Span(x: toPar.x - gap - progressW, w: progressW)
+        let nameX = arrow.maxX + gap
+        let name = Span(x: nameX, w: max(0, progress.x - gap - nameX))
+        return BoardColumns(position: position, arrow: arrow, name: name, progress: progress, toPar: toPar)
     }
 
     // MARK: Hole card
@@ -104,13 +300,85 @@ public struct Layout: Sendable, Equatable {
             h: footer.y - holeHeader.maxY - margin)
     }
 
+    /// A hole card row holds two lines (name, then total) at the minimum size, and is tappable.
+    public var holeCardMinimumRowHeight: Double {
+        let lines = Double(minimumTextSize) * 2 * Layout.lineHeight + 4
+        return max(Layout.touchTarget, (lines / 0.92).rounded(.up))
+    }
+
+    /// Slot to slot: the rows share the area, at most 14% of the height, never under the minimum.
     public func holeRowHeight(rows: Int) -> Double {
-        min(holeRowsArea.h / Double(max(rows, 1)), height * 0.14).rounded(.down)
+        max(holeCardMinimumRowHeight, min(holeRowsArea.h / Double(max(rows, 1)), height * 0.14).rounded(.down))
+    }
+
+    /// The hole card's rows on this screen: how many show whole, and where row `i` is when
+    /// the card is scrolled to `top` (the first row shown, fractional while scrolling).
+    public struct HoleCardGeometry: Sendable, Equatable {
+        public var rows: Int
+        public var rowHeight: Double
+        /// Rows that fit whole in the area.
+        public var visible: Int
+        /// Where the rows are drawn (and clipped while scrolling).
+        public var area: Rect
+        /// The scroll position indicator's track, when the rows do not all fit.
+        public var track: Rect?
+        public var nameSize, captionSize, scoreSize: Int
+
+        public var scrolls: Bool { rows > visible }
+        public var maxTop: Double { Double(max(0, rows - visible)) }
+
+        /// The first row to show: the nearest to `near` that shows `cursor` whole.
+        public func top(cursor: Int, near: Double) -> Double {
+            let shown = min(max(near, Double(cursor - visible + 1)), Double(cursor))
+            return min(max(shown, 0), maxTop)
+        }
+
+        public func row(_ index: Int, top: Double) -> Rect {
+            Rect(
+                x: area.x, y: area.y + (Double(index) - top) * rowHeight, w: area.w,
+                h: rowHeight - Layout.rowGap(rowHeight))
+        }
+
+        /// Which row a touch at `y` hits, if any.
+        public func row(at y: Double, top: Double) -> Int? {
+            guard y >= area.y, y < area.maxY else { return nil }
+            let index = Int(((y - area.y) / rowHeight + top).rounded(.down))
+            return index < rows ? index : nil
+        }
+
+        /// The thumb inside `track`: its length is the share of rows shown, its place the scroll position.
+        public func thumb(top: Double) -> Rect? {
+            guard let track, scrolls else { return nil }
+            let length = max(track.w * 2, track.h * Double(visible) / Double(rows))
+            let y = track.y + (track.h - length) * (maxTop > 0 ? min(max(top / maxTop, 0), 1) : 0)
+            return Rect(x: track.x, y: y, w: track.w, h: length)
+        }
+    }
+
+    public func holeCard(rows: Int) -> HoleCardGeometry {
+        let pitch = holeRowHeight(rows: rows)
+        var area = holeRowsArea
+        let visible = max(1, min(rows, Int((area.h + Layout.rowGap(pitch)) / pitch)))
+        var track: Rect?
+        if rows > visible {
+            // The indicator takes a strip at the right, so it never covers a score.
+            let w = max(4, (6 * scale).rounded())
+            track = Rect(x: area.maxX - w, y: area.y, w: w, h: Double(visible) * pitch - Layout.rowGap(pitch))
+            // Whole pixels: the renderer fills rounded rects as rectangles, and a fraction shows as a seam.
+            area.w -= w + (margin / 2).rounded()
+        }
+        let h = pitch - Layout.rowGap(pitch)
+        let minimum = minimumTextSize
+        let captionSize = max(minimum, Layout.fontSize(h * 0.24))
+        // The name takes what the two lines leave, in the 2 px steps of `fontSize`.
+        let nameRoom = (Int(h / Layout.lineHeight) - captionSize) / 2 * 2
+        return HoleCardGeometry(
+            rows: rows, rowHeight: pitch, visible: visible, area: area, track: track,
+            nameSize: max(minimum, min(Layout.fontSize(h * 0.4), nameRoom)), captionSize: captionSize,
+            scoreSize: max(minimum, Layout.fontSize(h * 0.56)))
     }
 
     // MARK: Lists (menu, setup, finalize)
-
-    public enum ListStyle: Sendable { case list, holeCard }
 
     public var listTitle: Rect { Rect(x: margin, y: margin, w: width - 2 * margin, h: (height * 0.14).rounded()) }
 
@@ -140,20 +408,141 @@ public struct Layout: Sendable, Equatable {
             w: listArea.w, h: listRowHeight - 6 * scale)
     }
 
-    /// Which row a touch at `y` hits, if any.
-    public func listRow(at y: Double, rows: Int, cursor: Int, style: ListStyle) -> Int? {
-        switch style {
-        case .holeCard:
-            let area = holeRowsArea
-            let h = holeRowHeight(rows: rows)
-            guard y >= area.y, h > 0 else { return nil }
-            let index = Int((y - area.y) / h)
-            return index < rows ? index : nil
-        case .list:
-            guard y >= listArea.y else { return nil }
-            let index = Int((y - listArea.y) / listRowHeight) + listOffset(rows: rows, cursor: cursor)
-            return index < rows && Int((y - listArea.y) / listRowHeight) < visibleListRows ? index : nil
+    /// A list row's texts at the minimum sizes: the title, ellipsized, and a detail at the
+    /// right ("organizer", "18 holes · par 54") that keeps its whole width; a checkbox at
+    /// the left when the row has one.
+    public func listRowBoxes(
+        _ rect: Rect, title: String, detail: String?, checkbox: Bool, color: RGB
+    ) -> (row: RowBoxes, checkbox: Rect?) {
+        let minimum = minimumTextSize
+        let size = max(minimum, Layout.fontSize(listRowHeight * 0.4))
+        let detailSize = max(minimum, Layout.fontSize(Double(size) * 0.7))
+        let pad = rect.h * 0.4
+        var x = rect.x + pad
+        var box: Rect?
+        if checkbox {
+            let b = Rect(x: x, y: rect.midY - rect.h * 0.2, w: rect.h * 0.4, h: rect.h * 0.4)
+            box = b
+            x = b.maxX + rect.h * 0.35
         }
+        var end = rect.maxX - pad
+        var texts: [TextBox] = []
+        if let detail {
+            let w = min(Layout.textWidth(detail, size: detailSize), (end - x) / 2)
+            texts.append(
+                TextBox(
+                    detail, .body, size: detailSize, Palette.textSecondary, span: Span(x: end - w, w: w),
+                    midY: rect.midY, align: .right, ellipsized: true))
+            end -= w + Double(detailSize)
+        }
+        texts.insert(
+            TextBox(title, .title, size: size, color, span: Span(x: x, w: end - x), midY: rect.midY, ellipsized: true),
+            at: 0)
+        return (RowBoxes(frame: rect, texts: texts), box)
+    }
+
+    /// Which list row a touch at `y` hits, if any.
+    public func listRow(at y: Double, rows: Int, cursor: Int) -> Int? {
+        guard y >= listArea.y else { return nil }
+        let index = Int((y - listArea.y) / listRowHeight) + listOffset(rows: rows, cursor: cursor)
+        return index < rows && Int((y - listArea.y) / listRowHeight) < visibleListRows ? index : nil
+    }
+
+    // MARK: Summary
+
+    /// The summary card's standings as boxes: rows share the room between the title block and
+    /// the meta line, never under the minimums; past them, the leaders and "+N more".
+    public struct SummaryBoxes: Sendable, Equatable {
+        public struct Row: Sendable, Equatable {
+            public var standing: Standing
+            public var badge: Rect
+            public var boxes: RowBoxes
+        }
+        /// Where the title block ends and the rows begin.
+        public var top: Double
+        public var rowHeight: Double
+        public var card: Span
+        public var rows: [Row]
+        public var more: RowBoxes?
+        /// The middle of the meta line under the rows.
+        public var metaY: Double
+        public var metaHeight: Double
+    }
+
+    public var summaryTitleSize: Int { Layout.fontSize(height * 0.075) }
+
+    /// A summary row is tappable and holds its name at the minimum size (half the row).
+    public var summaryMinimumRowHeight: Double { max(Layout.touchTarget, Double(minimumTextSize) * 2) }
+
+    public func summaryBoxes(_ standings: [Standing], heading: Bool, minus: String) -> SummaryBoxes {
+        let title = Double(summaryTitleSize)
+        let caption = Double(captionFont)
+        let top = margin + title * 0.7 + (heading ? caption * 1.4 : 0) + title * 0.85 + caption * 1.5
+        let cardW = min(width - 2 * margin, max(height * 1.1, width * 0.6))
+        let card = Span(x: (width - cardW) / 2, w: cardW)
+        let metaH = caption * 2.4
+        let available = footer.y - top - metaH - margin
+        let count = standings.count
+        let pitch = max(summaryMinimumRowHeight, min(available / Double(max(count, 1)), height * 0.1).rounded(.down))
+        let slots = max(1, Int(available / pitch))
+        let shown = count <= slots ? count : max(1, slots - 1)
+        let minimum = minimumTextSize
+        // As on the board: in portrait the card's width, not the row, bounds the text.
+        let unit = min(pitch, card.w / 10)
+        let positionSize = max(minimum, Layout.fontSize(unit * 0.36))
+        let nameSize = max(minimum, Layout.fontSize(unit * 0.46))
+        let strokesSize = max(minimum, Layout.fontSize(unit * 0.26))
+        let scoreSize = max(minimum, Layout.fontSize(unit * 0.5))
+        var rows: [SummaryBoxes.Row] = []
+        for (index, standing) in standings.prefix(shown).enumerated() {
+            let rect = Rect(x: card.x, y: top + Double(index) * pitch, w: card.w, h: pitch - Layout.rowGap(pitch))
+            let pad = rect.h * 0.3
+            // The badge is a circle until "T14" needs a pill.
+            let badgeW = max(rect.h * 0.7, Layout.textWidth("T100", size: positionSize) + rect.h * 0.2).rounded()
+            let badge = Rect(
+                x: (rect.x + rect.h * 0.2).rounded(), y: (rect.y + rect.h * 0.15).rounded(), w: badgeW,
+                h: (rect.h * 0.7).rounded())
+            let medal: RGB? =
+                standing.position == 1 ? Palette.accent : (standing.position ?? 99) <= 3 ? Palette.textPrimary : nil
+            let scoreW = Layout.textWidth("+12", size: scoreSize)
+            let score = Span(x: rect.maxX - pad - scoreW, w: scoreW)
+            let strokesText = standing.status == .dnf ? "DNF · \(standing.strokes) strokes" : "\(standing.strokes) strokes"
+            // Right-aligned, so each row's own width keeps the column straight.
+            let strokesW = Layout.textWidth(strokesText, size: strokesSize)
+            let strokes = Span(x: score.x - pad - strokesW, w: strokesW)
+            let nameX = badge.maxX + rect.h * 0.3
+            let texts = [
+                TextBox(
+                    standing.positionLabel, .title, size: positionSize, medal ?? Palette.textSecondary,
+                    span: Span(x: badge.x, w: badge.w), midY: badge.midY, align: .center),
+                TextBox(
+                    standing.name, .title, size: nameSize, Palette.textPrimary,
+                    span: Span(x: nameX, w: max(0, strokes.x - pad - nameX)), midY: rect.midY, ellipsized: true),
+                TextBox(
+                    strokesText, .body, size: strokesSize, Palette.textSecondary, span: strokes, midY: rect.midY,
+                    align: .right),
+                TextBox(
+                    ScoreFormat.toPar(standing.toPar, minus: minus), .score, size: scoreSize,
+                    Palette.toPar(standing.toPar), span: score, midY: rect.midY, align: .right),
+            ]
+            rows.append(.init(standing: standing, badge: badge, boxes: RowBoxes(frame: rect, texts: texts)))
+        }
+        var more: RowBoxes?
+        if shown < count {
+            let rect = Rect(x: card.x, y: top + Double(shown) * pitch, w: card.w, h: pitch - Layout.rowGap(pitch))
+            more = RowBoxes(
+                frame: rect,
+                texts: [
+                    TextBox(
+                        Layout.moreLine(shown: shown, of: count), .body, size: strokesSize,
+                        Palette.textSecondary, span: Span(x: rect.x, w: rect.w), midY: rect.midY, align: .center,
+                        ellipsized: true)
+                ])
+        }
+        let used = Double(min(count, shown + (more == nil ? 0 : 1)))
+        return SummaryBoxes(
+            top: top, rowHeight: pitch, card: card, rows: rows, more: more, metaY: top + used * pitch + metaH / 2,
+            metaHeight: metaH)
     }
 
     // MARK: Crown entry

@@ -43,6 +43,12 @@ public enum MotionTokens {
     /// that reshuffles every second for minutes cannot be followed; still inside NFR2).
     public static let burstReloadInterval: Millis = 2_000
     public static let burstAfterReloads = 3
+    /// The board's pages rotate this often when the group does not fit (issue 15): long
+    /// enough to find your name from 3 m and read your score (MiClub's TVs use 10 s, Golf
+    /// Genius a slower scroll); `KioskSettings.boardPageInterval` overrides it.
+    public static let boardPageInterval: Millis = 8_000
+    /// A new page's rows fade in this fast (instant with reduce motion).
+    public static let boardPageFade: Millis = 250
     /// A change with no motion and no input behind it (the sync badge) is drawn at most this often.
     public static let quietRedrawInterval: Millis = 250
 }

@@ -1,3 +1,4 @@
+import CSDL2
 import Foundation
 import HyzerKit
 import KioskCore
@@ -90,6 +91,46 @@ struct Painter {
         }
     }
 
+    // MARK: Boxes
+
+    /// Draws a text box from KioskCore's layout: free text is ellipsized to the box with the
+    /// real glyph widths; fixed text (a position, a score) was given room by the layout and
+    /// is only scaled down if a face ever runs wider than the layout's advance allows.
+    func draw(_ box: TextBox, alpha: Double = 1) {
+        let align: Canvas.Align =
+            switch box.align {
+            case .left: .left
+            case .center: .center
+            case .right: .right
+            }
+        let text = box.ellipsized ? fitted(box.text, box.role, size: box.size, width: box.frame.w) : box.text
+        canvas.text(
+            text, box.role, size: box.size, box.color, x: box.anchorX, midY: box.frame.midY, align: align,
+            alpha: alpha, maxWidth: box.frame.w)
+    }
+
+    /// `text`, or its longest prefix with "…" that fits `width` (by binary search: a handful
+    /// of measurements, each cached with the texts).
+    func fitted(_ text: String, _ role: FontRole, size: Int, width: Double) -> String {
+        guard canvas.measure(text, role, size: size) > width else { return text }
+        let characters = Array(text)
+        var (low, high) = (0, characters.count - 1)
+        while low < high {
+            let mid = (low + high + 1) / 2
+            let candidate = String(characters[..<mid]).trimmingCharacters(in: .whitespaces) + "…"
+            if canvas.measure(candidate, role, size: size) <= width { low = mid } else { high = mid - 1 }
+        }
+        return String(characters[..<low]).trimmingCharacters(in: .whitespaces) + "…"
+    }
+
+    /// Draws `body` with everything outside `rect` left untouched (rows scrolling under a header).
+    func clipped(to rect: Rect, _ body: () -> Void) {
+        var clip = SDL_Rect(x: Int32(rect.x.rounded()), y: Int32(rect.y.rounded()), w: Int32(rect.w), h: Int32(rect.h))
+        SDL_RenderSetClipRect(canvas.renderer, &clip)
+        body()
+        SDL_RenderSetClipRect(canvas.renderer, nil)
+    }
+
     // MARK: Lists
 
     struct ListItem {
@@ -107,7 +148,6 @@ struct Painter {
         canvas.text(
             subtitle, .body, size: Layout.fontSize(head.h * 0.26), Palette.accent, x: head.x, midY: head.y + head.h * 0.84,
             maxWidth: layout.width - 2 * layout.margin)
-        let size = Layout.fontSize(layout.listRowHeight * 0.4)
         for (index, item) in items.enumerated() {
             guard let rect = layout.listRow(index, rows: items.count, cursor: cursor) else { continue }
             let radius = rect.h * 0.25
@@ -120,9 +160,10 @@ struct Painter {
             } else {
                 canvas.fillRounded(rect, radius: radius, Palette.elevated)
             }
-            var x = rect.x + rect.h * 0.4
-            if let checked = item.checked {
-                let box = Rect(x: x, y: rect.midY - rect.h * 0.2, w: rect.h * 0.4, h: rect.h * 0.4)
+            let textColor = item.isAction ? (selected ? Palette.background : Palette.accent) : Palette.textPrimary
+            let (row, checkbox) = layout.listRowBoxes(
+                rect, title: item.title, detail: item.detail, checkbox: item.checked != nil, color: textColor)
+            if let box = checkbox, let checked = item.checked {
                 if checked {
                     canvas.fillRounded(box, radius: box.h * 0.25, Palette.accent)
                     canvas.text(
@@ -133,15 +174,8 @@ struct Painter {
                         box, radius: box.h * 0.25, width: max(2, 3 * layout.scale), Palette.textSecondary,
                         inner: Palette.elevated)
                 }
-                x = box.maxX + rect.h * 0.35
             }
-            let textColor = item.isAction ? (selected ? Palette.background : Palette.accent) : Palette.textPrimary
-            canvas.text(item.title, .title, size: size, textColor, x: x, midY: rect.midY, maxWidth: rect.w * 0.65)
-            if let detail = item.detail {
-                canvas.text(
-                    detail, .body, size: Layout.fontSize(Double(size) * 0.7), Palette.textSecondary,
-                    x: rect.maxX - rect.h * 0.4, midY: rect.midY, align: .right)
-            }
+            for text in row.texts { draw(text) }
         }
         if items.count > layout.visibleListRows {
             canvas.text(

@@ -21,41 +21,104 @@ enum RenderBenchmark {
         let fonts = assets.appendingPathComponent("fonts")
         let (p50, p99, frames) = try reshuffleFrames(fonts: fonts)
         log("render: \(frames) frames of 20-row reshuffles at 1920x1080, software renderer")
+        let screens = try pagingAndHoleCardFrames(fonts: fonts)
         let commit = try commitToRedraw(fonts: fonts, in: workspace.subdirectory("commit"))
         let kiosk = try kioskBinary()
         let launch = try await launchToFirstFrame(kiosk, in: workspace.subdirectory("launch"))
         let (idleCPU, rss) = try await idle(kiosk, seconds: idleSeconds, in: workspace.subdirectory("idle"))
-        return Figures([
-            "frame_p50_ms": round3(p50), "frame_p99_ms": round3(p99), "commit_to_redraw_ms": round3(commit),
-            "launch_ms": round3(launch), "idle_cpu_pct": round3(idleCPU), "rss_mb": round3(rss),
-        ])
+        return Figures(
+            [
+                "frame_p50_ms": round3(p50), "frame_p99_ms": round3(p99), "commit_to_redraw_ms": round3(commit),
+                "launch_ms": round3(launch), "idle_cpu_pct": round3(idleCPU), "rss_mb": round3(rss),
+            ].merging(screens) { a, _ in a })
     }
 
-    /// A 20-player round whose order flips back and forth: every row moves every time.
-    static func reshuffleFrames(fonts: URL) throws -> (Double, Double, Int) {
-        let display = try Display(mode: .headless, size: Viewport(width: 1920, height: 1080), fontsDirectory: fonts)
-        let course = try Course(name: "Bench Park", holeCount: 18)
+    /// A started 20-player round on an 18-hole course, and hole 1's scores for it: in one
+    /// order, or flipped (every row moves).
+    struct BenchRound {
+        let course: Course
+        var round: Round
         let clock = SystemClock()
-        var round = Round(courseID: course.id, organizerID: UUID(), createdAt: clock.date)
-        for i in 0..<20 { try round.add(Participant(id: UUID(), name: "Player \(i + 1)", kind: .registered)) }
-        try round.start(at: clock.date)
-        func events(flipped: Bool) -> [ScoreEvent] {
-            round.participants.enumerated().map { index, p in
+
+        init() throws {
+            course = try Course(name: "Bench Park", holeCount: 18)
+            round = Round(courseID: course.id, organizerID: UUID(), createdAt: clock.date)
+            for i in 0..<20 { try round.add(Participant(id: UUID(), name: "Player \(i + 1)", kind: .registered)) }
+            try round.start(at: clock.date)
+        }
+
+        func data(flipped: Bool) -> KioskData {
+            let events = round.participants.enumerated().map { index, p in
                 let strokes = 2 + (flipped ? 19 - index : index) % 8
                 return ScoreEvent(
                     roundID: round.id, participantID: p.id, hole: 1, strokes: strokes, reportedBy: p.id, deviceID: "bench",
                     createdAt: clock.date)
             }
+            return KioskData(round: RoundSnapshot(round: round, course: course, events: events), courses: [course])
         }
+    }
+
+    /// Issue 15's screens for a group that does not fit, at 800×480 and 1920×1080: the
+    /// paging board over three rounds of its pages, drawn at every wake-up the machine asks
+    /// for (each flip and its fade's frames; the first round warms the text cache), and the
+    /// 20-player hole card with the knob turned through every row, drawn every frame of
+    /// each scroll.
+    static func pagingAndHoleCardFrames(fonts: URL) throws -> [String: Double] {
+        var figures: [String: Double] = [:]
+        let bench = try BenchRound()
+        for (w, h) in [(800, 480), (1920, 1080)] {
+            let display = try Display(mode: .headless, size: Viewport(width: w, height: h), fontsDirectory: fonts)
+            func timed(_ state: KioskState, at now: Millis) -> Double {
+                let start = nowNs()
+                display.draw(state, now: now, wallClock: SystemClock().date)
+                display.present()
+                return Double(nowNs() - start) / 1e6
+            }
+            var state = KioskState(viewport: display.viewport)
+            var now: Millis = 0
+            state.handle(.dataChanged(bench.data(flipped: false), .localScore), now: now)
+            let cycle = Millis(state.boardPages.pages) * state.settings.boardPageInterval
+            var board: [Double] = []
+            while let wake = state.nextWakeUp(after: now), wake <= 3 * cycle {
+                now = max(wake, now + 1)
+                state.handle(.tick, now: now)
+                let ms = timed(state, at: now)
+                if now > cycle { board.append(ms) }
+            }
+            state.handle(.pressed, now: now)
+            if case .holeCard(let card) = state.screen, card.cursor > 0 { state.handle(.turned(-card.cursor), now: now) }
+            var card: [Double] = []
+            for lap in 0..<2 {
+                for step in 0..<19 {
+                    now += 1_000
+                    state.handle(.turned(lap == 0 || step > 0 ? 1 : -19), now: now)
+                    var t = now
+                    while t <= now + MotionTokens.holeCardScroll + MotionTokens.frameInterval {
+                        let ms = timed(state, at: t)
+                        if lap > 0 { card.append(ms) }
+                        t += MotionTokens.frameInterval
+                    }
+                }
+            }
+            log("render: \(board.count) paging-board frames and \(card.count) hole-card frames at \(w)x\(h)")
+            let size = "\(w)x\(h)"
+            figures["paging_board_\(size)_frame_p50_ms"] = round3(percentile(board, 50))
+            figures["paging_board_\(size)_frame_p99_ms"] = round3(percentile(board, 99))
+            figures["hole_card_20_\(size)_frame_p50_ms"] = round3(percentile(card, 50))
+            figures["hole_card_20_\(size)_frame_p99_ms"] = round3(percentile(card, 99))
+        }
+        return figures
+    }
+
+    /// A 20-player round whose order flips back and forth: every row moves every time.
+    static func reshuffleFrames(fonts: URL) throws -> (Double, Double, Int) {
+        let display = try Display(mode: .headless, size: Viewport(width: 1920, height: 1080), fontsDirectory: fonts)
+        let bench = try BenchRound()
         var state = KioskState(viewport: display.viewport)
         var now: Millis = 0
         var samples: [Double] = []
         for cycle in 0..<40 {
-            state.handle(
-                .dataChanged(
-                    KioskData(
-                        round: RoundSnapshot(round: round, course: course, events: events(flipped: cycle % 2 == 1)),
-                        courses: [course]), .remoteSync), now: now)
+            state.handle(.dataChanged(bench.data(flipped: cycle % 2 == 1), .remoteSync), now: now)
             let end = now + MotionTokens.reshuffleBudget
             while now <= end {
                 let start = nowNs()

@@ -376,14 +376,16 @@ import Testing
         for (w, h) in [(800, 480), (1280, 720), (1920, 1080), (1080, 1920)] {
             let layout = Layout(viewport: Viewport(width: w, height: h))
             let rows = 20
-            let last = layout.boardRow(slot: Double(rows - 1), rows: rows)
+            // The rows shown and the "+N more" line under them fit above the footer.
+            let board = layout.board(rows: rows)
+            let last = layout.boardRow(slot: Double(board.hidden > 0 ? board.shown : board.shown - 1), rows: rows)
             #expect(last.maxY <= layout.footer.y, "\(w)x\(h): 20 rows fit above the footer")
             #expect(layout.boardRowHeight(rows: 6) <= Double(h) * 0.13 + 0.5)
             // Names get room before the "thru" column in every orientation.
+            let columns = layout.board(rows: 8).columns
             let unit = layout.boardUnit(rows: 8)
-            let columns = layout.boardColumns(unit: unit)
-            #expect(columns.thru - columns.name >= unit * 3, "\(w)x\(h): name column too narrow")
-            #expect(columns.toPar <= layout.boardArea.maxX)
+            #expect(columns.name.w >= unit * 3, "\(w)x\(h): name column too narrow")
+            #expect(columns.toPar.maxX <= layout.boardArea.maxX)
         }
         // A TV with the usual group of six gets ~70 px names (readable from 3 m).
         let tv = Layout(viewport: Viewport(width: 1920, height: 1080))

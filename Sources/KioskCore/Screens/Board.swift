@@ -22,4 +22,137 @@ extension Screen.Board: ScreenBehavior {
     }
 
     func back(in state: inout KioskState) { state.screen = .menu(cursor: 0) }
+
+    /// Which page of a board that does not fit is on show, since when, and its rows' fade-in.
+    public struct Paging: Sendable, Equatable {
+        public var page = 0
+        public var shownAt: Millis = 0
+        /// The rotating rows' opacity: 0 → 1 after a flip, constant 1 with reduce motion.
+        public var fade = Tween(from: 1, to: 1, start: 0, duration: 1)
+    }
+}
+
+extension KioskState {
+    /// The live board's pages on this screen with these settings.
+    public var boardPages: Layout.BoardPages {
+        Layout(viewport: viewport).boardPages(leaderboard.rows, rowsPerPage: settings.boardRowsPerPage)
+    }
+
+    /// When the board's page flips next: only on the live board, and only when it pages, so
+    /// a board that fits (and every other screen) sleeps until something happens.
+    public var boardPageFlipAt: Millis? {
+        guard screen == .board, round != nil, boardPages.rotates else { return nil }
+        return boardPaging.shownAt + settings.boardPageInterval
+    }
+
+    /// Frames for the page's fade-in, while it runs.
+    func boardPageFrameInterval(at now: Millis) -> Millis? {
+        screen == .board && boardPaging.fade.isRunning(at: now) ? MotionTokens.softFrameInterval : nil
+    }
+
+    /// Shows `page` from `now` for one interval; its rotating rows fade in (at once with reduce motion).
+    mutating func showBoardPage(_ page: Int, now: Millis, fade: Bool = true) {
+        let fades = fade && !settings.reduceMotion
+        boardPaging = Screen.Board.Paging(
+            page: page, shownAt: now,
+            fade: Tween(
+                from: fades ? 0 : 1, to: 1, start: now, duration: MotionTokens.boardPageFade, easing: .linear))
+    }
+
+    /// A wake-up: the next page once the interval is up (after the last, the first again).
+    mutating func flipBoardPageIfDue(now: Millis) {
+        guard let due = boardPageFlipAt, now >= due else { return }
+        showBoardPage((boardPaging.page + 1) % boardPages.pages, now: now)
+    }
+
+    /// After new standings: when the change moved a player to a page other than the one on
+    /// show, that page is shown for one interval, so the people watching see where they went
+    /// (with the ▲/▼ arrow still on the row). Of several, the biggest move wins.
+    mutating func followBoardReshuffle(now: Millis) {
+        let pages = boardPages
+        guard screen == .board, pages.rotates else { return }
+        let moved = leaderboard.rows.enumerated().compactMap { index, standing -> (page: Int, delta: Int)? in
+            guard let arrow = leaderboard.arrows[standing.participantID], arrow.shownAt == now,
+                let page = pages.page(of: index)
+            else { return nil }
+            return (page, abs(arrow.delta))
+        }
+        guard let biggest = moved.max(by: { $0.delta < $1.delta }) else { return }
+        if biggest.page != boardPaging.page { showBoardPage(biggest.page, now: now) }
+    }
+}
+
+extension KioskState {
+    /// The live board's rows as boxes at `now`: everyone, when they fit at the minimum
+    /// sizes; else the pinned leaders, the page on show and its indicator ("9–14 of 20").
+    public struct BoardBoxes: Sendable, Equatable {
+        public struct Row: Sendable, Equatable {
+            public var standing: Standing
+            public var boxes: RowBoxes
+            /// A rotating row (not a pinned leader): it fades in with its page.
+            public var rotating: Bool
+        }
+        public var geometry: Layout.BoardGeometry
+        public var pages: Layout.BoardPages
+        /// The page on show.
+        public var page: Int
+        public var rows: [Row]
+        /// The page indicator's line, on a board that pages.
+        public var more: RowBoxes?
+        /// The rotating rows' opacity at `now` (the page's fade-in).
+        public var opacity: Double
+    }
+
+    public func boardBoxes(layout: Layout, now: Millis, minus: String) -> BoardBoxes {
+        let standings = leaderboard.rows
+        let geometry = layout.board(rows: standings.count)
+        let pages = layout.boardPages(standings, rowsPerPage: settings.boardRowsPerPage)
+        let page = min(boardPaging.page, pages.pages - 1)
+        let onPage = pages.rotating(page: page)
+        // The indicator's slot, under the last row a page can hold.
+        let indicatorSlot = Double(pages.pinned + (pages.rotates ? pages.perPage : 0))
+        let columns = geometry.columns
+        var rows: [BoardBoxes.Row] = []
+        for (index, standing) in standings.enumerated() where index < pages.pinned || onPage.contains(index) {
+            // Rows slide between slots in the leaderboard's order; a rotating row's slot is
+            // shifted onto the page and stays between the leaders and the indicator (it comes in
+            // from the edge it crossed).
+            let slot = leaderboard.slot(of: standing.participantID, at: now)
+            let rotating = index >= pages.pinned
+            let shown = rotating ? Double(pages.pinned) + slot - Double(onPage.lowerBound) : slot
+            let rect = layout.boardRow(
+                slot: min(max(shown, rotating ? Double(pages.pinned) : 0), indicatorSlot), rows: standings.count)
+            let mid = rect.midY
+            let texts = [
+                TextBox(
+                    standing.positionLabel, .title, size: geometry.nameSize,
+                    standing.position == 1 ? Palette.accent : Palette.textPrimary, span: columns.position, midY: mid),
+                TextBox(
+                    standing.name, .title, size: geometry.nameSize, Palette.textPrimary, span: columns.name, midY: mid,
+                    ellipsized: true),
+                TextBox(
+                    ScoreFormat.progress(standing), .body, size: geometry.captionSize, Palette.textSecondary,
+                    span: columns.progress, midY: mid, align: .center),
+                TextBox(
+                    ScoreFormat.toPar(standing.toPar, minus: minus), .score, size: geometry.scoreSize,
+                    Palette.toPar(standing.toPar), span: columns.toPar, midY: mid, align: .right),
+            ]
+            rows.append(.init(standing: standing, boxes: RowBoxes(frame: rect, texts: texts), rotating: rotating))
+        }
+        var more: RowBoxes?
+        if let line = pages.indicator(page: page) {
+            let rect = layout.boardRow(slot: indicatorSlot, rows: standings.count)
+            let span = Layout.Span(x: rect.x, w: rect.w)
+            more = RowBoxes(
+                frame: rect,
+                texts: [
+                    TextBox(
+                        line, .body, size: geometry.captionSize, Palette.textSecondary, span: span, midY: rect.midY,
+                        align: .center, ellipsized: true)
+                ])
+        }
+        return BoardBoxes(
+            geometry: geometry, pages: pages, page: page, rows: rows, more: more,
+            opacity: screen == .board ? boardPaging.fade.value(at: now) : 1)
+    }
 }

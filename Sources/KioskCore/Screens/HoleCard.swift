@@ -53,6 +53,7 @@ extension Screen.HoleCard: ScreenBehavior {
                 hitEnd = true
             }
         }
+        state.followHoleCardCursor(cursor, rows: rows, animated: hole == self.hole)
         state.screen = .holeCard(hole: hole, cursor: cursor)
         return hitEnd ? [.buzz(.limit)] : []
     }
@@ -78,9 +79,9 @@ extension Screen.HoleCard: ScreenBehavior {
 
     /// A tap on a row scores that participant.
     func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
-        guard let rows = state.data.round?.round.participants.count,
-            let row = layout.listRow(at: y, rows: rows, cursor: 0, style: .holeCard)
-        else { return [] }
+        guard let rows = state.data.round?.round.participants.count else { return [] }
+        let geometry = layout.holeCard(rows: rows)
+        guard let row = geometry.row(at: y, top: state.holeCardTop(geometry, cursor: cursor, now: now)) else { return [] }
         state.screen = .holeCard(hole: hole, cursor: row)
         return state.press(now: now)
     }
@@ -112,5 +113,134 @@ extension Screen.HoleCard: ScreenBehavior {
             let next = hole + 1
             state.screen = .holeCard(hole: next, cursor: Self.firstUnscored(snapshot, hole: next) ?? 0)
         }
+    }
+}
+
+extension MotionTokens {
+    /// The hole card scrolling one row into view: quick enough to keep up with a turning knob.
+    public static let holeCardScroll: Millis = 220
+}
+
+extension KioskState {
+    /// Scrolls the hole card so `cursor` shows whole: a slide on the same card, a jump to a
+    /// new hole's card or with reduce motion.
+    mutating func followHoleCardCursor(_ cursor: Int, rows: Int, animated: Bool) {
+        let geometry = Layout(viewport: viewport).holeCard(rows: rows)
+        let now = lastInputAt
+        let target = geometry.top(cursor: cursor, near: animated ? holeCardScroll.to : 0)
+        if animated && !settings.reduceMotion {
+            holeCardScroll.retarget(
+                to: target, at: now, duration: MotionTokens.holeCardScroll,
+                minimumRemaining: MotionTokens.retargetMinimum)
+        } else {
+            holeCardScroll = Tween(from: target, to: target, start: now, duration: 1)
+        }
+    }
+
+    /// The hole card's first row shown at `now`: the slide while it runs, else the resting
+    /// place nearest the last one that shows the cursor whole (entry and auto-advance move
+    /// the cursor without turning).
+    public func holeCardTop(_ geometry: Layout.HoleCardGeometry, cursor: Int, now: Millis) -> Double {
+        holeCardScroll.isRunning(at: now)
+            ? holeCardScroll.value(at: now) : geometry.top(cursor: cursor, near: holeCardScroll.to)
+    }
+
+    /// The hole card's participant rows as boxes at `now`.
+    public struct HoleCardBoxes: Sendable, Equatable {
+        public struct Row: Sendable, Equatable {
+            public var index: Int
+            public var boxes: RowBoxes
+        }
+        public var geometry: Layout.HoleCardGeometry
+        public var top: Double
+        /// The rows that show (whole or, while scrolling, in part), in order.
+        public var rows: [Row]
+        public var thumb: Rect?
+        /// On the scroll track, where the next participant without a score is: the eye
+        /// finds them even when their row is out of view.
+        public var nextUnscored: Rect?
+    }
+
+    public func holeCardBoxes(_ card: Screen.HoleCard, layout: Layout, now: Millis, minus: String) -> HoleCardBoxes? {
+        guard let snapshot = round else { return nil }
+        let participants = snapshot.round.participants
+        let geometry = layout.holeCard(rows: participants.count)
+        let top = holeCardTop(geometry, cursor: card.cursor, now: now)
+        let par = snapshot.course.par(of: card.hole) ?? Course.defaultPar
+        let standings = snapshot.standings
+        var rows: [HoleCardBoxes.Row] = []
+        for (index, participant) in participants.enumerated() {
+            let rect = geometry.row(index, top: top)
+            guard rect.maxY > geometry.area.y, rect.y < geometry.area.maxY else { continue }
+            let cell = snapshot.scorecard.resolution(participant: participant.id, hole: card.hole)
+            let total = standings.row(for: participant.id).map {
+                (ScoreFormat.toPar($0.toPar, minus: minus) + " total", Palette.toPar($0.toPar))
+            }
+            let scoredBy = cell.leaves.first.flatMap { leaf in
+                leaf.reportedBy == participant.id ? nil : data.name(of: leaf.reportedBy).map { "· scored by \($0)" }
+            }
+            let check = cell.discrepancy.map { "check: " + $0.values.map(String.init).joined(separator: " or ") }
+            let score = cell.value.map { ("\($0)", Palette.strokes($0, par: par)) } ?? ("–", Palette.textSecondary)
+            let texts = Self.holeCardTexts(
+                in: rect, geometry: geometry, name: participant.name, total: total, scoredBy: scoredBy, check: check,
+                score: score)
+            rows.append(.init(index: index, boxes: RowBoxes(frame: rect, texts: texts)))
+        }
+        var mark: Rect?
+        if let track = geometry.track, let next = Screen.HoleCard.firstUnscored(snapshot, hole: card.hole) {
+            let h = max(track.w * 2, track.h / Double(participants.count))
+            let y = track.y + (track.h - h) * Double(next) / Double(max(1, participants.count - 1))
+            mark = Rect(x: track.x, y: y, w: track.w, h: h)
+        }
+        return HoleCardBoxes(geometry: geometry, top: top, rows: rows, thumb: geometry.thumb(top: top), nextUnscored: mark)
+    }
+
+    /// Name over total (and who scored it); the score at the right; a disagreement to check
+    /// on the second line, left of the score. Fixed texts get the width they need by the
+    /// conservative advance, names what is left.
+    static func holeCardTexts(
+        in rect: Rect, geometry: Layout.HoleCardGeometry, name: String, total: (String, RGB)?, scoredBy: String?,
+        check: String?, score: (String, RGB)
+    ) -> [TextBox] {
+        let (nameSize, captionSize) = (geometry.nameSize, geometry.captionSize)
+        let pad = min(rect.h * 0.3, Double(nameSize) * 0.8)
+        let gap = Double(captionSize) * 0.5
+        let scoreW = Layout.textWidth("10", size: geometry.scoreSize)
+        let scoreSpan = Layout.Span(x: rect.maxX - pad - scoreW, w: scoreW)
+        let lines = Double(nameSize + captionSize) * Layout.lineHeight
+        let nameMid = rect.y + (rect.h - lines) / 2 + Double(nameSize) * Layout.lineHeight / 2
+        let captionMid = nameMid + lines / 2
+        let left = rect.x + pad
+        var texts = [
+            TextBox(
+                name, .title, size: nameSize, Palette.textPrimary,
+                span: Layout.Span(x: left, w: scoreSpan.x - gap - left), midY: nameMid, ellipsized: true),
+            TextBox(
+                score.0, .score, size: geometry.scoreSize, score.1, span: scoreSpan, midY: rect.midY, align: .right),
+        ]
+        var captionEnd = scoreSpan.x - gap
+        if let check {
+            let w = min(Layout.textWidth(check, size: captionSize), captionEnd - left)
+            texts.append(
+                TextBox(
+                    check, .body, size: captionSize, Palette.overPar, span: Layout.Span(x: captionEnd - w, w: w),
+                    midY: captionMid, align: .right, ellipsized: true))
+            captionEnd -= w + gap
+        }
+        var x = left
+        if let total {
+            let w = min(Layout.textWidth("+12 total", size: captionSize), max(0, captionEnd - x))
+            texts.append(
+                TextBox(total.0, .body, size: captionSize, total.1, span: Layout.Span(x: x, w: w), midY: captionMid))
+            x += w + gap
+        }
+        // Who scored it is a courtesy: it shows only where it has room for a few letters.
+        if let scoredBy, captionEnd - x >= Layout.textWidth("· scored by A", size: captionSize) {
+            texts.append(
+                TextBox(
+                    scoredBy, .body, size: captionSize, Palette.textSecondary,
+                    span: Layout.Span(x: x, w: captionEnd - x), midY: captionMid, ellipsized: true))
+        }
+        return texts
     }
 }

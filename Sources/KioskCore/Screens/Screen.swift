@@ -110,7 +110,7 @@ extension KioskState {
     mutating func touchList(
         _ layout: Layout, y: Double, rows: Int, cursor: Int = 0, now: Millis, _ make: (Int) -> Screen
     ) -> [KioskEffect] {
-        guard let row = layout.listRow(at: y, rows: rows, cursor: cursor, style: .list) else { return [] }
+        guard let row = layout.listRow(at: y, rows: rows, cursor: cursor) else { return [] }
         screen = make(row)
         return press(now: now)
     }

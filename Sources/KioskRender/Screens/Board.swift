@@ -28,27 +28,27 @@ extension Painter {
         paintSync(midY: header.midY)
 
         let board = state.leaderboard
-        let rows = board.rows.count
-        let rowH = layout.boardUnit(rows: rows)
-        let columns = layout.boardColumns(unit: rowH)
-        let nameSize = Layout.fontSize(rowH * 0.5)
-        let scoreSize = Layout.fontSize(rowH * 0.56)
-        let captionSize = Layout.fontSize(rowH * 0.3)
+        let boxes = state.boardBoxes(layout: layout, now: now, minus: Self.minus)
+        let unit = boxes.geometry.unit
         let reduce = state.settings.reduceMotion
         // Draw moving rows last so they pass over the ones at rest.
-        let order = board.rows.sorted { a, b in
-            let am = board.slots[a.participantID]?.isRunning(at: now) == true
-            let bm = board.slots[b.participantID]?.isRunning(at: now) == true
+        let order = boxes.rows.sorted { a, b in
+            let am = board.slots[a.standing.participantID]?.isRunning(at: now) == true
+            let bm = board.slots[b.standing.participantID]?.isRunning(at: now) == true
             return !am && bm
         }
         for row in order {
-            let id = row.participantID
-            var rect = layout.boardRow(slot: board.slot(of: id, at: now), rows: rows)
+            let id = row.standing.participantID
+            // A new page's rows fade in; the pinned leaders stay as they are.
+            let alpha = row.rotating ? boxes.opacity : 1
+            var rect = row.boxes.frame
             let pulse = board.pulse(of: id, at: now)
             if !reduce && pulse > 0 {
                 let grow = rect.h * 0.03 * pulse
                 rect = rect.inset(-grow, -grow / 2)
             }
+            // The cards stay opaque (blending whole rows costs the software renderer a frame's
+            // budget at 1080p); the new page's texts fade in on them.
             canvas.fillRounded(rect, radius: rect.h * 0.22, Palette.elevated)
             if pulse > 0 {
                 // The pulse is an accent bar at the row's edge: it reads as "changed" from
@@ -58,27 +58,18 @@ extension Painter {
                     Rect(x: rect.x, y: rect.y + rect.h * 0.2, w: bar, h: rect.h * 0.6), radius: bar / 2,
                     Palette.accent, alpha: pulse)
             }
-            let first = row.position == 1
-            canvas.text(
-                row.positionLabel, .title, size: nameSize, first ? Palette.accent : Palette.textPrimary,
-                x: columns.position, midY: rect.midY, maxWidth: columns.arrow - columns.position - 4)
             let arrowAlpha = board.arrowOpacity(of: id, at: now, reduceMotion: reduce)
             if arrowAlpha > 0, let delta = board.arrows[id]?.delta {
-                let s = rowH * 0.26
+                let arrow = boxes.geometry.columns.arrow
+                let s = min(unit * 0.26, arrow.w)
                 canvas.triangle(
-                    in: Rect(x: columns.arrow, y: rect.midY - s / 2, w: s * 1.1, h: s), up: delta > 0,
-                    delta > 0 ? Palette.underPar : Palette.overPar, alpha: arrowAlpha)
+                    in: Rect(x: arrow.x, y: rect.midY - s / 2, w: s, h: s), up: delta > 0,
+                    delta > 0 ? Palette.underPar : Palette.overPar, alpha: arrowAlpha * alpha)
             }
-            canvas.text(
-                row.name, .title, size: nameSize, Palette.textPrimary, x: columns.name, midY: rect.midY,
-                maxWidth: columns.thru - columns.name - rowH * 0.8)
-            let progress = ScoreFormat.progress(row)
-            canvas.text(
-                progress, .body, size: captionSize, Palette.textSecondary, x: columns.thru + rowH * 0.9,
-                midY: rect.midY, align: .center)
-            canvas.text(
-                toPar(row.toPar), .score, size: scoreSize, Palette.toPar(row.toPar), x: columns.toPar,
-                midY: rect.midY, align: .right)
+            for text in row.boxes.texts { draw(text, alpha: alpha) }
+        }
+        if let more = boxes.more {
+            for text in more.texts { draw(text) }
         }
         let hint = allIn ? "All scores recorded · Press to finalize" : "Press to enter scores · Hold for menu"
         // The open count as a badge at the footer's right, the hints centred in what is left.

@@ -23,50 +23,25 @@ extension Painter {
         let nameWidth = min(canvas.measure(course.name, .body, size: courseSize), layout.width * 0.35)
         paintCheckBadge(snapshot, maxX: header.maxX - nameWidth - layout.margin, midY: header.midY, size: courseSize)
 
-        let participants = snapshot.round.participants
-        let rowH = layout.holeRowHeight(rows: participants.count)
-        let area = layout.holeRowsArea
-        let standings = snapshot.standings
-        let nameSize = Layout.fontSize(rowH * 0.38)
-        let captionSize = Layout.fontSize(rowH * 0.22)
-        let scoreSize = Layout.fontSize(rowH * 0.56)
-        for (index, participant) in participants.enumerated() {
-            let rect = Rect(x: area.x, y: area.y + Double(index) * rowH, w: area.w, h: rowH - max(2, rowH * 0.08))
-            let radius = rect.h * 0.22
-            if index == cursor {
-                canvas.strokeRounded(
-                    rect, radius: radius, width: max(2, 4 * layout.scale), Palette.accent, inner: Palette.elevated)
-            } else {
-                canvas.fillRounded(rect, radius: radius, Palette.elevated)
+        guard let boxes = state.holeCardBoxes(card, layout: layout, now: now, minus: Self.minus) else { return }
+        clipped(to: boxes.geometry.area) {
+            for row in boxes.rows {
+                let rect = row.boxes.frame
+                let radius = rect.h * 0.22
+                if row.index == cursor {
+                    canvas.strokeRounded(
+                        rect, radius: radius, width: max(2, 4 * layout.scale), Palette.accent, inner: Palette.elevated)
+                } else {
+                    canvas.fillRounded(rect, radius: radius, Palette.elevated)
+                }
+                for text in row.boxes.texts { draw(text) }
             }
-            let cell = snapshot.scorecard.resolution(participant: participant.id, hole: hole)
-            let pad = rect.h * 0.3
-            canvas.text(
-                participant.name, .title, size: nameSize, Palette.textPrimary, x: rect.x + pad,
-                midY: rect.y + rect.h * 0.36, maxWidth: rect.w * 0.6)
-            var captionX = rect.x + pad
-            if let standing = standings.row(for: participant.id) {
-                captionX += canvas.text(
-                    "\(toPar(standing.toPar)) total", .body, size: captionSize,
-                    Palette.toPar(standing.toPar), x: captionX, midY: rect.y + rect.h * 0.74)
-            }
-            if let leaf = cell.leaves.first, let who = state.data.name(of: leaf.reportedBy), leaf.reportedBy != participant.id {
-                canvas.text(
-                    "· scored by \(who)", .body, size: captionSize, Palette.textSecondary,
-                    x: captionX + Double(captionSize) / 2, midY: rect.y + rect.h * 0.74, maxWidth: rect.w * 0.45)
-            }
-            if let discrepancy = cell.discrepancy {
-                canvas.text(
-                    "check: " + discrepancy.values.map(String.init).joined(separator: " or "), .body,
-                    size: captionSize, Palette.overPar, x: rect.maxX - rect.h * 1.6, midY: rect.midY, align: .right)
-            }
-            if let value = cell.value {
-                canvas.text(
-                    "\(value)", .score, size: scoreSize, Palette.strokes(value, par: par), x: rect.maxX - pad,
-                    midY: rect.midY, align: .right)
-            } else {
-                canvas.text(
-                    "–", .score, size: scoreSize, Palette.textSecondary, x: rect.maxX - pad, midY: rect.midY, align: .right)
+        }
+        if let track = boxes.geometry.track, let thumb = boxes.thumb {
+            canvas.fillRounded(track, radius: track.w / 2, Palette.elevated)
+            canvas.fillRounded(thumb, radius: thumb.w / 2, Palette.textSecondary)
+            if let mark = boxes.nextUnscored {
+                canvas.fillRounded(mark, radius: mark.w / 2, Palette.accent)
             }
         }
         paintHoleDots(snapshot, current: hole)

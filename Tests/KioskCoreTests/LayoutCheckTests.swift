@@ -1,0 +1,291 @@
+import Foundation
+import HyzerKit
+import Testing
+
+@testable import KioskCore
+
+/// Issue 15's layout check: every screen laid out as boxes (`boardBoxes`, `holeCardBoxes`),
+/// at every panel size from the Pi's 800×480 to a portrait TV, for groups of 1 to 40 with
+/// 32-character names. No two texts overlap, every text lies in its row, rows keep the
+/// minimum height and text the minimum size, fixed texts ("T100", "+12", "DNF") fit whole,
+/// and the hole card's cursor row is always whole on screen.
+///
+/// Negative control (done once, by hand, on 23 Nov 2026): with `boardMinimumRowHeight`
+/// lowered to `touchTarget / 2` and `holeCardMinimumRowHeight` to `touchTarget`, both tests
+/// fail at every size: texts at the minimum size stick out of their rows (board and hole
+/// card), and the board's 24 px rows at 800×480 and 1024×600 fail the touch target. Restored,
+/// all pass. Before that, this check found the hole card's name and total overflowing its
+/// minimum rows at 1024×600 (rounded sizes adding up past the row), fixed in `holeCard(rows:)`.
+@Suite struct LayoutCheckTests {
+    static let sizes = [(800, 480), (1024, 600), (1280, 720), (1920, 1080), (1080, 1920)]
+    /// A round holds at most `Round.maxParticipants` (24), so a group of 40 is laid out by
+    /// the pure geometry alone (`theGeometryHoldsFortyRows`); the rounds go up to 24.
+    static let groups = [1, 2, 6, 12, 20, Round.maxParticipants]
+
+    /// A round on hole 1 with `count` players, every other one with a 32-character name; the
+    /// first has two disagreeing scores (the "check" caption), the second was scored by the
+    /// first ("scored by"), the rest of hole 1 is half scored.
+    static func state(players count: Int, size: (Int, Int)) throws -> KioskState {
+        let clock = ManualClock()
+        let course = try Course(name: "Riverside Nine", holeCount: 9)
+        let players = try (0..<count).map { i in
+            let long = "Maximiliana Bartholomew-Kowal \(String(format: "%02d", i))"
+            return try Player(displayName: i % 2 == 0 ? long : "P\(i)")
+        }
+        #expect(players.first?.displayName.count == 32)
+        var round = Round(courseID: course.id, organizerID: players[0].id, createdAt: clock.date)
+        for p in players { try round.add(.registered(p)) }
+        try round.start(at: clock.date)
+        var events: [ScoreEvent] = []
+        func score(_ i: Int, _ strokes: Int, by reporter: Int, device: String) {
+            events.append(
+                ScoreEvent(
+                    roundID: round.id, participantID: players[i].id, hole: 1, strokes: strokes, supersedes: [],
+                    reportedBy: players[reporter].id, deviceID: device, createdAt: clock.date))
+        }
+        score(0, 3, by: 0, device: "kiosk")
+        score(0, 4, by: 0, device: "phone")
+        for i in stride(from: 1, to: count, by: 2) { score(i, 3 + i % 3, by: 0, device: "kiosk") }
+        let snapshot = RoundSnapshot(round: round, course: course, events: events)
+        var state = KioskState(viewport: Viewport(width: size.0, height: size.1))
+        state.handle(
+            .dataChanged(KioskData(round: snapshot, courses: [course], players: players), .localScore), now: 1_000)
+        return state
+    }
+
+    /// The checks every row of every screen must pass.
+    static func check(
+        _ rows: [RowBoxes], in area: Rect, minimumRow: Double, layout: Layout, _ what: String
+    ) {
+        for (n, row) in rows.enumerated() {
+            #expect(row.frame.y >= area.y - 0.5 && row.frame.maxY <= area.maxY + 0.5, "\(what): row \(n) outside its area")
+            for text in row.texts {
+                let f = text.frame
+                #expect(
+                    f.x >= row.frame.x - 0.5 && f.maxX <= row.frame.maxX + 0.5 && f.y >= row.frame.y - 0.5
+                        && f.maxY <= row.frame.maxY + 0.5,
+                    "\(what): \"\(text.text)\" \(f) is not inside its row \(row.frame)")
+                #expect(text.size >= layout.minimumTextSize, "\(what): \"\(text.text)\" at \(text.size) px")
+                #expect(f.w > 0, "\(what): \"\(text.text)\" has no room")
+                if !text.ellipsized {
+                    #expect(
+                        Layout.textWidth(text.text, size: text.size) <= f.w + 0.5,
+                        "\(what): \"\(text.text)\" needs \(Layout.textWidth(text.text, size: text.size)), has \(f.w)")
+                }
+            }
+            for (i, a) in row.texts.enumerated() {
+                for b in row.texts[(i + 1)...] {
+                    #expect(!overlaps(a.frame, b.frame), "\(what): \"\(a.text)\" overlaps \"\(b.text)\"")
+                }
+            }
+        }
+        for (i, a) in rows.enumerated() {
+            #expect(a.frame.h + Layout.rowGap(minimumRow) >= minimumRow - 0.5, "\(what): row \(i) is \(a.frame.h) px")
+            for b in rows[(i + 1)...] {
+                #expect(!overlaps(a.frame, b.frame), "\(what): rows overlap")
+            }
+        }
+    }
+
+    static func overlaps(_ a: Rect, _ b: Rect) -> Bool {
+        a.x < b.maxX - 0.5 && b.x < a.maxX - 0.5 && a.y < b.maxY - 0.5 && b.y < a.maxY - 0.5
+    }
+
+    /// Every page of the board, at every size and group size: the pinned leaders and the
+    /// page's rows hold their content, the indicator has its own slot, and every
+    /// participant is on some page.
+    @Test(arguments: sizes)
+    func theBoardHoldsItsContentAtTheMinimums(size: (Int, Int)) throws {
+        for count in Self.groups {
+            var state = try Self.state(players: count, size: size)
+            let layout = Layout(viewport: state.viewport)
+            let pages = state.boardPages
+            var seen: Set<UUID> = []
+            for page in 0..<pages.pages {
+                let what = "board \(size.0)×\(size.1), \(count) players, page \(page + 1) of \(pages.pages)"
+                state.boardPaging.page = page
+                let boxes = state.boardBoxes(layout: layout, now: 10_000, minus: "\u{2212}")
+                let geometry = boxes.geometry
+                #expect(geometry.rowHeight >= Layout.touchTarget, "\(what)")
+                #expect(geometry.rowHeight >= layout.boardMinimumRowHeight, "\(what)")
+                #expect(geometry.shown + geometry.hidden == count, "\(what)")
+                #expect(boxes.rows.count == pages.pinned + pages.rotating(page: page).count, "\(what)")
+                #expect(boxes.rows.count <= geometry.slots - (pages.rotates ? 1 : 0), "\(what)")
+                #expect((boxes.more != nil) == (geometry.hidden > 0), "\(what)")
+                #expect((boxes.more != nil) == pages.rotates, "\(what)")
+                seen.formUnion(boxes.rows.map(\.standing.participantID))
+                // The widest position and to-par labels fit at this size, not only the ones on show.
+                let columns = geometry.columns
+                #expect(Layout.textWidth("T100", size: geometry.nameSize) <= columns.position.w, "\(what)")
+                #expect(Layout.textWidth("DNF", size: geometry.scoreSize) <= columns.toPar.w, "\(what)")
+                #expect(Layout.textWidth("+12", size: geometry.scoreSize) <= columns.toPar.w, "\(what)")
+                // A long name keeps room for a readable start before its ellipsis.
+                #expect(columns.name.w >= Layout.textWidth("Maximil…", size: geometry.nameSize), "\(what)")
+                // The indicator's widest form ("100–100 of 100" is beyond a round) fits whole.
+                if let more = boxes.more {
+                    #expect(Layout.textWidth("20–24 of 24", size: geometry.captionSize) <= more.frame.w, "\(what)")
+                }
+                let all = boxes.rows.map(\.boxes) + (boxes.more.map { [$0] } ?? [])
+                Self.check(all, in: layout.boardArea, minimumRow: layout.boardMinimumRowHeight, layout: layout, what)
+            }
+            #expect(seen.count == count, "board \(size.0)×\(size.1), \(count) players: someone is on no page")
+        }
+    }
+
+    @Test(arguments: sizes)
+    func theHoleCardScrollsWithTheCursorAlwaysWhole(size: (Int, Int)) throws {
+        for count in Self.groups {
+            var state = try Self.state(players: count, size: size)
+            let layout = Layout(viewport: state.viewport)
+            var now: Millis = 2_000
+            state.handle(.pressed, now: now)
+            guard case .holeCard(let first) = state.screen else {
+                Issue.record("\(state.screen)")
+                return
+            }
+            // The card opens on the first participant without a score; start from the top.
+            if first.cursor > 0 { state.handle(.turned(-first.cursor), now: now) }
+            // Turn through every row of the card, one detent at a time, and look once the
+            // slide has settled and also halfway through it.
+            for step in 0..<count {
+                if step > 0 {
+                    now += 1_000
+                    state.handle(.turned(1), now: now)
+                }
+                guard case .holeCard(let card) = state.screen else { return }
+                let what = "hole card \(size.0)×\(size.1), \(count) players, cursor \(card.cursor)"
+                #expect(card.cursor == step, "\(what)")
+                let mid = state.holeCardBoxes(card, layout: layout, now: now + MotionTokens.holeCardScroll / 2, minus: "−")
+                let settled = state.holeCardBoxes(card, layout: layout, now: now + 500, minus: "−")
+                guard let mid, let boxes = settled else {
+                    Issue.record("\(what): no boxes")
+                    return
+                }
+                let geometry = boxes.geometry
+                #expect(geometry.rowHeight >= Layout.touchTarget, "\(what)")
+                #expect(geometry.rowHeight >= layout.holeCardMinimumRowHeight, "\(what)")
+                #expect(geometry.area.maxY <= layout.footer.y, "\(what)")
+                guard let cursorRow = boxes.rows.first(where: { $0.index == card.cursor }) else {
+                    Issue.record("\(what): the cursor's row is not drawn")
+                    continue
+                }
+                let f = cursorRow.boxes.frame
+                #expect(f.y >= geometry.area.y - 0.5 && f.maxY <= geometry.area.maxY + 0.5, "\(what): cursor row cut")
+                #expect((boxes.thumb != nil) == (count > geometry.visible), "\(what): scroll indicator")
+                // Rows partly scrolled out are clipped to the area; their boxes are checked whole.
+                let area = Rect(x: -1e6, y: -1e6, w: 2e6, h: 2e6)
+                Self.check(boxes.rows.map(\.boxes), in: area, minimumRow: layout.holeCardMinimumRowHeight, layout: layout, what)
+                Self.check(mid.rows.map(\.boxes), in: area, minimumRow: layout.holeCardMinimumRowHeight, layout: layout, what)
+            }
+        }
+    }
+
+    /// The slide is motion as data: a turn past the last whole row starts a tween, which
+    /// reduce motion replaces with the end position at once.
+    @Test(arguments: [false, true])
+    func turningPastTheLastVisibleRowScrolls(reduceMotion: Bool) throws {
+        var state = try Self.state(players: 20, size: (800, 480))
+        state.handle(.settingsChanged(KioskSettings(reduceMotion: reduceMotion)), now: 1_500)
+        state.handle(.pressed, now: 2_000)
+        if case .holeCard(let card) = state.screen, card.cursor > 0 { state.handle(.turned(-card.cursor), now: 2_500) }
+        let geometry = Layout(viewport: state.viewport).holeCard(rows: 20)
+        #expect(geometry.visible < 20)
+        state.handle(.turned(geometry.visible - 1), now: 3_000)
+        #expect(state.holeCardScroll.to == 0, "still inside the view: no scroll")
+        state.handle(.turned(1), now: 4_000)
+        #expect(state.holeCardScroll.to == 1)
+        #expect(state.holeCardScroll.isRunning(at: 4_000) == !reduceMotion)
+        #expect(state.frameInterval(at: 4_050) == (reduceMotion ? nil : MotionTokens.frameInterval))
+        #expect(state.holeCardScroll.value(at: 4_000 + MotionTokens.holeCardScroll) == 1)
+    }
+
+    /// Forty rows (more than a round holds, as a club's league night might want on one
+    /// board some day): the geometry still keeps the minimums and shows what fits.
+    @Test(arguments: sizes)
+    func theGeometryHoldsFortyRows(size: (Int, Int)) {
+        let layout = Layout(viewport: Viewport(width: size.0, height: size.1))
+        let board = layout.board(rows: 40)
+        #expect(board.rowHeight >= layout.boardMinimumRowHeight)
+        #expect(board.shown + board.hidden == 40 && board.shown >= 1)
+        #expect(layout.boardRow(slot: Double(board.shown), rows: 40).maxY <= layout.boardArea.maxY + 0.5)
+        let card = layout.holeCard(rows: 40)
+        #expect(card.rowHeight >= layout.holeCardMinimumRowHeight)
+        for cursor in [0, 17, 39] {
+            let top = card.top(cursor: cursor, near: 0)
+            let row = card.row(cursor, top: top)
+            #expect(row.y >= card.area.y - 0.5 && row.maxY <= card.area.maxY + 0.5, "cursor \(cursor)")
+        }
+    }
+
+    /// A tap on a scrolled card scores the participant drawn under the finger, not the one
+    /// that row held before the card scrolled.
+    @Test func aTapOnAScrolledCardHitsTheRowDrawnThere() throws {
+        var state = try Self.state(players: 20, size: (800, 480))
+        state.handle(.pressed, now: 2_000)
+        guard case .holeCard(let opened) = state.screen else { return }
+        state.handle(.turned(15 - opened.cursor), now: 3_000)
+        guard case .holeCard(let card) = state.screen else { return }
+        #expect(card.cursor == 15)
+        let layout = Layout(viewport: state.viewport)
+        let boxes = try #require(state.holeCardBoxes(card, layout: layout, now: 5_000, minus: "−"))
+        #expect(boxes.top > 0)
+        let target = try #require(boxes.rows.first { $0.index == 13 })
+        state.handle(.touch(x: 200, y: target.boxes.frame.midY), now: 5_000)
+        guard case .entry(let entry) = state.screen else {
+            Issue.record("\(state.screen)")
+            return
+        }
+        #expect(entry.participantID == state.round?.round.participants[13].id)
+    }
+
+    /// The list screens (menu, course and player setup, finalize) share one row layout:
+    /// players' names with a checkbox and "organizer" or "#24", a course with its holes and par.
+    @Test(arguments: sizes)
+    func theListsHoldTheirContent(size: (Int, Int)) {
+        let layout = Layout(viewport: Viewport(width: size.0, height: size.1))
+        #expect(layout.listRowHeight >= Layout.touchTarget)
+        for count in Self.groups + [40] {
+            let rows = count + 1  // and "Start round"
+            for cursor in Set([0, count / 2, count]) {
+                let what = "list \(size.0)×\(size.1), \(rows) rows, cursor \(cursor)"
+                var boxes: [RowBoxes] = []
+                for index in 0..<rows {
+                    guard let rect = layout.listRow(index, rows: rows, cursor: cursor) else { continue }
+                    let title = index % 2 == 0 ? "Maximiliana Bartholomew-Kowal 07" : "18 holes · par 54 course"
+                    let detail = index == 0 ? "organizer" : index % 3 == 0 ? "18 holes · par 54" : "#\(index + 1)"
+                    let (row, checkbox) = layout.listRowBoxes(
+                        rect, title: title, detail: detail, checkbox: index % 2 == 0, color: Palette.textPrimary)
+                    if let checkbox {
+                        for text in row.texts {
+                            #expect(!Self.overlaps(checkbox, text.frame), "\(what): the checkbox covers \"\(text.text)\"")
+                        }
+                    }
+                    boxes.append(row)
+                }
+                #expect(layout.listRow(cursor, rows: rows, cursor: cursor) != nil, "\(what): the cursor's row is hidden")
+                Self.check(boxes, in: layout.listArea, minimumRow: Layout.touchTarget, layout: layout, what)
+            }
+        }
+    }
+
+    /// The summary card: every group, leaders first, "+N more" where the rows would shrink.
+    @Test(arguments: sizes)
+    func theSummaryHoldsItsContent(size: (Int, Int)) throws {
+        for count in Self.groups {
+            let what = "summary \(size.0)×\(size.1), \(count) players"
+            let state = try Self.state(players: count, size: size)
+            let layout = Layout(viewport: state.viewport)
+            let standings = try #require(state.round?.standings.rows)
+            for heading in [false, true] {
+                let boxes = layout.summaryBoxes(standings, heading: heading, minus: "−")
+                #expect(boxes.rowHeight >= layout.summaryMinimumRowHeight, "\(what)")
+                #expect(boxes.rows.count + (boxes.more == nil ? 0 : 1) <= count + 1, "\(what)")
+                #expect((boxes.more == nil) == (boxes.rows.count == count), "\(what)")
+                #expect(boxes.metaY + boxes.metaHeight / 2 <= layout.footer.y, "\(what): the meta line under the footer")
+                let area = Rect(x: boxes.card.x, y: boxes.top, w: boxes.card.w, h: layout.footer.y - boxes.top)
+                let all = boxes.rows.map(\.boxes) + (boxes.more.map { [$0] } ?? [])
+                Self.check(all, in: area, minimumRow: layout.summaryMinimumRowHeight, layout: layout, what)
+            }
+        }
+    }
+}
