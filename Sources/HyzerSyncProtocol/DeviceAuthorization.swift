@@ -49,7 +49,7 @@ public enum DeviceTokenRefusal: String, Codable, Sendable, CaseIterable {
     case authorizationPending = "authorization_pending"
     /// Polled sooner than `interval` after the last poll: wait longer.
     case slowDown = "slow_down"
-    /// The code expired, was already exchanged, or never existed: ask for a new one.
+    /// The code expired before the device collected its token: ask for a new one.
     case expiredToken = "expired_token"
     /// The admin refused it.
     case accessDenied = "access_denied"
