@@ -122,7 +122,9 @@ public struct JoinService: Service {
         do {
             guard let directory = store.directory else { throw KioskError("an in-memory kiosk cannot keep a group link") }
             try ServerLink(server: server, enrolled: answer, deviceName: deviceName, at: clock.date).save(to: directory)
-            guard let loaded = try SyncService(store: store, inbox: inbox) else { throw KioskError("the saved link was not found") }
+            guard let loaded = try SyncService(store: store, inbox: inbox) else {
+                throw KioskError("the saved link was not found")
+            }
             service = loaded
         } catch {
             logger.error("joining failed after the approval: \(error)")
