@@ -5,16 +5,9 @@ import Foundation
 // for a pair of codes, shows the short one, and polls with the long one until the group's
 // admin approves the short one (`hyzer-server device approve CODE --group G`).
 
-/// `POST /v1/device/authorize`, no token: who is asking to join.
-public struct DeviceAuthorizationRequest: Codable, Sendable {
-    public var deviceID: String
-    public var name: String
-
-    public init(deviceID: String, name: String) {
-        self.deviceID = deviceID
-        self.name = name
-    }
-}
+/// `POST /v1/device/authorize`, no token: who is asking to join, in the same shape as an
+/// admin's enrollment (`{"deviceID", "name"}`).
+public typealias DeviceAuthorizationRequest = EnrollRequest
 
 /// The codes: `deviceCode` stays on the device (a secret, as long as a token),
 /// `userCode` is what the screen shows and the admin types.
