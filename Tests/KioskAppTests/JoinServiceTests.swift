@@ -112,6 +112,9 @@ import Testing
             if !onServer { try await Task.sleep(nanoseconds: 100_000_000) }
         }
         #expect(onServer, "the score did not reach the server within 10 s")
+        // Asked again once in a group: the screen is told so rather than left waiting.
+        rig.join.requestCode()
+        #expect(try await rig.nextProgress() == .failed(JoinService.alreadyInAGroup))
         await rig.stop()
     }
 

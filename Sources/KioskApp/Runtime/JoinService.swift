@@ -31,6 +31,7 @@ public final class SyncSlot: Sendable {
 public struct JoinService: Service {
     /// What the join screen says when the kiosk was started without `--server`.
     public static let noServer = "No group server address: start the kiosk with --server URL"
+    static let alreadyInAGroup = "This kiosk is already in a group and syncs with it (see Menu → Status)"
 
     let server: String
     let store: HyzerDatabase
@@ -62,8 +63,12 @@ public struct JoinService: Service {
     public func run() async throws {
         var attempt: Task<Void, Never>?
         for await _ in requests.cancelOnGracefulShutdown() {
-            // In a group already (and syncing): there is nothing to ask for.
-            if sync.isSet { continue }
+            // In a group already (the menu offered joining before sync's first report):
+            // there is nothing to ask for, and the screen must not wait for a code.
+            if sync.isSet {
+                report(.failed(Self.alreadyInAGroup))
+                continue
+            }
             attempt?.cancel()
             attempt = Task { await join() }
         }
