@@ -16,22 +16,27 @@ public struct ServerConfiguration: Sendable {
     /// Where the storage's timestamps come from: the system clock in production, a
     /// `ManualClock` in tests that check them.
     public var clock: any HyzerClock
+    /// How long a joining device's codes live and how often it may poll.
+    public var deviceCodes: DeviceCodePolicy
 
     public init(
         dataDirectory: URL, host: String = "0.0.0.0", port: Int = 8630, logLevel: Logger.Level = .info,
-        clock: any HyzerClock = SystemClock()
+        clock: any HyzerClock = SystemClock(), deviceCodes: DeviceCodePolicy = DeviceCodePolicy()
     ) {
         self.dataDirectory = dataDirectory
         self.host = host
         self.port = port
         self.logLevel = logLevel
         self.clock = clock
+        self.deviceCodes = deviceCodes
     }
 }
 
 /// The routes, without a server: `buildApplication` serves them, tests may drive them
 /// with HummingbirdTesting's `.router` framework.
-public func buildRouter(storage: some SyncStorage, hub: PokeHub) -> Router<ServerRequestContext> {
+public func buildRouter(
+    storage: some SyncStorage & DeviceAuthorizationStorage, hub: PokeHub, deviceCodes: DeviceCodePolicy = DeviceCodePolicy()
+) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.middlewares.add(LogRequestsMiddleware(.debug))
     router.middlewares.add(StorageFaultMiddleware())
@@ -40,8 +45,11 @@ public func buildRouter(storage: some SyncStorage, hub: PokeHub) -> Router<Serve
     // Push and pull check the token in their own transaction; the other routes have it
     // looked up first.
     SyncController(storage: storage, hub: hub).addRoutes(to: router.group("v1"))
+    let deviceAuthorization = DeviceAuthorizationController(storage: storage, policy: deviceCodes)
+    deviceAuthorization.addDeviceRoutes(to: router.group("v1"))
     let authenticated = router.group().add(middleware: AuthMiddleware(storage: storage))
     DeviceController(storage: storage).addRoutes(to: authenticated.group("v1"))
+    deviceAuthorization.addAdminRoutes(to: authenticated.group("v1"))
     LiveController(storage: storage, hub: hub).addRoutes(to: authenticated)
     return router
 }
@@ -89,7 +97,7 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> GroupServer<some ApplicationProtocol> {
     let hub = PokeHub()
-    let router = buildRouter(storage: storage, hub: hub)
+    let router = buildRouter(storage: storage, hub: hub, deviceCodes: config.deviceCodes)
     logger.info("storage open", metadata: ["data": "\(config.dataDirectory.path)", "epoch": "\(storage.epoch)"])
     let runningLogger = logger
     let app = Application(

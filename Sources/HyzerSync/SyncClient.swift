@@ -94,6 +94,27 @@ public struct SyncClient: Sendable {
         _ http: HTTPClient, _ method: String, _ url: String, token: String?, deviceID: String?,
         body: Data?, timeout: TimeAmount
     ) async throws(SyncClientError) -> T {
+        let (status, data) = try await exchange(
+            http, method, url, token: token, deviceID: deviceID, body: body, timeout: timeout)
+        guard (200..<300).contains(status) else {
+            let message =
+                (try? SyncCoding.decoder().decode(ErrorResponse.self, from: data).error.message)
+                ?? String(decoding: data.prefix(200), as: UTF8.self)
+            throw .http(status: status, message: message)
+        }
+        return try decode(data)
+    }
+
+    static func decode<T: Decodable>(_ data: Data) throws(SyncClientError) -> T {
+        do { return try SyncCoding.decoder().decode(T.self, from: data) } catch { throw .badResponse("\(error)") }
+    }
+
+    /// One request and its answer, whatever its status (the device-token poll reads the
+    /// body of a 400); only no answer at all throws.
+    static func exchange(
+        _ http: HTTPClient, _ method: String, _ url: String, token: String?, deviceID: String?,
+        body: Data?, timeout: TimeAmount
+    ) async throws(SyncClientError) -> (status: Int, data: Data) {
         var request = HTTPClientRequest(url: url)
         request.method = HTTPMethod(rawValue: method)
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
@@ -111,13 +132,6 @@ public struct SyncClient: Sendable {
         } catch {
             throw .unreachable("\(error)")
         }
-        let data = Data(bytes.readableBytesView)
-        guard (200..<300).contains(status) else {
-            let message =
-                (try? SyncCoding.decoder().decode(ErrorResponse.self, from: data).error.message)
-                ?? String(decoding: data.prefix(200), as: UTF8.self)
-            throw .http(status: status, message: message)
-        }
-        do { return try SyncCoding.decoder().decode(T.self, from: data) } catch { throw .badResponse("\(error)") }
+        return (status, Data(bytes.readableBytesView))
     }
 }

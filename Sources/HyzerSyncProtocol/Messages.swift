@@ -188,9 +188,21 @@ public struct HealthResponse: Codable, Sendable {
 }
 
 /// Every 4xx/5xx body: `{"error": {"message": "…"}}` (Hummingbird's HTTPError shape).
+/// The device-token poll adds a `code` (RFC 8628's `authorization_pending`, …) that a
+/// device acts on without reading the message.
 public struct ErrorResponse: Codable, Sendable {
-    public struct Detail: Codable, Sendable { public var message: String }
+    public struct Detail: Codable, Sendable {
+        public var message: String
+        public var code: String?
+
+        public init(message: String, code: String? = nil) {
+            self.message = message
+            self.code = code
+        }
+    }
     public var error: Detail
+
+    public init(error: Detail) { self.error = error }
 }
 
 /// One JSON coder configuration for both sides.

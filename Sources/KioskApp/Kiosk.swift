@@ -28,6 +28,9 @@ public struct KioskConfiguration: Sendable {
     /// Create a demo round when none is active (`make run`).
     public var demo = false
     public var knob: Knob = .auto
+    /// The group server "Join a group" asks for a code (`--server`); nil: the join screen
+    /// says how to give one.
+    public var server: String?
     public var clock: any HyzerClock = SystemClock()
     public var logger = Logger(label: "hyzer.kiosk")
 
@@ -156,12 +159,21 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
                 failureTerminationBehavior: .ignore,
                 serviceName: "knob"))
     }
-    // Sync with the group server when this kiosk is enrolled (`hyzer device enroll`).
-    if let sync = try SyncService(store: store, inbox: inbox) {
-        session.onLocalWrite = { sync.localWrite() }
-        // Another process's writes are pushed too.
-        loop.onExternalWrite = { sync.localWrite() }
-        services.append(.init(service: sync, serviceName: "sync"))
+    // Sync with the group server when this kiosk is enrolled (`hyzer device enroll`), or
+    // from the moment it joins one from the menu (`JoinService`).
+    let sync = SyncSlot()
+    session.onLocalWrite = { sync.localWrite() }
+    // Another process's writes are pushed too.
+    loop.onExternalWrite = { sync.localWrite() }
+    if let service = try SyncService(store: store, inbox: inbox) {
+        sync.set(service)
+        services.append(.init(service: service, serviceName: "sync"))
+    }
+    if let server = configuration.server {
+        let join = JoinService(
+            server: server, store: store, inbox: inbox, clock: configuration.clock, sync: sync, logger: configuration.logger)
+        session.onJoin = { join.requestCode() }
+        services.append(.init(service: join, failureTerminationBehavior: .ignore, serviceName: "join"))
     }
     return Kiosk(
         configuration: configuration, session: session, display: display, inbox: inbox,

@@ -18,6 +18,9 @@ public final class KioskSession {
     public var buzz: (BuzzPattern) -> Void = { _ in }
     /// Called after each local write (sync pushes it at once).
     public var onLocalWrite: () -> Void = {}
+    /// Starts joining a group (`JoinService.requestCode`); nil when the kiosk has no
+    /// server address, which the join screen then says.
+    public var onJoin: (() -> Void)?
     /// The monitor that tells the loop about commits; told about the session's own ones,
     /// which are loaded right after they are made and need no second reading.
     public var changeMonitor: ChangeMonitor?
@@ -103,6 +106,12 @@ public final class KioskSession {
                 switch effect {
                 case .buzz(let pattern):
                     buzz(pattern)
+                case .startJoin:
+                    if let onJoin {
+                        onJoin()
+                    } else {
+                        perform(state.handle(.joinChanged(.failed(JoinService.noServer)), now: now), now: now)
+                    }
                 case .refreshStatus:
                     state.handle(.statusChanged(statusGatherer.gather(viewport: state.viewport, frames: frameTimes)), now: now)
                 case .saveScore(let roundID, let participantID, let hole, let strokes):

@@ -125,6 +125,8 @@ public struct KioskState: Sendable, Equatable {
             status = new
         case .resized(let viewport):
             self.viewport = viewport
+        case .joinChanged(let progress):
+            effects += joinChanged(progress, now: now)
         }
         return effects
     }

@@ -97,6 +97,8 @@ public enum KioskEvent: Sendable, Equatable {
     case statusChanged(KioskStatus)
     /// The drawable area changed (window resize, rotation).
     case resized(Viewport)
+    /// How joining a group goes (after `.startJoin`).
+    case joinChanged(JoinProgress)
 }
 
 /// The logical drawing area in pixels (after any portrait rotation).
@@ -126,6 +128,9 @@ public enum KioskEffect: Sendable, Equatable {
     case saveSettings(KioskSettings)
     /// Gather the status screen's facts and send them back as `.statusChanged`.
     case refreshStatus
+    /// Ask the group server for a code to join it with, show it, and poll until the admin
+    /// approves it (reported back as `.joinChanged`). A new one replaces any code still waiting.
+    case startJoin
 }
 
 /// Store changes noticed faster than the board can show them, turned into at most one

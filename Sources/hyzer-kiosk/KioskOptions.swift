@@ -37,6 +37,9 @@ struct KioskOptions: ParsableArguments {
     @Option(help: "Knob input: auto (the encoder if a GPIO chip exists, else keyboard), gpiod, or keyboard.")
     var knob: KnobChoice = .auto
 
+    @Option(help: "The group server to join from the menu (Join a group), e.g. http://192.168.1.10:8630.")
+    var server: String?
+
     @Option(name: .customLong("run-for"), help: "Exit after this many seconds and print CPU and memory use as JSON.")
     var runFor: Double?
 
@@ -61,6 +64,7 @@ struct KioskOptions: ParsableArguments {
         configuration.reduceMotion = reduceMotion ? true : nil
         configuration.demo = demo
         configuration.knob = knob
+        configuration.server = server
         return configuration
     }
 

@@ -54,6 +54,12 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Port to listen on (0 = any free port).") var port = 8630
     @Option(help: "Address to bind.") var host = "0.0.0.0"
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+    @Option(
+        name: .customLong("device-code-lifetime"),
+        help: "Seconds a joining device's code stays valid (tests shorten it).")
+    var deviceCodeLifetime = DeviceCodePolicy().lifetime
+    @Option(name: .customLong("device-code-interval"), help: "Seconds a joining device waits between polls.")
+    var deviceCodeInterval = DeviceCodePolicy().interval
 
     func run() async throws {
         guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("unknown log level \(logLevel)") }
@@ -62,7 +68,12 @@ struct Serve: AsyncParsableCommand {
             handler.logLevel = level
             return handler
         }
-        let config = ServerConfiguration(dataDirectory: data.url, host: host, port: port, logLevel: level)
+        guard deviceCodeLifetime > 0, deviceCodeInterval > 0 else {
+            throw ValidationError("--device-code-lifetime and --device-code-interval must be at least 1 second")
+        }
+        let config = ServerConfiguration(
+            dataDirectory: data.url, host: host, port: port, logLevel: level,
+            deviceCodes: DeviceCodePolicy(lifetime: deviceCodeLifetime, interval: deviceCodeInterval))
         let app: any Service
         do {
             app = try await buildApplication(config)
@@ -113,7 +124,8 @@ struct GroupCommand: AsyncParsableCommand {
 
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "device", abstract: "List or revoke a group's devices.", subcommands: [List.self, Revoke.self])
+        commandName: "device", abstract: "List, revoke, approve or deny a group's devices.",
+        subcommands: [List.self, Revoke.self, Approve.self, Deny.self])
 
     struct List: StorageCommand {
         static let configuration = CommandConfiguration(abstract: "List a group's devices.")
@@ -136,6 +148,40 @@ struct DeviceCommand: AsyncParsableCommand {
         func run(on storage: SQLiteStorage) async throws {
             do { try await storage.revoke(groupID: group, deviceID: device) } catch { throw Fail(description: "\(error)") }
             print("revoked \(device)")
+        }
+    }
+}
+
+extension DeviceCommand {
+    /// The admin's half of joining from the kiosk's screen: the kiosk shows CODE.
+    struct Approve: StorageCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Let a device join a group with the code its screen shows (hyzer-server device approve BCDF-GHJK --group G).")
+        @Argument(help: "The code on the device's screen (XXXX-XXXX; case and dash do not matter).") var code: String
+        @Option(help: "Group id (hyzer-server group list).") var group: String
+        @OptionGroup var data: DataDirectory
+
+        func run(on storage: SQLiteStorage) async throws {
+            do {
+                let approved = try await storage.approveDevice(userCode: code, groupID: group)
+                print("approved \(approved.name) (\(approved.deviceID)); it joins the group at its next poll")
+            } catch let error as DeviceApprovalError {
+                throw Fail(description: "cannot approve \(code): \(error)")
+            }
+        }
+    }
+
+    struct Deny: StorageCommand {
+        static let configuration = CommandConfiguration(abstract: "Refuse a device's code: it will not join.")
+        @Argument(help: "The code on the device's screen.") var code: String
+        @OptionGroup var data: DataDirectory
+
+        func run(on storage: SQLiteStorage) async throws {
+            do { try await storage.denyDevice(userCode: code) } catch let error as DeviceApprovalError {
+                throw Fail(description: "cannot deny \(code): \(error)")
+            }
+            print("denied \(code)")
         }
     }
 }

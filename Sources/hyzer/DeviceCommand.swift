@@ -32,9 +32,7 @@ struct Device: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(message: "enrollment failed: \(error)")
             }
-            let link = ServerLink(
-                serverURL: server, groupID: answer.groupID, groupName: answer.groupName,
-                deviceID: answer.deviceID, deviceName: name, deviceToken: answer.deviceToken, enrolledAt: db.clock.date)
+            let link = ServerLink(server: server, enrolled: answer, deviceName: name, at: db.clock.date)
             try link.save(to: db.files)
             print("enrolled \"\(name)\" (device \(db.deviceID)) in group \"\(answer.groupName)\" at \(link.serverURL)")
             print(

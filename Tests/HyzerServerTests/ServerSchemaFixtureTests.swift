@@ -8,7 +8,9 @@ import Testing
 /// Shipped migrations are never edited: a server in the field has already applied them,
 /// so a database migrated today must come out exactly as one migrated by the shipped
 /// code. The expected text (Tests/Fixtures/server-schema.txt) is `sqlite_master` as the migrations of commit 7d23aad left
-/// it, captured before the migrations' SQL was reorganised.
+/// it, captured before the migrations' SQL was reorganised; a new migration only appends
+/// to it ("v3 server: device authorizations" added the last three entries, the text before
+/// them unchanged).
 /// Negative control: writing "append only" for "append-only" in the trigger messages of
 /// "v2 server: append-only feed" made this test fail (checked once, by hand).
 @Suite struct ServerSchemaFixtureTests {

@@ -27,12 +27,13 @@ import Testing
         let process: ChildProcess
         let log: URL
 
-        init(dir: URL, port: Int) async throws {
+        /// `extra` adds `serve` options (the device-code lifetime, say).
+        init(dir: URL, port: Int, extra: [String] = []) async throws {
             log = dir.appendingPathExtension("log")
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             process = try await ChildProcess.start(
                 try ServerProcessTests.binary(),
-                ["--data", dir.path, "--port", "\(port)", "--host", "127.0.0.1", "--log-level", "info"],
+                ["--data", dir.path, "--port", "\(port)", "--host", "127.0.0.1", "--log-level", "info"] + extra,
                 output: .file(log))
         }
 

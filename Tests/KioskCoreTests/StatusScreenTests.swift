@@ -131,7 +131,10 @@ import Testing
         status.group = nil
         h.send(.statusChanged(status))
         let sync = try #require(h.state.statusSections(wallClock: h.clock.date).first)
-        #expect(sync.lines.map(\.value) == ["Not in a group", KioskStatus.joinHint + " --data /var/lib/hyzer"])
+        #expect(
+            sync.lines.map(\.value) == [
+                "Not in a group — Menu → Join a group", KioskStatus.joinHint + " --data /var/lib/hyzer",
+            ])
         #expect(sync.lines.first?.tone == .warning)
     }
 

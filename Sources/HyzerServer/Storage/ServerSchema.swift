@@ -90,6 +90,28 @@ enum ServerSchema {
                 try db.execute(sql: appendOnlyTrigger(table, operation, because: reason))
             }
         }
+        // RFC 8628's device authorization (joining from the kiosk's screen): both codes
+        // are stored hashed, like tokens. A row is spent once `redeemed_at` is set.
+        m.registerMigration("v3 server: device authorizations") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE device_authorizations (
+                        device_code_hash BLOB PRIMARY KEY NOT NULL,
+                        user_code_hash BLOB NOT NULL UNIQUE,
+                        device_id TEXT NOT NULL,
+                        name TEXT NOT NULL,
+                        created_at REAL NOT NULL,
+                        expires_at REAL NOT NULL,
+                        poll_interval REAL NOT NULL,
+                        polled_at REAL,
+                        group_id TEXT REFERENCES groups(id),
+                        approved_at REAL,
+                        denied_at REAL,
+                        redeemed_at REAL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX device_authorizations_by_expiry ON device_authorizations(expires_at);
+                    """)
+        }
         return m
     }
 

@@ -13,6 +13,8 @@ extension Screen {
 
 public enum MenuItem: Sendable, Equatable {
     case enterScores, checkScores(Int), finishRound, discardRound, startRound, reduceMotion(Bool), status, close
+    /// Only while the kiosk is in no group.
+    case joinGroup
 
     public var title: String {
         switch self {
@@ -24,6 +26,7 @@ public enum MenuItem: Sendable, Equatable {
         case .reduceMotion(let on): "Reduce motion: \(on ? "on" : "off")"
         case .status: "Status"
         case .close: "Back to the board"
+        case .joinGroup: "Join a group"
         }
     }
 }
@@ -41,7 +44,9 @@ extension KioskState {
             // mistake is discarded instead.
             items.append(round.events.isEmpty ? .discardRound : .finishRound)
         }
-        items += [.startRound, .reduceMotion(settings.reduceMotion), .status, .close]
+        items += [.startRound, .reduceMotion(settings.reduceMotion)]
+        if isInNoGroup { items.append(.joinGroup) }
+        items += [.status, .close]
         return items
     }
 }
@@ -75,6 +80,9 @@ extension Screen.Menu: ScreenBehavior {
             return [.refreshStatus]
         case .close:
             state.screen = .board
+        case .joinGroup:
+            state.screen = .join(Screen.Join(progress: .requesting))
+            return [.startJoin]
         }
         return []
     }

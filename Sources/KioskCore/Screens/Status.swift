@@ -261,8 +261,8 @@ extension KioskState {
             return StatusSection(
                 title: "Sync",
                 lines: [
-                    .init("Group", "Not in a group", tone: .warning),
-                    .init("To join", KioskStatus.joinHint + (directory.map { " --data \($0)" } ?? ""), tone: .hint),
+                    .init("Group", "Not in a group — Menu → Join a group", tone: .warning),
+                    .init("Or", KioskStatus.joinHint + (directory.map { " --data \($0)" } ?? ""), tone: .hint),
                 ])
         }
         let last: String

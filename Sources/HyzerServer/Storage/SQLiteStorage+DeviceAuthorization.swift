@@ -1,0 +1,208 @@
+import Foundation
+import GRDB
+import HyzerSyncProtocol
+
+/// How long a device's codes live and how often it may poll. The defaults are RFC 8628's
+/// usual ones; `hyzer-server serve --device-code-lifetime` shortens them for tests.
+public struct DeviceCodePolicy: Sendable, Equatable {
+    /// Seconds until an unused pair of codes expires: ten minutes, long enough to walk to
+    /// the admin and type eight letters, short enough that a code read off a screen
+    /// by a passer-by is soon worthless.
+    public var lifetime: Int
+    /// Seconds the device waits between polls.
+    public var interval: Int
+    /// Codes not yet expired, server-wide, beyond which a new one is refused: the
+    /// request needs no token, so nothing else bounds the table.
+    public var maxPending: Int
+
+    public init(lifetime: Int = 600, interval: Int = 5, maxPending: Int = 1000) {
+        self.lifetime = lifetime
+        self.interval = interval
+        self.maxPending = maxPending
+    }
+}
+
+/// The answer to a device's poll: its token, or why not yet (or never).
+public enum DeviceTokenOutcome: Sendable {
+    case enrolled(EnrollResponse)
+    case refused(DeviceTokenRefusal, String)
+}
+
+/// Why a code cannot be approved (or denied): each says what to do next.
+public enum DeviceApprovalError: Error, Equatable, Sendable, CustomStringConvertible {
+    case malformed
+    case unknown
+    case expired
+    case alreadyApproved
+    case alreadyDenied
+    case unknownGroup(String)
+    case otherGroup
+    case deviceTaken(String)
+    case tooManyPending
+
+    public var description: String {
+        switch self {
+        case .malformed:
+            "not a code: it is 8 letters from \(String(DeviceUserCode.alphabet)), as XXXX-XXXX on the kiosk's screen"
+        case .unknown: "no device is waiting with that code; check the code on the kiosk's screen"
+        case .expired: "that code has expired; on the kiosk, choose Join a group again for a new one"
+        case .alreadyApproved: "that code was already approved; each code is used once"
+        case .alreadyDenied: "that code was denied; on the kiosk, ask for a new one"
+        case .unknownGroup(let id): "no group \(id) on this server (hyzer-server group list)"
+        case .otherGroup: "this admin token belongs to another group than the one named"
+        case .deviceTaken(let id): "device id \(id) is already enrolled; revoke it first to enroll it again"
+        case .tooManyPending: "too many devices are waiting to join; try again in a few minutes"
+        }
+    }
+}
+
+/// The device-authorization flow's storage, apart from `SyncStorage` so that the sync
+/// contract stays what a second backend must honour for push and pull.
+public protocol DeviceAuthorizationStorage: Sendable {
+    func authorizeDevice(deviceID: String, name: String, policy: DeviceCodePolicy) async throws -> DeviceAuthorizationResponse
+    func exchangeDeviceCode(_ deviceCode: String) async throws -> DeviceTokenOutcome
+    func approveDevice(userCode: String, groupID: String) async throws -> DeviceApprovalResponse
+    func denyDevice(userCode: String) async throws
+}
+
+/// A row of `device_authorizations`: one pair of codes, by their hashes (a copy of the
+/// database can neither approve a device nor collect its token).
+struct DeviceAuthorizationRow: ServerRecord, PersistableRecord {
+    static let databaseTableName = "device_authorizations"
+
+    var deviceCodeHash: Data
+    var userCodeHash: Data
+    var deviceID: String
+    var name: String
+    var createdAt: Double
+    var expiresAt: Double
+    var pollInterval: Double
+    var polledAt: Double?
+    /// Set by the approval: the group the device joins.
+    var groupID: String?
+    var approvedAt: Double?
+    var deniedAt: Double?
+    /// Set when the device collected its token: the code is spent.
+    var redeemedAt: Double?
+
+    enum CodeColumn: String, ColumnExpression {
+        case deviceCodeHash = "device_code_hash"
+        case userCodeHash = "user_code_hash"
+        case expiresAt = "expires_at"
+        case redeemedAt = "redeemed_at"
+        case deniedAt = "denied_at"
+    }
+}
+
+extension SQLiteStorage: DeviceAuthorizationStorage {
+    public func authorizeDevice(
+        deviceID: String, name: String, policy: DeviceCodePolicy
+    ) async throws -> DeviceAuthorizationResponse {
+        let trimmed = try Self.validEnrollment(deviceID: deviceID, name: name)
+        let now = self.now
+        return try await pool.write { db in
+            // Spent and long-expired codes are of no more use, even to answer "expired".
+            try DeviceAuthorizationRow.filter(DeviceAuthorizationRow.CodeColumn.expiresAt < now - 86_400).deleteAll(db)
+            let pending = try DeviceAuthorizationRow.filter(DeviceAuthorizationRow.CodeColumn.expiresAt > now).fetchCount(db)
+            guard pending < policy.maxPending else { throw DeviceApprovalError.tooManyPending }
+            let deviceCode = Tokens.generate(prefix: "hzc_")
+            // A user code still in the table is drawn again (one chance in ~10^7 with a
+            // thousand codes waiting).
+            for _ in 0..<8 {
+                let letters = Self.randomUserCode()
+                let userHash = Tokens.hash(letters)
+                guard
+                    try DeviceAuthorizationRow.filter(DeviceAuthorizationRow.CodeColumn.userCodeHash == userHash).fetchCount(db)
+                        == 0
+                else { continue }
+                try DeviceAuthorizationRow(
+                    deviceCodeHash: Tokens.hash(deviceCode), userCodeHash: userHash, deviceID: deviceID, name: trimmed,
+                    createdAt: now, expiresAt: now + Double(policy.lifetime), pollInterval: Double(policy.interval)
+                ).insert(db)
+                return DeviceAuthorizationResponse(
+                    deviceCode: deviceCode, userCode: DeviceUserCode.display(letters), expiresIn: policy.lifetime,
+                    interval: policy.interval)
+            }
+            throw DeviceApprovalError.tooManyPending
+        }
+    }
+
+    public func exchangeDeviceCode(_ deviceCode: String) async throws -> DeviceTokenOutcome {
+        guard deviceCode.utf8.count <= 200 else { return .refused(.invalidGrant, "unknown device code") }
+        let now = self.now
+        let epoch = self.epoch
+        return try await pool.write { db -> DeviceTokenOutcome in
+            guard var row = try DeviceAuthorizationRow.fetchOne(db, key: Tokens.hash(deviceCode)) else {
+                return .refused(.invalidGrant, "unknown device code; ask for a new one")
+            }
+            // Single use: a spent code is refused even after its device was revoked, so a
+            // copy of the code can never enroll the device again.
+            if row.redeemedAt != nil {
+                return .refused(.invalidGrant, "this device code was already exchanged for a token; ask for a new one")
+            }
+            if row.deniedAt != nil { return .refused(.accessDenied, "the group's admin denied this device") }
+            guard now < row.expiresAt else {
+                return .refused(.expiredToken, "the code expired before it was approved; ask for a new one")
+            }
+            guard let groupID = row.groupID else {
+                let tooSoon = row.polledAt.map { now - $0 < row.pollInterval } ?? false
+                row.polledAt = now
+                try row.update(db)
+                return tooSoon
+                    ? .refused(.slowDown, "polled sooner than \(Int(row.pollInterval)) s after the last poll")
+                    : .refused(.authorizationPending, "waiting for the group's admin to approve the code")
+            }
+            guard let group = try GroupRow.fetchOne(db, key: groupID) else {
+                return .refused(.accessDenied, "the group this device was approved for no longer exists")
+            }
+            let token = try Self.insertEnrollment(db, groupID: groupID, deviceID: row.deviceID, name: row.name, at: now)
+            row.redeemedAt = now
+            try row.update(db)
+            return .enrolled(
+                EnrollResponse(groupID: group.id, groupName: group.name, deviceID: row.deviceID, deviceToken: token, epoch: epoch)
+            )
+        }
+    }
+
+    public func approveDevice(userCode: String, groupID: String) async throws -> DeviceApprovalResponse {
+        let now = self.now
+        return try await pool.write { db in
+            var row = try Self.waitingCode(db, userCode, now: now)
+            guard try GroupRow.fetchOne(db, key: groupID) != nil else { throw DeviceApprovalError.unknownGroup(groupID) }
+            // Refused now rather than when the device comes for its token: the admin is
+            // the one who can revoke the other device.
+            if try Self.activeOwner(db, deviceID: row.deviceID) != nil { throw DeviceApprovalError.deviceTaken(row.deviceID) }
+            row.groupID = groupID
+            row.approvedAt = now
+            try row.update(db)
+            return DeviceApprovalResponse(groupID: groupID, deviceID: row.deviceID, name: row.name)
+        }
+    }
+
+    public func denyDevice(userCode: String) async throws {
+        let now = self.now
+        try await pool.write { db in
+            var row = try Self.waitingCode(db, userCode, now: now)
+            row.deniedAt = now
+            try row.update(db)
+        }
+    }
+
+    /// The code's row, if it is still waiting for a decision.
+    private static func waitingCode(_ db: Database, _ userCode: String, now: Double) throws -> DeviceAuthorizationRow {
+        guard let letters = DeviceUserCode.normalize(userCode) else { throw DeviceApprovalError.malformed }
+        guard
+            let row = try DeviceAuthorizationRow.filter(DeviceAuthorizationRow.CodeColumn.userCodeHash == Tokens.hash(letters))
+                .fetchOne(db)
+        else { throw DeviceApprovalError.unknown }
+        if row.groupID != nil || row.redeemedAt != nil { throw DeviceApprovalError.alreadyApproved }
+        if row.deniedAt != nil { throw DeviceApprovalError.alreadyDenied }
+        guard now < row.expiresAt else { throw DeviceApprovalError.expired }
+        return row
+    }
+
+    private static func randomUserCode() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<DeviceUserCode.length).map { _ in DeviceUserCode.alphabet.randomElement(using: &generator)! })
+    }
+}
