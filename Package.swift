@@ -113,13 +113,15 @@ let package = Package(
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CSDL2TTF", pkgConfig: "SDL2_ttf", providers: [.apt(["libsdl2-ttf-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // glibc's <malloc.h> (mallopt, malloc_info), as a bare modulemap + header.
+        .systemLibrary(name: "CMalloc"),
         // Draws a KioskState with SDL2 + SDL2_ttf: windowed, full-screen or headless.
         .target(name: "KioskRender", dependencies: ["KioskCore", "HyzerKit", "CSDL2", "CSDL2TTF", "CZlib"]),
         // The kiosk's glue: store <-> state machine <-> display <-> knob, and the loops.
         .target(
             name: "KioskApp",
             dependencies: [
-                "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "HyzerSync", "SQLiteFaults",
+                "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "HyzerSync", "SQLiteFaults", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -19,6 +19,8 @@ final class RunReport {
         var maxRssMb: Double
         var rssMb: Double
         var frames: Int
+        /// glibc malloc arenas in use (nil elsewhere): two at most (`Allocator`).
+        var mallocArenas: Int?
     }
 
     let kiosk: Kiosk
@@ -55,7 +57,7 @@ final class RunReport {
             Exit(
                 cpuSeconds: usage.cpuSeconds, cpuAfterFirstFrame: usage.cpuSeconds - cpuAtFirstFrame,
                 maxRssMb: usage.maxRSSMegabytes, rssMb: ResourceUsage.currentRSSMegabytes() ?? usage.maxRSSMegabytes,
-                frames: kiosk.frames))
+                frames: kiosk.frames, mallocArenas: Allocator.arenaCount()))
     }
 
     /// Unbuffered: a reader may be timing the line.

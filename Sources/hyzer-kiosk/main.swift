@@ -5,6 +5,8 @@ import HyzerStore
 import KioskApp
 import SQLiteFaults
 
+// Before any thread starts: see Allocator for why the kiosk keeps two malloc arenas.
+Allocator.limitArenas()
 let options = KioskOptions.parseOrExit()
 do {
     let configuration = try options.configuration()
