@@ -97,6 +97,10 @@ public enum KioskEvent: Sendable, Equatable {
     case statusChanged(KioskStatus)
     /// The drawable area changed (window resize, rotation).
     case resized(Viewport)
+    /// A page of history read for `.loadHistory(after:)`; `after` is the request's start.
+    case historyLoaded(HistoryPage, after: HistoryCursor?)
+    /// A round read for `.loadHistoryRound`.
+    case historyRoundLoaded(RoundSnapshot)
 }
 
 /// The logical drawing area in pixels (after any portrait rotation).
@@ -126,6 +130,10 @@ public enum KioskEffect: Sendable, Equatable {
     case saveSettings(KioskSettings)
     /// Gather the status screen's facts and send them back as `.statusChanged`.
     case refreshStatus
+    /// Read one page of history after the key (nil: from the newest) and send it back as `.historyLoaded`.
+    case loadHistory(after: HistoryCursor?)
+    /// Read a completed round and send it back as `.historyRoundLoaded`.
+    case loadHistoryRound(UUID)
 }
 
 /// Store changes noticed faster than the board can show them, turned into at most one

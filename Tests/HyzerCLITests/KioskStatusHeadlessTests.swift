@@ -11,11 +11,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let initialized = try await Binary.run("hyzer", ["init", "--data", dir.path])
         #expect(initialized.status == 0, "\(initialized.stderr)")
-        // No round: the menu is Start a new round, Reduce motion, Status, Back to the board.
+        // No round: the menu is Start a new round, Reduce motion, History, Status, Back to the board.
         let script = """
             long-press
             expect-screen menu
-            turn 2
+            turn 3
             press
             expect-screen status
             wait 2100

@@ -83,7 +83,7 @@ struct Harness {
             round = r
             events = []
             publish(.localScore)
-        case .buzz, .saveSettings, .refreshStatus:
+        case .buzz, .saveSettings, .refreshStatus, .loadHistory, .loadHistoryRound:
             break
         }
     }

@@ -12,7 +12,7 @@ extension Screen {
 }
 
 public enum MenuItem: Sendable, Equatable {
-    case enterScores, checkScores(Int), finishRound, discardRound, startRound, reduceMotion(Bool), status, close
+    case enterScores, checkScores(Int), finishRound, discardRound, startRound, reduceMotion(Bool), history, status, close
 
     public var title: String {
         switch self {
@@ -22,6 +22,7 @@ public enum MenuItem: Sendable, Equatable {
         case .discardRound: "Discard this round"
         case .startRound: "Start a new round"
         case .reduceMotion(let on): "Reduce motion: \(on ? "on" : "off")"
+        case .history: "History"
         case .status: "Status"
         case .close: "Back to the board"
         }
@@ -41,7 +42,7 @@ extension KioskState {
             // mistake is discarded instead.
             items.append(round.events.isEmpty ? .discardRound : .finishRound)
         }
-        items += [.startRound, .reduceMotion(settings.reduceMotion), .status, .close]
+        items += [.startRound, .reduceMotion(settings.reduceMotion), .history, .status, .close]
         return items
     }
 }
@@ -70,6 +71,8 @@ extension Screen.Menu: ScreenBehavior {
         case .reduceMotion(let on):
             state.settings.reduceMotion = !on
             return [.saveSettings(state.settings)]
+        case .history:
+            return Screen.History.open(in: &state)
         case .status:
             state.screen = .status(now: now)
             return [.refreshStatus]
