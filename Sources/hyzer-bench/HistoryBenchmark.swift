@@ -17,6 +17,15 @@ enum HistoryBenchmark {
         let (roundIDs, _) = try StoreBenchmark.populate(store)
         log("history: \(roundIDs.count) completed rounds written")
         var figures: [String: Double] = [:]
+        // The store's part of opening the list alone: the first page read and ranked.
+        var reads: [Double] = []
+        for _ in 0..<50 {
+            let start = nowNs()
+            let page = try store.historyPage(limit: Screen.History.pageSize)
+            reads.append(Double(nowNs() - start) / 1e6)
+            guard page.lines.count == Screen.History.pageSize else { throw BenchError("short page") }
+        }
+        figures["first_page_read_p50_ms"] = round3(percentile(reads, 50))
         for (w, h) in [(1280, 720), (1920, 1080)] {
             let display = try Display(
                 mode: .headless, size: Viewport(width: w, height: h),
