@@ -357,16 +357,7 @@ public struct Layout: Sendable, Equatable {
 
     public func holeCard(rows: Int) -> HoleCardGeometry {
         let pitch = holeRowHeight(rows: rows)
-        var area = holeRowsArea
-        let visible = max(1, min(rows, Int((area.h + Layout.rowGap(pitch)) / pitch)))
-        var track: Rect?
-        if rows > visible {
-            // The indicator takes a strip at the right, so it never covers a score.
-            let w = max(4, (6 * scale).rounded())
-            track = Rect(x: area.maxX - w, y: area.y, w: w, h: Double(visible) * pitch - Layout.rowGap(pitch))
-            // Whole pixels: the renderer fills rounded rects as rectangles, and a fraction shows as a seam.
-            area.w -= w + (margin / 2).rounded()
-        }
+        let (visible, area, track) = scrolling(rows: rows, pitch: pitch, in: holeRowsArea)
         let h = pitch - Layout.rowGap(pitch)
         let minimum = minimumTextSize
         let captionSize = max(minimum, Layout.fontSize(h * 0.24))
@@ -376,6 +367,22 @@ public struct Layout: Sendable, Equatable {
             rows: rows, rowHeight: pitch, visible: visible, area: area, track: track,
             nameSize: max(minimum, min(Layout.fontSize(h * 0.4), nameRoom)), captionSize: captionSize,
             scoreSize: max(minimum, Layout.fontSize(h * 0.56)))
+    }
+
+    /// Rows of `pitch` in `area`: how many show whole, and when they do not all fit, the
+    /// scroll indicator's track at the right (the rows' area narrowed for it).
+    func scrolling(rows: Int, pitch: Double, in area: Rect) -> (visible: Int, area: Rect, track: Rect?) {
+        var area = area
+        let visible = max(1, min(rows, Int((area.h + Layout.rowGap(pitch)) / pitch)))
+        var track: Rect?
+        if rows > visible {
+            // The indicator takes a strip at the right, so it never covers a score.
+            let w = max(4, (6 * scale).rounded())
+            track = Rect(x: area.maxX - w, y: area.y, w: w, h: Double(visible) * pitch - Layout.rowGap(pitch))
+            // Whole pixels: the renderer fills rounded rects as rectangles, and a fraction shows as a seam.
+            area.w -= w + (margin / 2).rounded()
+        }
+        return (visible, area, track)
     }
 
     // MARK: Lists (menu, setup, finalize)

@@ -183,6 +183,18 @@ extension Screen.History: ScreenBehavior {
     }
 }
 
+extension Tween {
+    /// A list's scroll following its cursor: a slide to `target` (bending a slide under way
+    /// toward it), or, not animated, a jump there.
+    mutating func follow(_ target: Double, at now: Millis, duration: Millis, animated: Bool) {
+        if animated {
+            retarget(to: target, at: now, duration: duration, minimumRemaining: MotionTokens.retargetMinimum)
+        } else {
+            self = Tween(from: target, to: target, start: now, duration: 1)
+        }
+    }
+}
+
 extension MotionTokens {
     /// History scrolls as the hole card does: one row per detent, quick enough to follow the knob.
     public static let historyScroll: Millis = holeCardScroll
@@ -193,13 +205,8 @@ extension KioskState {
     mutating func followHistoryCursor(_ cursor: Int, rows: Int, animated: Bool) {
         let geometry = Layout(viewport: viewport).historyList(rows: rows)
         let target = geometry.top(cursor: cursor, near: historyScroll.to)
-        if animated && !settings.reduceMotion {
-            historyScroll.retarget(
-                to: target, at: lastInputAt, duration: MotionTokens.historyScroll,
-                minimumRemaining: MotionTokens.retargetMinimum)
-        } else {
-            historyScroll = Tween(from: target, to: target, start: lastInputAt, duration: 1)
-        }
+        historyScroll.follow(
+            target, at: lastInputAt, duration: MotionTokens.historyScroll, animated: animated && !settings.reduceMotion)
     }
 
     /// A new level shows from its top, where its cursor starts.
@@ -219,19 +226,14 @@ extension Layout {
     /// list is long, so rows do not grow to fill the screen), scrolling as the hole card does.
     public func historyList(rows: Int) -> HoleCardGeometry {
         let pitch = max(holeCardMinimumRowHeight, (height * 0.13).rounded(.down))
-        var area = Rect(x: margin, y: listTitle.maxY, w: width - 2 * margin, h: footer.y - listTitle.maxY - margin / 2)
-        let visible = max(1, Int((area.h + Layout.rowGap(pitch)) / pitch))
-        var track: Rect?
-        if rows > visible {
-            let w = max(4, (6 * scale).rounded())
-            track = Rect(x: area.maxX - w, y: area.y, w: w, h: Double(visible) * pitch - Layout.rowGap(pitch))
-            area.w -= w + (margin / 2).rounded()
-        }
+        let (visible, area, track) = scrolling(
+            rows: rows, pitch: pitch,
+            in: Rect(x: margin, y: listTitle.maxY, w: width - 2 * margin, h: footer.y - listTitle.maxY - margin / 2))
         let h = pitch - Layout.rowGap(pitch)
         let captionSize = max(minimumTextSize, Layout.fontSize(h * 0.24))
         let titleRoom = (Int(h / Layout.lineHeight) - captionSize) / 2 * 2
         return HoleCardGeometry(
-            rows: rows, rowHeight: pitch, visible: min(rows, visible), area: area, track: track,
+            rows: rows, rowHeight: pitch, visible: visible, area: area, track: track,
             nameSize: max(minimumTextSize, min(Layout.fontSize(h * 0.36), titleRoom)), captionSize: captionSize,
             scoreSize: max(minimumTextSize, Layout.fontSize(h * 0.5)))
     }
@@ -316,7 +318,8 @@ extension Screen.History {
             let standing = opened.standings.row(for: participant)
             let name = standing?.name ?? opened.snapshot.round.participant(participant)?.name ?? "Player"
             let total = standing.map {
-                "\($0.strokes) strokes · " + ($0.status == .dnf ? "DNF" : ScoreFormat.toPar($0.toPar)) + " · "
+                "\($0.strokes) strokes · " + ($0.status == .dnf ? "DNF" : ScoreFormat.toPar($0.toPar, minus: "\u{2212}"))
+                    + " · "
             }
             return (name, (total ?? "") + opened.snapshot.course.name)
         }

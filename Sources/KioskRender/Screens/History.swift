@@ -19,11 +19,28 @@ extension Painter {
                 text, .body, size: layout.captionFont + 4, Palette.textSecondary, x: layout.width / 2,
                 midY: boxes.geometry.area.midY, align: .center)
         }
-        clipped(to: boxes.geometry.area) {
-            for row in boxes.rows {
+        paintScrollingRows(
+            boxes.rows.map { ($0.index, $0.boxes) }, cursor: history.cursorOnLevel, geometry: boxes.geometry,
+            thumb: boxes.thumb)
+        let hint =
+            switch history.level {
+            case .list: "Turn to scroll · Press to open a round · Hold to go back"
+            case .round: "Turn to choose · Press for a player's holes · Hold to go back"
+            case .player: "Turn to scroll · Hold to go back to the standings"
+            }
+        paintFooter(hint)
+    }
+
+    /// Rows that scroll (the hole card, history): cards clipped to their area, the cursor's
+    /// outlined, and the scroll indicator when they do not all fit.
+    func paintScrollingRows(
+        _ rows: [(index: Int, boxes: RowBoxes)], cursor: Int, geometry: Layout.HoleCardGeometry, thumb: Rect?
+    ) {
+        clipped(to: geometry.area) {
+            for row in rows {
                 let rect = row.boxes.frame
                 let radius = rect.h * 0.22
-                if row.index == history.cursorOnLevel {
+                if row.index == cursor {
                     canvas.strokeRounded(
                         rect, radius: radius, width: max(2, 4 * layout.scale), Palette.accent, inner: Palette.elevated)
                 } else {
@@ -32,16 +49,9 @@ extension Painter {
                 for text in row.boxes.texts { draw(text) }
             }
         }
-        if let track = boxes.geometry.track, let thumb = boxes.thumb {
+        if let track = geometry.track, let thumb {
             canvas.fillRounded(track, radius: track.w / 2, Palette.elevated)
             canvas.fillRounded(thumb, radius: thumb.w / 2, Palette.textSecondary)
         }
-        let hint =
-            switch history.level {
-            case .list: "Turn to scroll · Press to open a round · Hold to go back"
-            case .round: "Turn to choose · Press for a player's holes · Hold to go back"
-            case .player: "Turn to scroll · Hold to go back to the standings"
-            }
-        paintFooter(hint)
     }
 }
