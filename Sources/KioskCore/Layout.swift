@@ -356,8 +356,13 @@ public struct Layout: Sendable, Equatable {
     }
 
     public func holeCard(rows: Int) -> HoleCardGeometry {
-        let pitch = holeRowHeight(rows: rows)
-        let (visible, area, track) = scrolling(rows: rows, pitch: pitch, in: holeRowsArea)
+        twoLineRows(rows: rows, pitch: holeRowHeight(rows: rows), in: holeRowsArea, nameShare: 0.4, scoreShare: 0.56)
+    }
+
+    /// Scrolling rows of `pitch` in `area`, each a name over a caption with a value at the
+    /// right; the name and value take these shares of the row, never below the minimum.
+    func twoLineRows(rows: Int, pitch: Double, in area: Rect, nameShare: Double, scoreShare: Double) -> HoleCardGeometry {
+        let (visible, area, track) = scrolling(rows: rows, pitch: pitch, in: area)
         let h = pitch - Layout.rowGap(pitch)
         let minimum = minimumTextSize
         let captionSize = max(minimum, Layout.fontSize(h * 0.24))
@@ -365,8 +370,8 @@ public struct Layout: Sendable, Equatable {
         let nameRoom = (Int(h / Layout.lineHeight) - captionSize) / 2 * 2
         return HoleCardGeometry(
             rows: rows, rowHeight: pitch, visible: visible, area: area, track: track,
-            nameSize: max(minimum, min(Layout.fontSize(h * 0.4), nameRoom)), captionSize: captionSize,
-            scoreSize: max(minimum, Layout.fontSize(h * 0.56)))
+            nameSize: max(minimum, min(Layout.fontSize(h * nameShare), nameRoom)), captionSize: captionSize,
+            scoreSize: max(minimum, Layout.fontSize(h * scoreShare)))
     }
 
     /// Rows of `pitch` in `area`: how many show whole, and when they do not all fit, the

@@ -225,17 +225,10 @@ extension Layout {
     /// The history levels' rows: a title band, then two-line rows of one fixed height (the
     /// list is long, so rows do not grow to fill the screen), scrolling as the hole card does.
     public func historyList(rows: Int) -> HoleCardGeometry {
-        let pitch = max(holeCardMinimumRowHeight, (height * 0.13).rounded(.down))
-        let (visible, area, track) = scrolling(
-            rows: rows, pitch: pitch,
-            in: Rect(x: margin, y: listTitle.maxY, w: width - 2 * margin, h: footer.y - listTitle.maxY - margin / 2))
-        let h = pitch - Layout.rowGap(pitch)
-        let captionSize = max(minimumTextSize, Layout.fontSize(h * 0.24))
-        let titleRoom = (Int(h / Layout.lineHeight) - captionSize) / 2 * 2
-        return HoleCardGeometry(
-            rows: rows, rowHeight: pitch, visible: visible, area: area, track: track,
-            nameSize: max(minimumTextSize, min(Layout.fontSize(h * 0.36), titleRoom)), captionSize: captionSize,
-            scoreSize: max(minimumTextSize, Layout.fontSize(h * 0.5)))
+        twoLineRows(
+            rows: rows, pitch: max(holeCardMinimumRowHeight, (height * 0.13).rounded(.down)),
+            in: Rect(x: margin, y: listTitle.maxY, w: width - 2 * margin, h: footer.y - listTitle.maxY - margin / 2),
+            nameShare: 0.36, scoreShare: 0.5)
     }
 }
 

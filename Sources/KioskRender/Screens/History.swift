@@ -4,14 +4,8 @@ import KioskCore
 
 extension Painter {
     func paint(_ history: Screen.History) {
-        let head = layout.listTitle
         let (title, subtitle) = history.heading
-        canvas.text(
-            title, .title, size: Layout.fontSize(head.h * 0.5), Palette.textPrimary, x: head.x, midY: head.y + head.h * 0.36,
-            maxWidth: layout.width - 2 * layout.margin)
-        canvas.text(
-            subtitle, .body, size: Layout.fontSize(head.h * 0.26), Palette.accent, x: head.x, midY: head.y + head.h * 0.84,
-            maxWidth: layout.width - 2 * layout.margin)
+        paintListTitle(title, subtitle)
         let boxes = state.historyBoxes(history, layout: layout, now: now, minus: Self.minus)
         if boxes.rows.isEmpty {
             let text = history.loading != nil ? "Reading the history…" : "No finished rounds yet"
@@ -29,6 +23,17 @@ extension Painter {
             case .player: "Turn to scroll · Hold to go back to the standings"
             }
         paintFooter(hint)
+    }
+
+    /// A list screen's title and, under it in the accent colour, its subtitle (the menu, history).
+    func paintListTitle(_ title: String, _ subtitle: String) {
+        let head = layout.listTitle
+        canvas.text(
+            title, .title, size: Layout.fontSize(head.h * 0.5), Palette.textPrimary, x: head.x, midY: head.y + head.h * 0.36,
+            maxWidth: layout.width - 2 * layout.margin)
+        canvas.text(
+            subtitle, .body, size: Layout.fontSize(head.h * 0.26), Palette.accent, x: head.x, midY: head.y + head.h * 0.84,
+            maxWidth: layout.width - 2 * layout.margin)
     }
 
     /// Rows that scroll (the hole card, history): cards clipped to their area, the cursor's
