@@ -45,6 +45,13 @@ import Testing
         return HistoryPage(lines: lines, next: more ? lines.last?.cursor : nil)
     }
 
+    /// A last page of `count` lines whose line `index` is `snapshot`'s round.
+    static func page(_ range: Range<Int>, holding snapshot: RoundSnapshot, at index: Int) -> HistoryPage {
+        var page = page(range, more: false)
+        page.lines[index].roundID = snapshot.round.id
+        return page
+    }
+
     /// The kiosk on its menu, then History pressed: the first page asked for and delivered.
     static func openHistory(_ state: inout KioskState, now: Millis = 1_000, first: HistoryPage) -> [KioskEffect] {
         state.handle(.longPressed, now: now)
@@ -113,8 +120,7 @@ import Testing
     @Test func aPressOpensTheRoundsStandingsWithTiesAndDNF() throws {
         var state = KioskState()
         let snapshot = try Self.completed()
-        var first = Self.page(0..<3, more: false)
-        first.lines[1].roundID = snapshot.round.id
+        let first = Self.page(0..<3, holding: snapshot, at: 1)
         _ = Self.openHistory(&state, first: first)
         state.handle(.turned(1), now: 2_000)
         #expect(state.handle(.pressed, now: 2_100) == [.loadHistoryRound(snapshot.round.id)])
@@ -137,8 +143,7 @@ import Testing
     @Test func aPressOnAStandingOpensThePlayersHolesWithTheRunningToPar() throws {
         var state = KioskState()
         let snapshot = try Self.completed()
-        var first = Self.page(0..<1, more: false)
-        first.lines[0].roundID = snapshot.round.id
+        let first = Self.page(0..<1, holding: snapshot, at: 0)
         _ = Self.openHistory(&state, first: first)
         state.handle(.pressed, now: 2_000)
         state.handle(.historyRoundLoaded(snapshot), now: 2_000)
@@ -173,8 +178,7 @@ import Testing
     @Test func aLongPressGoesBackOneLevelKeepingEachCursor() throws {
         var state = KioskState()
         let snapshot = try Self.completed()
-        var first = Self.page(0..<5, more: false)
-        first.lines[3].roundID = snapshot.round.id
+        let first = Self.page(0..<5, holding: snapshot, at: 3)
         _ = Self.openHistory(&state, first: first)
         state.handle(.turned(3), now: 2_000)
         state.handle(.pressed, now: 2_000)
