@@ -201,7 +201,8 @@ extension StoreRead where Value == [Round] {
 
 extension StoreRead where Value == [RoundSummary] {
     /// FR59: completed rounds, newest first. A completed round without score events is a
-    /// discarded one (`discardRound`) and is left out.
+    /// discarded one (`discardRound`) and is left out: `scored_rounds` (History.swift) holds
+    /// the rounds that have events, and `rounds_history` reads them in order.
     public static func history(limit: Int = 500) -> Self {
         StoreRead { db in
             // One constant statement, the participant count as a correlated subquery, kept
@@ -212,10 +213,11 @@ extension StoreRead where Value == [RoundSummary] {
                 sql: """
                     SELECT r.id, c.name AS course_name, r.status, r.created_at, r.completed_at,
                            (SELECT COUNT(*) FROM round_participants p WHERE p.round_id = r.id) AS participant_count
-                    FROM rounds r JOIN courses c ON c.id = r.course_id
+                    FROM rounds r INDEXED BY rounds_history
+                    JOIN scored_rounds s ON s.round_id = r.id
+                    JOIN courses c ON c.id = r.course_id
                     WHERE r.status = 'completed'
-                      AND EXISTS (SELECT 1 FROM score_events e WHERE e.round_id = r.id)
-                    ORDER BY COALESCE(r.completed_at, r.created_at) DESC LIMIT ?
+                    ORDER BY COALESCE(r.completed_at, r.created_at) DESC, r.id DESC LIMIT ?
                     """, arguments: [limit], cached: true)
             return try Row.fetchAll(db, request).map { row in
                 RoundSummary(

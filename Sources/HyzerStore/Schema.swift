@@ -124,6 +124,7 @@ enum Schema {
                 """)
         registerSyncDomainMigrations(&migrator)
         registerCompactEventTracking(&migrator)
+        registerHistoryIndex(&migrator)
         return migrator
     }
 

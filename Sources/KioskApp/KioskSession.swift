@@ -114,6 +114,13 @@ public final class KioskSession {
                     }
                 case .refreshStatus:
                     state.handle(.statusChanged(statusGatherer.gather(viewport: state.viewport, frames: frameTimes)), now: now)
+                case .loadHistory(let after):
+                    // A page is read and handed back at once; the machine may ask for the next
+                    // one (a fast turn already near the end), which is carried out the same way.
+                    let page = try store.historyPage(after: after, limit: Screen.History.pageSize)
+                    perform(state.handle(.historyLoaded(page, after: after), now: now), now: now)
+                case .loadHistoryRound(let id):
+                    state.handle(.historyRoundLoaded(try store.snapshot(round: id)), now: now)
                 case .saveScore(let roundID, let participantID, let hole, let strokes):
                     try store.recordScore(entry(roundID, participantID, hole, strokes))
                     wrote = true

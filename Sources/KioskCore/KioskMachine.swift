@@ -28,6 +28,8 @@ public struct KioskState: Sendable, Equatable {
     public internal(set) var autoAdvanceAt: Millis?
     /// The hole card's scroll position (its first row shown), sliding when the cursor leaves the view.
     public internal(set) var holeCardScroll = Tween(from: 0, to: 0, start: 0, duration: 1)
+    /// The history screen's scroll position, as the hole card's (issue 9).
+    public internal(set) var historyScroll = Tween(from: 0, to: 0, start: 0, duration: 1)
     /// The board's page on show, when the group does not fit (issue 15).
     public internal(set) var boardPaging = Screen.Board.Paging()
     public private(set) var lastInputAt: Millis = 0
@@ -56,6 +58,7 @@ public struct KioskState: Sendable, Equatable {
                 slotHeight: Layout(viewport: viewport).boardRowHeight(rows: leaderboard.rows.count)),
             scrolling,
             boardPageFrameInterval(at: now),
+            historyScroll.isRunning(at: now) ? MotionTokens.frameInterval : nil,
         ].compactMap { $0 }.min()
     }
 
@@ -68,6 +71,7 @@ public struct KioskState: Sendable, Equatable {
         if let autoAdvanceAt { candidates.append(autoAdvanceAt) }
         // The frame on the scroll's end lands the rows on their pixels.
         if holeCardScroll.isRunning(at: now) { candidates.append(holeCardScroll.end) }
+        if historyScroll.isRunning(at: now) { candidates.append(historyScroll.end) }
         if boardPageFrameInterval(at: now) != nil { candidates.append(boardPaging.fade.end) }
         if let flip = boardPageFlipAt { candidates.append(flip) }
         if let notice { candidates.append(notice.shownAt + MotionTokens.noticeLifetime) }
@@ -127,6 +131,10 @@ public struct KioskState: Sendable, Equatable {
             self.viewport = viewport
         case .joinChanged(let progress):
             effects += joinChanged(progress, now: now)
+        case .historyLoaded(let page, let after):
+            effects += Screen.History.loaded(page, after: after, in: &self)
+        case .historyRoundLoaded(let snapshot):
+            Screen.History.roundLoaded(snapshot, in: &self)
         }
         return effects
     }

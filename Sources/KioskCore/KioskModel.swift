@@ -99,6 +99,10 @@ public enum KioskEvent: Sendable, Equatable {
     case resized(Viewport)
     /// How joining a group goes (after `.startJoin`).
     case joinChanged(JoinProgress)
+    /// A page of history read for `.loadHistory(after:)`; `after` is the request's start.
+    case historyLoaded(HistoryPage, after: HistoryCursor?)
+    /// A round read for `.loadHistoryRound`.
+    case historyRoundLoaded(RoundSnapshot)
 }
 
 /// The logical drawing area in pixels (after any portrait rotation).
@@ -131,6 +135,10 @@ public enum KioskEffect: Sendable, Equatable {
     /// Ask the group server for a code to join it with, show it, and poll until the admin
     /// approves it (reported back as `.joinChanged`). A new one replaces any code still waiting.
     case startJoin
+    /// Read one page of history after the key (nil: from the newest) and send it back as `.historyLoaded`.
+    case loadHistory(after: HistoryCursor?)
+    /// Read a completed round and send it back as `.historyRoundLoaded`.
+    case loadHistoryRound(UUID)
 }
 
 /// Store changes noticed faster than the board can show them, turned into at most one

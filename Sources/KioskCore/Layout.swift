@@ -356,8 +356,28 @@ public struct Layout: Sendable, Equatable {
     }
 
     public func holeCard(rows: Int) -> HoleCardGeometry {
-        let pitch = holeRowHeight(rows: rows)
-        var area = holeRowsArea
+        twoLineRows(rows: rows, pitch: holeRowHeight(rows: rows), in: holeRowsArea, nameShare: 0.4, scoreShare: 0.56)
+    }
+
+    /// Scrolling rows of `pitch` in `area`, each a name over a caption with a value at the
+    /// right; the name and value take these shares of the row, never below the minimum.
+    func twoLineRows(rows: Int, pitch: Double, in area: Rect, nameShare: Double, scoreShare: Double) -> HoleCardGeometry {
+        let (visible, area, track) = scrolling(rows: rows, pitch: pitch, in: area)
+        let h = pitch - Layout.rowGap(pitch)
+        let minimum = minimumTextSize
+        let captionSize = max(minimum, Layout.fontSize(h * 0.24))
+        // The name takes what the two lines leave, in the 2 px steps of `fontSize`.
+        let nameRoom = (Int(h / Layout.lineHeight) - captionSize) / 2 * 2
+        return HoleCardGeometry(
+            rows: rows, rowHeight: pitch, visible: visible, area: area, track: track,
+            nameSize: max(minimum, min(Layout.fontSize(h * nameShare), nameRoom)), captionSize: captionSize,
+            scoreSize: max(minimum, Layout.fontSize(h * scoreShare)))
+    }
+
+    /// Rows of `pitch` in `area`: how many show whole, and when they do not all fit, the
+    /// scroll indicator's track at the right (the rows' area narrowed for it).
+    func scrolling(rows: Int, pitch: Double, in area: Rect) -> (visible: Int, area: Rect, track: Rect?) {
+        var area = area
         let visible = max(1, min(rows, Int((area.h + Layout.rowGap(pitch)) / pitch)))
         var track: Rect?
         if rows > visible {
@@ -367,15 +387,7 @@ public struct Layout: Sendable, Equatable {
             // Whole pixels: the renderer fills rounded rects as rectangles, and a fraction shows as a seam.
             area.w -= w + (margin / 2).rounded()
         }
-        let h = pitch - Layout.rowGap(pitch)
-        let minimum = minimumTextSize
-        let captionSize = max(minimum, Layout.fontSize(h * 0.24))
-        // The name takes what the two lines leave, in the 2 px steps of `fontSize`.
-        let nameRoom = (Int(h / Layout.lineHeight) - captionSize) / 2 * 2
-        return HoleCardGeometry(
-            rows: rows, rowHeight: pitch, visible: visible, area: area, track: track,
-            nameSize: max(minimum, min(Layout.fontSize(h * 0.4), nameRoom)), captionSize: captionSize,
-            scoreSize: max(minimum, Layout.fontSize(h * 0.56)))
+        return (visible, area, track)
     }
 
     // MARK: Lists (menu, setup, finalize)

@@ -32,6 +32,7 @@ struct Painter {
         case .resolve(let resolve): paint(resolve)
         case .finishRound(let finish): paint(finish)
         case .join(let join): paint(join)
+        case .history(let history): paint(history)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         if case .status = state.screen, state.notice?.text == state.storageWarning { return }
@@ -142,13 +143,7 @@ struct Painter {
     }
 
     func paintList(title: String, subtitle: String, items: [ListItem], cursor: Int, hints: String) {
-        let head = layout.listTitle
-        canvas.text(
-            title, .title, size: Layout.fontSize(head.h * 0.5), Palette.textPrimary, x: head.x, midY: head.y + head.h * 0.36,
-            maxWidth: layout.width - 2 * layout.margin)
-        canvas.text(
-            subtitle, .body, size: Layout.fontSize(head.h * 0.26), Palette.accent, x: head.x, midY: head.y + head.h * 0.84,
-            maxWidth: layout.width - 2 * layout.margin)
+        paintListTitle(title, subtitle)
         for (index, item) in items.enumerated() {
             guard let rect = layout.listRow(index, rows: items.count, cursor: cursor) else { continue }
             let radius = rect.h * 0.25

@@ -15,7 +15,8 @@ struct HyzerBench: AsyncParsableCommand {
             object (keys sorted) on the last line of standard output.
             """,
         subcommands: [
-            Standings.self, Store.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self, Soak.self,
+            Standings.self, Store.self, History.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self,
+            Soak.self,
         ])
 
     /// Prints a benchmark's figures as the last output line.
@@ -37,6 +38,16 @@ struct HyzerBench: AsyncParsableCommand {
 
         func run() async throws {
             try await data.run("store") { try await StoreBenchmark.run(in: $0) }
+        }
+    }
+
+    struct History: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "History screens on the 5-year store: press to first frame (headless), p50/p99 per screen.")
+        @OptionGroup var data: DataOption
+
+        func run() async throws {
+            try await data.run("history") { try await HistoryBenchmark.run(in: $0) }
         }
     }
 

@@ -8,6 +8,14 @@ enum StoreBenchmark {
     static func run(in workspace: Workspace) async throws -> Figures {
         let dir = workspace.url
         let db = try HyzerDatabase(directory: dir)
+        let writeStart = nowNs()
+        let (roundIDs, eventCount) = try populate(db)
+        let writeSeconds = Double(nowNs() - writeStart) / 1e9
+        return try measure(db, roundIDs: roundIDs, eventCount: eventCount, writeSeconds: writeSeconds)
+    }
+
+    /// The projection written into `db`: the rounds' ids, oldest first, and how many events.
+    static func populate(_ db: HyzerDatabase) throws -> (roundIDs: [UUID], events: Int) {
         let course = try Course(name: "Projection Park", holeCount: 18, exceptions: [5: 4, 12: 5])
         try db.saveCourse(course)
         var rng = SeededGenerator(seed: 5)
@@ -17,7 +25,6 @@ enum StoreBenchmark {
 
         var roundIDs: [UUID] = []
         var eventCount = 0
-        let writeStart = nowNs()
         for r in 0..<250 {
             let who = players.shuffled(using: &rng).prefix(7).map(Participant.registered)
             let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(r) * 7 * 86_400)
@@ -50,7 +57,11 @@ enum StoreBenchmark {
             _ = try db.finishRound(round.id, at: date.addingTimeInterval(7200))
             roundIDs.append(round.id)
         }
-        let writeSeconds = Double(nowNs() - writeStart) / 1e9
+        return (roundIDs, eventCount)
+    }
+
+    static func measure(_ db: HyzerDatabase, roundIDs: [UUID], eventCount: Int, writeSeconds: Double) throws -> Figures {
+        var rng = SeededGenerator(seed: 6)
         let bytes = Double(try db.domainSizeOnDisk())
 
         var historySamples: [Double] = []

@@ -8,7 +8,8 @@ struct Hyzer: AsyncParsableCommand {
         commandName: "hyzer",
         abstract: "Hyzer admin and device tool: set up data, add demo rounds, check standings.",
         subcommands: [
-            Init.self, Demo.self, Standings.self, PlayerCommand.self, Device.self, Score.self, Voice.self, Sync.self, Knob.self,
+            Init.self, Demo.self, Standings.self, HistoryCommand.self, PlayerCommand.self, Device.self, Score.self, Voice.self,
+            Sync.self, Knob.self,
         ]
     )
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `hyzer-bench` from outside: its subcommands and flags, and the JSON line it ends with.
 @Suite struct BenchCommandTests {
-    static let benchmarks = ["standings", "store", "knob-latency", "knob-accuracy", "render", "sync-latency"]
+    static let benchmarks = ["standings", "store", "history", "knob-latency", "knob-accuracy", "render", "sync-latency"]
 
     @Test func helpListsEveryBenchmark() async throws {
         let run = try await Binary.run("hyzer-bench", ["--help"])
@@ -17,7 +17,7 @@ import Testing
         let run = try await Binary.run("hyzer-bench", [name, "--help"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("USAGE: hyzer-bench \(name)"), "\(run.stdout)")
-        let writesDatabases = ["store", "render", "sync-latency"].contains(name)
+        let writesDatabases = ["store", "history", "render", "sync-latency"].contains(name)
         #expect(run.stdout.contains("--data <DIR>") == writesDatabases, "\(run.stdout)")
     }
 

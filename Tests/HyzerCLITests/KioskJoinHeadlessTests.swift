@@ -12,12 +12,12 @@ import Testing
         let journey = try await HeadlessJourney.demo("join", players: 3, holesPlayed: 2)
         defer { journey.remove() }
         // With a round and no group: Enter scores, Finish round now, Start a new round,
-        // Reduce motion, Join a group, Status, Back to the board.
+        // Reduce motion, History, Join a group, Status, Back to the board.
         let images = try await journey.play(
             """
             long-press
             expect-screen menu
-            turn 4
+            turn 5
             snapshot menu-join
             press
             expect-screen join

@@ -83,7 +83,7 @@ struct Harness {
             round = r
             events = []
             publish(.localScore)
-        case .buzz, .saveSettings, .refreshStatus, .startJoin:
+        case .buzz, .saveSettings, .refreshStatus, .startJoin, .loadHistory, .loadHistoryRound:
             break
         }
     }

@@ -128,13 +128,8 @@ extension KioskState {
         let geometry = Layout(viewport: viewport).holeCard(rows: rows)
         let now = lastInputAt
         let target = geometry.top(cursor: cursor, near: animated ? holeCardScroll.to : 0)
-        if animated && !settings.reduceMotion {
-            holeCardScroll.retarget(
-                to: target, at: now, duration: MotionTokens.holeCardScroll,
-                minimumRemaining: MotionTokens.retargetMinimum)
-        } else {
-            holeCardScroll = Tween(from: target, to: target, start: now, duration: 1)
-        }
+        holeCardScroll.follow(
+            target, at: now, duration: MotionTokens.holeCardScroll, animated: animated && !settings.reduceMotion)
     }
 
     /// The hole card's first row shown at `now`: the slide while it runs, else the resting

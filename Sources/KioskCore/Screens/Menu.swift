@@ -12,7 +12,7 @@ extension Screen {
 }
 
 public enum MenuItem: Sendable, Equatable {
-    case enterScores, checkScores(Int), finishRound, discardRound, startRound, reduceMotion(Bool), status, close
+    case enterScores, checkScores(Int), finishRound, discardRound, startRound, reduceMotion(Bool), history, status, close
     /// Only while the kiosk is in no group.
     case joinGroup
 
@@ -24,6 +24,7 @@ public enum MenuItem: Sendable, Equatable {
         case .discardRound: "Discard this round"
         case .startRound: "Start a new round"
         case .reduceMotion(let on): "Reduce motion: \(on ? "on" : "off")"
+        case .history: "History"
         case .status: "Status"
         case .close: "Back to the board"
         case .joinGroup: "Join a group"
@@ -44,7 +45,7 @@ extension KioskState {
             // mistake is discarded instead.
             items.append(round.events.isEmpty ? .discardRound : .finishRound)
         }
-        items += [.startRound, .reduceMotion(settings.reduceMotion)]
+        items += [.startRound, .reduceMotion(settings.reduceMotion), .history]
         if isInNoGroup { items.append(.joinGroup) }
         items += [.status, .close]
         return items
@@ -75,6 +76,8 @@ extension Screen.Menu: ScreenBehavior {
         case .reduceMotion(let on):
             state.settings.reduceMotion = !on
             return [.saveSettings(state.settings)]
+        case .history:
+            return Screen.History.open(in: &state)
         case .status:
             state.screen = .status(now: now)
             return [.refreshStatus]

@@ -28,6 +28,8 @@ public enum Screen: Sendable, Equatable {
     case finishRound(FinishRound)
     /// Joining a group with a code the admin approves (issue 9).
     case join(Join)
+    /// Completed rounds, one round's standings, one player's holes (issue 9).
+    case history(History)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -44,6 +46,7 @@ public enum Screen: Sendable, Equatable {
         case .resolve(let screen): screen
         case .finishRound(let screen): screen
         case .join(let screen): screen
+        case .history(let screen): screen
         }
     }
 

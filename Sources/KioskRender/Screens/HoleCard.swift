@@ -24,25 +24,10 @@ extension Painter {
         paintCheckBadge(snapshot, maxX: header.maxX - nameWidth - layout.margin, midY: header.midY, size: courseSize)
 
         guard let boxes = state.holeCardBoxes(card, layout: layout, now: now, minus: Self.minus) else { return }
-        clipped(to: boxes.geometry.area) {
-            for row in boxes.rows {
-                let rect = row.boxes.frame
-                let radius = rect.h * 0.22
-                if row.index == cursor {
-                    canvas.strokeRounded(
-                        rect, radius: radius, width: max(2, 4 * layout.scale), Palette.accent, inner: Palette.elevated)
-                } else {
-                    canvas.fillRounded(rect, radius: radius, Palette.elevated)
-                }
-                for text in row.boxes.texts { draw(text) }
-            }
-        }
-        if let track = boxes.geometry.track, let thumb = boxes.thumb {
-            canvas.fillRounded(track, radius: track.w / 2, Palette.elevated)
-            canvas.fillRounded(thumb, radius: thumb.w / 2, Palette.textSecondary)
-            if let mark = boxes.nextUnscored {
-                canvas.fillRounded(mark, radius: mark.w / 2, Palette.accent)
-            }
+        paintScrollingRows(
+            boxes.rows.map { ($0.index, $0.boxes) }, cursor: cursor, geometry: boxes.geometry, thumb: boxes.thumb)
+        if boxes.thumb != nil, let mark = boxes.nextUnscored {
+            canvas.fillRounded(mark, radius: mark.w / 2, Palette.accent)
         }
         paintHoleDots(snapshot, current: hole)
         let hint =
