@@ -68,7 +68,10 @@ import Testing
 
     @Test func theMenuOpensTheListWhichAsksForItsFirstPage() throws {
         var state = KioskState()
-        #expect(state.menuItems.suffix(3) == [.history, .status, .close])
+        // After the round's items and before Status (Join a group, when offered, sits between).
+        let items = state.menuItems
+        #expect(items.suffix(2) == [.status, .close])
+        #expect(items.firstIndex(of: .history).map { $0 < items.firstIndex(of: .status)! } == true)
         state.handle(.longPressed, now: 1_000)
         state.handle(.turned(state.menuItems.firstIndex(of: .history)!), now: 1_000)
         #expect(state.handle(.pressed, now: 1_000) == [.loadHistory(after: nil)])
