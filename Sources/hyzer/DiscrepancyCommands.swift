@@ -105,13 +105,11 @@ struct Resolve: AsyncParsableCommand {
         abstract: "Settle an open discrepancy with the value that counts, then sync if enrolled.")
 
     @OptionGroup var options: ScoreWriteOptions
-    @Argument(help: "Participant id or name.") var participant: String
-    @Argument(help: "Hole number.") var hole: Int
-    @Argument(help: "Strokes (1–10).") var strokes: Int
+    @OptionGroup var cell: CellScoreArguments
 
     func run() async throws {
         let (db, round) = try options.open()
-        let who = try DeviceLookup.participant(participant, in: round)
+        let (who, hole, strokes) = (try DeviceLookup.participant(cell.participant, in: round), cell.hole, cell.strokes)
         // Said with the name, before the store's own refusal (which only knows ids).
         let open = try db.snapshot(round: round.id).scorecard.discrepancies
         guard open.contains(where: { $0.cell == ScoreCell(participantID: who.id, hole: hole) }) else {
