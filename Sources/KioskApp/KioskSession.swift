@@ -65,11 +65,12 @@ public final class KioskSession {
 
     /// Everything the screens show, read consistently.
     public static func load(_ store: HyzerDatabase) throws -> KioskData {
-        let round = try store.activeRounds().first.map { try store.snapshot(round: $0.id) }
+        // Every round being played (issue 9); the newest in front until one is picked.
+        let rounds = try store.activeRounds().map { try store.snapshot(round: $0.id) }
         let last = try store.history(limit: 1).first.map { try store.snapshot(round: $0.id) }
         return KioskData(
-            round: round, lastCompleted: last, courses: try store.courses(), players: try store.players(),
-            deviceID: store.deviceID)
+            round: rounds.first, lastCompleted: last, courses: try store.courses(), players: try store.players(),
+            deviceID: store.deviceID, otherRounds: Array(rounds.dropFirst()))
     }
 
     /// Feeds one event through the machine and performs what it asks for.
@@ -89,7 +90,9 @@ public final class KioskSession {
     public func reload(_ change: KioskInbox.StoreChange, now: Millis) -> Bool {
         checkStorage(now: now)
         do {
-            let data = try Self.load(store)
+            let loaded = try Self.load(store)
+            // With several rounds, the one in front stays there (as the machine keeps it).
+            let data = loaded.keepingInFront(of: state.data, trigger: .remoteSync)
             guard data != state.data else { return false }
             state.handle(.dataChanged(data, .remoteSync), now: now)
             return true
@@ -171,7 +174,7 @@ public final class KioskSession {
     /// The kiosk is the group's shared device: the round's organizer is recorded as the
     /// reporter, the kiosk's device id (added by the store) as the source.
     private func entry(_ roundID: UUID, _ participantID: UUID, _ hole: Int, _ strokes: Int) -> ScoreEntry {
-        let reporter = state.data.round?.round.organizerID ?? participantID
+        let reporter = state.data.rounds.first { $0.round.id == roundID }?.round.organizerID ?? participantID
         return ScoreEntry(roundID: roundID, participantID: participantID, hole: hole, strokes: strokes, reportedBy: reporter)
     }
 

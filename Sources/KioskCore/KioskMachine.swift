@@ -195,11 +195,26 @@ public struct KioskState: Sendable, Equatable {
     // MARK: Data
 
     private mutating func dataChanged(_ new: KioskData, trigger: StandingsTrigger, now: Millis) {
+        let new = new.keepingInFront(of: data, trigger: trigger)
         let old = data
+        // The round in front ended while someone was on one of its screens: back to the board
+        // (the other round's card is one press away), not silently onto the other card.
+        if let was = old.round?.round.id, let next = new.round?.round.id, was != next, screen.isRoundScreen {
+            screen = .board
+            autoAdvanceAt = nil
+        }
         data = new
         leaderboard.update(with: new.round, trigger: trigger, now: now, reduceMotion: settings.reduceMotion)
         followBoardReshuffle(now: now)
         let behavior = screen.behavior
         behavior.dataChanged(from: old, in: &self, now: now)
+    }
+
+    /// Puts round `id` in front: the board shows it and the menu's finishing, discarding and
+    /// checking act on it. Its board is shown as it is, without a reshuffle from the other.
+    mutating func focus(on id: UUID, now: Millis) {
+        guard data.round?.round.id != id, let focused = data.focused(on: id) else { return }
+        data = focused
+        leaderboard.update(with: data.round, trigger: .localScore, now: now, reduceMotion: settings.reduceMotion)
     }
 }

@@ -33,6 +33,7 @@ struct Painter {
         case .finishRound(let finish): paint(finish)
         case .join(let join): paint(join)
         case .history(let history): paint(history)
+        case .chooseRound(let choose): paint(choose)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         if case .status = state.screen, state.notice?.text == state.storageWarning { return }

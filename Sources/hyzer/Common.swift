@@ -55,6 +55,13 @@ struct ScoreWriteOptions: ParsableArguments {
     }
 }
 
+/// A score's cell and value, as `hyzer score` and `hyzer resolve` take them.
+struct CellScoreArguments: ParsableArguments {
+    @Argument(help: "Participant id or name.") var participant: String
+    @Argument(help: "Hole number.") var hole: Int
+    @Argument(help: "Strokes (1–10).") var strokes: Int
+}
+
 /// One line a person can read for any runtime error (`StorageFault.oneLine`).
 func oneLine(_ error: any Error) -> String {
     if let failure = error as? CommandFailure { return failure.description }

@@ -8,13 +8,11 @@ struct Score: AsyncParsableCommand {
         abstract: "Record a score (a correction when the hole already has one), then sync if enrolled.")
 
     @OptionGroup var options: ScoreWriteOptions
-    @Argument(help: "Participant id or name.") var participant: String
-    @Argument(help: "Hole number.") var hole: Int
-    @Argument(help: "Strokes (1–10).") var strokes: Int
+    @OptionGroup var cell: CellScoreArguments
 
     func run() async throws {
         let (db, round) = try options.open()
-        let who = try DeviceLookup.participant(participant, in: round)
+        let (who, hole, strokes) = (try DeviceLookup.participant(cell.participant, in: round), cell.hole, cell.strokes)
         let recorded: RecordedScore
         do {
             recorded = try db.recordScore(

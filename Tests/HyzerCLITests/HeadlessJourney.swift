@@ -54,5 +54,17 @@ struct HeadlessJourney {
         }
     }
 
+    /// Pixels that differ between two snapshots of the same size, in the given region.
+    static func differingPixels(_ a: PNGImage, _ b: PNGImage, x: Range<Int>, y: Range<Int>) -> Int {
+        var differing = 0
+        for row in y {
+            for column in x {
+                let i = (row * a.width + column) * 3
+                if a.rgb[i..<i + 3] != b.rgb[i..<i + 3] { differing += 1 }
+            }
+        }
+        return differing
+    }
+
     func remove() { try? FileManager.default.removeItem(at: dir) }
 }

@@ -90,13 +90,7 @@ import Testing
             contentsOf: URL(fileURLWithPath: images.first { $0.hasSuffix("-board-check-badge.png") }!))
         let clear = try PNGImage(
             contentsOf: URL(fileURLWithPath: images.first { $0.hasSuffix("-board-all-checked.png") }!))
-        var differing = 0
-        for y in 650..<720 {
-            for x in 1000..<1270 {
-                let i = (y * 1280 + x) * 3
-                if badge.rgb[i..<i + 3] != clear.rgb[i..<i + 3] { differing += 1 }
-            }
-        }
+        let differing = HeadlessJourney.differingPixels(badge, clear, x: 1000..<1270, y: 650..<720)
         #expect(differing > 500, "no badge at the footer's right (\(differing) pixels differ)")
 
     }

@@ -288,4 +288,44 @@ import Testing
             }
         }
     }
+
+    /// Issue 9: the board's "course now" panel with two and three cards, and the round
+    /// chooser's rows with their real texts, hold their content at every size.
+    @Test(arguments: sizes)
+    func theCourseNowPanelAndTheChooserHoldTheirContent(size: (Int, Int)) throws {
+        let state = try Self.state(players: 2, size: size)
+        let layout = Layout(viewport: state.viewport)
+        let front = try #require(state.data.round)
+        let longName = try Course(name: "Maximiliana Memorial Disc Park", holeCount: 18)
+        for count in [2, 3] {
+            let others = (1..<count).map { i in
+                var round = front.round
+                round.id = UUID()
+                round.createdAt = front.round.createdAt.addingTimeInterval(Double(i))
+                return RoundSnapshot(round: round, course: longName, events: [])
+            }
+            var many = state
+            many.handle(
+                .dataChanged(
+                    KioskData(round: front, courses: [front.course], players: [], otherRounds: others), .remoteSync),
+                now: 2_000)
+            let what = "course now \(size.0)×\(size.1), \(count) rounds"
+            let panel = try #require(many.courseNowBoxes(layout: layout), "\(what)")
+            #expect(panel.cells.count == count && panel.cells.filter(\.lit).count == 1, "\(what)")
+            Self.check(panel.cells.map(\.boxes), in: layout.header, minimumRow: 0, layout: layout, what)
+            for cell in panel.cells {
+                #expect(cell.boxes.frame.maxX <= layout.width * 0.64 + 0.5, "\(what): into the sync badge's room")
+            }
+            let rows = many.data.rounds.enumerated().compactMap { index, snapshot in
+                layout.listRow(index, rows: count, cursor: 0).map {
+                    layout.listRowBoxes(
+                        $0, title: KioskData.chooserTitle(snapshot), detail: KioskData.chooserDetail(snapshot),
+                        checkbox: false, color: Palette.textPrimary
+                    ).row
+                }
+            }
+            #expect(rows.count == count, "\(what): every round is a row on the chooser")
+            Self.check(rows, in: layout.listArea, minimumRow: Layout.touchTarget, layout: layout, "chooser \(what)")
+        }
+    }
 }

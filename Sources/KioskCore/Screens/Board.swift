@@ -14,10 +14,8 @@ extension Screen.Board: ScreenBehavior {
 
     /// Into the round being played (or its finalize prompt), or into setting one up.
     func pressed(in state: inout KioskState, now: Millis) -> [KioskEffect] {
-        guard let snapshot = state.data.round else { return Screen.SetupCourse.begin(in: &state, now: now) }
-        state.screen =
-            snapshot.round.status == .awaitingFinalization
-            ? .finalizePrompt(cursor: 0) : Screen.HoleCard.resuming(snapshot)
+        guard state.data.round != nil else { return Screen.SetupCourse.begin(in: &state, now: now) }
+        Screen.ChooseRound.enterScores(in: &state)
         return []
     }
 
@@ -154,5 +152,71 @@ extension KioskState {
         return BoardBoxes(
             geometry: geometry, pages: pages, page: page, rows: rows, more: more,
             opacity: screen == .board ? boardPaging.fade.value(at: now) : 1)
+    }
+}
+
+extension KioskState {
+    /// Issue 9, several cards on the course: the board's header becomes a "course now" panel,
+    /// one cell per round, newest first, each with its course and how far it is ("thru 4");
+    /// the cell of the round on the board below is `lit`. Nil with one round: the header as
+    /// before. A panel rather than a rotation between the rounds' boards: from 3 m it shows
+    /// every card at every moment, nothing moves under a reader, and the board below keeps
+    /// its own paging and reshuffles (docs/architecture.md).
+    public struct CourseNowBoxes: Sendable, Equatable {
+        public struct Cell: Sendable, Equatable {
+            public var roundID: UUID
+            public var lit: Bool
+            public var boxes: RowBoxes
+        }
+        public var cells: [Cell]
+    }
+
+    public func courseNowBoxes(layout: Layout) -> CourseNowBoxes? {
+        let rounds = data.rounds
+        guard rounds.count > 1 else { return nil }
+        let header = layout.header
+        // The sync badge keeps the right third of the header.
+        let span = Layout.Span(x: layout.margin, w: layout.width * 0.64 - layout.margin)
+        let gap = layout.margin / 2
+        let pad = gap / 2
+        // Inside a cell, clear of its outline.
+        let inner = gap
+        // The largest size at which the cells fit the header, in as few lines as it takes
+        // (a portrait header is tall and narrow): a cell holds "thru 18" whole and at least
+        // three letters of the course; never under the minimum text size.
+        let minimum = layout.minimumTextSize
+        var size = max(minimum, Layout.fontSize(header.h * 0.36))
+        var perLine = 1
+        var frameH = 0.0
+        while true {
+            let least = Layout.textWidth("thru 18", size: size) + Layout.textWidth("Abc", size: size) + 3 * inner
+            perLine = min(rounds.count, max(1, Int((span.w + gap) / (least + gap))))
+            let lines = (rounds.count + perLine - 1) / perLine
+            frameH = Double(size) * Layout.lineHeight + gap
+            if size <= minimum || Double(lines) * frameH + Double(lines - 1) * pad <= header.h - pad { break }
+            size -= 2
+        }
+        let lines = (rounds.count + perLine - 1) / perLine
+        let cellW = (span.w - gap * Double(perLine - 1)) / Double(perLine)
+        let top = header.midY - (Double(lines) * frameH + Double(lines - 1) * pad) / 2
+        let cells = rounds.enumerated().map { index, snapshot in
+            let (line, column) = index.quotientAndRemainder(dividingBy: perLine)
+            let frame = Rect(
+                x: span.x + Double(column) * (cellW + gap), y: top + Double(line) * (frameH + pad), w: cellW, h: frameH)
+            let thru = snapshot.round.status == .awaitingFinalization ? "all in" : "thru \(snapshot.thru)"
+            let thruW = Layout.textWidth(thru, size: size)
+            let lit = snapshot.round.id == data.round?.round.id
+            let texts = [
+                TextBox(
+                    snapshot.course.name, .title, size: size, lit ? Palette.textPrimary : Palette.textSecondary,
+                    span: Layout.Span(x: frame.x + inner, w: max(1, frame.w - thruW - 3 * inner)), midY: frame.midY,
+                    ellipsized: true),
+                TextBox(
+                    thru, .body, size: size, lit ? Palette.accent : Palette.textSecondary,
+                    span: Layout.Span(x: frame.maxX - inner - thruW, w: thruW), midY: frame.midY, align: .right),
+            ]
+            return CourseNowBoxes.Cell(roundID: snapshot.round.id, lit: lit, boxes: RowBoxes(frame: frame, texts: texts))
+        }
+        return CourseNowBoxes(cells: cells)
     }
 }

@@ -64,6 +64,8 @@ extension Screen.Menu: ScreenBehavior {
         switch items[min(cursor, items.count - 1)] {
         case .enterScores:
             if let snapshot = state.data.round { state.screen = Screen.HoleCard.resuming(snapshot) }
+            // Several cards on the course: which one first.
+            if state.data.rounds.count > 1 { Screen.ChooseRound.enterScores(in: &state) }
         case .checkScores:
             Screen.Resolve.begin(in: &state, origin: .menu)
         case .finishRound:

@@ -30,6 +30,8 @@ public enum Screen: Sendable, Equatable {
     case join(Join)
     /// Completed rounds, one round's standings, one player's holes (issue 9).
     case history(History)
+    /// Which round, when several are being played (issue 9).
+    case chooseRound(ChooseRound)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -47,6 +49,7 @@ public enum Screen: Sendable, Equatable {
         case .finishRound(let screen): screen
         case .join(let screen): screen
         case .history(let screen): screen
+        case .chooseRound(let screen): screen
         }
     }
 

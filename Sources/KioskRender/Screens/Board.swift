@@ -16,16 +16,38 @@ extension Painter {
         }
         let header = layout.header
         let course = snapshot.course
+        let allIn = snapshot.round.status == .awaitingFinalization
+        if let panel = state.courseNowBoxes(layout: layout) {
+            // Several cards on the course: each one's course and how far it is, the one below lit.
+            for cell in panel.cells {
+                if cell.lit {
+                    canvas.strokeRounded(
+                        cell.boxes.frame, radius: cell.boxes.frame.h * 0.3, width: max(2, 3 * layout.scale), Palette.accent,
+                        inner: Palette.elevated)
+                }
+                for text in cell.boxes.texts { draw(text) }
+            }
+        } else {
+            paintHeader(course: course, snapshot: snapshot, allIn: allIn)
+        }
+        paintSync(midY: header.midY)
+        paintBoardRows(snapshot, allIn: allIn)
+    }
+
+    /// One round: its course and the hole being played.
+    private func paintHeader(course: Course, snapshot: RoundSnapshot, allIn: Bool) {
+        let header = layout.header
         canvas.text(
             course.name, .title, size: layout.headerFont, Palette.textPrimary, x: layout.margin,
             midY: header.midY, maxWidth: layout.width * 0.45)
-        let allIn = snapshot.round.status == .awaitingFinalization
         let progress = allIn ? "All \(course.holeCount) holes scored" : "Hole \(snapshot.currentHole) of \(course.holeCount)"
         let nameWidth = min(canvas.measure(course.name, .title, size: layout.headerFont), layout.width * 0.45)
         canvas.text(
             progress, .body, size: Layout.fontSize(Double(layout.headerFont) * 0.7), Palette.accent,
             x: layout.margin + nameWidth + layout.margin, midY: header.midY)
-        paintSync(midY: header.midY)
+    }
+
+    private func paintBoardRows(_ snapshot: RoundSnapshot, allIn: Bool) {
 
         let board = state.leaderboard
         let boxes = state.boardBoxes(layout: layout, now: now, minus: Self.minus)
