@@ -1,0 +1,60 @@
+#!/bin/sh
+# Contact sheets (issue 15): every screen at every panel size and group size, one PNG a
+# screen in docs/screens/contact/, so a person can look at every combination at once.
+# The headless kiosk (SDL's dummy driver, software renderer) draws each combination from a
+# demo round; ImageMagick's montage tiles them, scaled down, with a label per tile.
+#   usage: scripts/contact-sheets.sh BIN_DIR OUT_DIR   (what `make screens` runs)
+set -eu
+bin=$1
+out=$2
+sizes="800x480 1024x600 1280x720 1920x1080 1080x1920"
+# A round holds at most 24 (Round.maxParticipants); 40 rows are in the layout check alone.
+groups="1 2 6 12 20 24"
+screens="board hole-card entry menu status"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+script="$work/visit.txt"
+cat >"$script" <<'SCRIPT'
+expect-screen board
+snapshot board
+press
+snapshot hole-card
+press
+snapshot entry
+long-press
+long-press
+long-press
+expect-screen menu
+snapshot menu
+turn 99
+press
+expect-screen status
+snapshot status
+SCRIPT
+for group in $groups; do
+	data="$work/data-$group"
+	"$bin/hyzer" init --data "$data" >/dev/null
+	"$bin/hyzer" demo --data "$data" --players "$group" --holes-played 3 --course "Riverside Nine" >/dev/null
+	for size in $sizes; do
+		shots="$work/shots-$group-$size"
+		"$bin/hyzer-kiosk" --data "$data" --headless --size "$size" --script "$script" --snapshots "$shots" >/dev/null
+		for screen in $screens; do
+			shot=$(ls "$shots"/*-"$screen".png | tail -n 1)
+			cp "$shot" "$work/$screen-$size-$group.png"
+		done
+	done
+done
+mkdir -p "$out"
+for screen in $screens; do
+	tiles=""
+	for size in $sizes; do
+		for group in $groups; do
+			tiles="$tiles $work/$screen-$size-$group.png"
+		done
+	done
+	# One row a panel size, one column a group size; portrait tiles keep their shape.
+	# shellcheck disable=SC2086
+	montage -label '%t' $tiles -tile 6x5 -geometry '240x240+6+6' -background '#202020' -fill '#dddddd' \
+		-pointsize 13 -title "$screen: sizes down, groups 1 2 6 12 20 24 across" "$work/$screen-sheet.png"
+	convert "$work/$screen-sheet.png" -strip -colors 128 "$out/$screen.png"
+done
