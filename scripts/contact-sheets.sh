@@ -10,7 +10,7 @@ out=$2
 sizes="800x480 1024x600 1280x720 1920x1080 1080x1920"
 # A round holds at most 24 (Round.maxParticipants); 40 rows are in the layout check alone.
 groups="1 2 6 12 20 24"
-screens="board hole-card entry menu status"
+screens="board hole-card entry menu status finalize summary"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 script="$work/visit.txt"
@@ -27,9 +27,20 @@ long-press
 expect-screen menu
 snapshot menu
 turn 99
+turn -1
 press
 expect-screen status
 snapshot status
+SCRIPT
+# A round with every hole scored: the press finalizes it, and the summary follows.
+finish="$work/finish.txt"
+cat >"$finish" <<'SCRIPT'
+press
+expect-screen finalize
+snapshot finalize
+press
+expect-screen summary
+snapshot summary
 SCRIPT
 for group in $groups; do
 	data="$work/data-$group"
@@ -38,6 +49,10 @@ for group in $groups; do
 	for size in $sizes; do
 		shots="$work/shots-$group-$size"
 		"$bin/hyzer-kiosk" --data "$data" --headless --size "$size" --script "$script" --snapshots "$shots" >/dev/null
+		done_data="$work/done-$group-$size"
+		"$bin/hyzer" init --data "$done_data" >/dev/null
+		"$bin/hyzer" demo --data "$done_data" --players "$group" --holes-played 9 --course "Riverside Nine" >/dev/null
+		"$bin/hyzer-kiosk" --data "$done_data" --headless --size "$size" --script "$finish" --snapshots "$shots" >/dev/null
 		for screen in $screens; do
 			shot=$(ls "$shots"/*-"$screen".png | tail -n 1)
 			cp "$shot" "$work/$screen-$size-$group.png"
@@ -56,5 +71,5 @@ for screen in $screens; do
 	# shellcheck disable=SC2086
 	montage -label '%t' $tiles -tile 6x5 -geometry '240x240+6+6' -background '#202020' -fill '#dddddd' \
 		-pointsize 13 -title "$screen: sizes down, groups 1 2 6 12 20 24 across" "$work/$screen-sheet.png"
-	convert "$work/$screen-sheet.png" -strip -colors 128 "$out/$screen.png"
+	convert "$work/$screen-sheet.png" -strip -colors 64 "$out/$screen.png"
 done

@@ -16,6 +16,13 @@ import Testing
 /// card), and the board's 24 px rows at 800×480 and 1024×600 fail the touch target. Restored,
 /// all pass. Before that, this check found the hole card's name and total overflowing its
 /// minimum rows at 1024×600 (rounded sizes adding up past the row), fixed in `holeCard(rows:)`.
+///
+/// Again for the summary and crown entry (23 Nov 2026, 22:05 UTC): with
+/// `summaryMinimumRowHeight` lowered to `touchTarget / 2`, `theSummaryHoldsItsContent` failed
+/// at all five sizes with 2,660 issues, nearly all "not inside its row" (names and scores at
+/// the minimum size sticking out of 24 px rows); restored, it passes. The entry check found
+/// the portrait label ("+3 · Triple bogey", 1,225 px wanted in 1,040) before it was sized by
+/// the width.
 @Suite struct LayoutCheckTests {
     static let sizes = [(800, 480), (1024, 600), (1280, 720), (1920, 1080), (1080, 1920)]
     /// A round holds at most `Round.maxParticipants` (24), so a group of 40 is laid out by
