@@ -73,3 +73,50 @@ for screen in $screens; do
 		-pointsize 13 -title "$screen: sizes down, groups 1 2 6 12 20 24 across" "$work/$screen-sheet.png"
 	convert "$work/$screen-sheet.png" -strip -colors 64 "$out/$screen.png"
 done
+
+# The README's pictures (docs/screens/*.png), from the same demo round the README describes:
+# 6 players on the first 18-hole course, 6 holes played (what `hyzer demo` makes).
+data="$work/readme"
+"$bin/hyzer" init --data "$data" >/dev/null
+"$bin/hyzer" demo --data "$data" >/dev/null
+shoot() { # SIZE SCRIPT_TEXT DATA: plays it, leaves the shots in $work/readme-shots
+	rm -rf "$work/readme-shots"
+	printf '%s\n' "$2" >"$work/readme.txt"
+	"$bin/hyzer-kiosk" --data "$3" --headless --size "$1" --script "$work/readme.txt" --snapshots "$work/readme-shots" >/dev/null
+}
+take() { cp "$(ls "$work"/readme-shots/*-"$1".png | tail -n 1)" "$out/../$2.png"; }
+shoot 1280x720 "snapshot board
+press
+snapshot hole-card
+press
+snapshot crown-entry
+long-press
+long-press
+long-press
+expect-screen menu
+snapshot menu" "$data"
+take board board
+take hole-card hole-card
+take crown-entry crown-entry
+take menu menu
+shoot 800x480 "snapshot board" "$data"
+take board board-pi-panel-800x480
+shoot 720x1280 "snapshot board" "$data"
+take board board-portrait
+empty="$work/empty"
+"$bin/hyzer" init --data "$empty" >/dev/null
+"$bin/hyzer" demo --data "$empty" --holes-played 18 >/dev/null
+shoot 1280x720 "press
+expect-screen finalize
+snapshot finalize
+press
+expect-screen summary
+snapshot summary
+press
+press
+expect-screen setup-course
+snapshot setup-course
+press
+expect-screen setup-players
+snapshot setup-players" "$empty"
+for name in finalize summary setup-course setup-players; do take "$name" "$name"; done
