@@ -62,7 +62,7 @@ public struct RowBoxes: Sendable, Equatable {
 /// pixel) that is ~34 px of x-height, i.e. a ~70 px name font. Board rows therefore aim for
 /// 13% of the screen height (140 px at 1080p, name font ≈ 0.5 × row ≈ 70 px) and shrink
 /// only when more rows must fit, never below the minimums (`minimumTextSize`,
-/// `minimumRowHeight`): past them the board shows the leaders and "+N more", and the hole
+/// `minimumRowHeight`): past them the board and the summary page (leaders pinned), and the hole
 /// card scrolls.
 public struct Layout: Sendable, Equatable {
     public let width: Double
