@@ -18,18 +18,23 @@ import Testing
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }
 
+    /// A headless run that only waits on the board, long enough for a flip at 4.5 s.
     @Test func valuesInRangeRunTheKiosk() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-kiosk-flags-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        let script = dir.appendingPathComponent("s.txt")
-        try "expect-screen board\nwait 5000\n".write(to: script, atomically: true, encoding: .utf8)
+        let script = try Self.script("expect-screen board\nwait 5000\n", in: dir)
+        let flags = ["--board-page-seconds", "4.5", "--board-rows-per-page", "3"]
         let run = try await Binary.run(
             "hyzer-kiosk",
-            [
-                "--data", dir.path, "--headless", "--size", "800x480", "--script", script.path, "--snapshots",
-                dir.appendingPathComponent("shots").path, "--board-page-seconds", "4.5", "--board-rows-per-page", "3",
-            ])
+            ["--data", dir.path, "--headless", "--size", "800x480", "--script", script.path, "--snapshots", dir.path + "/shots"]
+                + flags)
         #expect(run.status == 0, "\(run.stderr)")
+    }
+
+    static func script(_ text: String, in dir: URL) throws -> URL {
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let url = dir.appendingPathComponent("s.txt")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
     }
 }
