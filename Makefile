@@ -5,8 +5,9 @@ SWIFT ?= swift
 # Debian packages the project and its tests need (build headers, tools the tests call).
 #   build: SQLite, libgpiod v1, SDL2 + SDL2_ttf, zlib (PNG snapshots)
 #   tests: Xvfb, xauth and xdotool drive the kiosk in a real window; sqlite3 for the audits
+#   screens: ImageMagick tiles the contact sheets (`make screens`)
 APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev zlib1g-dev \
-	xvfb xauth xdotool
+	xvfb xauth xdotool imagemagick
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Extra flags for the programs `make run` starts, e.g. DATA=--data=/tmp/hyzer
 DATA ?=
@@ -14,7 +15,7 @@ BENCHMARKS ?= standings store knob-latency knob-accuracy render sync-latency
 # A desktop session gets a window; a bare console gets full-screen KMSDRM.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
-.PHONY: deps build lint format test run bench bench-compare clean
+.PHONY: deps build lint format test run bench bench-compare clean screens
 
 # Idempotent: installs only what is missing, so it is cheap to run before every target.
 deps:
@@ -88,3 +89,10 @@ bench-compare: deps
 
 clean:
 	rm -rf .build
+
+# Contact sheets (issue 15): every screen at every panel size and group size, drawn by the
+# headless kiosk and tiled into one PNG a screen in docs/screens/contact/.
+screens: deps
+	$(SWIFT) build --product hyzer
+	$(SWIFT) build --product hyzer-kiosk
+	sh scripts/contact-sheets.sh "$$($(SWIFT) build --show-bin-path)" docs/screens/contact

@@ -25,6 +25,10 @@ public struct KioskConfiguration: Sendable {
     public var rotate = false
     /// Nil keeps the setting saved from the menu.
     public var reduceMotion: Bool?
+    /// How long each page of a board that does not fit stays; nil: `MotionTokens.boardPageInterval`.
+    public var boardPageInterval: Millis?
+    /// Rotating rows on a board page; nil: as many as fit at the minimum sizes.
+    public var boardRowsPerPage: Int?
     /// Create a demo round when none is active (`make run`).
     public var demo = false
     public var knob: Knob = .auto
@@ -196,7 +200,8 @@ private func openScreen(_ configuration: KioskConfiguration) throws -> (HyzerDat
         fontsDirectory: assets.appendingPathComponent("fonts"))
     let session = try KioskSession(
         store: store, viewport: display.viewport, now: configuration.clock.uptimeMilliseconds,
-        reduceMotion: configuration.reduceMotion)
+        reduceMotion: configuration.reduceMotion,
+        paging: (configuration.boardPageInterval, configuration.boardRowsPerPage))
     session.statusGatherer.display = (display.videoDriver, display.rendererName)
     return (store, display, session)
 }

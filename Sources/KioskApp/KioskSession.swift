@@ -37,12 +37,23 @@ public final class KioskSession {
     /// The display loop's recent drawing times, for the status screen.
     public var frameTimes = FrameTimes()
 
-    public init(store: HyzerDatabase, viewport: Viewport, now: Millis, reduceMotion: Bool? = nil) throws {
+    /// `paging` comes from the kiosk's flags (`--board-page-seconds`, `--board-rows-per-page`);
+    /// nil keeps the defaults.
+    public init(
+        store: HyzerDatabase, viewport: Viewport, now: Millis, reduceMotion: Bool? = nil,
+        paging: (interval: Millis?, rowsPerPage: Int?) = (nil, nil)
+    ) throws {
         self.store = store
         statusGatherer = KioskStatusGatherer(store: store)
         settingsURL = store.directory?.appendingPathComponent("kiosk-settings.json")
         var settings = settingsURL.map(Self.loadSettings) ?? KioskSettings()
         if let reduceMotion { settings.reduceMotion = reduceMotion }
+        if let interval = paging.interval {
+            settings = KioskSettings(
+                reduceMotion: settings.reduceMotion, boardPageInterval: interval,
+                boardRowsPerPage: settings.boardRowsPerPage)
+        }
+        if let rows = paging.rowsPerPage { settings.boardRowsPerPage = rows }
         state = KioskState(settings: settings, viewport: viewport)
         state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
         checkStorage(now: now)

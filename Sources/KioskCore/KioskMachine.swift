@@ -74,6 +74,7 @@ public struct KioskState: Sendable, Equatable {
         if historyScroll.isRunning(at: now) { candidates.append(historyScroll.end) }
         if boardPageFrameInterval(at: now) != nil { candidates.append(boardPaging.fade.end) }
         if let flip = boardPageFlipAt { candidates.append(flip) }
+        if let flip = summaryPageFlip(after: now) { candidates.append(flip) }
         if let notice { candidates.append(notice.shownAt + MotionTokens.noticeLifetime) }
         if screen.isTransient { candidates.append(lastInputAt + MotionTokens.idleTimeout) }
         if let refresh = screen.behavior.refreshDue { candidates.append(refresh) }

@@ -62,7 +62,7 @@ public struct RowBoxes: Sendable, Equatable {
 /// pixel) that is ~34 px of x-height, i.e. a ~70 px name font. Board rows therefore aim for
 /// 13% of the screen height (140 px at 1080p, name font ≈ 0.5 × row ≈ 70 px) and shrink
 /// only when more rows must fit, never below the minimums (`minimumTextSize`,
-/// `minimumRowHeight`): past them the board shows the leaders and "+N more", and the hole
+/// `minimumRowHeight`): past them the board and the summary page (leaders pinned), and the hole
 /// card scrolls.
 public struct Layout: Sendable, Equatable {
     public let width: Double
@@ -109,11 +109,6 @@ public struct Layout: Sendable, Equatable {
     /// The width `text` needs at `size`, by the conservative advance.
     public static func textWidth(_ text: String, size: Int) -> Double {
         Double(text.count) * Double(size) * glyphAdvance
-    }
-
-    /// What stands for the rows that do not fit: "+14 more · 7–20 of 20".
-    public static func moreLine(shown: Int, of count: Int) -> String {
-        "+\(count - shown) more · \(shown + 1)–\(count) of \(count)"
     }
 
     /// The board's page indicator: which places the rotating rows show ("9–14 of 20").
@@ -255,11 +250,17 @@ public struct Layout: Sendable, Equatable {
     /// Ties cut there carry on as the first rows of the first page. The rows per page
     /// never exceed what fits at the minimum sizes.
     public func boardPages(_ standings: [Standing], rowsPerPage: Int? = nil) -> BoardPages {
+        let geometry = board(rows: standings.count)
+        return Layout.pages(standings, slots: geometry.hidden > 0 ? geometry.slots : nil, rowsPerPage: rowsPerPage)
+    }
+
+    /// Pages for `standings` in `slots` rows (nil: they all fit), the board's and the
+    /// summary's rule: the leaders pinned, the rest rotating, one slot for the indicator.
+    static func pages(_ standings: [Standing], slots: Int?, rowsPerPage: Int?) -> BoardPages {
         let count = standings.count
-        let geometry = board(rows: count)
-        guard geometry.hidden > 0 else { return BoardPages(count: count, pinned: count, perPage: 0, pages: 1) }
+        guard let slots, slots < count else { return BoardPages(count: count, pinned: count, perPage: 0, pages: 1) }
         // One slot is the indicator's; what is left is shared by the pinned and the rotating rows.
-        let room = max(1, geometry.slots - 1)
+        let room = max(1, slots - 1)
         let pinned = min(Layout.leaders(standings), max(3, room / 2), room - 1)
         let fits = max(1, room - pinned)
         let perPage = min(fits, max(1, rowsPerPage ?? fits))
@@ -463,7 +464,7 @@ public struct Layout: Sendable, Equatable {
     // MARK: Summary
 
     /// The summary card's standings as boxes: rows share the room between the title block and
-    /// the meta line, never under the minimums; past them, the leaders and "+N more".
+    /// the meta line, never under the minimums; past them, one page (`summaryPages`).
     public struct SummaryBoxes: Sendable, Equatable {
         public struct Row: Sendable, Equatable {
             public var standing: Standing
@@ -486,18 +487,35 @@ public struct Layout: Sendable, Equatable {
     /// A summary row is tappable and holds its name at the minimum size (half the row).
     public var summaryMinimumRowHeight: Double { max(Layout.touchTarget, Double(minimumTextSize) * 2) }
 
-    public func summaryBoxes(_ standings: [Standing], heading: Bool, minus: String) -> SummaryBoxes {
+    /// The summary's pages when its rows do not fit at the minimums: the board's rule (leaders
+    /// pinned, the rest rotating, "9–14 of 20" in the last slot), so no one vanishes from it.
+    public func summaryPages(_ standings: [Standing], heading: Bool, rowsPerPage: Int? = nil) -> BoardPages {
+        let (_, pitch, available) = summaryRoom(standings.count, heading: heading)
+        let slots = max(1, Int(available / pitch))
+        return Layout.pages(standings, slots: slots, rowsPerPage: rowsPerPage)
+    }
+
+    /// Where the summary's rows begin, their pitch, and the height they share.
+    func summaryRoom(_ count: Int, heading: Bool) -> (top: Double, pitch: Double, available: Double) {
         let title = Double(summaryTitleSize)
         let caption = Double(captionFont)
         let top = margin + title * 0.7 + (heading ? caption * 1.4 : 0) + title * 0.85 + caption * 1.5
+        let available = footer.y - top - caption * 2.4 - margin
+        let pitch = max(summaryMinimumRowHeight, min(available / Double(max(count, 1)), height * 0.1).rounded(.down))
+        return (top, pitch, available)
+    }
+
+    public func summaryBoxes(
+        _ standings: [Standing], heading: Bool, minus: String, page: Int = 0, rowsPerPage: Int? = nil
+    ) -> SummaryBoxes {
+        let caption = Double(captionFont)
         let cardW = min(width - 2 * margin, max(height * 1.1, width * 0.6))
         let card = Span(x: (width - cardW) / 2, w: cardW)
         let metaH = caption * 2.4
-        let available = footer.y - top - metaH - margin
         let count = standings.count
-        let pitch = max(summaryMinimumRowHeight, min(available / Double(max(count, 1)), height * 0.1).rounded(.down))
-        let slots = max(1, Int(available / pitch))
-        let shown = count <= slots ? count : max(1, slots - 1)
+        let (top, pitch, _) = summaryRoom(count, heading: heading)
+        let pages = summaryPages(standings, heading: heading, rowsPerPage: rowsPerPage)
+        let onShow = Array(0..<pages.pinned) + Array(pages.rotating(page: page))
         let minimum = minimumTextSize
         // As on the board: in portrait the card's width, not the row, bounds the text.
         let unit = min(pitch, card.w / 10)
@@ -506,7 +524,7 @@ public struct Layout: Sendable, Equatable {
         let strokesSize = max(minimum, Layout.fontSize(unit * 0.26))
         let scoreSize = max(minimum, Layout.fontSize(unit * 0.5))
         var rows: [SummaryBoxes.Row] = []
-        for (index, standing) in standings.prefix(shown).enumerated() {
+        for (index, standing) in onShow.map({ standings[$0] }).enumerated() {
             let rect = Rect(x: card.x, y: top + Double(index) * pitch, w: card.w, h: pitch - Layout.rowGap(pitch))
             let pad = rect.h * 0.3
             // The badge is a circle until "T14" needs a pill.
@@ -540,18 +558,18 @@ public struct Layout: Sendable, Equatable {
             rows.append(.init(standing: standing, badge: badge, boxes: RowBoxes(frame: rect, texts: texts)))
         }
         var more: RowBoxes?
-        if shown < count {
-            let rect = Rect(x: card.x, y: top + Double(shown) * pitch, w: card.w, h: pitch - Layout.rowGap(pitch))
+        if let indicator = pages.indicator(page: page) {
+            let rect = Rect(x: card.x, y: top + Double(rows.count) * pitch, w: card.w, h: pitch - Layout.rowGap(pitch))
             more = RowBoxes(
                 frame: rect,
                 texts: [
                     TextBox(
-                        Layout.moreLine(shown: shown, of: count), .body, size: strokesSize,
+                        indicator, .body, size: strokesSize,
                         Palette.textSecondary, span: Span(x: rect.x, w: rect.w), midY: rect.midY, align: .center,
                         ellipsized: true)
                 ])
         }
-        let used = Double(min(count, shown + (more == nil ? 0 : 1)))
+        let used = Double(rows.count + (more == nil ? 0 : 1))
         return SummaryBoxes(
             top: top, rowHeight: pitch, card: card, rows: rows, more: more, metaY: top + used * pitch + metaH / 2,
             metaHeight: metaH)
@@ -569,4 +587,61 @@ public struct Layout: Sendable, Equatable {
     }
 
     public var entryNumberFont: Int { Layout.fontSize(min(height * 0.42, width * 0.3)) }
+
+    /// Crown entry as boxes, one band each from the top to the footer: the participant's name
+    /// (ellipsized: 32 characters do not fit a Pi panel at the header's size), the hole line,
+    /// the number between its − and + marks, and the to-par label. The number takes the room
+    /// the others leave, so it shrinks before anything overlaps; nothing goes under the minimum.
+    public func entryBoxes(
+        name: String, hole: String, value: Int, label: String, minus: String, color: RGB
+    ) -> [RowBoxes] {
+        let minimum = minimumTextSize
+        let nameSize = max(minimum, Layout.fontSize(header.h * 0.5))
+        let holeSize = max(minimum, captionFont + 4)
+        // Portrait: the width, not the height, bounds "+3 · Triple bogey" (the layout check found it cut).
+        let labelSize = max(minimum, Layout.fontSize(min(height * 0.055, width * 0.045)))
+        let line = { (size: Int) in (Double(size) * Layout.lineHeight).rounded(.up) }
+        let inner = Span(x: margin, w: width - 2 * margin)
+        let nameRow = Rect(x: inner.x, y: (margin / 2).rounded(), w: inner.w, h: line(nameSize))
+        let holeRow = Rect(x: inner.x, y: nameRow.maxY, w: inner.w, h: line(holeSize))
+        // The number and its label read as one block, centred in what is left above the footer.
+        let room = max(0, footer.y - margin / 2 - holeRow.maxY)
+        let numberSize = max(minimum, min(entryNumberFont, Layout.fontSize((room - line(labelSize)) / Layout.lineHeight)))
+        let blockTop = holeRow.maxY + max(0, (room - line(numberSize) - line(labelSize)) / 2).rounded()
+        let numberRow = Rect(x: inner.x, y: blockTop, w: inner.w, h: line(numberSize))
+        let labelRow = Rect(x: inner.x, y: numberRow.maxY, w: inner.w, h: line(labelSize))
+        let sideSize = max(minimum, Layout.fontSize(Double(numberSize) * 0.35))
+        let numberW = Layout.textWidth("10", size: numberSize)
+        let sideW = Layout.textWidth("+", size: sideSize)
+        let mark = { (x: Double) in Span(x: x - sideW / 2, w: sideW) }
+        return [
+            RowBoxes(
+                frame: nameRow,
+                texts: [
+                    TextBox(
+                        name, .title, size: nameSize, Palette.textPrimary, span: inner, midY: nameRow.midY,
+                        align: .center, ellipsized: true)
+                ]),
+            RowBoxes(
+                frame: holeRow,
+                texts: [TextBox(hole, .body, size: holeSize, Palette.accent, span: inner, midY: holeRow.midY, align: .center)]
+            ),
+            RowBoxes(
+                frame: numberRow,
+                texts: [
+                    TextBox(
+                        minus, .score, size: sideSize, Palette.textSecondary, span: mark(width * 0.18),
+                        midY: numberRow.midY, align: .center),
+                    TextBox(
+                        "\(value)", .score, size: numberSize, color, span: Span(x: (width - numberW) / 2, w: numberW),
+                        midY: numberRow.midY, align: .center),
+                    TextBox(
+                        "+", .score, size: sideSize, Palette.textSecondary, span: mark(width * 0.82),
+                        midY: numberRow.midY, align: .center),
+                ]),
+            RowBoxes(
+                frame: labelRow,
+                texts: [TextBox(label, .title, size: labelSize, color, span: inner, midY: labelRow.midY, align: .center)]),
+        ]
+    }
 }

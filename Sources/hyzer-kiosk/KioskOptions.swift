@@ -31,6 +31,17 @@ struct KioskOptions: ParsableArguments {
     @Flag(name: .customLong("reduce-motion"), help: "Instant changes instead of motion (also in the menu).")
     var reduceMotion = false
 
+    /// Named like the keys a configuration file will map onto (the appliance's job).
+    @Option(
+        name: .customLong("board-page-seconds"),
+        help: "Seconds each board page stays when the group does not fit (3-120; default 8).")
+    var boardPageSeconds: Double?
+
+    @Option(
+        name: .customLong("board-rows-per-page"),
+        help: "Rotating rows on a board page (1-100; default: as many as fit at the minimum sizes, never more).")
+    var boardRowsPerPage: Int?
+
     @Flag(help: "Create a demo round when none is active (what `make run` does).")
     var demo = false
 
@@ -51,7 +62,20 @@ struct KioskOptions: ParsableArguments {
             guard script != nil, snapshots != nil else { throw ValidationError("--script and --snapshots go together") }
         }
         if let size { _ = try viewport(size) }
+        if let boardPageSeconds, !Self.pageSeconds.contains(boardPageSeconds) {
+            throw ValidationError(
+                "--board-page-seconds takes 3 to 120 (got \(boardPageSeconds)): shorter cannot be read from 3 m, longer looks stuck"
+            )
+        }
+        if let boardRowsPerPage, !Self.rowsPerPage.contains(boardRowsPerPage) {
+            throw ValidationError("--board-rows-per-page takes 1 to 100 (got \(boardRowsPerPage))")
+        }
     }
+
+    /// Below 3 s a person 3 m away cannot read a page of ten names before it turns; past two
+    /// minutes the rotating players look left out. MiClub uses 10 s, the default is 8 s.
+    static let pageSeconds: ClosedRange<Double> = 3...120
+    static let rowsPerPage: ClosedRange<Int> = 1...100
 
     var dataDirectory: URL { HyzerPaths.dataDirectory(explicit: data) }
 
@@ -63,6 +87,8 @@ struct KioskOptions: ParsableArguments {
         configuration.rotate = rotate
         configuration.reduceMotion = reduceMotion ? true : nil
         configuration.demo = demo
+        configuration.boardPageInterval = boardPageSeconds.map { Millis(($0 * 1_000).rounded()) }
+        configuration.boardRowsPerPage = boardRowsPerPage
         configuration.knob = knob
         configuration.server = server
         return configuration

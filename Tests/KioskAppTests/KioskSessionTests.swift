@@ -31,6 +31,17 @@ import Testing
         deinit { try? FileManager.default.removeItem(at: dir) }
     }
 
+    /// The kiosk's paging flags reach the board's settings; unset, the defaults stay.
+    @Test func pagingFlagsReachTheBoardsSettings() throws {
+        let f = try Fixture()
+        #expect(f.session.state.settings.boardPageInterval == MotionTokens.boardPageInterval)
+        #expect(f.session.state.settings.boardRowsPerPage == nil)
+        let flagged = try KioskSession(
+            store: f.store, viewport: Viewport(width: 800, height: 480), now: 0, paging: (12_000, 4))
+        #expect(flagged.state.settings.boardPageInterval == 12_000)
+        #expect(flagged.state.settings.boardRowsPerPage == 4)
+    }
+
     @Test func theKnobsSaveLandsInSQLiteAndOnTheBoard() throws {
         let f = try Fixture()
         var wrote = 0

@@ -376,7 +376,7 @@ import Testing
         for (w, h) in [(800, 480), (1280, 720), (1920, 1080), (1080, 1920)] {
             let layout = Layout(viewport: Viewport(width: w, height: h))
             let rows = 20
-            // The rows shown and the "+N more" line under them fit above the footer.
+            // The rows shown and the page indicator under them fit above the footer.
             let board = layout.board(rows: rows)
             let last = layout.boardRow(slot: Double(board.hidden > 0 ? board.shown : board.shown - 1), rows: rows)
             #expect(last.maxY <= layout.footer.y, "\(w)x\(h): 20 rows fit above the footer")

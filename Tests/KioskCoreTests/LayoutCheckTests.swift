@@ -16,6 +16,13 @@ import Testing
 /// card), and the board's 24 px rows at 800×480 and 1024×600 fail the touch target. Restored,
 /// all pass. Before that, this check found the hole card's name and total overflowing its
 /// minimum rows at 1024×600 (rounded sizes adding up past the row), fixed in `holeCard(rows:)`.
+///
+/// Again for the summary and crown entry (23 Nov 2026, 22:05 UTC): with
+/// `summaryMinimumRowHeight` lowered to `touchTarget / 2`, `theSummaryHoldsItsContent` failed
+/// at all five sizes with 2,660 issues, nearly all "not inside its row" (names and scores at
+/// the minimum size sticking out of 24 px rows); restored, it passes. The entry check found
+/// the portrait label ("+3 · Triple bogey", 1,225 px wanted in 1,040) before it was sized by
+/// the width.
 @Suite struct LayoutCheckTests {
     static let sizes = [(800, 480), (1024, 600), (1280, 720), (1920, 1080), (1080, 1920)]
     /// A round holds at most `Round.maxParticipants` (24), so a group of 40 is laid out by
@@ -268,23 +275,80 @@ import Testing
         }
     }
 
-    /// The summary card: every group, leaders first, "+N more" where the rows would shrink.
+    /// The summary card: every group, on every page when it pages like the board (leaders
+    /// pinned, the indicator in the last slot), and nobody missing from all of them.
     @Test(arguments: sizes)
     func theSummaryHoldsItsContent(size: (Int, Int)) throws {
         for count in Self.groups {
-            let what = "summary \(size.0)×\(size.1), \(count) players"
             let state = try Self.state(players: count, size: size)
             let layout = Layout(viewport: state.viewport)
             let standings = try #require(state.round?.standings.rows)
             for heading in [false, true] {
-                let boxes = layout.summaryBoxes(standings, heading: heading, minus: "−")
-                #expect(boxes.rowHeight >= layout.summaryMinimumRowHeight, "\(what)")
-                #expect(boxes.rows.count + (boxes.more == nil ? 0 : 1) <= count + 1, "\(what)")
-                #expect((boxes.more == nil) == (boxes.rows.count == count), "\(what)")
-                #expect(boxes.metaY + boxes.metaHeight / 2 <= layout.footer.y, "\(what): the meta line under the footer")
-                let area = Rect(x: boxes.card.x, y: boxes.top, w: boxes.card.w, h: layout.footer.y - boxes.top)
-                let all = boxes.rows.map(\.boxes) + (boxes.more.map { [$0] } ?? [])
-                Self.check(all, in: area, minimumRow: layout.summaryMinimumRowHeight, layout: layout, what)
+                let pages = layout.summaryPages(standings, heading: heading)
+                var seen: Set<UUID> = []
+                for page in 0..<pages.pages {
+                    let what = "summary \(size.0)×\(size.1), \(count) players, heading \(heading), page \(page + 1)"
+                    let boxes = layout.summaryBoxes(standings, heading: heading, minus: "−", page: page)
+                    #expect(boxes.rowHeight >= layout.summaryMinimumRowHeight, "\(what)")
+                    #expect((boxes.more == nil) == (boxes.rows.count == count), "\(what)")
+                    #expect((boxes.more != nil) == pages.rotates, "\(what)")
+                    #expect(boxes.rows.count == pages.pinned + pages.rotating(page: page).count, "\(what)")
+                    #expect(boxes.metaY + boxes.metaHeight / 2 <= layout.footer.y, "\(what): the meta line under the footer")
+                    seen.formUnion(boxes.rows.map(\.standing.participantID))
+                    let area = Rect(x: boxes.card.x, y: boxes.top, w: boxes.card.w, h: layout.footer.y - boxes.top)
+                    let all = boxes.rows.map(\.boxes) + (boxes.more.map { [$0] } ?? [])
+                    Self.check(all, in: area, minimumRow: layout.summaryMinimumRowHeight, layout: layout, what)
+                }
+                #expect(seen.count == count, "summary \(size.0)×\(size.1), \(count) players: someone is on no page")
+            }
+        }
+    }
+
+    /// The summary on a screen it does not fit turns its page with the clock, one page an
+    /// interval, and the machine wakes up for each turn; one that fits never wakes it.
+    @Test func theSummaryPagesWithTheClock() throws {
+        var state = try Self.state(players: 20, size: (800, 480))
+        let id = try #require(state.round?.round.id)
+        state.screen = .summary(roundID: id)
+        let interval = state.settings.boardPageInterval
+        let (snapshot, heading) = try #require(state.summaryOnShow)
+        let pages = state.summaryPages(snapshot, heading: heading)
+        #expect(pages.pages > 1)
+        #expect(state.summaryPage(at: 0) == 0)
+        #expect(state.summaryPage(at: interval) == 1)
+        #expect(state.summaryPage(at: interval * Millis(pages.pages)) == 0)
+        #expect(state.nextWakeUp(after: interval * 10 + 10) == interval * 11)
+        var small = try Self.state(players: 2, size: (800, 480))
+        small.screen = .summary(roundID: try #require(small.round?.round.id))
+        #expect(small.summaryPage(at: interval * 5) == 0)
+        #expect(small.nextWakeUp(after: interval * 10 + 10) == nil)
+    }
+
+    /// Crown entry for every group's first participant (a 32-character name): every stroke
+    /// count from 1 to 10 with the longest labels, the number between its marks, nothing
+    /// under the minimum and everything above the footer.
+    @Test(arguments: sizes)
+    func crownEntryHoldsItsContent(size: (Int, Int)) throws {
+        for count in Self.groups {
+            let state = try Self.state(players: count, size: size)
+            let layout = Layout(viewport: state.viewport)
+            // The first participant's (a 32-character name); the screen does not depend on the
+            // group's size, which only picks whose name it is.
+            let name = try #require(state.round?.round.participants.first?.name)
+            #expect(name.count == 32)
+            for value in 1...10 {
+                for label in ["+3 · Triple bogey", "\u{2212}3 · Albatross", "+7 · 7 over"] {
+                    let what = "entry \(size.0)×\(size.1), \(count) players, \(value), \(label)"
+                    let rows = layout.entryBoxes(
+                        name: name, hole: "Hole 18 · Par 5", value: value, label: label, minus: "\u{2212}",
+                        color: Palette.textPrimary)
+                    let area = Rect(x: 0, y: 0, w: layout.width, h: layout.footer.y)
+                    let line = Double(layout.minimumTextSize) * Layout.lineHeight
+                    Self.check(rows, in: area, minimumRow: line, layout: layout, what)
+                    // The number stays the screen's biggest text, several times the minimum.
+                    let number = try #require(rows.flatMap(\.texts).first { $0.text == "\(value)" })
+                    #expect(number.size >= layout.minimumTextSize * 3, "\(what): the number is \(number.size) px")
+                }
             }
         }
     }

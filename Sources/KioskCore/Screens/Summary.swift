@@ -28,3 +28,38 @@ extension Screen.Summary: ScreenBehavior {
         return []
     }
 }
+
+extension KioskState {
+    /// The summary on show, if any: the summary screen's round, or the last round on the idle
+    /// board (with its "Last round" heading).
+    public var summaryOnShow: (snapshot: RoundSnapshot, heading: Bool)? {
+        switch screen {
+        case .summary(let summary): return summarySnapshot(summary.roundID).map { ($0, false) }
+        case .board where round == nil: return data.lastCompleted.map { ($0, true) }
+        default: return nil
+        }
+    }
+
+    /// The summary's pages on this screen with these settings.
+    public func summaryPages(_ snapshot: RoundSnapshot, heading: Bool) -> Layout.BoardPages {
+        Layout(viewport: viewport).summaryPages(
+            snapshot.standings.rows, heading: heading, rowsPerPage: settings.boardRowsPerPage)
+    }
+
+    /// The summary's page at `now`. It turns with the clock, one page a board interval: the
+    /// card stays up for hours on an idle kiosk, so nobody's page is more than a few
+    /// intervals away, and no state is needed to follow it.
+    public func summaryPage(at now: Millis) -> Int {
+        guard let (snapshot, heading) = summaryOnShow else { return 0 }
+        let pages = summaryPages(snapshot, heading: heading)
+        return pages.rotates ? Int((now / settings.boardPageInterval) % Millis(pages.pages)) : 0
+    }
+
+    /// When a paging summary turns its page next; nil when none is on show or it fits.
+    func summaryPageFlip(after now: Millis) -> Millis? {
+        guard let (snapshot, heading) = summaryOnShow, summaryPages(snapshot, heading: heading).rotates else {
+            return nil
+        }
+        return (now / settings.boardPageInterval + 1) * settings.boardPageInterval
+    }
+}

@@ -6,26 +6,14 @@ extension Painter {
     func paint(_ entry: Screen.Entry) {
         guard let snapshot = state.round, let participant = snapshot.round.participant(entry.participantID) else { return }
         let par = snapshot.course.par(of: entry.hole) ?? Course.defaultPar
-        let header = layout.header
-        canvas.text(
-            participant.name, .title, size: Layout.fontSize(header.h * 0.5), Palette.textPrimary,
-            x: layout.width / 2, midY: header.midY + layout.margin / 2, align: .center)
-        canvas.text(
-            "Hole \(entry.hole) · Par \(par)", .body, size: layout.captionFont + 4, Palette.accent,
-            x: layout.width / 2, midY: header.maxY + Double(layout.captionFont), align: .center)
         let color = Palette.strokes(entry.value, par: par)
-        let numberY = layout.height * 0.5
-        canvas.text(
-            "\(entry.value)", .score, size: layout.entryNumberFont, color, x: layout.width / 2, midY: numberY, align: .center)
-        // The side marks show which way is which, for the knob and for touch.
-        let side = Layout.fontSize(Double(layout.entryNumberFont) * 0.35)
-        canvas.text(Self.minus, .score, size: side, Palette.textSecondary, x: layout.width * 0.18, midY: numberY, align: .center)
-        canvas.text("+", .score, size: side, Palette.textSecondary, x: layout.width * 0.82, midY: numberY, align: .center)
-        let relation = entry.value - par
-        let label = "\(toPar(relation)) · \(Self.scoreName(strokes: entry.value, par: par))"
-        canvas.text(
-            label, .title, size: Layout.fontSize(layout.height * 0.055), color, x: layout.width / 2,
-            midY: numberY + Double(layout.entryNumberFont) * 0.58, align: .center)
+        let label = "\(toPar(entry.value - par)) · \(Self.scoreName(strokes: entry.value, par: par))"
+        let rows = layout.entryBoxes(
+            name: participant.name, hole: "Hole \(entry.hole) · Par \(par)", value: entry.value, label: label,
+            minus: Self.minus, color: color)
+        for row in rows {
+            for text in row.texts { draw(text) }
+        }
         var hint = "Turn to change · Press to save · Hold to cancel"
         if let previous = entry.previous { hint = "Correcting \(previous) · " + hint }
         paintFooter(hint)

@@ -34,7 +34,9 @@ extension Painter {
             formatter.string(from: date), .body, size: layout.captionFont + 2, Palette.textSecondary,
             x: layout.width / 2, midY: y, align: .center)
 
-        let boxes = layout.summaryBoxes(snapshot.standings.rows, heading: heading != nil, minus: Self.minus)
+        let boxes = layout.summaryBoxes(
+            snapshot.standings.rows, heading: heading != nil, minus: Self.minus, page: state.summaryPage(at: now),
+            rowsPerPage: state.settings.boardRowsPerPage)
         for row in boxes.rows {
             let rect = row.boxes.frame
             canvas.fillRounded(rect, radius: rect.h * 0.25, Palette.elevated)
