@@ -95,4 +95,4 @@ clean:
 screens: deps
 	$(SWIFT) build --product hyzer
 	$(SWIFT) build --product hyzer-kiosk
-	sh scripts/contact-sheets.sh "$$($(SWIFT) build --show-bin-path)" docs/screens/contact
+	sh .ci/contact-sheets "$$($(SWIFT) build --show-bin-path)" docs/screens/contact
