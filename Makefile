@@ -11,7 +11,7 @@ APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 libgpiod-dev gpiod libsdl2-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Extra flags for the programs `make run` starts, e.g. DATA=--data=/tmp/hyzer
 DATA ?=
-BENCHMARKS ?= standings store knob-latency knob-accuracy render sync-latency
+BENCHMARKS ?= standings store history knob-latency knob-accuracy render sync-latency name-entry
 # A desktop session gets a window; a bare console gets full-screen KMSDRM.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
