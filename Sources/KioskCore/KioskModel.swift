@@ -260,6 +260,12 @@ public struct RedrawPacer: Sendable, Equatable {
     /// row a pixel off its slot, a pulse's bar still faintly lit), and nothing else would
     /// draw over it until the next change.
     public private(set) var drewMotion = false
+    /// The first frame was drawn and has not been drawn again yet. SDL2's KMSDRM backend
+    /// (the Pi's console) puts a buffer on the panel only when the next one is swapped in,
+    /// and an idle board draws nothing after its first frame: a booted kiosk stayed black
+    /// until the first score (issue 13 item 5). One more frame at once shows the first; an
+    /// idle board then sleeps as before (one extra frame per start, nothing more).
+    public private(set) var repeatFirstFrame = false
 
     public init(quietInterval: Millis = MotionTokens.quietRedrawInterval) { self.quietInterval = quietInterval }
 
@@ -268,6 +274,7 @@ public struct RedrawPacer: Sendable, Equatable {
     /// Whether to draw now, given that the state differs from the last frame (`changed`) and
     /// the frame rate of what moves (`frameInterval`, nil when nothing does).
     public func shouldDraw(changed: Bool, frameInterval: Millis?, now: Millis) -> Bool {
+        if repeatFirstFrame { return true }
         if drewMotion, frameInterval == nil { return true }
         guard let due = due(changed: changed, frameInterval: frameInterval) else { return changed || frameInterval != nil }
         return now >= due
@@ -277,6 +284,8 @@ public struct RedrawPacer: Sendable, Equatable {
     /// rest after motion) or for never (nothing changed, nothing moves); `shouldDraw` tells
     /// them apart.
     public func due(changed: Bool, frameInterval: Millis?) -> Millis? {
+        // Already due (the loop must not sleep first): nothing else would wake it.
+        if repeatFirstFrame { return lastDraw }
         guard let lastDraw, !(input && changed), !(drewMotion && frameInterval == nil) else { return nil }
         if let frameInterval { return lastDraw + frameInterval }
         return changed ? lastDraw + quietInterval : nil
@@ -284,6 +293,7 @@ public struct RedrawPacer: Sendable, Equatable {
 
     /// A frame was drawn at `now`; `moving`: with something in motion (a frame interval).
     public mutating func drew(at now: Millis, moving: Bool = false) {
+        repeatFirstFrame = lastDraw == nil
         lastDraw = now
         input = false
         drewMotion = moving

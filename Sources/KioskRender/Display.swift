@@ -61,7 +61,9 @@ public final class Display {
         // SDL would otherwise take them over and turn them into a quit event.
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         guard SDL_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS)) == 0 else {
-            throw RenderError(message: Display.noDisplayMessage(String(cString: SDL_GetError())))
+            // SDL_Init keeps only the last driver's reason (often none): ask each one again.
+            let reasons = Display.eachDriversReason()
+            throw RenderError(message: Display.noDisplayMessage(reasons))
         }
         guard TTF_Init() == 0 else { throw RenderError("TTF_Init failed") }
         wakeEventType = SDL_RegisterEvents(1)
@@ -93,8 +95,11 @@ public final class Display {
             let centered = Int32(bitPattern: 0x2FFF_0000)  // SDL_WINDOWPOS_CENTERED
             let (w, h) = rotate ? (size.height, size.width) : (size.width, size.height)
             guard let window = SDL_CreateWindow(title, centered, centered, Int32(w), Int32(h), flags) else {
+                // Read before SDL_Quit, whose own teardown replaces or clears it (the
+                // message used to end with an empty reason on a Pi whose KMSDRM failed).
+                let reason = "\(videoDriver): \(Display.sdlError())"
                 SDL_Quit()
-                throw RenderError(message: Display.noDisplayMessage(String(cString: SDL_GetError())))
+                throw RenderError(message: Display.noDisplayMessage(reason))
             }
             // Accelerated where there is one (KMSDRM/GLES on the Pi, X11/Wayland GL);
             // SDL's software renderer otherwise.
@@ -126,6 +131,33 @@ public final class Display {
         if let window { SDL_DestroyWindow(window) }
         TTF_Quit()
         SDL_Quit()
+    }
+
+    /// SDL's error now, or a plain word when it set none.
+    static func sdlError() -> String {
+        let text = String(cString: SDL_GetError())
+        return text.isEmpty ? "SDL gave no reason" : text
+    }
+
+    /// Each display driver SDL was built with, tried alone, and why it failed, read right
+    /// after its attempt (called once SDL_Init failed; leaves SDL shut down).
+    static func eachDriversReason() -> String {
+        let first = sdlError()
+        guard SDL_InitSubSystem(UInt32(SDL_INIT_EVENTS)) == 0 else { return first }
+        defer { SDL_Quit() }
+        var reasons: [String] = []
+        for index in 0..<SDL_GetNumVideoDrivers() {
+            guard let cName = SDL_GetVideoDriver(index) else { continue }
+            let name = String(cString: cName)
+            guard !["offscreen", "dummy", "evdev"].contains(name) else { continue }
+            SDL_ClearError()
+            if SDL_VideoInit(cName) == 0 {
+                SDL_VideoQuit()
+                continue
+            }
+            reasons.append("\(name): \(sdlError())")
+        }
+        return reasons.isEmpty ? first : reasons.joined(separator: "; ")
     }
 
     static func noDisplayMessage(_ sdlError: String) -> String {

@@ -242,6 +242,7 @@ extension ReloadCoalescerTests {
         var pacer = RedrawPacer(quietInterval: 250)
         #expect(pacer.shouldDraw(changed: true, frameInterval: nil, now: 0), "the first frame")
         pacer.drew(at: 0)
+        pacer.drew(at: 0)  // the first frame again (KMSDRM: see `firstFrameIsPresentedTwiceThenTheBoardSleeps`)
         #expect(!pacer.shouldDraw(changed: false, frameInterval: nil, now: 10), "nothing new, nothing to draw")
         #expect(pacer.due(changed: false, frameInterval: nil) == nil)
         // The sync badge flips: held back, due 250 ms after the last frame.
@@ -265,6 +266,7 @@ extension ReloadCoalescerTests {
     /// Negative control: without `drewMotion` in `shouldDraw` the frame at rest is not drawn.
     @Test func motionEndsWithOneFrameAtRest() {
         var pacer = RedrawPacer(quietInterval: 250)
+        pacer.drew(at: -1)  // the first frame was drawn (and repeated) before
         pacer.drew(at: 0, moving: true)
         #expect(!pacer.shouldDraw(changed: false, frameInterval: 33, now: 20))
         pacer.drew(at: 33, moving: true)  // the last frame of a creeping slide, 20 ms short of its end
@@ -272,5 +274,29 @@ extension ReloadCoalescerTests {
         #expect(pacer.due(changed: false, frameInterval: nil) == nil)
         pacer.drew(at: 66)
         #expect(!pacer.shouldDraw(changed: false, frameInterval: nil, now: 100), "at rest: no more frames")
+    }
+
+    /// The black first frame (issue 13 item 5): SDL2's KMSDRM backend shows a buffer only once
+    /// the next one is swapped in, so an idle board that drew one frame showed black until
+    /// the first score. Counts the frames an idle board draws after start: two, then none.
+    /// Negative control: with `drew` no longer setting `repeatFirstFrame`, this counts one
+    /// (checked once when the fix went in).
+    @Test func firstFrameIsPresentedTwiceThenTheBoardSleeps() {
+        var pacer = RedrawPacer(quietInterval: 250)
+        var frames = 0
+        var now: Millis = 0
+        // The loop at rest: it draws what the pacer allows, then sleeps until `due` (none: forever).
+        for _ in 0..<10 {
+            let changed = frames == 0  // only the first frame has news; the board is idle after it
+            if pacer.shouldDraw(changed: changed, frameInterval: nil, now: now) {
+                pacer.drew(at: now)
+                frames += 1
+            }
+            guard let due = pacer.due(changed: false, frameInterval: nil) else { break }
+            #expect(due <= now, "the repeat is due at once, not after a sleep")
+            now = max(now, due) + 1
+        }
+        #expect(frames == 2)
+        #expect(!pacer.shouldDraw(changed: false, frameInterval: nil, now: now + 60_000), "idle: no more frames")
     }
 }
