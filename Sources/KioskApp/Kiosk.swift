@@ -186,6 +186,7 @@ private func openScreen(_ configuration: KioskConfiguration) throws -> (HyzerDat
         store: store, viewport: display.viewport, now: configuration.clock.uptimeMilliseconds,
         reduceMotion: configuration.reduceMotion)
     session.statusGatherer.display = (display.videoDriver, display.rendererName)
+    session.loadNameList(assets.appendingPathComponent("first-names.tsv"), logger: configuration.logger)
     return (store, display, session)
 }
 

@@ -33,6 +33,9 @@ public struct KioskState: Sendable, Equatable {
     public private(set) var lastInputAt: Millis = 0
     /// Logical screen size, for touch hit-testing.
     public private(set) var viewport = Viewport(width: 1280, height: 720)
+    /// The bundled first names behind the name wheel, read once by the shell (empty: the wheel
+    /// still works, from the players' names and its letter order).
+    public var nameList = NameLexicon.empty
 
     public init(settings: KioskSettings = KioskSettings(), viewport: Viewport = Viewport(width: 1280, height: 720)) {
         self.settings = settings

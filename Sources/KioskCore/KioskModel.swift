@@ -123,6 +123,8 @@ public enum KioskEffect: Sendable, Equatable {
     /// Drop a round that has no scores (it syncs as a completed round with no events).
     case discardRound(UUID)
     case startRound(courseID: UUID, playerIDs: [UUID])
+    /// Register a new player (entered on the name wheel); their id is already picked for the round.
+    case addPlayer(Player)
     case saveSettings(KioskSettings)
     /// Gather the status screen's facts and send them back as `.statusChanged`.
     case refreshStatus

@@ -31,6 +31,7 @@ struct Painter {
         case .status(let status): paint(status)
         case .resolve(let resolve): paint(resolve)
         case .finishRound(let finish): paint(finish)
+        case .nameEntry(let entry): paint(entry)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         if case .status = state.screen, state.notice?.text == state.storageWarning { return }

@@ -26,6 +26,8 @@ public enum Screen: Sendable, Equatable {
     case resolve(Resolve)
     /// "Finish round now" (who is missing what) or "Discard this round", confirmed (issue 9).
     case finishRound(FinishRound)
+    /// Entering a name with the knob's character wheel (issue 14).
+    case nameEntry(NameEntry)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -41,6 +43,7 @@ public enum Screen: Sendable, Equatable {
         case .status(let screen): screen
         case .resolve(let screen): screen
         case .finishRound(let screen): screen
+        case .nameEntry(let screen): screen
         }
     }
 

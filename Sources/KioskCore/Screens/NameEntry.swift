@@ -1,0 +1,218 @@
+import Foundation
+import HyzerKit
+
+extension Screen {
+    /// Entering a name with the knob: the character wheel (`NameWheel`), the text so far and
+    /// up to three completions. Done hands the name to `purpose`; a long press leaves without
+    /// saving anything.
+    ///
+    /// Another use (a guest, a course's name) is a `Purpose` case: where it came from, what
+    /// done does with the name (`finish`) and where back goes (`origin`).
+    public struct NameEntry: Sendable, Equatable {
+        public enum Purpose: Sendable, Equatable {
+            /// A new registered player, from round setup's player list; back there, with them picked.
+            case newPlayer(from: SetupPlayers)
+        }
+
+        public var purpose: Purpose
+        public var wheel: NameWheel
+
+        /// Opens the wheel with the names this kiosk knows behind it: its registered players, the
+        /// guests of its current and last rounds, and the bundled list (`state.nameList`).
+        public init(_ purpose: Purpose, in state: KioskState) {
+            let data = state.data
+            let guests = [data.round, data.lastCompleted].compactMap { $0 }.flatMap(\.round.participants)
+                .filter(\.isGuest).map(\.name)
+            self.purpose = purpose
+            wheel = NameWheel(
+                predictor: NamePredictor(bundled: state.nameList, players: data.players.map(\.displayName), guests: guests))
+        }
+
+        /// The heading: what the name is for.
+        public var title: String {
+            switch purpose {
+            case .newPlayer: "New player's name"
+            }
+        }
+
+        /// Where a long press (and a finished entry) goes back to.
+        var origin: Screen {
+            switch purpose {
+            case .newPlayer(let setup): .setupPlayers(setup)
+            }
+        }
+
+        /// What done does with a name the wheel accepted: refuse it (the message stays on
+        /// screen, nothing is returned) or hand it on.
+        func finish(_ name: String, in state: inout KioskState, now: Millis) -> [KioskEffect] {
+            switch purpose {
+            case .newPlayer(var setup):
+                // Player's own rules (not empty, short enough for the board), said on the screen.
+                let player: Player
+                do {
+                    player = try Player(displayName: name)
+                } catch {
+                    return state.refuse(Self.sentence(error), now: now)
+                }
+                setup.selected.append(player.id)
+                state.screen = .setupPlayers(setup)
+                return [.buzz(.confirm), .addPlayer(player)]
+            }
+        }
+
+        static func sentence(_ error: PlayerError) -> String {
+            switch error {
+            case .emptyName: "Enter a name first"
+            case .nameTooLong: "A name has at most \(Player.maxNameLength) characters"
+            }
+        }
+    }
+}
+
+extension Screen.NameEntry: ScreenBehavior {
+    var name: String { "name-entry" }
+
+    func turned(_ steps: Int, in state: inout KioskState) -> [KioskEffect] {
+        var entry = self
+        entry.wheel.turn(steps)
+        state.screen = .nameEntry(entry)
+        return []
+    }
+
+    func pressed(in state: inout KioskState, now: Millis) -> [KioskEffect] {
+        take(wheel.selected, in: &state, now: now)
+    }
+
+    /// The item pressed, or tapped: typing goes on, a refusal is said, done hands the name on.
+    func take(_ item: NameWheel.Item, in state: inout KioskState, now: Millis) -> [KioskEffect] {
+        var entry = self
+        switch entry.wheel.take(item) {
+        case .typing:
+            state.screen = .nameEntry(entry)
+            return []
+        case .refused(let message):
+            return state.refuse(message, now: now)
+        case .finished(let name):
+            return finish(name, in: &state, now: now)
+        }
+    }
+
+    /// Out of the screen; nothing is saved.
+    func back(in state: inout KioskState) { state.screen = origin }
+
+    /// A tap on a wheel cell or a completion takes it; anywhere else does nothing (a stray
+    /// touch must not type).
+    func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
+        let boxes = layout.nameEntryBoxes(self)
+        guard let hit = (boxes.cells + boxes.completions).first(where: { $0.row.frame.contains(x: x, y: y) }) else {
+            return []
+        }
+        return take(hit.item, in: &state, now: now)
+    }
+}
+
+// MARK: Layout
+
+extension Layout {
+    /// The name entry screen as boxes: the text so far, a strip of wheel cells centred on the
+    /// cursor, and the completions as a row of their own (tappable, and lit when the wheel is on
+    /// one). Everything is at least the minimum text size and the touch target.
+    public struct NameEntryBoxes: Sendable, Equatable {
+        public struct Cell: Sendable, Equatable {
+            public var item: NameWheel.Item
+            /// Detents from the cursor (0: under it).
+            public var offset: Int
+            public var row: RowBoxes
+        }
+        public var title: TextBox
+        public var field: RowBoxes
+        public var cells: [Cell]
+        public var completions: [Cell]
+    }
+
+    /// What a wheel item says on screen.
+    public static func label(_ item: NameWheel.Item) -> String {
+        switch item {
+        case .character(" "): "Space"
+        case .character(let character): character.uppercased()
+        case .delete: "Delete"
+        case .done: "Done"
+        case .completion(let name): name
+        }
+    }
+
+    public func nameEntryBoxes(_ entry: Screen.NameEntry) -> NameEntryBoxes {
+        let wheel = entry.wheel
+        let area = Rect(x: margin, y: header.maxY, w: width - 2 * margin, h: footer.y - header.maxY)
+        let minimum = minimumTextSize
+        let title = TextBox(
+            entry.title, .title, size: max(minimum, headerFont), Palette.textPrimary,
+            span: Span(x: margin, w: width - 2 * margin), midY: header.midY, ellipsized: true)
+
+        // Three bands: the text, the wheel, the completions; the wheel gets the most.
+        let rowHeight = max(Layout.touchTarget, Double(minimum) * 2, (area.h / 3.6).rounded())
+        let gap = Layout.rowGap(rowHeight) * 2
+        let fieldRect = Rect(x: area.x, y: area.y + gap, w: area.w, h: rowHeight)
+        // The text shrinks to stay whole as it grows, never under the minimum (then it gives way
+        // at the end, which the renderer ellipsizes).
+        let shown = wheel.text + "_"
+        let fitting = Layout.fontSize(
+            (fieldRect.w - 2 * margin) / (Double(max(shown.count, 1)) * Layout.glyphAdvance) - 1)
+        let fieldSize = max(minimum, min(Layout.fontSize(rowHeight * 0.55), fitting))
+        let field = RowBoxes(
+            frame: fieldRect,
+            texts: [
+                TextBox(
+                    shown, .title, size: fieldSize, Palette.textPrimary,
+                    span: Span(x: fieldRect.x + margin, w: fieldRect.w - 2 * margin), midY: fieldRect.midY,
+                    ellipsized: true)
+            ])
+
+        // The strip: an odd number of cells, each wide enough for "Delete" at the cell's size.
+        let wheelRect = Rect(x: area.x, y: fieldRect.maxY + gap, w: area.w, h: rowHeight)
+        let cellSize = max(minimum, Layout.fontSize(rowHeight * 0.4))
+        let widest = Layout.textWidth("Delete", size: cellSize) + margin
+        var visible = max(1, Int(wheelRect.w / max(widest, Layout.touchTarget)))
+        if visible % 2 == 0 { visible -= 1 }
+        visible = min(visible, wheel.ring.count)
+        let cellWidth = wheelRect.w / Double(visible)
+        let cellGap = max(2, cellWidth * 0.04)
+        var cells: [NameEntryBoxes.Cell] = []
+        for slot in 0..<visible {
+            let offset = slot - visible / 2
+            let index = ((wheel.cursor + offset) % wheel.ring.count + wheel.ring.count) % wheel.ring.count
+            let item = wheel.ring[index]
+            let frame = Rect(x: wheelRect.x + Double(slot) * cellWidth + cellGap / 2, y: wheelRect.y, w: cellWidth - cellGap, h: wheelRect.h)
+            let isCompletion = if case .completion = item { true } else { false }
+            let text = TextBox(
+                Layout.label(item), isCompletion ? .body : .title, size: cellSize,
+                offset == 0 ? Palette.accent : Palette.textPrimary,
+                span: Span(x: frame.x + cellGap, w: frame.w - 2 * cellGap), midY: frame.midY, align: .center,
+                ellipsized: isCompletion)
+            cells.append(NameEntryBoxes.Cell(item: item, offset: offset, row: RowBoxes(frame: frame, texts: [text])))
+        }
+
+        // The completions, side by side under the wheel.
+        let names = wheel.completions
+        let completionRect = Rect(x: area.x, y: wheelRect.maxY + gap, w: area.w, h: max(Layout.touchTarget, rowHeight * 0.8))
+        var completions: [NameEntryBoxes.Cell] = []
+        if !names.isEmpty, completionRect.maxY <= area.maxY + 0.5 {
+            let width = completionRect.w / Double(names.count)
+            let size = max(minimum, Layout.fontSize(completionRect.h * 0.45))
+            for (n, name) in names.enumerated() {
+                let frame = Rect(
+                    x: completionRect.x + Double(n) * width + cellGap / 2, y: completionRect.y, w: width - cellGap,
+                    h: completionRect.h)
+                let item = NameWheel.Item.completion(name)
+                let text = TextBox(
+                    name, .body, size: size, wheel.selected == item ? Palette.accent : Palette.textSecondary,
+                    span: Span(x: frame.x + cellGap, w: frame.w - 2 * cellGap), midY: frame.midY, align: .center,
+                    ellipsized: true)
+                completions.append(
+                    NameEntryBoxes.Cell(
+                        item: item, offset: wheel.detents(to: item) ?? 0, row: RowBoxes(frame: frame, texts: [text])))
+            }
+        }
+        return NameEntryBoxes(title: title, field: field, cells: cells, completions: completions)
+    }
+}
