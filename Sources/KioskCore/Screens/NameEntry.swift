@@ -135,7 +135,8 @@ extension Layout {
         switch item {
         case .character(" "): "Space"
         case .character(let character): character.uppercased()
-        case .delete: "Delete"
+        // Short, so five cells fit a portrait panel at the minimum size.
+        case .delete: "Del"
         case .done: "Done"
         case .completion(let name): name
         }
@@ -149,8 +150,9 @@ extension Layout {
             entry.title, .title, size: max(minimum, headerFont), Palette.textPrimary,
             span: Span(x: margin, w: width - 2 * margin), midY: header.midY, ellipsized: true)
 
-        // Three bands: the text, the wheel, the completions; the wheel gets the most.
-        let rowHeight = max(Layout.touchTarget, Double(minimum) * 2, (area.h / 3.6).rounded())
+        // Three bands: the text, the wheel, the completions. A tall portrait panel does not make
+        // them taller than a landscape one of the same width would.
+        let rowHeight = max(Layout.touchTarget, Double(minimum) * 2, min(area.h / 3.6, min(width, height) * 0.22).rounded())
         let gap = Layout.rowGap(rowHeight) * 2
         let fieldRect = Rect(x: area.x, y: area.y + gap, w: area.w, h: rowHeight)
         // The text shrinks to stay whole as it grows, never under the minimum (then it gives way
@@ -168,10 +170,14 @@ extension Layout {
                     ellipsized: true)
             ])
 
-        // The strip: an odd number of cells, each wide enough for "Delete" at the cell's size.
+        // The strip: an odd number of cells, each wide enough for "Space" at the cell's size,
+        // which is as large as lets seven cells fit (never under the minimum: then fewer fit).
         let wheelRect = Rect(x: area.x, y: fieldRect.maxY + gap, w: area.w, h: rowHeight)
-        let cellSize = max(minimum, Layout.fontSize(rowHeight * 0.4))
-        let widest = Layout.textWidth("Delete", size: cellSize) + margin
+        // A cell's text gets 88% of its width (the rest is the gaps between cells and around the text).
+        let textShare = 0.88
+        let sevenFit = Int(wheelRect.w / 7 * textShare / Layout.textWidth("Space", size: 1) / 2) * 2
+        let cellSize = max(minimum, min(Layout.fontSize(rowHeight * 0.4), sevenFit))
+        let widest = Layout.textWidth("Space", size: cellSize) / textShare + 6
         var visible = max(1, Int(wheelRect.w / max(widest, Layout.touchTarget)))
         if visible % 2 == 0 { visible -= 1 }
         visible = min(visible, wheel.ring.count)

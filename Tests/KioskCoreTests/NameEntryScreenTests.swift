@@ -1,0 +1,147 @@
+import Foundation
+import HyzerKit
+import Testing
+
+@testable import KioskCore
+
+/// The name entry screen, reached from round setup's "Add a player", driven through the
+/// machine with the in-memory shell (`Harness`).
+@Suite struct NameEntryScreenTests {
+    /// Setup players with `h`'s players, the cursor on "Add a player", pressed.
+    static func openNameEntry(_ h: inout Harness) throws -> Screen.NameEntry {
+        h.send(.pressed)  // the board's "start a round"
+        h.send(.pressed)  // the course
+        h.send(.turned(h.players.count + 1))
+        h.send(.pressed)
+        guard case .nameEntry(let entry) = h.state.screen else {
+            Issue.record("not on the name entry: \(h.state.screen.name)")
+            throw CancellationError()
+        }
+        #expect(h.state.screen.name == "name-entry")
+        return entry
+    }
+
+    /// Turns the knob to `item` (the wheel says how far) and presses.
+    @discardableResult
+    static func choose(_ item: NameWheel.Item, _ h: inout Harness) -> [KioskEffect] {
+        guard case .nameEntry(let entry) = h.state.screen, let detents = entry.wheel.detents(to: item) else {
+            Issue.record("\(item) is not on the wheel")
+            return []
+        }
+        if detents != 0 { h.send(.turned(detents)) }
+        return h.send(.pressed)
+    }
+
+    @Test func aNewPlayerIsEnteredSavedAndPicked() throws {
+        var h = try Harness(players: 2, startRound: false)
+        _ = try Self.openNameEntry(&h)
+        for character in "zed" { Self.choose(.character(character), &h) }
+        guard case .nameEntry(let typed) = h.state.screen else { throw CancellationError() }
+        #expect(typed.wheel.text == "Zed")
+        let effects = Self.choose(.done, &h)
+        guard case .addPlayer(let player) = effects.last else {
+            Issue.record("no player added: \(effects)")
+            return
+        }
+        #expect(effects == [.buzz(.confirm), .addPlayer(player)])
+        #expect(player.displayName == "Zed")
+        #expect(h.players.map(\.displayName) == ["Nate", "Mike", "Zed"])
+        // Back on the list with Zed picked, the cursor on "Start round" (below the new row).
+        #expect(h.state.screen == .setupPlayers(courseID: h.course.id, selected: [player.id], cursor: 3))
+        h.send(.pressed)
+        #expect(h.round?.participants.map(\.name) == ["Zed"])
+    }
+
+    /// A long press leaves without saving anything, from any point of the typing.
+    @Test func aLongPressGoesBackWithoutSaving() throws {
+        var h = try Harness(players: 2, startRound: false)
+        _ = try Self.openNameEntry(&h)
+        Self.choose(.character("a"), &h)
+        h.effects = []
+        h.send(.longPressed)
+        #expect(h.state.screen == .setupPlayers(courseID: h.course.id, selected: [], cursor: 3))
+        #expect(h.effects.isEmpty)
+        #expect(h.players.count == 2)
+    }
+
+    /// Done on nothing: a clear message on the screen, an error buzz, nothing returned.
+    @Test func anEmptyNameIsRefusedOnTheScreen() throws {
+        var h = try Harness(players: 2, startRound: false)
+        _ = try Self.openNameEntry(&h)
+        let effects = Self.choose(.done, &h)
+        #expect(effects == [.buzz(.error)])
+        #expect(h.state.notice?.text == "Enter a name first")
+        #expect(h.state.notice?.kind == .error)
+        #expect(h.state.screen.name == "name-entry")
+        #expect(h.players.count == 2)
+    }
+
+    /// Past what the board can show: refused with the limit said, the text kept.
+    @Test func aNameTooLongForTheBoardIsRefused() throws {
+        var h = try Harness(players: 1, startRound: false)
+        _ = try Self.openNameEntry(&h)
+        for _ in 0..<Player.maxNameLength { Self.choose(.character("o"), &h) }
+        let effects = Self.choose(.character("o"), &h)
+        #expect(effects == [.buzz(.error)])
+        #expect(h.state.notice?.text == "A name has at most \(Player.maxNameLength) characters")
+        guard case .nameEntry(let entry) = h.state.screen else { throw CancellationError() }
+        #expect(entry.wheel.text.count == Player.maxNameLength)
+    }
+
+    /// The registered players' names are on the wheel as completions, first thing.
+    @Test func registeredPlayersAreOfferedWhole() throws {
+        var h = try Harness(players: 6, startRound: false)
+        h.state.nameList = NameLexicon([NameLexicon.Candidate(name: "Pat", weight: 1)])
+        let entry = try Self.openNameEntry(&h)
+        #expect(Set(entry.wheel.completions).isSubset(of: Set(h.players.map(\.displayName))))
+        #expect(entry.wheel.completions.count == 3)
+        Self.choose(.character("p"), &h)
+        guard case .nameEntry(let typed) = h.state.screen else { throw CancellationError() }
+        #expect(typed.wheel.completions == ["Priya", "Pat"])
+    }
+
+    /// A tap on a cell of the strip takes that cell; a tap off the cells types nothing.
+    @Test func tapsTakeTheCellTapped() throws {
+        var h = try Harness(players: 1, startRound: false)
+        let entry = try Self.openNameEntry(&h)
+        let boxes = Layout(viewport: h.state.viewport).nameEntryBoxes(entry)
+        let cell = try #require(boxes.cells.first { $0.offset == 2 })
+        guard case .character(let character) = cell.item else { throw CancellationError() }
+        h.send(.touch(x: cell.row.frame.midX, y: cell.row.frame.midY))
+        guard case .nameEntry(let typed) = h.state.screen else { throw CancellationError() }
+        #expect(typed.wheel.text == String(character).uppercased())
+        h.send(.touch(x: boxes.field.frame.midX, y: boxes.field.frame.midY))
+        #expect(h.state.screen == .nameEntry(typed))
+    }
+
+    /// The screen's boxes at every panel size: inside the screen, none overlapping, at least the
+    /// minimum text size, every fixed label ("Space", "Del", "Done") whole, cells tappable.
+    @Test(arguments: LayoutCheckTests.sizes)
+    func theScreenHoldsItsContent(size: (Int, Int)) throws {
+        let bundled = NameLexicon([
+            .init(name: "Maximiliana Bartholomew", weight: 2), .init(name: "Max", weight: 1), .init(name: "Maxine", weight: 1),
+        ])
+        var state = KioskState(viewport: Viewport(width: size.0, height: size.1))
+        state.nameList = bundled
+        var entry = Screen.NameEntry(.newPlayer(from: .init(courseID: UUID(), selected: [], cursor: 0)), in: state)
+        for text in ["", "Ma", String(repeating: "W", count: Player.maxNameLength)] {
+            entry.wheel = NameWheel(text: text, predictor: entry.wheel.predictor)
+            let layout = Layout(viewport: state.viewport)
+            let boxes = layout.nameEntryBoxes(entry)
+            let what = "name entry \(size.0)×\(size.1) \"\(text)\""
+            #expect(boxes.cells.count >= 5, "\(what)")
+            #expect(boxes.cells.count % 2 == 1, "\(what)")
+            #expect(boxes.cells[boxes.cells.count / 2].item == entry.wheel.selected, "\(what)")
+            #expect(boxes.completions.count == entry.wheel.completions.count, "\(what)")
+            let rows = [boxes.field] + (boxes.cells + boxes.completions).map(\.row)
+            let screen = Rect(x: 0, y: layout.header.maxY, w: layout.width, h: layout.footer.y - layout.header.maxY)
+            for row in rows {
+                #expect(row.frame.w >= Layout.touchTarget && row.frame.h >= Layout.touchTarget, "\(what)")
+                for text in row.texts where !text.ellipsized {
+                    #expect(Layout.textWidth("Space", size: text.size) <= text.frame.w + 0.5, "\(what)")
+                }
+            }
+            LayoutCheckTests.check(rows, in: screen, minimumRow: Layout.touchTarget, layout: layout, what)
+        }
+    }
+}
