@@ -117,7 +117,8 @@ struct HyzerBench: AsyncParsableCommand {
             guard let assets = HyzerPaths.assetsDirectory() else {
                 throw ValidationError("cannot find the assets folder; run from the checkout or set HYZER_ASSETS")
             }
-            let file = names.map { URL(fileURLWithPath: $0) }
+            let file =
+                names.map { URL(fileURLWithPath: $0) }
                 ?? assets.appendingPathComponent("bench/world-first-names.txt")
             try emit(
                 try NameEntryBenchmark.run(names: file, bundled: assets.appendingPathComponent("first-names.tsv")))

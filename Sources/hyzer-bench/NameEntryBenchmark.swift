@@ -35,11 +35,6 @@ enum NameEntryBenchmark {
         let predictor = NamePredictor(bundled: lexicon)
         let names = try String(contentsOf: file, encoding: .utf8).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
-        if let probe = ProcessInfo.processInfo.environment["PROBE"] {
-            let wheel = NameWheel(text: probe, predictor: predictor)
-            log("ranked \(probe): \(wheel.ranked)")
-            log("model: \(lexicon.letterModel(after: NameLexicon.key(probe)).sorted { $0.value > $1.value }.prefix(12))")
-        }
         var listed: [Int] = []
         var unlisted: (actions: Int, letters: Int) = (0, 0)
         var skipped = 0

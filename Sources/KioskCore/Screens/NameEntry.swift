@@ -142,6 +142,13 @@ extension Layout {
         }
     }
 
+    /// Whole pixels inwards: rounded cards drawn at fractional edges leave seams.
+    static func pixels(_ rect: Rect) -> Rect {
+        let x = rect.x.rounded(.up)
+        let y = rect.y.rounded(.up)
+        return Rect(x: x, y: y, w: (rect.maxX.rounded(.down) - x), h: (rect.maxY.rounded(.down) - y))
+    }
+
     public func nameEntryBoxes(_ entry: Screen.NameEntry) -> NameEntryBoxes {
         let wheel = entry.wheel
         let area = Rect(x: margin, y: header.maxY, w: width - 2 * margin, h: footer.y - header.maxY)
@@ -154,7 +161,7 @@ extension Layout {
         // them taller than a landscape one of the same width would.
         let rowHeight = max(Layout.touchTarget, Double(minimum) * 2, min(area.h / 3.6, min(width, height) * 0.22).rounded())
         let gap = Layout.rowGap(rowHeight) * 2
-        let fieldRect = Rect(x: area.x, y: area.y + gap, w: area.w, h: rowHeight)
+        let fieldRect = Self.pixels(Rect(x: area.x, y: area.y + gap, w: area.w, h: rowHeight))
         // The text shrinks to stay whole as it grows, never under the minimum (then it gives way
         // at the end, which the renderer ellipsizes).
         let shown = wheel.text + "_"
@@ -175,7 +182,8 @@ extension Layout {
         let wheelRect = Rect(x: area.x, y: fieldRect.maxY + gap, w: area.w, h: rowHeight)
         // A cell's text gets 88% of its width (the rest is the gaps between cells and around the text).
         let textShare = 0.88
-        let sevenFit = Int(wheelRect.w / 7 * textShare / Layout.textWidth("Space", size: 1) / 2) * 2
+        // (7.5: seven with room to spare, so rounding never leaves only five.)
+        let sevenFit = Int(wheelRect.w / 7.5 * textShare / Layout.textWidth("Space", size: 1) / 2) * 2
         let cellSize = max(minimum, min(Layout.fontSize(rowHeight * 0.4), sevenFit))
         let widest = Layout.textWidth("Space", size: cellSize) / textShare + 6
         var visible = max(1, Int(wheelRect.w / max(widest, Layout.touchTarget)))
@@ -188,7 +196,10 @@ extension Layout {
             let offset = slot - visible / 2
             let index = ((wheel.cursor + offset) % wheel.ring.count + wheel.ring.count) % wheel.ring.count
             let item = wheel.ring[index]
-            let frame = Rect(x: wheelRect.x + Double(slot) * cellWidth + cellGap / 2, y: wheelRect.y, w: cellWidth - cellGap, h: wheelRect.h)
+            let frame = Self.pixels(
+                Rect(
+                    x: wheelRect.x + Double(slot) * cellWidth + cellGap / 2, y: wheelRect.y, w: cellWidth - cellGap,
+                    h: wheelRect.h))
             let isCompletion = if case .completion = item { true } else { false }
             let text = TextBox(
                 Layout.label(item), isCompletion ? .body : .title, size: cellSize,
@@ -206,9 +217,10 @@ extension Layout {
             let width = completionRect.w / Double(names.count)
             let size = max(minimum, Layout.fontSize(completionRect.h * 0.45))
             for (n, name) in names.enumerated() {
-                let frame = Rect(
-                    x: completionRect.x + Double(n) * width + cellGap / 2, y: completionRect.y, w: width - cellGap,
-                    h: completionRect.h)
+                let frame = Self.pixels(
+                    Rect(
+                        x: completionRect.x + Double(n) * width + cellGap / 2, y: completionRect.y, w: width - cellGap,
+                        h: completionRect.h))
                 let item = NameWheel.Item.completion(name)
                 let text = TextBox(
                     name, .body, size: size, wheel.selected == item ? Palette.accent : Palette.textSecondary,
