@@ -10,10 +10,7 @@ public final class NameLexicon: Sendable, Equatable {
     public struct Candidate: Sendable, Equatable {
         public var name: String
         public var weight: Double
-        public init(name: String, weight: Double) {
-            self.name = name
-            self.weight = weight
-        }
+        public init(name: String, weight: Double) { (self.name, self.weight) = (name, weight) }
     }
 
     /// What follows one prefix: the weight of each next character, of names ending here, and
