@@ -128,6 +128,10 @@ public struct KioskState: Sendable, Equatable {
             status = new
         case .resized(let viewport):
             self.viewport = viewport
+        case .typed(let key):
+            input(now)
+            let behavior = screen.behavior
+            effects += behavior.typed(key, in: &self, now: now)
         }
         return effects
     }

@@ -97,6 +97,15 @@ public enum KioskEvent: Sendable, Equatable {
     case statusChanged(KioskStatus)
     /// The drawable area changed (window resize, rotation).
     case resized(Viewport)
+    /// A keyboard typed on a screen that takes typing (`Screen.takesTyping`).
+    case typed(TypedKey)
+}
+
+/// What a keyboard does on a screen that takes typing.
+public enum TypedKey: Sendable, Equatable {
+    case text(String)
+    case delete
+    case done
 }
 
 /// The logical drawing area in pixels (after any portrait rotation).

@@ -298,7 +298,9 @@ public struct NameWheel: Sendable, Equatable {
     /// Letters begin each word in capitals: the wheel has one case, and names are written so.
     static func capitalized(_ character: Character, after previous: Character?) -> Character {
         let startsWord = previous.map { " -'".contains($0) } ?? true
-        return Character(startsWord ? character.uppercased() : character.lowercased())
+        let cased = startsWord ? character.uppercased() : character.lowercased()
+        // "ß" capitalises to "SS": a letter that changes length keeps its own case.
+        return cased.count == 1 ? Character(cased) : character
     }
 
     private mutating func layOut() {

@@ -5,9 +5,13 @@ import KioskCore
 
 /// Input the display delivers, free of SDL types.
 public enum DisplayEvent: Sendable, Equatable {
-    public enum Key: Sendable, Equatable { case up, down, left, right, enter, escape, other }
+    /// Space and Backspace stand in for the knob's press and long press like Enter and Escape,
+    /// except on a screen that takes typing (the name wheel), where they type.
+    public enum Key: Sendable, Equatable { case up, down, left, right, enter, escape, space, backspace, other }
     case quit
     case key(Key, down: Bool, isRepeat: Bool)
+    /// Text typed on a keyboard (SDL's text input, so layouts and dead keys are the system's).
+    case text(String)
     /// Vertical wheel notches, positive away from the user.
     case wheel(Double)
     /// A tap or click, in logical (layout) coordinates.
@@ -224,11 +228,16 @@ public final class Display {
             case Int64(SDLK_DOWN.rawValue): key = .down
             case Int64(SDLK_LEFT.rawValue): key = .left
             case Int64(SDLK_RIGHT.rawValue): key = .right
-            case Int64(SDLK_RETURN.rawValue), Int64(SDLK_KP_ENTER.rawValue), Int64(SDLK_SPACE.rawValue): key = .enter
-            case Int64(SDLK_ESCAPE.rawValue), Int64(SDLK_BACKSPACE.rawValue): key = .escape
+            case Int64(SDLK_RETURN.rawValue), Int64(SDLK_KP_ENTER.rawValue): key = .enter
+            case Int64(SDLK_SPACE.rawValue): key = .space
+            case Int64(SDLK_ESCAPE.rawValue): key = .escape
+            case Int64(SDLK_BACKSPACE.rawValue): key = .backspace
             default: key = .other
             }
             return .key(key, down: event.type == SDL_KEYDOWN.rawValue, isRepeat: event.key.repeat != 0)
+        case SDL_TEXTINPUT.rawValue:
+            let text = withUnsafeBytes(of: event.text.text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return text.isEmpty ? nil : .text(text)
         case SDL_MOUSEWHEEL.rawValue:
             let y = event.wheel.preciseY != 0 ? Double(event.wheel.preciseY) : Double(event.wheel.y)
             return .wheel(event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -y : y)

@@ -2,6 +2,8 @@ import Foundation
 import HyzerKit
 import HyzerStore
 import KioskCore
+import KioskHardware
+import KioskRender
 import Logging
 import Testing
 
@@ -54,5 +56,25 @@ import Testing
         }
         #expect(session.state.screen.name == "setup-players")
         #expect(try store.players().isEmpty)
+    }
+
+    /// On the name wheel a keyboard types: Enter is done, Backspace deletes, Space's text types
+    /// (its key does nothing more); arrows stay the knob. Elsewhere Space and Backspace are still
+    /// the knob's press and long press.
+    @Test func keysTypeOnTheWheelAndAreTheKnobElsewhere() {
+        #expect(KnobInput.typingEvents(.text("é")) == [.typed(.text("é"))])
+        #expect(KnobInput.typingEvents(.key(.enter, down: true, isRepeat: false)) == [.typed(.done)])
+        #expect(KnobInput.typingEvents(.key(.enter, down: false, isRepeat: false)) == [])
+        #expect(KnobInput.typingEvents(.key(.backspace, down: true, isRepeat: true)) == [.typed(.delete)])
+        #expect(KnobInput.typingEvents(.key(.space, down: true, isRepeat: false)) == [])
+        #expect(KnobInput.typingEvents(.key(.up, down: true, isRepeat: false)) == nil)
+        var mapping = KeyboardKnobMapping()
+        func knob(_ key: DisplayEvent.Key) -> [KioskEvent] {
+            KnobInput.keyboardEvents(.key(key, down: true, isRepeat: false), mapping: &mapping, nowNs: 1)
+                + KnobInput.keyboardEvents(.key(key, down: false, isRepeat: false), mapping: &mapping, nowNs: 2)
+        }
+        #expect(knob(.space) == [.pressed])
+        #expect(knob(.backspace) == [.longPressed])
+        #expect(KnobInput.keyboardEvents(.text("a"), mapping: &mapping, nowNs: 3).isEmpty)
     }
 }

@@ -145,3 +145,45 @@ import Testing
         }
     }
 }
+
+/// A USB keyboard on the name wheel: text types (any script), Backspace deletes, Enter is done.
+@Suite struct NameEntryKeyboardTests {
+    @Test func aKeyboardTypesDeletesAndFinishes() throws {
+        var h = try Harness(players: 1, startRound: false)
+        _ = try NameEntryScreenTests.openNameEntry(&h)
+        #expect(h.state.screen.takesTyping)
+        h.send(.typed(.text("josé")))
+        h.send(.typed(.text("x\n")))
+        h.send(.typed(.delete))
+        guard case .nameEntry(let entry) = h.state.screen else { throw CancellationError() }
+        #expect(entry.wheel.text == "José")
+        let effects = h.send(.typed(.done))
+        guard case .addPlayer(let player) = effects.last else {
+            Issue.record("no player: \(effects)")
+            return
+        }
+        #expect(player.displayName == "José")
+        #expect(h.players.map(\.displayName) == ["Nate", "José"])
+        #expect(!h.state.screen.takesTyping)
+    }
+
+    /// The wheel's own rules hold for typing: the 41st character is refused with the message.
+    @Test func typingPastTheLimitIsRefused() throws {
+        var h = try Harness(players: 1, startRound: false)
+        _ = try NameEntryScreenTests.openNameEntry(&h)
+        let effects = h.send(.typed(.text(String(repeating: "ß", count: Player.maxNameLength + 1))))
+        #expect(effects.last == .buzz(.error))
+        #expect(h.state.notice?.text == "A name has at most \(Player.maxNameLength) characters")
+        guard case .nameEntry(let entry) = h.state.screen else { throw CancellationError() }
+        #expect(entry.wheel.text == String(repeating: "ß", count: Player.maxNameLength))
+    }
+
+    /// Elsewhere typing does nothing: the keyboard is the knob there.
+    @Test func otherScreensIgnoreTyping() throws {
+        var h = try Harness(players: 1, startRound: false)
+        #expect(!h.state.screen.takesTyping)
+        let before = h.state
+        #expect(h.send(.typed(.text("a"))).isEmpty)
+        #expect(h.state.screen == before.screen)
+    }
+}

@@ -97,6 +97,28 @@ extension Screen.NameEntry: ScreenBehavior {
         }
     }
 
+    var takesTyping: Bool { true }
+
+    /// A USB keyboard: each character is taken as if chosen on the wheel (so the same rules
+    /// refuse what the wheel refuses), including letters the wheel lacks ("José", "Łukasz"):
+    /// a keyboard can type them, and the board draws any script. Control characters are dropped.
+    func typed(_ key: TypedKey, in state: inout KioskState, now: Millis) -> [KioskEffect] {
+        switch key {
+        case .delete: return take(.delete, in: &state, now: now)
+        case .done: return take(.done, in: &state, now: now)
+        case .text(let text):
+            var effects: [KioskEffect] = []
+            for character in text {
+                guard case .nameEntry(let current) = state.screen else { break }
+                guard !character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                    continue
+                }
+                effects += current.take(.character(character), in: &state, now: now)
+            }
+            return effects
+        }
+    }
+
     /// Out of the screen; nothing is saved.
     func back(in state: inout KioskState) { state.screen = origin }
 
