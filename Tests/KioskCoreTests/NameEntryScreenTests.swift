@@ -110,12 +110,42 @@ import Testing
         h.send(.touch(x: cell.row.frame.midX, y: cell.row.frame.midY))
         guard case .nameEntry(let typed) = h.state.screen else { throw CancellationError() }
         #expect(typed.wheel.text == String(character).uppercased())
+        #expect(typed.keyboard, "a touch brings up the on-screen keyboard")
         h.send(.touch(x: boxes.field.frame.midX, y: boxes.field.frame.midY))
         #expect(h.state.screen == .nameEntry(typed))
     }
 
-    /// The screen's boxes at every panel size: inside the screen, none overlapping, at least the
-    /// minimum text size, every fixed label ("Space", "Del", "Done") whole, cells tappable.
+    /// Once touched, the screen is an on-screen keyboard: every letter, space, -, ', Del and
+    /// Done as keys; a tap on one types it; a turn of the knob brings the wheel back.
+    @Test func theOnScreenKeyboardTypesWhatIsTapped() throws {
+        var h = try Harness(players: 1, startRound: false)
+        _ = try Self.openNameEntry(&h)
+        h.send(.touch(x: 1, y: 1))  // on the title: nothing typed, the keyboard comes up
+        guard case .nameEntry(let shown) = h.state.screen else { throw CancellationError() }
+        #expect(shown.keyboard && shown.wheel.text.isEmpty)
+        let layout = Layout(viewport: h.state.viewport)
+        func tap(_ item: NameWheel.Item) throws {
+            guard case .nameEntry(let entry) = h.state.screen else { throw CancellationError() }
+            let key = try #require(layout.nameEntryBoxes(entry).cells.first { $0.item == item }, "\(item)")
+            h.send(.touch(x: key.row.frame.midX, y: key.row.frame.midY))
+        }
+        let keys = layout.nameEntryBoxes(shown).cells.map(\.item)
+        #expect(Set(keys) == Set(NameWheel.characters.map { .character($0) } + [.delete, .done]))
+        #expect(keys.count == NameWheel.characters.count + 2)
+        for character in "qi x" { try tap(.character(character)) }
+        try tap(.delete)
+        guard case .nameEntry(let typed) = h.state.screen else { throw CancellationError() }
+        #expect(typed.wheel.text == "Qi ")
+        h.send(.turned(1))
+        guard case .nameEntry(let turned) = h.state.screen else { throw CancellationError() }
+        #expect(!turned.keyboard)
+        h.send(.touch(x: 1, y: 1))
+        try tap(.done)
+        #expect(h.players.map(\.displayName) == ["Nate", "Qi"])
+    }
+
+    /// The screen's boxes at every panel size, the wheel and the keyboard: inside the screen, none
+    /// overlapping, at least the minimum text size, every fixed label whole, cells tappable.
     @Test(arguments: LayoutCheckTests.sizes)
     func theScreenHoldsItsContent(size: (Int, Int)) throws {
         let bundled = NameLexicon([
@@ -124,21 +154,29 @@ import Testing
         var state = KioskState(viewport: Viewport(width: size.0, height: size.1))
         state.nameList = bundled
         var entry = Screen.NameEntry(.newPlayer(from: .init(courseID: UUID(), selected: [], cursor: 0)), in: state)
-        for text in ["", "Ma", String(repeating: "W", count: Player.maxNameLength)] {
+        for (text, keyboard) in [
+            ("", false), ("Ma", false), (String(repeating: "W", count: Player.maxNameLength), false),
+            ("", true), ("Ma", true),
+        ] {
             entry.wheel = NameWheel(text: text, predictor: entry.wheel.predictor)
+            entry.keyboard = keyboard
             let layout = Layout(viewport: state.viewport)
             let boxes = layout.nameEntryBoxes(entry)
-            let what = "name entry \(size.0)×\(size.1) \"\(text)\""
-            #expect(boxes.cells.count >= 5, "\(what)")
-            #expect(boxes.cells.count % 2 == 1, "\(what)")
-            #expect(boxes.cells[boxes.cells.count / 2].item == entry.wheel.selected, "\(what)")
+            let what = "name entry \(size.0)×\(size.1) \"\(text)\"\(keyboard ? " keyboard" : "")"
+            if keyboard {
+                #expect(boxes.cells.count == NameWheel.characters.count + 2, "\(what)")
+            } else {
+                #expect(boxes.cells.count >= 5, "\(what)")
+                #expect(boxes.cells.count % 2 == 1, "\(what)")
+                #expect(boxes.cells[boxes.cells.count / 2].item == entry.wheel.selected, "\(what)")
+            }
             #expect(boxes.completions.count == entry.wheel.completions.count, "\(what)")
             let rows = [boxes.field] + (boxes.cells + boxes.completions).map(\.row)
             let screen = Rect(x: 0, y: layout.header.maxY, w: layout.width, h: layout.footer.y - layout.header.maxY)
             for row in rows {
                 #expect(row.frame.w >= Layout.touchTarget && row.frame.h >= Layout.touchTarget, "\(what)")
                 for text in row.texts where !text.ellipsized {
-                    #expect(Layout.textWidth("Space", size: text.size) <= text.frame.w + 0.5, "\(what)")
+                    #expect(Layout.textWidth(keyboard ? "W" : "Space", size: text.size) <= text.frame.w + 0.5, "\(what)")
                 }
             }
             LayoutCheckTests.check(rows, in: screen, minimumRow: Layout.touchTarget, layout: layout, what)

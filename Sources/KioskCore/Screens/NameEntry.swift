@@ -16,6 +16,9 @@ extension Screen {
 
         public var purpose: Purpose
         public var wheel: NameWheel
+        /// The on-screen keyboard is up instead of the wheel's strip: a touch brings it, a turn
+        /// of the knob takes it away.
+        public var keyboard = false
 
         /// Opens the wheel with the names this kiosk knows behind it: its registered players, the
         /// guests of its current and last rounds, and the bundled list (`state.nameList`).
@@ -74,6 +77,7 @@ extension Screen.NameEntry: ScreenBehavior {
 
     func turned(_ steps: Int, in state: inout KioskState) -> [KioskEffect] {
         var entry = self
+        entry.keyboard = false
         entry.wheel.turn(steps)
         state.screen = .nameEntry(entry)
         return []
@@ -122,35 +126,45 @@ extension Screen.NameEntry: ScreenBehavior {
     /// Out of the screen; nothing is saved.
     func back(in state: inout KioskState) { state.screen = origin }
 
-    /// A tap on a wheel cell or a completion takes it; anywhere else does nothing (a stray
+    /// A touch brings up the on-screen keyboard; then a tap on a key or a completion takes it.
+    /// A tap on the wheel's strip takes that cell as well. Anywhere else types nothing (a stray
     /// touch must not type).
     func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
         let boxes = layout.nameEntryBoxes(self)
+        var entry = self
+        entry.keyboard = true
+        state.screen = .nameEntry(entry)
         guard let hit = (boxes.cells + boxes.completions).first(where: { $0.row.frame.contains(x: x, y: y) }) else {
             return []
         }
-        return take(hit.item, in: &state, now: now)
+        return entry.take(hit.item, in: &state, now: now)
     }
 }
 
 // MARK: Layout
 
 extension Layout {
-    /// The name entry screen as boxes: the text so far, a strip of wheel cells centred on the
-    /// cursor, and the completions as a row of their own (tappable, and lit when the wheel is on
-    /// one). Everything is at least the minimum text size and the touch target.
+    /// The name entry screen as boxes: the text so far, then either the wheel (a strip of cells
+    /// centred on the cursor) or, once the screen is touched, an on-screen keyboard, and the
+    /// completions as a row of their own (tappable, and lit when the wheel is on one).
+    /// Everything is at least the minimum text size and the touch target.
     public struct NameEntryBoxes: Sendable, Equatable {
         public struct Cell: Sendable, Equatable {
             public var item: NameWheel.Item
-            /// Detents from the cursor (0: under it).
-            public var offset: Int
+            /// Detents from the cursor (0: under it); nil for a key of the on-screen keyboard.
+            public var offset: Int?
             public var row: RowBoxes
         }
         public var title: TextBox
         public var field: RowBoxes
+        /// The wheel's strip, or the keyboard's keys.
         public var cells: [Cell]
         public var completions: [Cell]
     }
+
+    /// The on-screen keyboard's rows (the last one is Space, Del, Done).
+    static let keyRows: [[NameWheel.Item]] =
+        ["qwertyuiop", "asdfghjkl", "zxcvbnm-'"].map { $0.map { .character($0) } } + [[.character(" "), .delete, .done]]
 
     /// What a wheel item says on screen.
     public static func label(_ item: NameWheel.Item) -> String {
@@ -164,11 +178,32 @@ extension Layout {
         }
     }
 
-    /// Whole pixels inwards: rounded cards drawn at fractional edges leave seams.
+    /// Edges on whole pixels: rounded cards drawn at fractional edges leave seams.
     static func pixels(_ rect: Rect) -> Rect {
-        let x = rect.x.rounded(.up)
-        let y = rect.y.rounded(.up)
-        return Rect(x: x, y: y, w: (rect.maxX.rounded(.down) - x), h: (rect.maxY.rounded(.down) - y))
+        let x = rect.x.rounded()
+        let y = rect.y.rounded()
+        return Rect(x: x, y: y, w: rect.maxX.rounded() - x, h: rect.maxY.rounded() - y)
+    }
+
+    /// A cell's text gets 88% of its width (the rest is the gaps between cells and around the text).
+    static let cellTextShare = 0.88
+
+    /// `items` side by side across `rect`, each as one cell; completions give way with an ellipsis.
+    func cellRow(
+        _ items: [NameWheel.Item], in rect: Rect, size: Int, color: (NameWheel.Item, Int) -> RGB,
+        offset: (NameWheel.Item, Int) -> Int?
+    ) -> [NameEntryBoxes.Cell] {
+        let width = rect.w / Double(max(items.count, 1))
+        let gap = max(2, width * (1 - Layout.cellTextShare) / 3)
+        return items.enumerated().map { n, item in
+            let frame = Self.pixels(Rect(x: rect.x + Double(n) * width + gap / 2, y: rect.y, w: width - gap, h: rect.h))
+            let isCompletion = if case .completion = item { true } else { false }
+            let text = TextBox(
+                Layout.label(item), isCompletion ? .body : .title, size: size, color(item, n),
+                span: Span(x: frame.x + gap, w: frame.w - 2 * gap), midY: frame.midY, align: .center,
+                ellipsized: isCompletion)
+            return NameEntryBoxes.Cell(item: item, offset: offset(item, n), row: RowBoxes(frame: frame, texts: [text]))
+        }
     }
 
     public func nameEntryBoxes(_ entry: Screen.NameEntry) -> NameEntryBoxes {
@@ -179,10 +214,13 @@ extension Layout {
             entry.title, .title, size: max(minimum, headerFont), Palette.textPrimary,
             span: Span(x: margin, w: width - 2 * margin), midY: header.midY, ellipsized: true)
 
-        // Three bands: the text, the wheel, the completions. A tall portrait panel does not make
-        // them taller than a landscape one of the same width would.
-        let rowHeight = max(Layout.touchTarget, Double(minimum) * 2, min(area.h / 3.6, min(width, height) * 0.22).rounded())
-        let gap = Layout.rowGap(rowHeight) * 2
+        // The wheel: three bands (the text, the strip, the completions); the keyboard: the text,
+        // the completions and four rows of keys. A tall portrait panel does not make them taller
+        // than a landscape one of the same width would.
+        let bands = entry.keyboard ? 6.6 : 3.6
+        let rowHeight = max(
+            Layout.touchTarget, Double(minimum) * 2, min(area.h / bands, min(width, height) * 0.22).rounded(.down))
+        let gap = Layout.rowGap(rowHeight) * (entry.keyboard ? 1 : 2)
         let fieldRect = Self.pixels(Rect(x: area.x, y: area.y + gap, w: area.w, h: rowHeight))
         // The text shrinks to stay whole as it grows, never under the minimum (then it gives way
         // at the end, which the renderer ellipsizes).
@@ -199,60 +237,53 @@ extension Layout {
                     ellipsized: true)
             ])
 
+        let cellSize = max(minimum, Layout.fontSize(rowHeight * 0.4))
+        let names = wheel.completions
+        func completionRow(at y: Double) -> [NameEntryBoxes.Cell] {
+            let rect = Rect(x: area.x, y: y, w: area.w, h: max(Layout.touchTarget, rowHeight * 0.8))
+            guard !names.isEmpty, rect.maxY <= area.maxY + 0.5 else { return [] }
+            return cellRow(
+                names.map { .completion($0) }, in: rect, size: max(minimum, Layout.fontSize(rect.h * 0.45)),
+                color: { item, _ in wheel.selected == item && !entry.keyboard ? Palette.accent : Palette.textSecondary },
+                offset: { item, _ in entry.keyboard ? nil : wheel.detents(to: item) })
+        }
+
+        if entry.keyboard {
+            let completions = completionRow(at: fieldRect.maxY + gap)
+            var y = fieldRect.maxY + gap + (names.isEmpty ? 0 : max(Layout.touchTarget, rowHeight * 0.8) + gap)
+            var keys: [NameEntryBoxes.Cell] = []
+            for row in Self.keyRows {
+                // Letter rows keep the top row's key width, centred; the last row is three wide keys.
+                let keyWidth = row.count == 3 ? area.w / 3 : area.w / Double(Self.keyRows[0].count)
+                let w = keyWidth * Double(row.count)
+                let rect = Rect(x: area.x + (area.w - w) / 2, y: y, w: w, h: rowHeight)
+                // As large as the row's widest label ("W", "Space") allows in its key.
+                let widest = row.map { Layout.textWidth(Layout.label($0), size: 1) }.max() ?? 1
+                keys += cellRow(
+                    row, in: rect, size: max(minimum, min(cellSize, Int(keyWidth * Layout.cellTextShare / widest / 2) * 2)),
+                    color: { _, _ in Palette.textPrimary }, offset: { _, _ in nil })
+                y += rowHeight + gap
+            }
+            return NameEntryBoxes(title: title, field: field, cells: keys, completions: completions)
+        }
+
         // The strip: an odd number of cells, each wide enough for "Space" at the cell's size,
         // which is as large as lets seven cells fit (never under the minimum: then fewer fit).
         let wheelRect = Rect(x: area.x, y: fieldRect.maxY + gap, w: area.w, h: rowHeight)
-        // A cell's text gets 88% of its width (the rest is the gaps between cells and around the text).
-        let textShare = 0.88
         // (7.5: seven with room to spare, so rounding never leaves only five.)
-        let sevenFit = Int(wheelRect.w / 7.5 * textShare / Layout.textWidth("Space", size: 1) / 2) * 2
-        let cellSize = max(minimum, min(Layout.fontSize(rowHeight * 0.4), sevenFit))
-        let widest = Layout.textWidth("Space", size: cellSize) / textShare + 6
+        let sevenFit = Int(wheelRect.w / 7.5 * Layout.cellTextShare / Layout.textWidth("Space", size: 1) / 2) * 2
+        let stripSize = max(minimum, min(cellSize, sevenFit))
+        let widest = Layout.textWidth("Space", size: stripSize) / Layout.cellTextShare + 6
         var visible = max(1, Int(wheelRect.w / max(widest, Layout.touchTarget)))
         if visible % 2 == 0 { visible -= 1 }
         visible = min(visible, wheel.ring.count)
-        let cellWidth = wheelRect.w / Double(visible)
-        let cellGap = max(2, cellWidth * 0.04)
-        var cells: [NameEntryBoxes.Cell] = []
-        for slot in 0..<visible {
-            let offset = slot - visible / 2
-            let index = ((wheel.cursor + offset) % wheel.ring.count + wheel.ring.count) % wheel.ring.count
-            let item = wheel.ring[index]
-            let frame = Self.pixels(
-                Rect(
-                    x: wheelRect.x + Double(slot) * cellWidth + cellGap / 2, y: wheelRect.y, w: cellWidth - cellGap,
-                    h: wheelRect.h))
-            let isCompletion = if case .completion = item { true } else { false }
-            let text = TextBox(
-                Layout.label(item), isCompletion ? .body : .title, size: cellSize,
-                offset == 0 ? Palette.accent : Palette.textPrimary,
-                span: Span(x: frame.x + cellGap, w: frame.w - 2 * cellGap), midY: frame.midY, align: .center,
-                ellipsized: isCompletion)
-            cells.append(NameEntryBoxes.Cell(item: item, offset: offset, row: RowBoxes(frame: frame, texts: [text])))
-        }
-
-        // The completions, side by side under the wheel.
-        let names = wheel.completions
-        let completionRect = Rect(x: area.x, y: wheelRect.maxY + gap, w: area.w, h: max(Layout.touchTarget, rowHeight * 0.8))
-        var completions: [NameEntryBoxes.Cell] = []
-        if !names.isEmpty, completionRect.maxY <= area.maxY + 0.5 {
-            let width = completionRect.w / Double(names.count)
-            let size = max(minimum, Layout.fontSize(completionRect.h * 0.45))
-            for (n, name) in names.enumerated() {
-                let frame = Self.pixels(
-                    Rect(
-                        x: completionRect.x + Double(n) * width + cellGap / 2, y: completionRect.y, w: width - cellGap,
-                        h: completionRect.h))
-                let item = NameWheel.Item.completion(name)
-                let text = TextBox(
-                    name, .body, size: size, wheel.selected == item ? Palette.accent : Palette.textSecondary,
-                    span: Span(x: frame.x + cellGap, w: frame.w - 2 * cellGap), midY: frame.midY, align: .center,
-                    ellipsized: true)
-                completions.append(
-                    NameEntryBoxes.Cell(
-                        item: item, offset: wheel.detents(to: item) ?? 0, row: RowBoxes(frame: frame, texts: [text])))
-            }
-        }
-        return NameEntryBoxes(title: title, field: field, cells: cells, completions: completions)
+        let ring = wheel.ring.count
+        let items = (0..<visible).map { wheel.ring[((wheel.cursor + $0 - visible / 2) % ring + ring) % ring] }
+        let cells = cellRow(
+            items, in: wheelRect, size: stripSize,
+            color: { _, slot in slot == visible / 2 ? Palette.accent : Palette.textPrimary },
+            offset: { _, slot in slot - visible / 2 })
+        return NameEntryBoxes(
+            title: title, field: field, cells: cells, completions: completionRow(at: wheelRect.maxY + gap))
     }
 }

@@ -4,7 +4,7 @@ import KioskCore
 
 extension Painter {
     /// The name wheel: the text so far on its card, the strip of choices with the one under the
-    /// cursor outlined in teal, and the completions below. Every box comes from
+    /// cursor outlined in teal (or the on-screen keyboard, once touched), and the completions. Every box comes from
     /// `Layout.nameEntryBoxes`, which touch hit-tests against too.
     func paint(_ entry: Screen.NameEntry) {
         let boxes = layout.nameEntryBoxes(entry)
@@ -14,7 +14,7 @@ extension Painter {
         let outline = max(2, 4 * layout.scale)
         for cell in boxes.cells + boxes.completions {
             let rect = cell.row.frame
-            let lit = cell.offset == 0 && entry.wheel.selected == cell.item
+            let lit = cell.offset == 0 && entry.wheel.selected == cell.item && !entry.keyboard
             if lit {
                 canvas.strokeRounded(rect, radius: rect.h * 0.22, width: outline, Palette.accent, inner: Palette.elevated)
             } else {
@@ -22,6 +22,9 @@ extension Painter {
             }
             for text in cell.row.texts { draw(text) }
         }
-        paintFooter("Turn to choose · Press to add · Hold to go back")
+        paintFooter(
+            entry.keyboard
+                ? "Tap to type · Turn the knob for the wheel · Hold to go back"
+                : "Turn to choose · Press to add · Hold to go back")
     }
 }
