@@ -33,8 +33,10 @@ enum NameEntryBenchmark {
         let lexicon = NameLexicon(tsv: try String(contentsOf: list, encoding: .utf8))
         let buildTime = ContinuousClock.now - built
         let predictor = NamePredictor(bundled: lexicon)
+        // One name a line; a TSV's first column (so the bundled list itself can be replayed).
         let names = try String(contentsOf: file, encoding: .utf8).split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.hasPrefix("#") }
+            .map { $0.prefix { $0 != "\t" }.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         var listed: [Int] = []
         var unlisted: (actions: Int, letters: Int) = (0, 0)
         var skipped = 0
