@@ -54,6 +54,29 @@ public final class Display {
         (Canvas.maxCachedTexts, Canvas.maxCachedTextBytes, Canvas.maxCachedFonts)
     }
 
+    /// Names in any script: off, characters the bundled fonts lack draw as boxes (tests'
+    /// negative control). Set it before drawing: texts already cached keep their faces.
+    public var fontFallback: Bool {
+        get { canvas.fallbackEnabled }
+        set { canvas.fallbackEnabled = newValue }
+    }
+
+    /// How `text` is drawn in `role` at `size`: its runs in visual order, each with its face
+    /// and the glyphs that face lacks.
+    public func textCoverage(_ text: String, role: FontRole, size: Int) -> [TextRunCoverage] {
+        canvas.coverage(text, role, size: size)
+    }
+
+    /// The width `text` takes in `role` at `size` (all runs together).
+    public func textWidth(_ text: String, role: FontRole, size: Int) -> Double {
+        canvas.measure(text, role, size: size)
+    }
+
+    /// `text` as a name column `width` wide shows it: whole, or shortened with "…".
+    public func ellipsized(_ text: String, role: FontRole, size: Int, width: Double) -> String {
+        canvas.fitted(text, role, size: size, width: width)
+    }
+
     /// - Parameters:
     ///   - size: logical size; for a full-screen window the display's own size is used.
     ///   - rotate: portrait: the logical canvas is the screen turned 90°.
