@@ -5,8 +5,13 @@ SWIFT ?= swift
 # Debian packages the project and its tests need (build headers, tools the tests call).
 #   build: SQLite, libgpiod v1, SDL2 + SDL2_ttf, zlib (PNG snapshots)
 #   tests: Xvfb, xauth and xdotool drive the kiosk in a real window; sqlite3 for the audits
+#   names in any script (issue 14): fontconfig finds fallback faces among these Noto fonts
+#   (Greek, Cyrillic, Arabic, Hebrew, Indic, Thai... in noto-core; Chinese, Japanese, Korean
+#   in noto-cjk), DejaVu (monochrome emoji), Noto Color Emoji for emoji DejaVu lacks. The
+#   fonts are the kiosk package's future Recommends: without them those names show boxes.
 #   screens: ImageMagick tiles the contact sheets (`make screens`)
 APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev zlib1g-dev \
+	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
 	xvfb xauth xdotool imagemagick
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Extra flags for the programs `make run` starts, e.g. DATA=--data=/tmp/hyzer

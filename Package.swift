@@ -109,14 +109,17 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // SDL2, SDL2_ttf and zlib, each a bare modulemap + header.
+        // SDL2, SDL2_ttf, zlib and fontconfig, each a bare modulemap + header.
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CSDL2TTF", pkgConfig: "SDL2_ttf", providers: [.apt(["libsdl2-ttf-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // glibc's <malloc.h> (mallopt, malloc_info), as a bare modulemap + header.
         .systemLibrary(name: "CMalloc"),
+        // fontconfig: fallback faces for names in scripts the bundled fonts lack.
+        .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig1-dev"])]),
         // Draws a KioskState with SDL2 + SDL2_ttf: windowed, full-screen or headless.
-        .target(name: "KioskRender", dependencies: ["KioskCore", "HyzerKit", "CSDL2", "CSDL2TTF", "CZlib"]),
+        .target(
+            name: "KioskRender", dependencies: ["KioskCore", "HyzerKit", "CSDL2", "CSDL2TTF", "CZlib", "CFontconfig"]),
         // The kiosk's glue: store <-> state machine <-> display <-> knob, and the loops.
         .target(
             name: "KioskApp",

@@ -203,6 +203,7 @@ private func openScreen(_ configuration: KioskConfiguration) throws -> (HyzerDat
         reduceMotion: configuration.reduceMotion,
         paging: (configuration.boardPageInterval, configuration.boardRowsPerPage))
     session.statusGatherer.display = (display.videoDriver, display.rendererName)
+    session.loadNameList(assets.appendingPathComponent("first-names.tsv"), logger: configuration.logger)
     return (store, display, session)
 }
 

@@ -59,6 +59,16 @@ public final class KioskSession {
         checkStorage(now: now)
     }
 
+    /// Reads the bundled first names behind the name wheel, once. Without them the wheel still
+    /// works (players' names, alphabetical letters), so a missing file is logged, not fatal.
+    public func loadNameList(_ file: URL, logger: Logger) {
+        do {
+            state.nameList = NameLexicon(tsv: try String(contentsOf: file, encoding: .utf8))
+        } catch {
+            logger.warning("the name wheel's list \(file.path) could not be read: \(error)")
+        }
+    }
+
     /// Asks the store how its storage is (a statvfs, and a writable-again check when it
     /// was opened read-only) and shows a change. Cheap enough for every reload.
     public func checkStorage(now: Millis) {
@@ -153,6 +163,9 @@ public final class KioskSession {
                     let participants = playerIDs.compactMap { id in players.first { $0.id == id }.map(Participant.registered) }
                     let round = try store.createRound(courseID: courseID, organizerID: playerIDs[0], participants: participants)
                     _ = try store.startRound(round.id)
+                    wrote = true
+                case .addPlayer(let player):
+                    try store.savePlayer(player)
                     wrote = true
                 case .saveSettings(let settings):
                     if let settingsURL {

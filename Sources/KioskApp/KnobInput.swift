@@ -21,9 +21,31 @@ public enum KnobInput {
         case .down: .down
         case .left: .left
         case .right: .right
-        case .enter: .enter
-        case .escape: .escape
+        case .enter, .space: .enter
+        case .escape, .backspace: .escape
         case .other: nil
+        }
+    }
+
+    /// What a key does on a screen that takes typing (`Screen.takesTyping`): Enter is done,
+    /// Backspace deletes, Space types (its text arrives as `.text`); nil: the knob's meaning.
+    static func typingKey(_ key: DisplayEvent.Key) -> TypedKey?? {
+        switch key {
+        case .enter: .some(.done)
+        case .backspace: .some(.delete)
+        case .space: .some(nil)
+        default: nil
+        }
+    }
+
+    /// Keyboard input on a screen that takes typing, or nil when it is the knob's.
+    static func typingEvents(_ event: DisplayEvent) -> [KioskEvent]? {
+        switch event {
+        case .text(let text): return [.typed(.text(text))]
+        case .key(let key, let down, _):
+            guard let typing = typingKey(key) else { return nil }
+            return down ? typing.map { [.typed($0)] } ?? [] : []
+        default: return nil
         }
     }
 

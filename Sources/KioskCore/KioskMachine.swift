@@ -35,6 +35,9 @@ public struct KioskState: Sendable, Equatable {
     public private(set) var lastInputAt: Millis = 0
     /// Logical screen size, for touch hit-testing.
     public private(set) var viewport = Viewport(width: 1280, height: 720)
+    /// The bundled first names behind the name wheel, read once by the shell (empty: the wheel
+    /// still works, from the players' names and its letter order).
+    public var nameList = NameLexicon.empty
 
     public init(settings: KioskSettings = KioskSettings(), viewport: Viewport = Viewport(width: 1280, height: 720)) {
         self.settings = settings
@@ -136,6 +139,10 @@ public struct KioskState: Sendable, Equatable {
             effects += Screen.History.loaded(page, after: after, in: &self)
         case .historyRoundLoaded(let snapshot):
             Screen.History.roundLoaded(snapshot, in: &self)
+        case .typed(let key):
+            input(now)
+            let behavior = screen.behavior
+            effects += behavior.typed(key, in: &self, now: now)
         }
         return effects
     }

@@ -152,6 +152,15 @@ public enum KioskEvent: Sendable, Equatable {
     case historyLoaded(HistoryPage, after: HistoryCursor?)
     /// A round read for `.loadHistoryRound`.
     case historyRoundLoaded(RoundSnapshot)
+    /// A keyboard typed on a screen that takes typing (`Screen.takesTyping`).
+    case typed(TypedKey)
+}
+
+/// What a keyboard does on a screen that takes typing.
+public enum TypedKey: Sendable, Equatable {
+    case text(String)
+    case delete
+    case done
 }
 
 /// The logical drawing area in pixels (after any portrait rotation).
@@ -178,6 +187,8 @@ public enum KioskEffect: Sendable, Equatable {
     /// Drop a round that has no scores (it syncs as a completed round with no events).
     case discardRound(UUID)
     case startRound(courseID: UUID, playerIDs: [UUID])
+    /// Register a new player (entered on the name wheel); their id is already picked for the round.
+    case addPlayer(Player)
     case saveSettings(KioskSettings)
     /// Gather the status screen's facts and send them back as `.statusChanged`.
     case refreshStatus

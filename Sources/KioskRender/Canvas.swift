@@ -25,6 +25,10 @@ final class Canvas {
     private let fontsDirectory: URL
     private var fonts: [FontKey: CachedFont] = [:]
     private var texts: [TextKey: CachedText] = [:]
+    /// Installed faces for characters the bundled ones lack (see TextRuns.swift).
+    let fallback = FontFallback()
+    /// Off only to show what a name looks like without fallback (the tests' negative control).
+    var fallbackEnabled = true
     private var useCounter: UInt64 = 0
     /// Pixel bytes (4 per pixel) of the cached text textures.
     private(set) var cachedTextBytes = 0
@@ -36,10 +40,12 @@ final class Canvas {
     /// bounds leave room for every screen at once and for a resize.
     static let maxCachedTexts = 600
     static let maxCachedTextBytes = 24 << 20
-    static let maxCachedFonts = 24
+    /// Fonts: three roles at a few sizes, plus the fallback faces a board of names from many
+    /// scripts opens (Arabic, Hebrew, Devanagari, CJK, emoji... each at the sizes in use).
+    static let maxCachedFonts = 40
 
     struct FontKey: Hashable {
-        var role: FontRole
+        var face: FaceID
         var size: Int
     }
     struct TextKey: Hashable {
@@ -91,15 +97,30 @@ final class Canvas {
         }
     }
 
-    private func font(_ role: FontRole, size: Int) throws -> OpaquePointer {
+    func font(_ role: FontRole, size: Int) throws -> OpaquePointer {
+        guard let font = font(.bundled(role), size: size) else {
+            throw RenderError("cannot open font \(fontsDirectory.appendingPathComponent(Self.fileName(role)).path)")
+        }
+        return font
+    }
+
+    /// The face at `size`, opened once and kept (bounded, least recently used out); nil when
+    /// its file cannot be opened (a fallback font removed since fontconfig listed it).
+    func font(_ face: FaceID, size: Int) -> OpaquePointer? {
         useCounter += 1
-        let key = FontKey(role: role, size: size)
+        let key = FontKey(face: face, size: size)
         if let hit = fonts[key] {
             hit.lastUse = useCounter
             return hit.font
         }
-        let path = fontsDirectory.appendingPathComponent(Self.fileName(role)).path
-        guard let font = TTF_OpenFont(path, Int32(size)) else { throw RenderError("cannot open font \(path)") }
+        let opened: OpaquePointer?
+        switch face {
+        case .bundled(let role):
+            opened = TTF_OpenFont(fontsDirectory.appendingPathComponent(Self.fileName(role)).path, Int32(size))
+        case .installed(let path, let index):
+            opened = TTF_OpenFontIndex(path, Int32(size), index)
+        }
+        guard let font = opened else { return nil }
         if fonts.count >= Self.maxCachedFonts, let oldest = fonts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             // Textures already made from it stay valid: they hold pixels, not the face.
             TTF_CloseFont(oldest.value.font)
@@ -250,9 +271,7 @@ final class Canvas {
             hit.lastUse = useCounter
             return hit
         }
-        guard let font = try? font(role, size: size),
-            let surface = TTF_RenderUTF8_Blended(font, string, SDL_Color(r: 255, g: 255, b: 255, a: 255))
-        else { return nil }
+        guard let surface = rasterize(string, role, size: size) else { return nil }
         defer { SDL_FreeSurface(surface) }
         guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)

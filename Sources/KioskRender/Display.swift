@@ -5,9 +5,13 @@ import KioskCore
 
 /// Input the display delivers, free of SDL types.
 public enum DisplayEvent: Sendable, Equatable {
-    public enum Key: Sendable, Equatable { case up, down, left, right, enter, escape, other }
+    /// Space and Backspace stand in for the knob's press and long press like Enter and Escape,
+    /// except on a screen that takes typing (the name wheel), where they type.
+    public enum Key: Sendable, Equatable { case up, down, left, right, enter, escape, space, backspace, other }
     case quit
     case key(Key, down: Bool, isRepeat: Bool)
+    /// Text typed on a keyboard (SDL's text input, so layouts and dead keys are the system's).
+    case text(String)
     /// Vertical wheel notches, positive away from the user.
     case wheel(Double)
     /// A tap or click, in logical (layout) coordinates.
@@ -48,6 +52,29 @@ public final class Display {
     }
     public static var textCacheLimits: (texts: Int, bytes: Int, fonts: Int) {
         (Canvas.maxCachedTexts, Canvas.maxCachedTextBytes, Canvas.maxCachedFonts)
+    }
+
+    /// Names in any script: off, characters the bundled fonts lack draw as boxes (tests'
+    /// negative control). Set it before drawing: texts already cached keep their faces.
+    public var fontFallback: Bool {
+        get { canvas.fallbackEnabled }
+        set { canvas.fallbackEnabled = newValue }
+    }
+
+    /// How `text` is drawn in `role` at `size`: its runs in visual order, each with its face
+    /// and the glyphs that face lacks.
+    public func textCoverage(_ text: String, role: FontRole, size: Int) -> [TextRunCoverage] {
+        canvas.coverage(text, role, size: size)
+    }
+
+    /// The width `text` takes in `role` at `size` (all runs together).
+    public func textWidth(_ text: String, role: FontRole, size: Int) -> Double {
+        canvas.measure(text, role, size: size)
+    }
+
+    /// `text` as a name column `width` wide shows it: whole, or shortened with "…".
+    public func ellipsized(_ text: String, role: FontRole, size: Int, width: Double) -> String {
+        canvas.fitted(text, role, size: size, width: width)
     }
 
     /// - Parameters:
@@ -256,11 +283,16 @@ public final class Display {
             case Int64(SDLK_DOWN.rawValue): key = .down
             case Int64(SDLK_LEFT.rawValue): key = .left
             case Int64(SDLK_RIGHT.rawValue): key = .right
-            case Int64(SDLK_RETURN.rawValue), Int64(SDLK_KP_ENTER.rawValue), Int64(SDLK_SPACE.rawValue): key = .enter
-            case Int64(SDLK_ESCAPE.rawValue), Int64(SDLK_BACKSPACE.rawValue): key = .escape
+            case Int64(SDLK_RETURN.rawValue), Int64(SDLK_KP_ENTER.rawValue): key = .enter
+            case Int64(SDLK_SPACE.rawValue): key = .space
+            case Int64(SDLK_ESCAPE.rawValue): key = .escape
+            case Int64(SDLK_BACKSPACE.rawValue): key = .backspace
             default: key = .other
             }
             return .key(key, down: event.type == SDL_KEYDOWN.rawValue, isRepeat: event.key.repeat != 0)
+        case SDL_TEXTINPUT.rawValue:
+            let text = withUnsafeBytes(of: event.text.text) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            return text.isEmpty ? nil : .text(text)
         case SDL_MOUSEWHEEL.rawValue:
             let y = event.wheel.preciseY != 0 ? Double(event.wheel.preciseY) : Double(event.wheel.y)
             return .wheel(event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -y : y)

@@ -34,6 +34,7 @@ struct Painter {
         case .join(let join): paint(join)
         case .history(let history): paint(history)
         case .chooseRound(let choose): paint(choose)
+        case .nameEntry(let entry): paint(entry)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         if case .status = state.screen, state.notice?.text == state.storageWarning { return }
@@ -112,18 +113,8 @@ struct Painter {
             alpha: alpha, maxWidth: box.frame.w)
     }
 
-    /// `text`, or its longest prefix with "…" that fits `width` (by binary search: a handful
-    /// of measurements, each cached with the texts).
     func fitted(_ text: String, _ role: FontRole, size: Int, width: Double) -> String {
-        guard canvas.measure(text, role, size: size) > width else { return text }
-        let characters = Array(text)
-        var (low, high) = (0, characters.count - 1)
-        while low < high {
-            let mid = (low + high + 1) / 2
-            let candidate = String(characters[..<mid]).trimmingCharacters(in: .whitespaces) + "…"
-            if canvas.measure(candidate, role, size: size) <= width { low = mid } else { high = mid - 1 }
-        }
-        return String(characters[..<low]).trimmingCharacters(in: .whitespaces) + "…"
+        canvas.fitted(text, role, size: size, width: width)
     }
 
     /// Draws `body` with everything outside `rect` left untouched (rows scrolling under a header).

@@ -3,6 +3,7 @@
 // Figures go to docs/benchmarks.md; nothing here asserts.
 import ArgumentParser
 import Foundation
+import HyzerKit
 import KioskHardware
 
 @main
@@ -16,7 +17,7 @@ struct HyzerBench: AsyncParsableCommand {
             """,
         subcommands: [
             Standings.self, Store.self, History.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self,
-            Soak.self,
+            Soak.self, NameEntry.self,
         ])
 
     /// Prints a benchmark's figures as the last output line.
@@ -108,6 +109,29 @@ struct HyzerBench: AsyncParsableCommand {
 
         func run() async throws {
             try await data.run("sync") { try await SyncBenchmark.run(in: $0) }
+        }
+    }
+
+    struct NameEntry: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "name-entry",
+            abstract: "Knob actions (detents + presses) to enter each name in a list with the name wheel (issue 14).",
+            discussion: """
+                Replays the wheel's own layout with the bundled first-names list behind it. median_actions and \
+                p90_actions are over the names on that list; actions_per_letter_unlisted over the rest.
+                """)
+        @Option(help: "Names, one a line (default: assets/bench/world-first-names.txt, not the bundled list).")
+        var names: String?
+
+        func run() throws {
+            guard let assets = HyzerPaths.assetsDirectory() else {
+                throw ValidationError("cannot find the assets folder; run from the checkout or set HYZER_ASSETS")
+            }
+            let file =
+                names.map { URL(fileURLWithPath: $0) }
+                ?? assets.appendingPathComponent("bench/world-first-names.txt")
+            try emit(
+                try NameEntryBenchmark.run(names: file, bundled: assets.appendingPathComponent("first-names.tsv")))
         }
     }
 

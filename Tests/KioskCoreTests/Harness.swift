@@ -83,6 +83,9 @@ struct Harness {
             round = r
             events = []
             publish(.localScore)
+        case .addPlayer(let player):
+            players.append(player)
+            publish(.localScore)
         case .buzz, .saveSettings, .refreshStatus, .startJoin, .loadHistory, .loadHistoryRound:
             break
         }

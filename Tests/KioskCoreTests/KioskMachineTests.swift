@@ -185,7 +185,7 @@ import Testing
         h.send(.pressed)  // Nate again: unpicked
         h.send(.pressed)  // and picked again, now after Jake
         #expect(h.state.screen == .setupPlayers(courseID: h.course.id, selected: [h.id(2), h.id(0)], cursor: 0))
-        h.send(.turned(10))
+        h.send(.turned(4))  // "Start round", after the 4 players ("Add a player" is below it)
         let effects = h.send(.pressed)
         #expect(effects == [.buzz(.confirm), .startRound(courseID: h.course.id, playerIDs: [h.id(2), h.id(0)])])
         #expect(h.round?.participants.map(\.name) == ["Jake", "Nate"])

@@ -19,6 +19,11 @@ import Testing
             (.setupPlayers(courseID: id, selected: [id], cursor: 1), "setup-players"),
             (.status(Screen.Status(cursor: 1, refreshAt: 0)), "status"),
             (.resolve(.init(cell: ScoreCell(participantID: id, hole: 2), value: 4, origin: .board)), "resolve"),
+            (
+                .nameEntry(
+                    Screen.NameEntry(.newPlayer(from: .init(courseID: id, selected: [], cursor: 0)), in: KioskState())),
+                "name-entry"
+            ),
         ]
         for (screen, name) in screens { #expect(screen.name == name) }
     }

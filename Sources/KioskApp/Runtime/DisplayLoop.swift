@@ -166,7 +166,12 @@ public final class DisplayLoop {
             session.send(.touch(x: x, y: y), now: now)
         case .resized(let viewport):
             session.send(.resized(viewport), now: now)
-        case .key, .wheel:
+        case .text, .key, .wheel:
+            // On the name wheel a keyboard types; elsewhere its keys are the knob, and text is nothing.
+            if session.state.screen.takesTyping, let typed = KnobInput.typingEvents(event) {
+                for kiosk in typed { session.send(kiosk, now: now) }
+                return
+            }
             for kiosk in KnobInput.keyboardEvents(event, mapping: &mapping, nowNs: UInt64(max(0, now)) * 1_000_000) {
                 session.send(kiosk, now: now)
             }

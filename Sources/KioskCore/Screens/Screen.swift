@@ -32,6 +32,8 @@ public enum Screen: Sendable, Equatable {
     case history(History)
     /// Which round, when several are being played (issue 9).
     case chooseRound(ChooseRound)
+    /// Entering a name with the knob's character wheel (issue 14).
+    case nameEntry(NameEntry)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -50,6 +52,7 @@ public enum Screen: Sendable, Equatable {
         case .join(let screen): screen
         case .history(let screen): screen
         case .chooseRound(let screen): screen
+        case .nameEntry(let screen): screen
         }
     }
 
@@ -58,6 +61,9 @@ public enum Screen: Sendable, Equatable {
 
     /// Screens someone is in the middle of; they time out back to the board.
     var isTransient: Bool { behavior.isTransient }
+
+    /// Whether a keyboard types here (the name wheel) rather than standing in for the knob.
+    public var takesTyping: Bool { behavior.takesTyping }
 }
 
 /// How one screen answers the machine's events. Each answer may change the machine (most often
@@ -88,6 +94,10 @@ protocol ScreenBehavior: Sendable {
     var refreshDue: Millis? { get }
     /// `refreshDue` passed: schedule the next one and say what to fetch.
     func refresh(in state: inout KioskState, now: Millis) -> [KioskEffect]
+    /// Whether a keyboard types on this screen; then its input comes as `typed`.
+    var takesTyping: Bool { get }
+    /// A keyboard typed.
+    func typed(_ key: TypedKey, in state: inout KioskState, now: Millis) -> [KioskEffect]
 }
 
 extension ScreenBehavior {
@@ -101,6 +111,8 @@ extension ScreenBehavior {
     func advance(in state: inout KioskState) {}
     var refreshDue: Millis? { nil }
     func refresh(in state: inout KioskState, now: Millis) -> [KioskEffect] { [] }
+    var takesTyping: Bool { false }
+    func typed(_ key: TypedKey, in state: inout KioskState, now: Millis) -> [KioskEffect] { [] }
 }
 
 // MARK: Shared list behaviour

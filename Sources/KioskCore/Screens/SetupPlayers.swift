@@ -2,7 +2,8 @@ import Foundation
 import HyzerKit
 
 extension Screen {
-    /// Starting a round, step 2: who is playing. The rows are the players, then "Start round";
+    /// Starting a round, step 2: who is playing. The rows are the players, "Start round", then
+    /// "Add a player" (the name wheel);
     /// `selected` is in the order they were picked (the first is the organizer).
     public struct SetupPlayers: Sendable, Equatable {
         public var courseID: UUID
@@ -24,14 +25,19 @@ extension Screen.SetupPlayers: ScreenBehavior {
     var name: String { "setup-players" }
 
     func turned(_ steps: Int, in state: inout KioskState) -> [KioskEffect] {
-        state.moveCursor(cursor, by: steps, count: state.data.players.count + 1) {
+        state.moveCursor(cursor, by: steps, count: state.data.players.count + 2) {
             .setupPlayers(courseID: courseID, selected: selected, cursor: $0)
         }
     }
 
-    /// On a player: add or remove them. On "Start round": start it with the players picked.
+    /// On a player: add or remove them. On "Start round": start it with the players picked. On
+    /// "Add a player": enter their name.
     func pressed(in state: inout KioskState, now: Millis) -> [KioskEffect] {
         let players = state.data.players
+        if cursor == players.count + 1 {
+            state.screen = .nameEntry(Screen.NameEntry(.newPlayer(from: self), in: state))
+            return []
+        }
         if players.indices.contains(cursor) {
             var selected = selected
             let id = players[cursor].id
@@ -51,7 +57,7 @@ extension Screen.SetupPlayers: ScreenBehavior {
     }
 
     func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
-        state.touchList(layout, y: y, rows: state.data.players.count + 1, cursor: cursor, now: now) {
+        state.touchList(layout, y: y, rows: state.data.players.count + 2, cursor: cursor, now: now) {
             .setupPlayers(courseID: courseID, selected: selected, cursor: $0)
         }
     }

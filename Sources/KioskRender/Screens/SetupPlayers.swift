@@ -17,6 +17,7 @@ extension Painter {
                 title: selected.isEmpty
                     ? "Start round" : "Start round · \(selected.count) player\(selected.count == 1 ? "" : "s")",
                 isAction: true))
+        items.append(ListItem(title: "Add a player", isAction: true))
         paintList(
             title: "Who is playing?", subtitle: course.map { "\($0.name) · \($0.holeCount) holes" } ?? "",
             items: items, cursor: cursor, hints: "Press to add or remove · Start when ready · Hold to go back")

@@ -1,0 +1,90 @@
+import Foundation
+import HyzerKit
+import KioskCore
+
+/// `hyzer-bench name-entry`: how many knob actions the name wheel needs per name, replaying
+/// the wheel's own layout (`NameWheel.actions(toEnter:predictor:)`) with only the bundled list
+/// behind it, as on a kiosk nobody has played at yet.
+enum NameEntryBenchmark {
+    /// The median knob actions for a person picked at random by the Census's frequencies: every
+    /// bundled name entered once, each counted with its weight.
+    static func censusWeightedMedian(list: URL, predictor: NamePredictor) throws -> Double {
+        var entered: [(actions: Int, weight: Double)] = []
+        for line in try String(contentsOf: list, encoding: .utf8).split(whereSeparator: \.isNewline)
+        where !line.hasPrefix("#") {
+            let fields = line.split(separator: "\t")
+            guard fields.count >= 2, let weight = Double(fields[1]),
+                let actions = NameWheel.actions(toEnter: String(fields[0]), predictor: predictor)
+            else { continue }
+            entered.append((actions, weight))
+        }
+        entered.sort { $0.actions < $1.actions }
+        let half = entered.reduce(0) { $0 + $1.weight } / 2
+        var sum = 0.0
+        for entry in entered {
+            sum += entry.weight
+            if sum >= half { return Double(entry.actions) }
+        }
+        return .nan
+    }
+
+    static func run(names file: URL, bundled list: URL) throws -> Figures {
+        let built = ContinuousClock.now
+        let lexicon = NameLexicon(tsv: try String(contentsOf: list, encoding: .utf8))
+        let buildTime = ContinuousClock.now - built
+        let predictor = NamePredictor(bundled: lexicon)
+        // One name a line; a TSV's first column (so the bundled list itself can be replayed).
+        let names = try String(contentsOf: file, encoding: .utf8).split(whereSeparator: \.isNewline)
+            .map { $0.prefix { $0 != "\t" }.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        var listed: [Int] = []
+        var unlisted: (actions: Int, letters: Int) = (0, 0)
+        var skipped = 0
+        let replayed = ContinuousClock.now
+        for name in names {
+            guard let steps = NameWheel.replay(name, predictor: predictor) else {
+                skipped += 1
+                log("name-entry: \(name): a character the wheel lacks, skipped")
+                continue
+            }
+            let actions = steps.reduce(0) { $0 + abs($1.detents) + 1 }
+            let onList = lexicon.contains(name)
+            let trace = steps.map { step in
+                let label: String
+                switch step.item {
+                case .character(let character): label = character == " " ? "space" : String(character)
+                case .completion(let whole): label = "[\(whole)]"
+                case .delete: label = "delete"
+                case .done: label = "done"
+                }
+                return "\(step.detents)\(label)"
+            }
+            log("name-entry: \(name) \(actions) actions\(onList ? "" : " (on no list)"): \(trace.joined(separator: " "))")
+            if onList {
+                listed.append(actions)
+            } else {
+                unlisted.actions += actions
+                unlisted.letters += name.count
+            }
+        }
+        let replayTime = ContinuousClock.now - replayed
+        listed.sort()
+        func quantile(_ q: Double) -> Double {
+            guard !listed.isEmpty else { return .nan }
+            let position = q * Double(listed.count - 1)
+            let (low, high) = (Int(position.rounded(.down)), Int(position.rounded(.up)))
+            return Double(listed[low]) + (Double(listed[high]) - Double(listed[low])) * (position - Double(low))
+        }
+        return [
+            "median_actions_census_weighted": try censusWeightedMedian(list: list, predictor: predictor),
+            "median_actions": quantile(0.5),
+            "p90_actions": quantile(0.9),
+            "actions_per_letter_unlisted": unlisted.letters > 0 ? Double(unlisted.actions) / Double(unlisted.letters) : .nan,
+            "names_listed": Double(listed.count),
+            "names_unlisted": Double(names.count - listed.count - skipped),
+            "names_skipped": Double(skipped),
+            "index_build_ms": buildTime / .milliseconds(1),
+            "replay_ms_per_name": names.isEmpty ? .nan : replayTime / .milliseconds(1) / Double(names.count),
+        ]
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import HyzerKit
+import Testing
+
+@testable import KioskCore
+
+@Suite struct NameWheelTests {
+    static func lexicon(_ names: [String: Double]) -> NameLexicon {
+        NameLexicon(names.map { NameLexicon.Candidate(name: $0.key, weight: $0.value) })
+    }
+
+    static func type(_ text: String, on wheel: inout NameWheel) {
+        for character in text.lowercased() {
+            let item = NameWheel.Item.character(character)
+            wheel.turn(wheel.detents(to: item)!)
+            #expect(wheel.selected == item)
+            #expect(wheel.press() == .typing)
+        }
+    }
+
+    /// The likeliest choice sits under the cursor, the next ones alternately one detent
+    /// clockwise and one anticlockwise, so the ring's order is the likelihood's.
+    @Test func theLikeliestChoicesSitNearestTheCursor() {
+        let predictor = NamePredictor(bundled: Self.lexicon(["Anna": 5, "Andrew": 3, "Bob": 1]))
+        let wheel = NameWheel(predictor: predictor)
+        #expect(wheel.selected == .character("a"))
+        #expect(wheel.ring.count == NameWheel.characters.count + 2 + 3)
+        let expected = [0, 1, -1, 2, -2, 3, -3]
+        for (rank, item) in wheel.ranked.prefix(expected.count).enumerated() {
+            #expect(wheel.detents(to: item) == expected[rank], "rank \(rank): \(item)")
+        }
+        // A ends 8 of the 9 weights' names, so it leads every whole name; Anna leads Andrew.
+        #expect(Array(wheel.ranked.prefix(3)) == [.character("a"), .completion("Anna"), .completion("Andrew")])
+        // Nothing typed: delete and done are the farthest away.
+        #expect(Array(wheel.ranked.suffix(2)) == [.done, .delete])
+    }
+
+    /// After each letter the ring is laid out again from what the typed prefix continues into.
+    @Test func eachLetterReordersTheWheel() {
+        var wheel = NameWheel(predictor: NamePredictor(bundled: Self.lexicon(["Anna": 5, "Andrew": 3, "Ann": 4])))
+        Self.type("an", on: &wheel)
+        #expect(wheel.text == "An")
+        #expect(wheel.selected == .character("n"))
+        #expect(wheel.cursor == 0)
+        #expect(wheel.completions == ["Anna", "Ann", "Andrew"])
+        Self.type("n", on: &wheel)
+        // "Ann" is a name (done is likely); "Anna" goes on past it; "Andrew" no longer fits.
+        #expect(wheel.completions == ["Anna"])
+        #expect(wheel.ranked.firstIndex(of: .done)! < wheel.ranked.firstIndex(of: .character("z"))!)
+    }
+
+    /// Players registered here outweigh the commonest listed name; a recent guest outweighs a
+    /// rare one. Both are offered whole, as they are spelled.
+    @Test func playersAndGuestsComeBeforeTheBundledList() {
+        let bundled = Self.lexicon(["Mary": 3, "Maria": 1, "Marcus": 0.5, "Mark": 1.2])
+        var wheel = NameWheel(predictor: NamePredictor(bundled: bundled, players: ["Marek Nowak"], guests: ["Marcus"]))
+        Self.type("m", on: &wheel)
+        #expect(wheel.completions == ["Marek Nowak", "Mary", "Marcus"])
+        let plain = NameWheel(text: "M", predictor: NamePredictor(bundled: bundled))
+        #expect(plain.completions == ["Mary", "Mark", "Maria"])
+    }
+
+    /// A prefix no name has (a name on no list) is ordered by the letter model: which letters
+    /// follow the last few typed, over every name.
+    @Test func namesOnNoListFallBackToTheLetterModel() {
+        var wheel = NameWheel(predictor: NamePredictor(bundled: Self.lexicon(["Mina": 1, "Lina": 1, "Tina": 1, "Nils": 1])))
+        Self.type("kin", on: &wheel)
+        #expect(wheel.completions.isEmpty)
+        #expect(wheel.selected == .character("a"))
+    }
+
+    /// Typing folds case and accents for lookup, and a completion enters the name as spelled.
+    @Test func completionsMatchWithoutAccentsAndEnterTheSpelling() {
+        var wheel = NameWheel(predictor: NamePredictor(bundled: Self.lexicon(["Zoë": 2, "Zola": 1])))
+        Self.type("zo", on: &wheel)
+        #expect(wheel.completions == ["Zoë", "Zola"])
+        wheel.turn(wheel.detents(to: .completion("Zoë"))!)
+        #expect(wheel.press() == .typing)
+        #expect(wheel.text == "Zoë")
+        #expect(wheel.selected == .done)
+        #expect(wheel.press() == .finished("Zoë"))
+    }
+
+    @Test func lettersDeleteAndDone() {
+        var wheel = NameWheel(predictor: NamePredictor())
+        #expect(wheel.take(.done) == .refused("Enter a name first"))
+        #expect(wheel.take(.delete) == .refused("Nothing to delete"))
+        #expect(wheel.take(.character(" ")) == .refused("A name starts with a letter"))
+        Self.type("jean-luc o'neil", on: &wheel)
+        #expect(wheel.text == "Jean-Luc O'Neil")
+        #expect(wheel.take(.delete) == .typing)
+        #expect(wheel.text == "Jean-Luc O'Nei")
+        #expect(wheel.take(.character(" ")) == .typing)
+        // Trailing spaces are not part of the name.
+        #expect(wheel.take(.done) == .finished("Jean-Luc O'Nei"))
+    }
+
+    /// The board shows at most `Player.maxNameLength` characters: the 41st is refused.
+    @Test func aNameLongerThanTheBoardShowsIsRefused() {
+        var wheel = NameWheel(text: String(repeating: "a", count: Player.maxNameLength), predictor: NamePredictor())
+        #expect(wheel.take(.character("b")) == .refused("A name has at most 40 characters"))
+        #expect(wheel.text.count == Player.maxNameLength)
+    }
+
+    /// The ring wraps both ways.
+    @Test func turningWraps() {
+        var wheel = NameWheel(predictor: NamePredictor())
+        let count = wheel.ring.count
+        wheel.turn(-1)
+        #expect(wheel.cursor == count - 1)
+        wheel.turn(count + 2)
+        #expect(wheel.cursor == 1)
+    }
+
+    /// The benchmark's replay is the wheel's own: playing its steps on a fresh wheel (turn, check
+    /// the cursor is on the step's item, press) enters the name, and its count is those steps.
+    @Test func theReplayEntersTheNameWithTheActionsItCounts() throws {
+        let predictor = NamePredictor(
+            bundled: Self.lexicon(["Emma": 1, "Emily": 2, "Emmett": 0.5, "Ethan": 1.5, "Oisin": 0.1]))
+        for name in ["Emma", "Emmanuelle", "Oisin", "Kai Jun"] {
+            let steps = try #require(NameWheel.replay(name, predictor: predictor))
+            var wheel = NameWheel(predictor: predictor)
+            var outcome = NameWheel.Outcome.typing
+            for step in steps {
+                #expect(outcome == .typing)
+                wheel.turn(step.detents)
+                #expect(wheel.selected == step.item, "\(name)")
+                #expect(abs(step.detents) <= wheel.ring.count / 2)
+                outcome = wheel.press()
+            }
+            #expect(outcome == .finished(name))
+            #expect(NameWheel.actions(toEnter: name, predictor: predictor) == steps.reduce(0) { $0 + abs($1.detents) + 1 })
+        }
+        // A listed name is taken whole once offered; "Emma" needs fewer steps than its letters + done.
+        #expect(try #require(NameWheel.replay("Emma", predictor: predictor)).count < 5)
+        #expect(NameWheel.replay("Łukasz", predictor: predictor) == nil)
+    }
+
+    /// The bundled asset parses: thousands of names, the commonest first, comments skipped.
+    @Test func theBundledListLoads() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("assets/first-names.tsv")
+        let lexicon = NameLexicon(tsv: try String(contentsOf: url, encoding: .utf8))
+        #expect(lexicon.count >= 2_000)
+        #expect(lexicon.contains("james") && lexicon.contains("Mary"))
+        #expect(!lexicon.contains("#"))
+        #expect(NameWheel(text: "Ja", predictor: NamePredictor(bundled: lexicon)).completions.first == "James")
+    }
+}
