@@ -173,6 +173,12 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
         sync.set(service)
         services.append(.init(service: service, serviceName: "sync"))
     }
+    if let assets = configuration.assetsDirectory {
+        services.append(
+            .init(
+                service: NameListService(file: nameListFile(assets), inbox: inbox, logger: configuration.logger),
+                successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore, serviceName: "name-list"))
+    }
     if let server = configuration.server {
         let join = JoinService(
             server: server, store: store, inbox: inbox, clock: configuration.clock, sync: sync, logger: configuration.logger)
@@ -183,6 +189,9 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
         configuration: configuration, session: session, display: display, inbox: inbox,
         services: services, loop: loop, loopEnded: loopEnded)
 }
+
+/// The bundled first names behind the name wheel (assets/NAMES.md says where they come from).
+private func nameListFile(_ assets: URL) -> URL { assets.appendingPathComponent("first-names.tsv") }
 
 /// The store (with the demo round when asked for), the display, and the session that binds
 /// the screens to the store: what both a running kiosk and a headless script need.
@@ -203,7 +212,6 @@ private func openScreen(_ configuration: KioskConfiguration) throws -> (HyzerDat
         reduceMotion: configuration.reduceMotion,
         paging: (configuration.boardPageInterval, configuration.boardRowsPerPage))
     session.statusGatherer.display = (display.videoDriver, display.rendererName)
-    session.loadNameList(assets.appendingPathComponent("first-names.tsv"), logger: configuration.logger)
     return (store, display, session)
 }
 
@@ -250,6 +258,9 @@ private func unblockShutdownSignals() {
 public func playKioskScript(_ configuration: KioskConfiguration, script: KioskScript, snapshots: URL) throws -> [URL] {
     // A script is the knob and the clock: no services, no GPIO lines claimed.
     let (_, display, session) = try openScreen(configuration)
+    if let assets = configuration.assetsDirectory {
+        session.loadNameList(nameListFile(assets), logger: configuration.logger)
+    }
     var runner = try ScriptRunner(
         session: session, display: display, snapshots: snapshots,
         startingAt: configuration.clock.uptimeMilliseconds, clock: configuration.clock)

@@ -59,14 +59,11 @@ public final class KioskSession {
         checkStorage(now: now)
     }
 
-    /// Reads the bundled first names behind the name wheel, once. Without them the wheel still
-    /// works (players' names, alphabetical letters), so a missing file is logged, not fatal.
+    /// Reads the bundled first names behind the name wheel now, on the calling thread: for a
+    /// headless script, which must be repeatable. A running kiosk reads them after its first
+    /// frame instead (`NameListService`).
     public func loadNameList(_ file: URL, logger: Logger) {
-        do {
-            state.nameList = NameLexicon(tsv: try String(contentsOf: file, encoding: .utf8))
-        } catch {
-            logger.warning("the name wheel's list \(file.path) could not be read: \(error)")
-        }
+        if let lexicon = NameLexicon.read(file, logger: logger) { state.nameList = lexicon }
     }
 
     /// Asks the store how its storage is (a statvfs, and a writable-again check when it

@@ -143,6 +143,16 @@ public struct KioskState: Sendable, Equatable {
             input(now)
             let behavior = screen.behavior
             effects += behavior.typed(key, in: &self, now: now)
+        case .nameListLoaded(let lexicon):
+            nameList = lexicon
+            // A wheel opened before the list arrived (within a moment of the first frame,
+            // so rarely) takes it up while nothing has been entered yet; once letters are
+            // in, its order stays put under the person's hand.
+            if case .nameEntry(let entry) = screen, entry.wheel.text.isEmpty {
+                var fresh = Screen.NameEntry(entry.purpose, in: self)
+                fresh.keyboard = entry.keyboard
+                screen = .nameEntry(fresh)
+            }
         }
         return effects
     }

@@ -154,6 +154,9 @@ public enum KioskEvent: Sendable, Equatable {
     case historyRoundLoaded(RoundSnapshot)
     /// A keyboard typed on a screen that takes typing (`Screen.takesTyping`).
     case typed(TypedKey)
+    /// The bundled first names behind the name wheel, read and indexed off the main thread
+    /// after the first frame (building the index before it doubled the kiosk's launch time).
+    case nameListLoaded(NameLexicon)
 }
 
 /// What a keyboard does on a screen that takes typing.

@@ -202,4 +202,22 @@ import Testing
         #expect(kiosk.session.state.screen == .board)
         #expect(kiosk.inbox.drain() == [.event(.pressed)])
     }
+
+    /// The name wheel's index of 3,000 names is not built before the first frame (it doubled
+    /// the launch): the kiosk comes up without it, and its service delivers it through the
+    /// inbox once the board is on screen. Negative control: with `session.loadNameList` back
+    /// in `openScreen`, the first expectation fails.
+    @Test func theNameListArrivesAfterTheFirstFrame() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-name-list-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var configuration = KioskConfiguration(dataDirectory: dir)
+        configuration.display = .headless
+        configuration.size = Viewport(width: 800, height: 480)
+        configuration.knob = .keyboard
+        let kiosk = try buildKiosk(configuration)
+        #expect(kiosk.session.state.nameList === NameLexicon.empty, "built before the first frame")
+        try kiosk.run(seconds: 2)
+        #expect(kiosk.frames >= 1)
+        #expect(kiosk.session.state.nameList.count >= 2_000, "delivered by its service")
+    }
 }

@@ -100,6 +100,28 @@ import Testing
         #expect(typed.wheel.completions == ["Priya", "Pat"])
     }
 
+    /// The bundled list arrives after the first frame (`.nameListLoaded`): a wheel already open
+    /// with nothing entered takes it up, one with letters in keeps its order under the hand,
+    /// and every wheel opened later has it.
+    @Test func theNameListArrivingLaterReachesTheWheel() throws {
+        var h = try Harness(players: 1, startRound: false)
+        let before = try Self.openNameEntry(&h)
+        #expect(before.wheel.predictor.bundled === NameLexicon.empty)
+        let list = NameLexicon([.init(name: "Zelda", weight: 5), .init(name: "Zara", weight: 3)])
+        h.send(.nameListLoaded(list))
+        guard case .nameEntry(let open) = h.state.screen else { throw CancellationError() }
+        #expect(open.wheel.predictor.bundled === list)
+        #expect(open.wheel.text.isEmpty)
+
+        Self.choose(.character("z"), &h)
+        let other = NameLexicon([.init(name: "Zoe", weight: 9)])
+        h.send(.nameListLoaded(other))
+        guard case .nameEntry(let typed) = h.state.screen else { throw CancellationError() }
+        #expect(typed.wheel.predictor.bundled === list, "a wheel with letters in keeps its order")
+        #expect(typed.wheel.text == "z" || typed.wheel.text == "Z")
+        #expect(h.state.nameList === other)
+    }
+
     /// A tap on a cell of the strip takes that cell; a tap off the cells types nothing.
     @Test func tapsTakeTheCellTapped() throws {
         var h = try Harness(players: 1, startRound: false)
