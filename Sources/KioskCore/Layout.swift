@@ -295,6 +295,29 @@ public struct Layout: Sendable, Equatable {
         Rect(x: margin, y: ticker.maxY + margin / 2, w: width - 2 * margin, h: (height * 0.12).rounded())
     }
 
+    /// The hole card's header as boxes: "Hole 4" large, "Par 3" beside it, and the course
+    /// name right-aligned in what is left, ellipsized. Sized by the header's height but capped
+    /// by the panel's width: on a portrait panel the height alone ran the three into each
+    /// other (the layout check catches it).
+    public func holeHeaderBoxes(hole: String, par: String, course: String) -> RowBoxes {
+        let header = holeHeader
+        let scale = min(1, width * 0.09 / (header.h * 0.62))
+        let size = { (fraction: Double) in max(self.minimumTextSize, Layout.fontSize(header.h * fraction * scale)) }
+        let (holeSize, parSize, courseSize) = (size(0.62), size(0.36), size(0.3))
+        let holeSpan = Span(x: header.x, w: Layout.textWidth(hole, size: holeSize))
+        let parSpan = Span(x: holeSpan.maxX + margin, w: Layout.textWidth(par, size: parSize))
+        let courseW = max(0, min(width * 0.35, header.maxX - parSpan.maxX - margin))
+        return RowBoxes(
+            frame: header,
+            texts: [
+                TextBox(hole, .title, size: holeSize, Palette.textPrimary, span: holeSpan, midY: header.midY),
+                TextBox(par, .body, size: parSize, Palette.accent, span: parSpan, midY: header.midY),
+                TextBox(
+                    course, .body, size: courseSize, Palette.textSecondary,
+                    span: Span(x: header.maxX - courseW, w: courseW), midY: header.midY, align: .right, ellipsized: true),
+            ])
+    }
+
     public var holeRowsArea: Rect {
         Rect(
             x: margin, y: holeHeader.maxY + margin / 2, w: width - 2 * margin,

@@ -353,6 +353,26 @@ import Testing
         }
     }
 
+    /// The hole card's header: "Hole 18", "Par 7" and a course name of 32 characters, at every
+    /// size. Negative control (24 Nov 2026): sized by the header's height alone (`scale` = 1),
+    /// the portrait 1080×1920 fails all three cases: the course is left 45–142 px, too little
+    /// for "Pine…" (drawn before the boxes, it ran into "Par 3", as the contact sheet had
+    /// shown); capped by the width, every size passes.
+    @Test(arguments: sizes)
+    func theHoleCardHeaderHoldsItsContent(size: (Int, Int)) {
+        let layout = Layout(viewport: Viewport(width: size.0, height: size.1))
+        for (hole, par, course) in [
+            ("Hole 1", "Par 3", "Pine Hollow"), ("Hole 18", "Par 7", String(repeating: "Wide Meadow ", count: 3)),
+            ("Hole 36", "Par 2", "W"),
+        ] {
+            let row = layout.holeHeaderBoxes(hole: hole, par: par, course: course)
+            let what = "hole header \(size.0)×\(size.1) \(hole) \(par) \"\(course)\""
+            Self.check([row], in: row.frame, minimumRow: 0, layout: layout, what)
+            // The course keeps room for a few letters, so it is never just an ellipsis.
+            #expect(row.texts[2].frame.w >= Layout.textWidth("Pine…", size: row.texts[2].size), "\(what)")
+        }
+    }
+
     /// Issue 9: the board's "course now" panel with two and three cards, and the round
     /// chooser's rows with their real texts, hold their content at every size.
     @Test(arguments: sizes)

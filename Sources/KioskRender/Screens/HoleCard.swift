@@ -9,25 +9,18 @@ extension Painter {
         paintTicker(snapshot)
         let course = snapshot.course
         let par = course.par(of: hole) ?? Course.defaultPar
-        let header = layout.holeHeader
-        // Sized by the header's height, but never wider than a portrait panel allows: at
-        // 1080×1920 the height alone made "Hole 3", "Par 3" and the course name run into
-        // each other. The course name then takes what is left, ellipsized.
-        let scale = min(1, layout.width * 0.09 / (header.h * 0.62))
-        let big = Layout.fontSize(header.h * 0.62 * scale)
-        let holeWidth = canvas.text("Hole \(hole)", .title, size: big, Palette.textPrimary, x: header.x, midY: header.midY)
-        let parX = header.x + holeWidth + layout.margin
-        let parWidth = canvas.text(
-            "Par \(par)", .body, size: Layout.fontSize(header.h * 0.36 * scale), Palette.accent,
-            x: parX, midY: header.midY)
-        let courseSize = Layout.fontSize(header.h * 0.3 * scale)
-        let courseRoom = max(0, min(layout.width * 0.35, header.maxX - (parX + parWidth + layout.margin)))
-        canvas.text(
-            course.name, .body, size: courseSize, Palette.textSecondary,
-            x: header.maxX, midY: header.midY, align: .right, maxWidth: courseRoom)
+        let header = layout.holeHeaderBoxes(hole: "Hole \(hole)", par: "Par \(par)", course: course.name)
+        // "Par 3" follows the hole's real glyphs rather than its box (sized for the widest
+        // digits): it can only move left, away from the course name.
+        let holeWidth = canvas.measure(header.texts[0].text, header.texts[0].role, size: header.texts[0].size)
+        var parBox = header.texts[1]
+        parBox.frame.x = min(parBox.frame.x, header.texts[0].frame.x + holeWidth + layout.margin)
+        for text in [header.texts[0], parBox, header.texts[2]] { draw(text) }
         // The round's open count, left of the course name (pressing a disputed row settles it).
-        let nameWidth = min(canvas.measure(course.name, .body, size: courseSize), courseRoom)
-        paintCheckBadge(snapshot, maxX: header.maxX - nameWidth - layout.margin, midY: header.midY, size: courseSize)
+        let courseBox = header.texts[2]
+        let nameWidth = min(canvas.measure(course.name, .body, size: courseBox.size), courseBox.frame.w)
+        paintCheckBadge(
+            snapshot, maxX: courseBox.frame.maxX - nameWidth - layout.margin, midY: header.frame.midY, size: courseBox.size)
 
         guard let boxes = state.holeCardBoxes(card, layout: layout, now: now, minus: Self.minus) else { return }
         paintScrollingRows(
