@@ -110,12 +110,9 @@ import Testing
     /// The whole path in a running (headless) kiosk: the display loop times its frames, the
     /// status screen's own refresh 2 s later reports them with the display it runs on.
     @Test func theRunningKioskReportsItsDisplayAndFrameTimes() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-status-loop-\(UUID())")
+        let configuration = KioskConfiguration.headlessTest("status-loop")
+        let dir = configuration.dataDirectory
         defer { try? FileManager.default.removeItem(at: dir) }
-        var configuration = KioskConfiguration(dataDirectory: dir)
-        configuration.display = .headless
-        configuration.size = Viewport(width: 800, height: 480)
-        configuration.knob = .keyboard
         let kiosk = try buildKiosk(configuration)
         let index = try #require(kiosk.session.state.menuItems.firstIndex(of: .status))
         for event in [KioskEvent.longPressed, .turned(index), .pressed] { kiosk.inbox.post(.event(event)) }

@@ -210,12 +210,9 @@ import Testing
     /// run could end before the index was built.) Negative control: with
     /// `session.loadNameList` back in `openScreen`, the first expectation fails.
     @Test func theNameListArrivesAfterTheFirstFrame() async throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-name-list-\(UUID())")
+        let configuration = KioskConfiguration.headlessTest("name-list")
+        let dir = configuration.dataDirectory
         defer { try? FileManager.default.removeItem(at: dir) }
-        var configuration = KioskConfiguration(dataDirectory: dir)
-        configuration.display = .headless
-        configuration.size = Viewport(width: 800, height: 480)
-        configuration.knob = .keyboard
         let kiosk = try buildKiosk(configuration)
         #expect(kiosk.session.state.nameList === NameLexicon.empty, "built before the first frame")
         #expect(kiosk.services.contains { $0.serviceName == "name-list" })
