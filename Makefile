@@ -10,9 +10,10 @@ SWIFT ?= swift
 #   in noto-cjk), DejaVu (monochrome emoji), Noto Color Emoji for emoji DejaVu lacks. The
 #   fonts are the kiosk package's future Recommends: without them those names show boxes.
 #   screens: ImageMagick tiles the contact sheets (`make screens`)
+#   browser tests: Chromium and its WebDriver, driven by Selenium (from PyPI, in a venv)
 APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev zlib1g-dev \
 	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
-	xvfb xauth xdotool imagemagick
+	xvfb xauth xdotool imagemagick chromium chromium-driver python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Extra flags for the programs `make run` starts, e.g. DATA=--data=/tmp/hyzer
 DATA ?=
@@ -20,7 +21,7 @@ BENCHMARKS ?= standings store history knob-latency knob-accuracy render sync-lat
 # A desktop session gets a window; a bare console gets full-screen KMSDRM.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
-.PHONY: deps build lint format test run bench bench-compare clean screens
+.PHONY: deps build lint format test browser-test run bench bench-compare clean screens
 
 # Idempotent: installs only what is missing, so it is cheap to run before every target.
 deps:
@@ -55,6 +56,20 @@ format:
 test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) browser-test
+
+# The server's web pages in a real headless Chromium against the built hyzer-server and
+# hyzer (Tests/Browser). Selenium comes from PyPI into a venv under .build.
+BROWSER_VENV := .build/browser-venv
+
+$(BROWSER_VENV)/bin/python:
+	python3 -m venv $(BROWSER_VENV)
+	$(BROWSER_VENV)/bin/pip install --quiet selenium
+
+browser-test: deps $(BROWSER_VENV)/bin/python
+	$(SWIFT) build --product hyzer
+	$(SWIFT) build --product hyzer-server
+	$(BROWSER_VENV)/bin/python Tests/Browser/live_board.py --bin "$$($(SWIFT) build --show-bin-path)"
 
 # The kiosk on the embedded default: a local database in .run/ with the seeded courses,
 # a demo round when none is active, the keyboard (arrows, Enter, Escape) as the knob,
@@ -101,3 +116,6 @@ screens: deps
 	$(SWIFT) build --product hyzer
 	$(SWIFT) build --product hyzer-kiosk
 	sh .ci/contact-sheets "$$($(SWIFT) build --show-bin-path)" docs/screens/contact
+	$(MAKE) $(BROWSER_VENV)/bin/python
+	$(SWIFT) build --product hyzer-server
+	$(BROWSER_VENV)/bin/python Tests/Browser/live_board.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web

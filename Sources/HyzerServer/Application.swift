@@ -18,10 +18,16 @@ public struct ServerConfiguration: Sendable {
     public var clock: any HyzerClock
     /// How long a joining device's codes live and how often it may poll.
     public var deviceCodes: DeviceCodePolicy
+    /// The pages for browsers (assets/web); nil serves none (the API still works).
+    public var webDirectory: URL?
+    /// The live board's event stream.
+    public var liveBoard: LiveBoardPolicy
 
     public init(
         dataDirectory: URL, host: String = "0.0.0.0", port: Int = 8630, logLevel: Logger.Level = .info,
-        clock: any HyzerClock = SystemClock(), deviceCodes: DeviceCodePolicy = DeviceCodePolicy()
+        clock: any HyzerClock = SystemClock(), deviceCodes: DeviceCodePolicy = DeviceCodePolicy(),
+        webDirectory: URL? = HyzerPaths.assetsDirectory()?.appendingPathComponent("web", isDirectory: true),
+        liveBoard: LiveBoardPolicy = LiveBoardPolicy()
     ) {
         self.dataDirectory = dataDirectory
         self.host = host
@@ -29,13 +35,17 @@ public struct ServerConfiguration: Sendable {
         self.logLevel = logLevel
         self.clock = clock
         self.deviceCodes = deviceCodes
+        self.webDirectory = webDirectory
+        self.liveBoard = liveBoard
     }
 }
 
 /// The routes, without a server: `buildApplication` serves them, tests may drive them
 /// with HummingbirdTesting's `.router` framework.
 public func buildRouter(
-    storage: some SyncStorage & DeviceAuthorizationStorage, hub: PokeHub, deviceCodes: DeviceCodePolicy = DeviceCodePolicy()
+    storage: some SyncStorage & DeviceAuthorizationStorage & LiveBoardStorage, hub: PokeHub,
+    deviceCodes: DeviceCodePolicy = DeviceCodePolicy(), pages: WebPages = WebPages(directory: nil),
+    liveBoard: LiveBoardPolicy = LiveBoardPolicy(), clock: any HyzerClock = SystemClock()
 ) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
     router.middlewares.add(LogRequestsMiddleware(.debug))
@@ -51,6 +61,8 @@ public func buildRouter(
     DeviceController(storage: storage).addRoutes(to: authenticated.group("v1"))
     deviceAuthorization.addAdminRoutes(to: authenticated.group("v1"))
     LiveController(storage: storage, hub: hub).addRoutes(to: authenticated)
+    // The board takes view tokens only, looked up by its own routes (never by AuthMiddleware).
+    BoardController(storage: storage, hub: hub, pages: pages, policy: liveBoard, clock: clock).addRoutes(to: router)
     return router
 }
 
@@ -97,7 +109,9 @@ public func buildApplication(
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> GroupServer<some ApplicationProtocol> {
     let hub = PokeHub()
-    let router = buildRouter(storage: storage, hub: hub, deviceCodes: config.deviceCodes)
+    let router = buildRouter(
+        storage: storage, hub: hub, deviceCodes: config.deviceCodes, pages: WebPages(directory: config.webDirectory),
+        liveBoard: config.liveBoard, clock: storage.clock)
     logger.info("storage open", metadata: ["data": "\(config.dataDirectory.path)", "epoch": "\(storage.epoch)"])
     let runningLogger = logger
     let app = Application(

@@ -94,7 +94,8 @@ struct Serve: AsyncParsableCommand {
 
 struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "group", abstract: "Manage groups.", subcommands: [Create.self, List.self])
+        commandName: "group", abstract: "Manage groups.",
+        subcommands: [Create.self, List.self, BoardLink.self, BoardUnlink.self])
 
     struct Create: StorageCommand {
         static let configuration = CommandConfiguration(abstract: "Create a group; prints its admin token (shown once).")
@@ -118,6 +119,61 @@ struct GroupCommand: AsyncParsableCommand {
                 let devices = try await storage.devices(groupID: group.id)
                 print("\(group.id)  \(group.name)  (\(devices.filter { $0.revokedAt == nil }.count) devices)")
             }
+        }
+    }
+}
+
+extension GroupCommand {
+    /// The group named by its id or, when no id matches, by its exact name (refused when two
+    /// groups share it).
+    static func find(_ name: String, in storage: SQLiteStorage) async throws -> GroupInfo {
+        let groups = try await storage.groups()
+        if let byID = groups.first(where: { $0.id == name }) { return byID }
+        let named = groups.filter { $0.name == name }
+        guard named.count == 1 else {
+            throw Fail(
+                description: named.isEmpty
+                    ? "no group \"\(name)\" (see hyzer-server group list)"
+                    : "\(named.count) groups are named \"\(name)\"; give the id (hyzer-server group list)")
+        }
+        return named[0]
+    }
+
+    struct BoardLink: StorageCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "board-link",
+            abstract: "Make a read-only link to the group's live board; prints the URL last.",
+            discussion: "Anyone with the link can see the standings and nothing else. Open it on a TV or a phone.")
+        @Argument(help: "The group's id or name.") var group: String
+        @Option(
+            name: .customLong("base-url"),
+            help: "How phones reach this server (default: http://HOSTNAME:8630).")
+        var baseURL: String?
+        @OptionGroup var data: DataDirectory
+
+        func run(on storage: SQLiteStorage) async throws {
+            let group = try await GroupCommand.find(self.group, in: storage)
+            let base = (baseURL ?? "http://\(ProcessInfo.processInfo.hostName):8630")
+            guard let url = URL(string: base), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil
+            else { throw ValidationError("--base-url must be an http:// or https:// URL, got \"\(base)\"") }
+            let token = try await storage.createViewToken(groupID: group.id)
+            let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
+            FileHandle.standardError.write(
+                Data("live board of \"\(group.name)\": read-only; `hyzer-server group board-unlink` revokes every link\n".utf8))
+            print("\(trimmed)/g/\(group.id)/board#view=\(token)")
+        }
+    }
+
+    struct BoardUnlink: StorageCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "board-unlink", abstract: "Revoke every live-board link of the group.")
+        @Argument(help: "The group's id or name.") var group: String
+        @OptionGroup var data: DataDirectory
+
+        func run(on storage: SQLiteStorage) async throws {
+            let group = try await GroupCommand.find(self.group, in: storage)
+            let count = try await storage.revokeViewTokens(groupID: group.id)
+            print("revoked \(count) board link\(count == 1 ? "" : "s") of \"\(group.name)\"")
         }
     }
 }

@@ -40,6 +40,10 @@ struct Hyzer: AsyncParsableCommand {
             }
         } catch let error where error is ValidationError || error is ExitCode || error is CleanExit {
             exit(withError: error)
+        } catch let error where exitCode(for: error) == .success {
+            // `--help` and `hyzer help`: parsing returns ArgumentParser's help command, whose
+            // run throws the request for help; it prints the help and exits 0.
+            exit(withError: error)
         } catch {
             printError("hyzer: \(oneLine(error))")
             Foundation.exit(1)

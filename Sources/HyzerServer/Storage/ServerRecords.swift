@@ -23,11 +23,13 @@ extension ServerRecord {
 /// The columns the server's queries name, shared by the tables that have them (every
 /// table is scoped by `group_id`, for one). Each record calls them its `Columns`.
 enum ServerColumn: String, ColumnExpression {
-    case seq, kind, version, payload, hole
+    case seq, kind, version, payload, hole, lifecycle
     case groupID = "group_id"
     case deviceID = "device_id"
     case recordID = "record_id"
     case eventID = "event_id"
+    case roundID = "round_id"
+    case updatedAt = "updated_at"
     case createdAt = "created_at"
     case enrolledAt = "enrolled_at"
     case revokedAt = "revoked_at"

@@ -112,6 +112,21 @@ enum ServerSchema {
                     CREATE INDEX device_authorizations_by_expiry ON device_authorizations(expires_at);
                     """)
         }
+        // The live board's links: a view token reads one group's standings and nothing
+        // else. A table of its own rather than a third role in `credentials`, so that no
+        // sync route, which all look tokens up there, can ever accept one.
+        m.registerMigration("v4 server: view tokens") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE view_tokens (
+                        token_hash BLOB PRIMARY KEY NOT NULL,
+                        group_id TEXT NOT NULL REFERENCES groups(id),
+                        created_at REAL NOT NULL,
+                        revoked_at REAL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX view_tokens_by_group ON view_tokens(group_id);
+                    """)
+        }
         return m
     }
 

@@ -1,0 +1,132 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HyzerKit
+import HyzerSyncProtocol
+import Logging
+
+/// The live board: a page for a clubhouse TV or a phone (`/g/GROUP/board`), the board as
+/// JSON, and a server-sent event stream that carries a new board after every commit in the
+/// group. The JSON routes take a view token (`hyzer-server group board-link`), which reads
+/// this and nothing else.
+struct BoardController<Storage: LiveBoardStorage> {
+    let storage: Storage
+    let hub: PokeHub
+    let pages: WebPages
+    let policy: LiveBoardPolicy
+    /// The heartbeat's time (a `ManualClock` in tests).
+    let clock: any HyzerClock
+
+    func addRoutes(to router: Router<ServerRequestContext>) {
+        let pages = self.pages
+        // The page is the same for every group: it reads the group from its path and the
+        // token from the fragment, which never leaves the browser.
+        router.get("g/:group/board") { _, _ in try pages.response("board.html") }
+        router.get("web/:file") { _, context in try pages.response(try context.parameters.require("file")) }
+        router.get("web/fonts/:file") { _, context in try pages.response("fonts/" + (try context.parameters.require("file"))) }
+        router.get("v1/groups/:group/board", use: board)
+        router.get("v1/groups/:group/board/events", use: events)
+    }
+
+    /// The group the request's view token reads, if it is the one in the path.
+    private func viewer(_ context: ServerRequestContext) async throws -> String {
+        let groupID = try context.parameters.require("group")
+        guard let token = context.bearerToken, let viewed = try await storage.viewGroup(token: token) else {
+            throw HTTPError(.unauthorized, message: "missing, unknown or revoked view token; ask for a new board link")
+        }
+        guard viewed == groupID else { throw HTTPError(.forbidden, message: "this board link is for another group") }
+        return groupID
+    }
+
+    private func currentBoard(_ groupID: String) async throws -> LiveBoard {
+        guard let source = try await storage.liveBoardSource(groupID: groupID) else {
+            throw HTTPError(.notFound, message: "no group \(groupID)")
+        }
+        return LiveBoard(source)
+    }
+
+    @Sendable func board(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let groupID = try await viewer(context)
+        var response = try JSONBody.response(try await currentBoard(groupID))
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// `text/event-stream`: the board now, then a new one after each commit in the group
+    /// (the same pokes the devices' live sockets get), and a comment line every heartbeat so
+    /// a proxy or a phone's network keeps the connection and a dead client is noticed.
+    @Sendable func events(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let groupID = try await viewer(context)
+        let hub = self.hub
+        let storage = self.storage
+        let heartbeat = policy.heartbeat
+        let clock = self.clock
+        let logger = context.logger
+        let body = ResponseBody { writer in
+            // Subscribed before the first board is read, so no commit can fall between them.
+            let (id, pokes) = await hub.subscribe(groupID: groupID)
+            // One stream the writer drains: a tick per poke, one per heartbeat. It ends
+            // when the pokes do (shutdown: `PokeHub.finishAll`), which ends the response.
+            let (ticks, tick) = AsyncStream<Bool>.makeStream(bufferingPolicy: .bufferingNewest(2))
+            let forward = Task {
+                for await _ in pokes { tick.yield(true) }
+                tick.finish()
+            }
+            let beat = Task {
+                while !Task.isCancelled {
+                    try await clock.sleep(for: heartbeat)
+                    tick.yield(false)
+                }
+            }
+            defer {
+                forward.cancel()
+                beat.cancel()
+            }
+            let encoder = SyncCoding.encoder()
+            func send(_ board: LiveBoard) -> ByteBuffer {
+                let json = (try? encoder.encode(board)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                return ByteBuffer(string: "event: board\nid: \(board.head)\ndata: \(json)\n\n")
+            }
+            do {
+                // Tells EventSource-style clients how soon to come back after a drop.
+                try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
+                guard let source = try await storage.liveBoardSource(groupID: groupID) else { throw CancellationError() }
+                var last = LiveBoard(source)
+                try await writer.write(send(last))
+                for await changed in ticks {
+                    guard changed else {
+                        try await writer.write(ByteBuffer(string: ": still here\n\n"))
+                        continue
+                    }
+                    guard let source = try await storage.liveBoardSource(groupID: groupID) else { break }
+                    let board = LiveBoard(source)
+                    // A commit that changes nothing on the board (a player renamed who is
+                    // in no round on it) sends nothing.
+                    guard board.rounds != last.rounds || board.group != last.group else { continue }
+                    last = board
+                    try await writer.write(send(board))
+                }
+                try await writer.finish(nil)
+            } catch {
+                logger.debug("board stream ended", metadata: ["group": "\(groupID)", "reason": "\(error)"])
+            }
+            await hub.unsubscribe(groupID: groupID, id: id)
+        }
+        return Response(
+            status: .ok,
+            headers: [
+                .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
+                HTTPField.Name("X-Accel-Buffering")!: "no",
+            ],
+            body: body)
+    }
+}
+
+/// How the board's event stream behaves.
+public struct LiveBoardPolicy: Sendable {
+    /// A comment line this often keeps idle connections open through proxies and tells a
+    /// vanished client from a quiet group.
+    public var heartbeat: Duration
+
+    public init(heartbeat: Duration = .seconds(15)) { self.heartbeat = heartbeat }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The plain HTML, CSS and JavaScript modules the server hands to browsers (assets/web,
+/// installed beside the server as share/hyzer/assets/web). No build step and no framework:
+/// the files are served as they are in the repository.
+///
+/// Read once when the server starts, so a request never waits on the disk and an
+/// installed page cannot change under a running server.
+public struct WebPages: Sendable {
+    /// File name → (content type, bytes). Only these names are ever served: a path from a
+    /// request never reaches the file system.
+    let files: [String: (type: String, body: ByteBuffer)]
+
+    static let types = [
+        "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
+        "ttf": "font/ttf",
+    ]
+
+    /// Every .html, .css and .js file directly in `directory`, and the kiosk's fonts from
+    /// the `fonts` folder beside it (as `fonts/NAME.ttf`, so the pages read in the board's
+    /// typefaces); none when `directory` is nil or missing (the pages then answer 404
+    /// saying so, and the API still works).
+    public init(directory: URL?) {
+        var files: [String: (type: String, body: ByteBuffer)] = [:]
+        func load(_ folder: URL, prefix: String) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
+                guard let type = Self.types[(name as NSString).pathExtension], (prefix.isEmpty) != (type == "font/ttf"),
+                    let data = FileManager.default.contents(atPath: folder.appendingPathComponent(name).path)
+                else { continue }
+                files[prefix + name] = (type, ByteBuffer(bytes: data))
+            }
+        }
+        if let directory {
+            load(directory, prefix: "")
+            load(directory.deletingLastPathComponent().appendingPathComponent("fonts", isDirectory: true), prefix: "fonts/")
+        }
+        self.files = files
+    }
+
+    /// The headers every page and script goes out with: scripts only from this server
+    /// (no inline script, so an injected name can never run), no framing (clickjacking), no
+    /// content-type guessing, and no referrer (the board link's token lives in the
+    /// fragment, which browsers never send; this keeps the path out of other sites' logs).
+    static let protective: HTTPFields = [
+        .contentSecurityPolicy:
+            "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; font-src 'self'; "
+            + "manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+        HTTPField.Name("X-Frame-Options")!: "DENY",
+        HTTPField.Name("X-Content-Type-Options")!: "nosniff",
+        HTTPField.Name("Referrer-Policy")!: "no-referrer",
+        // A new server version's page is fetched again, never a stale one from the cache.
+        .cacheControl: "no-cache",
+    ]
+
+    func response(_ name: String) throws -> Response {
+        guard let file = files[name] else {
+            throw HTTPError(.notFound, message: "\(name) is not installed with this server (assets/web)")
+        }
+        var headers = Self.protective
+        headers[.contentType] = file.type
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: file.body))
+    }
+}

@@ -1,0 +1,165 @@
+// The live board: reads the group from the path and the view token from the fragment
+// (#view=…, never sent to any server), then follows the server's event stream. Every
+// label (T2, +3, thru 7, DNF) comes from the server, computed by the same rules as the
+// kiosk; this file only lays it out. Text goes in through textContent, never as HTML.
+
+const group = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+const token = new URLSearchParams(location.hash.slice(1)).get("view");
+const connection = document.getElementById("connection");
+const roundsEl = document.getElementById("rounds");
+const template = document.getElementById("round-template");
+
+let lastHead = -1;
+// The to-par each row showed, to mark the rows that changed.
+let shown = new Map();
+
+function status(text, kind) {
+  connection.textContent = text;
+  connection.className = `connection ${kind}`;
+}
+
+function row(r, previous) {
+  const li = document.createElement("li");
+  li.className = "row";
+  if (r.progress === "DNF") li.classList.add("dnf");
+  const key = `${r.name}\u0000${r.position}`;
+  if (previous !== undefined && previous.get(r.name) !== undefined && previous.get(r.name) !== r.toPar) {
+    li.classList.add("changed");
+  }
+  const position = document.createElement("span");
+  position.className = "position";
+  position.textContent = r.position;
+  const name = document.createElement("span");
+  name.className = "name";
+  name.textContent = r.name;
+  if (r.guest) {
+    const guest = document.createElement("span");
+    guest.className = "guest";
+    guest.textContent = "guest";
+    name.append(guest);
+  }
+  const progress = document.createElement("span");
+  progress.className = "progress";
+  progress.textContent = r.progress;
+  const toPar = document.createElement("span");
+  toPar.className = "to-par" + (r.toParValue < 0 ? " under" : r.toParValue > 0 ? " over" : "");
+  toPar.textContent = r.toPar;
+  li.dataset.key = key;
+  li.append(position, name, progress, toPar);
+  return li;
+}
+
+function meta(round) {
+  if (round.status === "completed") return `final · par ${round.par}`;
+  const played = Math.max(0, ...round.rows.map((r) => (r.progress.startsWith("thru ") ? Number(r.progress.slice(5)) : r.progress === "F" ? round.holes : 0)));
+  return `${round.holes} holes · par ${round.par} · thru ${played}`;
+}
+
+function render(board) {
+  if (board.head < lastHead) return; // an older board arriving late
+  lastHead = board.head;
+  document.getElementById("group").textContent = board.group.name;
+  document.title = `${board.group.name} · live board`;
+  const next = new Map();
+  const sections = board.rounds.map((round) => {
+    const section = template.content.firstElementChild.cloneNode(true);
+    section.dataset.round = round.id;
+    section.querySelector(".course").textContent = round.course;
+    section.querySelector(".meta").textContent = meta(round);
+    const badge = section.querySelector(".badge");
+    if (round.discrepancies > 0) {
+      badge.hidden = false;
+      badge.textContent = `${round.discrepancies} to check`;
+    }
+    const previous = shown.get(round.id);
+    const rows = new Map();
+    section.querySelector(".rows").append(...round.rows.map((r) => {
+      rows.set(r.name, r.toPar);
+      return row(r, previous);
+    }));
+    next.set(round.id, rows);
+    return section;
+  });
+  shown = next;
+  roundsEl.replaceChildren(...sections);
+  fit(board);
+  roundsEl.dataset.head = String(board.head);
+  document.getElementById("empty").hidden = board.rounds.length > 0;
+}
+
+// The text size: as big as the viewport allows (6 % of the height on a TV, 7.5 % of the
+// width on a phone upright), smaller when a big group would not fit the screen, but never
+// under the kiosk's readable minimum, 1/24 of the screen's shorter side (docs/architecture.md,
+// "Readable sizes"): below that the page scrolls instead, as a phone does anyway.
+let lastBoard = null;
+function fit(board) {
+  lastBoard = board;
+  const most = Math.max(1, ...board.rounds.map((r) => r.rows.length));
+  // Each row is 1.6 lines, plus the page's title and each round's header (about 4 lines).
+  const fitting = window.innerHeight / (most * 1.6 + 4);
+  const readable = Math.max(20, Math.min(window.innerWidth, window.innerHeight) / 24);
+  const biggest = Math.min(window.innerHeight * 0.06, window.innerWidth * 0.075);
+  const size = Math.max(readable, Math.min(biggest, fitting));
+  document.documentElement.style.setProperty("--row", `${size.toFixed(1)}px`);
+}
+window.addEventListener("resize", () => lastBoard && fit(lastBoard));
+
+// Server-sent events over fetch (not EventSource) so the token travels in a header,
+// never in a URL a proxy would log.
+async function follow() {
+  const response = await fetch(`/v1/groups/${encodeURIComponent(group)}/board/events`, {
+    headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream" },
+    cache: "no-store",
+  });
+  if (response.status === 401 || response.status === 403) {
+    const body = await response.json().catch(() => ({}));
+    throw Object.assign(new Error(body?.error?.message ?? "this board link is not valid"), { refused: true });
+  }
+  if (!response.ok || !response.body) throw new Error(`the server answered ${response.status}`);
+  status("live", "live");
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error("the server closed the stream");
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      let event = "message";
+      const data = [];
+      for (const line of block.split("\n")) {
+        if (line.startsWith("event:")) event = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
+      }
+      if (event === "board" && data.length > 0) render(JSON.parse(data.join("\n")));
+    }
+  }
+}
+
+async function run() {
+  if (!token || !group) {
+    status("This board link does not work: it has no view token. Ask the group's admin for a new one.", "refused");
+    return;
+  }
+  let delay = 1000;
+  for (;;) {
+    const started = Date.now();
+    try {
+      await follow();
+    } catch (error) {
+      if (error.refused) {
+        status(`This board link does not work: ${error.message}.`, "refused");
+        return;
+      }
+      // A stream that ran a while was healthy: start the backoff over.
+      if (Date.now() - started > 30000) delay = 1000;
+      status("reconnecting…", "lost");
+    }
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    delay = Math.min(delay * 2, 30000);
+  }
+}
+
+run();
