@@ -70,6 +70,7 @@ browser-test: deps $(BROWSER_VENV)/bin/python
 	$(SWIFT) build --product hyzer
 	$(SWIFT) build --product hyzer-server
 	$(BROWSER_VENV)/bin/python Tests/Browser/live_board.py --bin "$$($(SWIFT) build --show-bin-path)"
+	$(BROWSER_VENV)/bin/python Tests/Browser/phone.py --bin "$$($(SWIFT) build --show-bin-path)"
 
 # The kiosk on the embedded default: a local database in .run/ with the seeded courses,
 # a demo round when none is active, the keyboard (arrows, Enter, Escape) as the knob,
@@ -119,3 +120,4 @@ screens: deps
 	$(MAKE) $(BROWSER_VENV)/bin/python
 	$(SWIFT) build --product hyzer-server
 	$(BROWSER_VENV)/bin/python Tests/Browser/live_board.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web
+	$(BROWSER_VENV)/bin/python Tests/Browser/phone.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web

@@ -43,7 +43,7 @@ public struct ServerConfiguration: Sendable {
 /// The routes, without a server: `buildApplication` serves them, tests may drive them
 /// with HummingbirdTesting's `.router` framework.
 public func buildRouter(
-    storage: some SyncStorage & DeviceAuthorizationStorage & LiveBoardStorage, hub: PokeHub,
+    storage: some SyncStorage & DeviceAuthorizationStorage & LiveBoardStorage & InviteStorage, hub: PokeHub,
     deviceCodes: DeviceCodePolicy = DeviceCodePolicy(), pages: WebPages = WebPages(directory: nil),
     liveBoard: LiveBoardPolicy = LiveBoardPolicy(), clock: any HyzerClock = SystemClock()
 ) -> Router<ServerRequestContext> {
@@ -57,12 +57,16 @@ public func buildRouter(
     SyncController(storage: storage, hub: hub).addRoutes(to: router.group("v1"))
     let deviceAuthorization = DeviceAuthorizationController(storage: storage, policy: deviceCodes)
     deviceAuthorization.addDeviceRoutes(to: router.group("v1"))
+    let invites = InviteController(storage: storage, lifetime: deviceCodes.lifetime)
+    invites.addOpenRoutes(to: router.group("v1"))
     let authenticated = router.group().add(middleware: AuthMiddleware(storage: storage))
     DeviceController(storage: storage).addRoutes(to: authenticated.group("v1"))
     deviceAuthorization.addAdminRoutes(to: authenticated.group("v1"))
+    invites.addAuthenticatedRoutes(to: authenticated.group("v1"))
     LiveController(storage: storage, hub: hub).addRoutes(to: authenticated)
     // The board takes view tokens only, looked up by its own routes (never by AuthMiddleware).
-    BoardController(storage: storage, hub: hub, pages: pages, policy: liveBoard, clock: clock).addRoutes(to: router)
+    BoardController(storage: storage, hub: hub, policy: liveBoard, clock: clock).addRoutes(to: router)
+    pages.addRoutes(to: router)
     return router
 }
 

@@ -83,6 +83,13 @@ public enum DeviceUserCode {
     public static let alphabet = Array("BCDFGHJKLMNPQRSTVWXZ")
     public static let length = 8
 
+    /// A fresh code from the system's random source (getrandom(2) on Linux): 20^8, about
+    /// 2.6 × 10^10 codes, and each lives minutes and works once.
+    public static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return String((0..<length).map { _ in alphabet.randomElement(using: &generator)! })
+    }
+
     /// `XXXX-XXXX` for the screen.
     public static func display(_ letters: String) -> String {
         letters.count == length ? "\(letters.prefix(4))-\(letters.suffix(4))" : letters
@@ -94,5 +101,35 @@ public enum DeviceUserCode {
         let letters = typed.uppercased().filter { $0 != "-" && !$0.isWhitespace }
         guard letters.count == length, letters.allSatisfy(alphabet.contains) else { return nil }
         return letters
+    }
+}
+
+/// `POST /v1/invites` (a device's or the admin's token): a phone's way into the group. The
+/// kiosk shows `path` on the server as a QR code; it lasts `expiresIn` seconds and works once.
+public struct Invite: Codable, Sendable, Hashable {
+    /// 8 letters from `DeviceUserCode.alphabet`.
+    public var code: String
+    /// `/join/CODE`, the page a phone opens.
+    public var path: String
+    public var expiresIn: Int
+
+    public init(code: String, path: String, expiresIn: Int) {
+        self.code = code
+        self.path = path
+        self.expiresIn = expiresIn
+    }
+}
+
+/// `POST /v1/invites/redeem`, no token: the phone's browser enrolls itself with an invite,
+/// under a device id it made up, and gets an `EnrollResponse` with its own device token.
+public struct InviteRedemption: Codable, Sendable, Hashable {
+    public var code: String
+    public var deviceID: String
+    public var name: String
+
+    public init(code: String, deviceID: String, name: String) {
+        self.code = code
+        self.deviceID = deviceID
+        self.name = name
     }
 }

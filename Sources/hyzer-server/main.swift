@@ -95,7 +95,7 @@ struct Serve: AsyncParsableCommand {
 struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group", abstract: "Manage groups.",
-        subcommands: [Create.self, List.self, BoardLink.self, BoardUnlink.self])
+        subcommands: [Create.self, List.self, BoardLink.self, BoardUnlink.self, Invite.self])
 
     struct Create: StorageCommand {
         static let configuration = CommandConfiguration(abstract: "Create a group; prints its admin token (shown once).")
@@ -153,15 +153,39 @@ extension GroupCommand {
 
         func run(on storage: SQLiteStorage) async throws {
             let group = try await GroupCommand.find(self.group, in: storage)
-            let base = (baseURL ?? "http://\(ProcessInfo.processInfo.hostName):8630")
-            guard let url = URL(string: base), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil
-            else { throw ValidationError("--base-url must be an http:// or https:// URL, got \"\(base)\"") }
+            let trimmed = try GroupCommand.baseURL(baseURL)
             let token = try await storage.createViewToken(groupID: group.id)
-            let trimmed = base.hasSuffix("/") ? String(base.dropLast()) : base
             FileHandle.standardError.write(
                 Data("live board of \"\(group.name)\": read-only; `hyzer-server group board-unlink` revokes every link\n".utf8))
             print("\(trimmed)/g/\(group.id)/board#view=\(token)")
         }
+    }
+
+    struct Invite: StorageCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Invite a phone: prints a link that works once, for 10 minutes (the kiosk shows it as a QR code).")
+        @Argument(help: "The group's id or name.") var group: String
+        @Option(name: .customLong("base-url"), help: "How phones reach this server (default: http://HOSTNAME:8630).")
+        var baseURL: String?
+        @OptionGroup var data: DataDirectory
+
+        func run(on storage: SQLiteStorage) async throws {
+            let group = try await GroupCommand.find(self.group, in: storage)
+            let base = try GroupCommand.baseURL(baseURL)
+            let invite = try await storage.createInvite(
+                groupID: group.id, createdBy: "admin", lifetime: DeviceCodePolicy().lifetime)
+            FileHandle.standardError.write(
+                Data("a phone that opens this joins \"\(group.name)\" as a scorer; it works once, for 10 minutes\n".utf8))
+            print(base + invite.path)
+        }
+    }
+
+    /// `--base-url` checked, without a trailing slash; by default this machine on port 8630.
+    static func baseURL(_ given: String?) throws -> String {
+        let base = given ?? "http://\(ProcessInfo.processInfo.hostName):8630"
+        guard let url = URL(string: base), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil
+        else { throw ValidationError("--base-url must be an http:// or https:// URL, got \"\(base)\"") }
+        return base.hasSuffix("/") ? String(base.dropLast()) : base
     }
 
     struct BoardUnlink: StorageCommand {

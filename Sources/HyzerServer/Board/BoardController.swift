@@ -5,25 +5,18 @@ import HyzerKit
 import HyzerSyncProtocol
 import Logging
 
-/// The live board: a page for a clubhouse TV or a phone (`/g/GROUP/board`), the board as
+/// The live board: for the page (`/g/GROUP/board`, served by `WebPages`), the board as
 /// JSON, and a server-sent event stream that carries a new board after every commit in the
 /// group. The JSON routes take a view token (`hyzer-server group board-link`), which reads
 /// this and nothing else.
 struct BoardController<Storage: LiveBoardStorage> {
     let storage: Storage
     let hub: PokeHub
-    let pages: WebPages
     let policy: LiveBoardPolicy
     /// The heartbeat's time (a `ManualClock` in tests).
     let clock: any HyzerClock
 
     func addRoutes(to router: Router<ServerRequestContext>) {
-        let pages = self.pages
-        // The page is the same for every group: it reads the group from its path and the
-        // token from the fragment, which never leaves the browser.
-        router.get("g/:group/board") { _, _ in try pages.response("board.html") }
-        router.get("web/:file") { _, context in try pages.response(try context.parameters.require("file")) }
-        router.get("web/fonts/:file") { _, context in try pages.response("fonts/" + (try context.parameters.require("file"))) }
         router.get("v1/groups/:group/board", use: board)
         router.get("v1/groups/:group/board/events", use: events)
     }

@@ -54,6 +54,22 @@ public struct WebPages: Sendable {
         .cacheControl: "no-cache",
     ]
 
+    /// The pages' routes. Each page is the same for every group and every phone: it reads
+    /// what it needs from its path, and tokens from the fragment or the browser's storage,
+    /// which never reach a server log.
+    func addRoutes(to router: Router<ServerRequestContext>) {
+        let pages = self
+        router.get("g/:group/board") { _, _ in try pages.response("board.html") }
+        router.get("join/:code") { _, _ in try pages.response("join.html") }
+        // `/phone/` (Hummingbird also routes `/phone` here; links use the slash, which the
+        // service worker's scope needs).
+        router.get("phone/") { _, _ in try pages.response("phone.html") }
+        // The service worker's own path decides what it may control: /phone/ and below.
+        router.get("phone/sw.js") { _, _ in try pages.response("sw.js") }
+        router.get("web/:file") { _, context in try pages.response(try context.parameters.require("file")) }
+        router.get("web/fonts/:file") { _, context in try pages.response("fonts/" + (try context.parameters.require("file"))) }
+    }
+
     func response(_ name: String) throws -> Response {
         guard let file = files[name] else {
             throw HTTPError(.notFound, message: "\(name) is not installed with this server (assets/web)")

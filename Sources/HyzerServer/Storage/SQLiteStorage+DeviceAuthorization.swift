@@ -109,7 +109,7 @@ extension SQLiteStorage: DeviceAuthorizationStorage {
             // A user code still in the table is drawn again (one chance in ~10^7 with a
             // thousand codes waiting).
             for _ in 0..<8 {
-                let letters = Self.randomUserCode()
+                let letters = DeviceUserCode.random()
                 let userHash = Tokens.hash(letters)
                 guard
                     try DeviceAuthorizationRow.filter(DeviceAuthorizationRow.CodeColumn.userCodeHash == userHash).fetchCount(db)
@@ -201,8 +201,4 @@ extension SQLiteStorage: DeviceAuthorizationStorage {
         return row
     }
 
-    private static func randomUserCode() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return String((0..<DeviceUserCode.length).map { _ in DeviceUserCode.alphabet.randomElement(using: &generator)! })
-    }
 }

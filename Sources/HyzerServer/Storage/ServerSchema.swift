@@ -127,6 +127,23 @@ enum ServerSchema {
                     CREATE INDEX view_tokens_by_group ON view_tokens(group_id);
                     """)
         }
+        // Phones joining with a QR code: a short-lived, single-use invite, stored hashed
+        // like every code. `redeemed_at` set means spent.
+        m.registerMigration("v5 server: invites") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE invites (
+                        code_hash BLOB PRIMARY KEY NOT NULL,
+                        group_id TEXT NOT NULL REFERENCES groups(id),
+                        created_by TEXT NOT NULL,
+                        created_at REAL NOT NULL,
+                        expires_at REAL NOT NULL,
+                        redeemed_at REAL,
+                        redeemed_by TEXT
+                    ) WITHOUT ROWID;
+                    CREATE INDEX invites_by_expiry ON invites(expires_at);
+                    """)
+        }
         return m
     }
 

@@ -1,0 +1,62 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HyzerSyncProtocol
+
+extension InviteError {
+    var http: HTTPError {
+        switch self {
+        case .malformed: HTTPError(.badRequest, message: description)
+        case .unknown: HTTPError(.notFound, message: description)
+        case .expired, .used: HTTPError(.gone, message: description)
+        }
+    }
+}
+
+/// Phones joining a group: the kiosk (or the admin) asks for an invite and shows it as a QR
+/// code of `/join/CODE`; that page, in the phone's browser, redeems it for a device token of
+/// the phone's own, and the phone is one more device from then on (`/phone/`).
+struct InviteController<Storage: InviteStorage> {
+    let storage: Storage
+    /// Seconds an invite lives: the same ten minutes as a joining device's code.
+    let lifetime: Int
+
+    /// `POST /v1/invites`, with a device's or the admin's token (looked up by AuthMiddleware).
+    func addAuthenticatedRoutes(to group: RouterGroup<ServerRequestContext>) {
+        group.post("invites", use: create)
+    }
+
+    /// `POST /v1/invites/redeem`: no token, the phone has none yet; the code is the grant.
+    func addOpenRoutes(to group: RouterGroup<ServerRequestContext>) {
+        group.post("invites/redeem", use: redeem)
+    }
+
+    @Sendable func create(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        guard let principal = context.principal else { throw AccessRefusal.unauthenticated.http }
+        let invite = try await storage.createInvite(
+            groupID: principal.groupID, createdBy: principal.deviceID ?? "admin", lifetime: lifetime)
+        context.logger.info(
+            "invite created", metadata: ["group": "\(principal.groupID)", "by": "\(principal.deviceID ?? "admin")"])
+        var response = try JSONBody.response(invite, status: .created)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    @Sendable func redeem(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let body = try await JSONBody.decode(InviteRedemption.self, from: request, limit: SyncProtocol.maxSmallBodyBytes)
+        do {
+            let enrolled = try await storage.redeemInvite(code: body.code, deviceID: body.deviceID, name: body.name)
+            context.logger.info(
+                "phone joined with an invite",
+                metadata: ["group": "\(enrolled.groupID)", "device": "\(body.deviceID)", "name": "\(body.name)"])
+            var response = try JSONBody.response(enrolled, status: .created)
+            response.headers[.cacheControl] = "no-store"
+            return response
+        } catch let error as InviteError {
+            context.logger.notice("invite refused", metadata: ["reason": "\(error)"])
+            throw error.http
+        } catch let error as StorageError {
+            throw error.http
+        }
+    }
+}

@@ -1,0 +1,126 @@
+"""What the browser tests share: a real hyzer-server and `hyzer` devices in a temporary
+directory, and a headless Chromium driven by Selenium."""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import time
+import urllib.error
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Fail(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise Fail(message)
+
+
+class World:
+    def __init__(self, bin_dir, work):
+        self.bin = bin_dir
+        self.work = work
+        self.server_data = os.path.join(work, "server")
+        self.device_data = os.path.join(work, "device")
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.server = None
+
+    def run(self, tool, *args, data=None):
+        cmd = [os.path.join(self.bin, tool), *args]
+        if data:
+            cmd += ["--data", data]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        if done.returncode != 0:
+            raise Fail(f"{' '.join(cmd)} exited {done.returncode}: {done.stderr.strip()}")
+        return done.stdout.strip().splitlines()
+
+    def start_server(self):
+        log = open(os.path.join(self.work, "server.log"), "a")
+        self.server = subprocess.Popen(
+            [os.path.join(self.bin, "hyzer-server"), "--data", self.server_data, "--host", "127.0.0.1",
+             "--port", str(self.port)], stdout=log, stderr=log)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                urllib.request.urlopen(self.base + "/health", timeout=1).read()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise Fail("hyzer-server did not answer /health within 20 s")
+
+    def stop_server(self):
+        if self.server:
+            self.server.terminate()
+            self.server.wait(timeout=20)
+            self.server = None
+
+    def http(self, method, path, token, body=None):
+        request = urllib.request.Request(self.base + path, method=method, data=body)
+        request.add_header("Authorization", f"Bearer {token}")
+        if body is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=5) as r:
+                return r.status, r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+
+
+def board_rows(driver):
+    """[(position, name, progress, to-par)] of the first round on the page, read in one
+    script call (one WebDriver round trip per poll, so the poll itself costs little)."""
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('.round:first-child .row')].map(li =>"
+        " ['.position', '.name', '.progress', '.to-par'].map(c => li.querySelector(c).innerText))")
+    return [tuple(r) for r in rows]
+
+
+def wait_for(predicate, timeout, interval=0.02):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            return value
+        time.sleep(interval)
+
+
+def chromium(width, height):
+    """A headless Chromium at this window size (Debian's chromium and chromium-driver)."""
+    options = webdriver.ChromeOptions()
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 f"--window-size={width},{height}", "--force-device-scale-factor=1"):
+        options.add_argument(flag)
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+
+
+def cli_standings(world, round_id, data=None):
+    """The device's own standings, `hyzer standings ROUND --json`, as the rows the board
+    should show: (position, name, progress, to-par), labelled here by the rules of
+    docs/scenario-format.md rather than by the server's code."""
+    out = "\n".join(world.run("hyzer", "standings", round_id, "--json", data=data or world.device_data))
+    rows = []
+    for r in json.loads(out)["standings"]:
+        position = "–" if r["position"] is None else ("T" if r["tied"] else "") + str(r["position"])
+        progress = {"finished": "F", "dnf": "DNF"}.get(r["status"], f"thru {r['thru']}")
+        to_par = "E" if r["toPar"] == 0 else f"{r['toPar']:+d}"
+        rows.append((position, r["name"], progress, to_par))
+    return rows
+
+
