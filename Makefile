@@ -11,7 +11,8 @@ SWIFT ?= swift
 #   fonts are the kiosk package's future Recommends: without them those names show boxes.
 #   screens: ImageMagick tiles the contact sheets (`make screens`)
 #   browser tests: Chromium and its WebDriver, driven by Selenium (from PyPI, in a venv)
-APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev zlib1g-dev \
+#   QR codes: libqrencode draws them on the kiosk; zbarimg (zbar-tools) reads them back in tests
+APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev zlib1g-dev libqrencode-dev zbar-tools \
 	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
 	xvfb xauth xdotool imagemagick chromium chromium-driver python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -71,6 +72,7 @@ browser-test: deps $(BROWSER_VENV)/bin/python
 	$(SWIFT) build --product hyzer-server
 	$(BROWSER_VENV)/bin/python Tests/Browser/live_board.py --bin "$$($(SWIFT) build --show-bin-path)"
 	$(BROWSER_VENV)/bin/python Tests/Browser/phone.py --bin "$$($(SWIFT) build --show-bin-path)"
+	$(BROWSER_VENV)/bin/python Tests/Browser/summary.py --bin "$$($(SWIFT) build --show-bin-path)"
 
 # The kiosk on the embedded default: a local database in .run/ with the seeded courses,
 # a demo round when none is active, the keyboard (arrows, Enter, Escape) as the knob,
@@ -121,3 +123,4 @@ screens: deps
 	$(SWIFT) build --product hyzer-server
 	$(BROWSER_VENV)/bin/python Tests/Browser/live_board.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web
 	$(BROWSER_VENV)/bin/python Tests/Browser/phone.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web
+	$(BROWSER_VENV)/bin/python Tests/Browser/summary.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web

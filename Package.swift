@@ -117,9 +117,12 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         // fontconfig: fallback faces for names in scripts the bundled fonts lack.
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig1-dev"])]),
+        // libqrencode: the QR codes a phone scans to join, or to open a round's summary.
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         // Draws a KioskState with SDL2 + SDL2_ttf: windowed, full-screen or headless.
         .target(
-            name: "KioskRender", dependencies: ["KioskCore", "HyzerKit", "CSDL2", "CSDL2TTF", "CZlib", "CFontconfig"]),
+            name: "KioskRender",
+            dependencies: ["KioskCore", "HyzerKit", "CSDL2", "CSDL2TTF", "CZlib", "CFontconfig", "CQRencode"]),
         // The kiosk's glue: store <-> state machine <-> display <-> knob, and the loops.
         .target(
             name: "KioskApp",

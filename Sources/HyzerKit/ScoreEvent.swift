@@ -105,7 +105,8 @@ public enum ScoringError: Error, Equatable, Sendable, CustomStringConvertible {
 }
 
 extension ScoreEvent {
-    /// Checks an event against its round and course before anything stores it.
+    /// Checks an event against its round and course before anything stores it. A completed
+    /// round takes only events made before it was finished (late arrivals).
     ///
     /// `known` are the events already recorded for the round; any of them this event
     /// supersedes must be in the same cell. Supersession of an event not (yet) known is
@@ -114,7 +115,12 @@ extension ScoreEvent {
         guard roundID == round.id else { throw .wrongRound(expected: round.id, got: roundID) }
         switch round.status {
         case .setup: throw .roundNotStarted
-        case .completed: throw .roundCompleted
+        case .completed:
+            // Final from its finish on. A score made before the finish still counts when it
+            // arrives later (NFR8: no score lost to connectivity): a phone that scored the
+            // last hole offline, or the finishing kiosk's own outbox, which may carry the
+            // round's completion ahead of its scores.
+            guard let finished = round.completedAt, createdAt <= finished else { throw .roundCompleted }
         case .active, .awaitingFinalization: break
         }
         guard ScoreEvent.allowedStrokes.contains(strokes) else { throw .strokesOutOfRange(strokes) }

@@ -59,10 +59,13 @@ public func buildRouter(
     deviceAuthorization.addDeviceRoutes(to: router.group("v1"))
     let invites = InviteController(storage: storage, lifetime: deviceCodes.lifetime)
     invites.addOpenRoutes(to: router.group("v1"))
+    let summaries = SummaryController(storage: storage)
+    summaries.addOpenRoutes(to: router.group("v1"))
     let authenticated = router.group().add(middleware: AuthMiddleware(storage: storage))
     DeviceController(storage: storage).addRoutes(to: authenticated.group("v1"))
     deviceAuthorization.addAdminRoutes(to: authenticated.group("v1"))
     invites.addAuthenticatedRoutes(to: authenticated.group("v1"))
+    summaries.addAuthenticatedRoutes(to: authenticated.group("v1"))
     LiveController(storage: storage, hub: hub).addRoutes(to: authenticated)
     // The board takes view tokens only, looked up by its own routes (never by AuthMiddleware).
     BoardController(storage: storage, hub: hub, policy: liveBoard, clock: clock).addRoutes(to: router)

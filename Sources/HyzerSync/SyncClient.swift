@@ -70,6 +70,25 @@ public struct SyncClient: Sendable {
             body: nil, timeout: timeout)
     }
 
+    /// A phone's invite to this device's group (`POST /v1/invites`): the kiosk shows it as a
+    /// QR code of `serverURL + invite.path`.
+    public func createInvite() async throws(SyncClientError) -> Invite {
+        try await Self.send(http, "POST", baseURL + "/v1/invites", token: token, deviceID: deviceID, body: nil, timeout: timeout)
+    }
+
+    /// The group's devices (`GET /v1/devices`): their names, for attribution.
+    public func devices() async throws(SyncClientError) -> DeviceList {
+        try await Self.send(http, "GET", baseURL + "/v1/devices", token: token, deviceID: deviceID, body: nil, timeout: timeout)
+    }
+
+    /// A link to a round's summary page (`POST /v1/rounds/ROUND/summary-link`): the kiosk's
+    /// summary card shows it as a QR code of `serverURL + link.path`.
+    public func createSummaryLink(roundID: UUID) async throws(SyncClientError) -> SummaryLink {
+        try await Self.send(
+            http, "POST", baseURL + "/v1/rounds/\(roundID.uuidString)/summary-link", token: token, deviceID: deviceID,
+            body: nil, timeout: timeout)
+    }
+
     /// Enrolls a device with the group's admin token; the answer carries its own token.
     public static func enroll(
         server: String, groupToken: String, deviceID: String, name: String,

@@ -179,6 +179,10 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
                 service: NameListService(file: nameListFile(assets), inbox: inbox, logger: configuration.logger),
                 successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore, serviceName: "name-list"))
     }
+    // QR codes for phones: "Add a phone" (an invite) and the summary card's link.
+    let share = ShareService(store: store, inbox: inbox, clock: configuration.clock, logger: configuration.logger)
+    session.share = share
+    services.append(.init(service: share, failureTerminationBehavior: .ignore, serviceName: "share"))
     if let server = configuration.server {
         let join = JoinService(
             server: server, store: store, inbox: inbox, clock: configuration.clock, sync: sync, logger: configuration.logger)

@@ -21,6 +21,8 @@ public final class KioskSession {
     /// Starts joining a group (`JoinService.requestCode`); nil when the kiosk has no
     /// server address, which the join screen then says.
     public var onJoin: (() -> Void)?
+    /// Asks the group server for invites and summary links (set by `buildKiosk`).
+    public var share: ShareService?
     /// The monitor that tells the loop about commits; told about the session's own ones,
     /// which are loaded right after they are made and need no second reading.
     public var changeMonitor: ChangeMonitor?
@@ -133,6 +135,16 @@ public final class KioskSession {
                     } else {
                         perform(state.handle(.joinChanged(.failed(JoinService.noServer)), now: now), now: now)
                     }
+                case .requestInvite:
+                    if let share {
+                        share.requestInvite()
+                    } else {
+                        perform(state.handle(.inviteChanged(.failed(ShareService.notInAGroup)), now: now), now: now)
+                    }
+                case .requestSummaryLink(let roundID):
+                    share?.requestSummaryLink(roundID)
+                case .requestDeviceNames:
+                    share?.requestDeviceNames()
                 case .refreshStatus:
                     state.handle(.statusChanged(statusGatherer.gather(viewport: state.viewport, frames: frameTimes)), now: now)
                 case .loadHistory(let after):

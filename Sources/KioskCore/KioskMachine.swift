@@ -16,6 +16,8 @@ public struct KioskState: Sendable, Equatable {
     public private(set) var leaderboard = Leaderboard()
     public internal(set) var settings: KioskSettings
     public private(set) var sync = SyncIndicator()
+    /// The group's devices by id, as far as the server told (attribution: "from Nate's phone").
+    public internal(set) var deviceNames = DeviceNames()
     public internal(set) var notice: Notice?
     /// Why scores cannot be saved right now, kept on screen as a notice until it clears,
     /// and on the status screen.
@@ -114,8 +116,13 @@ public struct KioskState: Sendable, Equatable {
             effects += tick(now: now)
         case .dataChanged(let newData, let trigger):
             dataChanged(newData, trigger: trigger, now: now)
+            effects += askForDeviceNames()
         case .syncChanged(let indicator):
+            let joined = isInNoGroup && indicator.state != .disabled
             sync = indicator
+            if joined { effects += askForDeviceNames() }
+        case .deviceNamesChanged(let names):
+            deviceNames.update(names)
         case .effectFailed(let message):
             effects += refuse(message, now: now)
         case .storageChanged(let warning):
@@ -135,6 +142,10 @@ public struct KioskState: Sendable, Equatable {
             self.viewport = viewport
         case .joinChanged(let progress):
             effects += joinChanged(progress, now: now)
+        case .inviteChanged(let progress):
+            effects += inviteChanged(progress)
+        case .summaryLinkChanged(let roundID, let url):
+            summaryLinkChanged(roundID: roundID, url: url)
         case .historyLoaded(let page, let after):
             effects += Screen.History.loaded(page, after: after, in: &self)
         case .historyRoundLoaded(let snapshot):

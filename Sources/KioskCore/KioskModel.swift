@@ -148,6 +148,12 @@ public enum KioskEvent: Sendable, Equatable {
     case resized(Viewport)
     /// How joining a group goes (after `.startJoin`).
     case joinChanged(JoinProgress)
+    /// How inviting a phone goes (after `.requestInvite`).
+    case inviteChanged(InviteProgress)
+    /// A round's summary page link (after `.requestSummaryLink`).
+    case summaryLinkChanged(roundID: UUID, url: String)
+    /// The group's device names by id, as the server lists them (after `.requestDeviceNames`).
+    case deviceNamesChanged([String: String])
     /// A page of history read for `.loadHistory(after:)`; `after` is the request's start.
     case historyLoaded(HistoryPage, after: HistoryCursor?)
     /// A round read for `.loadHistoryRound`.
@@ -198,6 +204,15 @@ public enum KioskEffect: Sendable, Equatable {
     /// Ask the group server for a code to join it with, show it, and poll until the admin
     /// approves it (reported back as `.joinChanged`). A new one replaces any code still waiting.
     case startJoin
+    /// Ask the group server for a phone's invite and show it as a QR code, reported back as
+    /// `.inviteChanged` (and again when it expires).
+    case requestInvite
+    /// Ask the group server for a link to the round's summary page, reported back as
+    /// `.summaryLinkChanged` (retried a while when the server cannot be reached).
+    case requestSummaryLink(UUID)
+    /// Ask the group server for its devices' names (a score from a device this kiosk cannot
+    /// name arrived), reported back as `.deviceNamesChanged`.
+    case requestDeviceNames
     /// Read one page of history after the key (nil: from the newest) and send it back as `.historyLoaded`.
     case loadHistory(after: HistoryCursor?)
     /// Read a completed round and send it back as `.historyRoundLoaded`.

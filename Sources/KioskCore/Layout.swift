@@ -503,6 +503,15 @@ public struct Layout: Sendable, Equatable {
         /// The middle of the meta line under the rows.
         public var metaY: Double
         public var metaHeight: Double
+        /// Where the summary page's QR code goes (whole-pixel modules fit inside it) and
+        /// the caption under it; nil without a link.
+        public var qr: QRBox?
+    }
+
+    /// A QR code's square and the caption under it.
+    public struct QRBox: Sendable, Equatable {
+        public var square: Rect
+        public var caption: TextBox
     }
 
     public var summaryTitleSize: Int { Layout.fontSize(height * 0.075) }
@@ -512,32 +521,58 @@ public struct Layout: Sendable, Equatable {
 
     /// The summary's pages when its rows do not fit at the minimums: the board's rule (leaders
     /// pinned, the rest rotating, "9–14 of 20" in the last slot), so no one vanishes from it.
-    public func summaryPages(_ standings: [Standing], heading: Bool, rowsPerPage: Int? = nil) -> BoardPages {
-        let (_, pitch, available) = summaryRoom(standings.count, heading: heading)
+    public func summaryPages(
+        _ standings: [Standing], heading: Bool, qr: Bool = false, rowsPerPage: Int? = nil
+    )
+        -> BoardPages
+    {
+        let (_, pitch, available) = summaryRoom(standings.count, heading: heading, qr: qr)
         let slots = max(1, Int(available / pitch))
         return Layout.pages(standings, slots: slots, rowsPerPage: rowsPerPage)
     }
 
     /// Where the summary's rows begin, their pitch, and the height they share.
-    func summaryRoom(_ count: Int, heading: Bool) -> (top: Double, pitch: Double, available: Double) {
+    func summaryRoom(_ count: Int, heading: Bool, qr: Bool) -> (top: Double, pitch: Double, available: Double) {
         let title = Double(summaryTitleSize)
         let caption = Double(captionFont)
         let top = margin + title * 0.7 + (heading ? caption * 1.4 : 0) + title * 0.85 + caption * 1.5
-        let available = footer.y - top - caption * 2.4 - margin
+        // In portrait the QR code goes under the rows and takes its height from them.
+        let below = qr && !summaryQRBeside ? summaryQRSide + caption * 3 : 0
+        let available = footer.y - top - caption * 2.4 - margin - below
         let pitch = max(summaryMinimumRowHeight, min(available / Double(max(count, 1)), height * 0.1).rounded(.down))
         return (top, pitch, available)
     }
 
+    /// The summary card's width: the rows read as a card, not a stripe across a wide panel.
+    var summaryCardWidth: Double { min(width - 2 * margin, max(height * 1.1, width * 0.6)) }
+
+    /// Whether the QR code stands beside the card (a landscape panel) or under it.
+    var summaryQRBeside: Bool { width >= height * 1.2 }
+
+    /// The QR code's square: beside the card it takes the room the card leaves (a third of
+    /// the height at least, so the 800×480 panel's code still scans from an arm's length);
+    /// under it, two fifths of the width.
+    var summaryQRSide: Double {
+        if summaryQRBeside {
+            let room = width - 3 * margin - summaryCardWidth
+            return min(max(room, height / 3), height * 0.5).rounded(.down)
+        }
+        return min(width * 0.5, height * 0.25).rounded(.down)
+    }
+
     public func summaryBoxes(
-        _ standings: [Standing], heading: Bool, minus: String, page: Int = 0, rowsPerPage: Int? = nil
+        _ standings: [Standing], heading: Bool, minus: String, page: Int = 0, qr: Bool = false,
+        rowsPerPage: Int? = nil
     ) -> SummaryBoxes {
         let caption = Double(captionFont)
-        let cardW = min(width - 2 * margin, max(height * 1.1, width * 0.6))
-        let card = Span(x: (width - cardW) / 2, w: cardW)
+        let beside = qr && summaryQRBeside
+        // Beside a QR code the card moves left and gives up what the code needs.
+        let cardW = beside ? min(summaryCardWidth, width - 3 * margin - summaryQRSide) : summaryCardWidth
+        let card = Span(x: beside ? margin : (width - cardW) / 2, w: cardW)
         let metaH = caption * 2.4
         let count = standings.count
-        let (top, pitch, _) = summaryRoom(count, heading: heading)
-        let pages = summaryPages(standings, heading: heading, rowsPerPage: rowsPerPage)
+        let (top, pitch, _) = summaryRoom(count, heading: heading, qr: qr)
+        let pages = summaryPages(standings, heading: heading, qr: qr, rowsPerPage: rowsPerPage)
         let onShow = Array(0..<pages.pinned) + Array(pages.rotating(page: page))
         let minimum = minimumTextSize
         // As on the board: in portrait the card's width, not the row, bounds the text.
@@ -593,9 +628,27 @@ public struct Layout: Sendable, Equatable {
                 ])
         }
         let used = Double(rows.count + (more == nil ? 0 : 1))
+        let metaY = top + used * pitch + metaH / 2
+        var code: QRBox?
+        if qr {
+            let side = summaryQRSide
+            let square =
+                beside
+                ? Rect(
+                    x: (card.maxX + margin + (width - margin - card.maxX - margin - side) / 2).rounded(.down), y: top, w: side,
+                    h: side)
+                : Rect(x: ((width - side) / 2).rounded(.down), y: (metaY + caption * 1.5).rounded(.down), w: side, h: side)
+            // Beside the card, as wide as its column; under it, as wide as the card.
+            let span = beside ? Span(x: square.x - margin / 2, w: square.w + margin) : card
+            code = QRBox(
+                square: square,
+                caption: TextBox(
+                    "Scan for the summary", .body, size: max(minimumTextSize, captionFont), Palette.textSecondary,
+                    span: span, midY: square.maxY + caption, align: .center, ellipsized: true)
+            )
+        }
         return SummaryBoxes(
-            top: top, rowHeight: pitch, card: card, rows: rows, more: more, metaY: top + used * pitch + metaH / 2,
-            metaHeight: metaH)
+            top: top, rowHeight: pitch, card: card, rows: rows, more: more, metaY: metaY, metaHeight: metaH, qr: code)
     }
 
     // MARK: Crown entry

@@ -35,6 +35,7 @@ struct Painter {
         case .history(let history): paint(history)
         case .chooseRound(let choose): paint(choose)
         case .nameEntry(let entry): paint(entry)
+        case .addPhone(let add): paint(add)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         if case .status = state.screen, state.notice?.text == state.storageWarning { return }

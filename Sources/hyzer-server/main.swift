@@ -190,14 +190,15 @@ extension GroupCommand {
 
     struct BoardUnlink: StorageCommand {
         static let configuration = CommandConfiguration(
-            commandName: "board-unlink", abstract: "Revoke every live-board link of the group.")
+            commandName: "board-unlink",
+            abstract: "Revoke every live-board link and round-summary link of the group (links shared too widely).")
         @Argument(help: "The group's id or name.") var group: String
         @OptionGroup var data: DataDirectory
 
         func run(on storage: SQLiteStorage) async throws {
             let group = try await GroupCommand.find(self.group, in: storage)
             let count = try await storage.revokeViewTokens(groupID: group.id)
-            print("revoked \(count) board link\(count == 1 ? "" : "s") of \"\(group.name)\"")
+            print("revoked \(count) board and summary link\(count == 1 ? "" : "s") of \"\(group.name)\"")
         }
     }
 }

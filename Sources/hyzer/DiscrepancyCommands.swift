@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HyzerKit
 import HyzerStore
+import HyzerSync
 
 /// `hyzer discrepancies`: what the kiosk's resolve screen walks through (issue 9 item 7),
 /// for scripts and the admin: each open cell with every value in dispute and who said it,
@@ -134,7 +135,49 @@ struct Resolve: AsyncParsableCommand {
 /// `hyzer round discard`: drops a round started by mistake; the store refuses one with scores.
 struct RoundCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "round", abstract: "Manage rounds.", subcommands: [Discard.self])
+        commandName: "round", abstract: "Manage rounds.", subcommands: [Finish.self, Discard.self, SummaryLink.self])
+
+    struct Finish: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract:
+                "Finish a round now, as the kiosk's \"Finish round now\" does (holes nobody scored stay empty: DNF), then sync if enrolled."
+        )
+
+        @OptionGroup var options: ScoreWriteOptions
+
+        func run() async throws {
+            let (db, round) = try options.open()
+            do { _ = try db.finishRound(round.id) } catch { throw CommandFailure(error) }
+            print("finished round \(round.id.uuidString)")
+            await options.finish(db)
+        }
+    }
+
+    /// The kiosk's summary-card QR code, as a line: the same link, asked for the same way.
+    struct SummaryLink: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "summary-link",
+            abstract:
+                "Print a link to a round's summary page on the group server (what the kiosk's summary card shows as a QR code), last."
+        )
+
+        @OptionGroup var data: DataOptions
+        @Argument(help: "Round id, or \"current\" for the newest active round.") var round: String
+
+        func run() async throws {
+            let db = try data.open()
+            let round = try DeviceLookup.round(self.round, in: db)
+            guard let link = try ServerLink.load(from: db.files) else {
+                throw CommandFailure(message: "this device is not enrolled in a group; summary pages live on the group server")
+            }
+            do {
+                let made = try await SyncClient(link: link).createSummaryLink(roundID: round.id)
+                print(link.serverURL + made.path)
+            } catch {
+                throw CommandFailure(message: "asking \(link.serverURL) for a summary link failed: \(error)")
+            }
+        }
+    }
 
     struct Discard: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

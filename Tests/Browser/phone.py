@@ -10,6 +10,7 @@
      offline, still opens (service worker) and still holds them (IndexedDB outbox); back
      online they are pushed.
   5. The kiosk's database then holds each of the phone's scores exactly once.
+  6. Revoked (`hyzer-server device revoke`), the phone stops syncing and says so.
 
 Run by `make test` (make browser-test): python phone.py --bin .build/debug
 With --screenshots DIR it also saves the scorecard for docs/screens.
@@ -162,8 +163,18 @@ def main():
             phone.execute_script("document.getElementById('pill').click()")  # back to the card alone
             time.sleep(1)
             phone.save_screenshot(os.path.join(args.screenshots, "phone-card.png"))
+        # 6. Revoked like any device: the phone stops syncing and says why; a score tapped in
+        # afterwards stays on the phone and never reaches the kiosk.
+        world.run("hyzer-server", "device", "revoke", creds["groupID"], creds["deviceID"], data=world.server_data)
+        tap_score(phone, names[3], 4)
+        check(wait_for(lambda: sync_text(phone).startswith("Not syncing"), 15),
+              f"revoked, the phone says {sync_text(phone)!r}")
+        world.run("hyzer", "sync", data=kiosk)
+        with sqlite3.connect(os.path.join(kiosk, "hyzer.sqlite")) as db:
+            count = db.execute("SELECT count(*) FROM score_events WHERE device_id = ?", (creds["deviceID"],)).fetchone()[0]
+        check(count == 3, f"after the revocation the kiosk holds {count} of the phone's scores, not 3")
         print("phone: ok (joined with a single-use invite, kiosk's standings, live board within 1 s, "
-              "offline outbox and reload, each score once in the kiosk's store)")
+              "offline outbox and reload, each score once in the kiosk's store, revoked like any device)")
         return 0
     except Fail as failure:
         print(f"phone: FAILED: {failure}", file=sys.stderr)

@@ -167,8 +167,13 @@ import Testing
         e = ok
         e.isResolution = true
         #expect(throws: ScoringError.resolutionWithoutTargets) { try e.validate(in: f.round, course: f.course) }
-        try f.round.finish(at: Fixture.start)
-        #expect(throws: ScoringError.roundCompleted) { try ok.validate(in: f.round, course: f.course) }
+        // Finished a minute in: a score made after that is refused; one made before it and
+        // arriving late (an offline phone, the kiosk's own outbox) still counts (NFR8).
+        try f.round.finish(at: Fixture.start.addingTimeInterval(60))
+        #expect(throws: ScoringError.roundCompleted) {
+            try f.event(0, hole: 1, 3, at: 61).validate(in: f.round, course: f.course)
+        }
+        try f.event(0, hole: 1, 3, at: 59).validate(in: f.round, course: f.course)
         let setup = Round(
             id: f.round.id, courseID: f.course.id, organizerID: UUID(), participants: f.round.participants,
             createdAt: Fixture.start)

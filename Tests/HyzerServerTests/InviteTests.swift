@@ -79,6 +79,11 @@ import Testing
             let pull = try await client.execute(
                 uri: "/v1/pull", method: .get, headers: headers(token: phone.deviceToken, device: "phone-7"))
             #expect(pull.status == .ok)
+            // And it may name the group's devices (attribution), as every device may.
+            let devices = try await client.execute(
+                uri: "/v1/devices", method: .get, headers: headers(token: phone.deviceToken, device: "phone-7"))
+            #expect(devices.status == .ok)
+            #expect(try decode(DeviceList.self, devices).devices.contains { $0.name == "Priya's phone" })
             // Spent: 410 with the reason; a bad device id: 400, and the invite is not spent.
             let again = try await client.execute(
                 uri: "/v1/invites/redeem", method: .post, headers: headers(token: nil),

@@ -13,6 +13,26 @@ import Testing
         try await h.storage.push(groupID: g.groupID, deviceID: g.device, records: records).results
     }
 
+    /// NFR8: a score made before the round was finished counts whenever it arrives (a phone
+    /// that scored the last hole offline; the kiosk's outbox, which carries the finish ahead
+    /// of the scores); one made after the finish is refused. Negative control (by hand):
+    /// with `validate` refusing every event of a completed round, as before, the late score
+    /// below was rejected and so were the kiosk's in KioskAppTests/ShareQRTests.
+    @Test func aScoreMadeBeforeTheFinishCountsWhenItArrivesLate() async throws {
+        let h = try Harness()
+        let g = try await h.group()
+        let f = try Fixture()
+        var finished = f.round
+        // Events are made at 200 (Fixture.event); finished at 300.
+        (finished.status, finished.version, finished.updatedAt, finished.completedAt) = (.completed, UUID(), 300, 300)
+        let results = try await pushed(h, g, f.setupRecords + [.round(finished), .scoreEvent(f.event(1, hole: 9))])
+        #expect(results.map(\.status) == [.created, .created, .created, .created])
+        var after = f.event(0, hole: 9)
+        after.event.createdAt = Date(timeIntervalSince1970: 301)
+        let refused = try #require(try await pushed(h, g, [.scoreEvent(after)]).first)
+        #expect(refused.status == .rejected && refused.reason?.contains("its scores are final") == true)
+    }
+
     @Test func validatesEveryEvent() async throws {
         let h = try Harness()
         let g = try await h.group()
@@ -57,7 +77,10 @@ import Testing
         completed.updatedAt = 300
         _ = try await pushed(h, g, [.round(completed)])
         f = Fixture(course: f.course, round: completed)
-        let result = try #require(try await pushed(h, g, [.scoreEvent(f.event())]).first)
+        // Made after the finish (one made before it is a late arrival, and counts).
+        var late = f.event()
+        late.event.createdAt = Date(timeIntervalSince1970: 301)
+        let result = try #require(try await pushed(h, g, [.scoreEvent(late)]).first)
         #expect(result.status == .rejected)
         #expect(result.reason?.contains("completed") == true)
     }

@@ -86,7 +86,8 @@ struct Harness {
         case .addPlayer(let player):
             players.append(player)
             publish(.localScore)
-        case .buzz, .saveSettings, .refreshStatus, .startJoin, .loadHistory, .loadHistoryRound:
+        case .buzz, .saveSettings, .refreshStatus, .startJoin, .requestInvite, .requestSummaryLink, .requestDeviceNames,
+            .loadHistory, .loadHistoryRound:
             break
         }
     }

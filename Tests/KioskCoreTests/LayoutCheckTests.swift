@@ -283,12 +283,26 @@ import Testing
             let state = try Self.state(players: count, size: size)
             let layout = Layout(viewport: state.viewport)
             let standings = try #require(state.round?.standings.rows)
-            for heading in [false, true] {
-                let pages = layout.summaryPages(standings, heading: heading)
+            // The idle board's last round (a heading), the card, and the card with its QR code.
+            for (heading, qr) in [(false, false), (true, false), (false, true)] {
+                let pages = layout.summaryPages(standings, heading: heading, qr: qr)
                 var seen: Set<UUID> = []
                 for page in 0..<pages.pages {
-                    let what = "summary \(size.0)×\(size.1), \(count) players, heading \(heading), page \(page + 1)"
-                    let boxes = layout.summaryBoxes(standings, heading: heading, minus: "−", page: page)
+                    let what = "summary \(size.0)×\(size.1), \(count) players, heading \(heading), QR \(qr), page \(page + 1)"
+                    let boxes = layout.summaryBoxes(standings, heading: heading, minus: "−", page: page, qr: qr)
+                    #expect((boxes.qr != nil) == qr, "\(what)")
+                    if let code = boxes.qr {
+                        let square = code.square
+                        // Beside the card or under its meta line; inside the screen, above the
+                        // footer with its caption; big enough for a 45-module code at 3 px a
+                        // module (a 60-character link at level M) to scan.
+                        let clear =
+                            square.x >= boxes.card.x + boxes.card.w || square.y >= boxes.metaY + boxes.metaHeight / 2
+                        #expect(clear, "\(what): the QR code covers the card")
+                        #expect(square.x >= 0 && square.maxX <= layout.width && square.y >= 0, "\(what)")
+                        #expect(code.caption.frame.maxY <= layout.footer.y, "\(what): caption")
+                        #expect(square.w == square.h && square.w >= 135, "\(what): a \(square.w) px code")
+                    }
                     #expect(boxes.rowHeight >= layout.summaryMinimumRowHeight, "\(what)")
                     #expect((boxes.more == nil) == (boxes.rows.count == count), "\(what)")
                     #expect((boxes.more != nil) == pages.rotates, "\(what)")

@@ -154,7 +154,7 @@ import Testing
         h.send(.longPressed)  // the card back to the board, then the menu
         Self.openFromMenu(&h)
         let screen = try #require(Self.resolving(h))
-        let statements = screen.statements(in: h.state.data)
+        let statements = screen.statements(in: h.state)
         #expect(statements.map(\.strokes) == [3, 5])
         #expect(statements.map(\.reporter) == ["Nate", "Nate"])
         #expect(statements.map(\.device) == ["device 7a1b2c", "this kiosk"])

@@ -61,6 +61,9 @@ public struct WebPages: Sendable {
         let pages = self
         router.get("g/:group/board") { _, _ in try pages.response("board.html") }
         router.get("join/:code") { _, _ in try pages.response("join.html") }
+        // A round's summary (the QR code on the kiosk's summary card); the page reads the
+        // token from its own path.
+        router.get("s/:token") { _, _ in try pages.response("summary.html") }
         // `/phone/` (Hummingbird also routes `/phone` here; links use the slash, which the
         // service worker's scope needs).
         router.get("phone/") { _, _ in try pages.response("phone.html") }

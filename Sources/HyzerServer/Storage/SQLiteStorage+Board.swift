@@ -12,10 +12,20 @@ public protocol LiveBoardStorage: Sendable {
     func createViewToken(groupID: String) async throws -> String
     /// The group a live view token reads; nil for an unknown or revoked one.
     func viewGroup(token: String) async throws -> String?
-    /// Revokes every view token of the group (a link shared too widely); returns how many.
+    /// Revokes every view token and summary link of the group (links shared too widely);
+    /// returns how many.
     func revokeViewTokens(groupID: String) async throws -> Int
     /// The records of the group's board, read in one transaction; nil for an unknown group.
     func liveBoardSource(groupID: String) async throws -> LiveBoardSource?
+    /// A new summary link's token for one round of the group. The round need not have
+    /// reached the server yet: the kiosk asks as the round finishes, while its push may
+    /// still be on the way, and the page waits for it.
+    func createSummaryLink(groupID: String, roundID: UUID) async throws -> String
+    /// The group and round a live summary link reads; nil for an unknown or revoked one.
+    func summaryRound(token: String) async throws -> (groupID: String, roundID: UUID)?
+    /// The records of one round of the group, whatever its status; nil when the group
+    /// has no such round (yet).
+    func roundSource(groupID: String, roundID: UUID) async throws -> LiveBoardSource?
 }
 
 /// A row of `view_tokens`: the SHA-256 of a board link's token and the group it reads.
@@ -24,6 +34,17 @@ struct ViewTokenRow: ServerRecord, PersistableRecord {
 
     var tokenHash: Data
     var groupID: String
+    var createdAt: Double
+    var revokedAt: Double?
+}
+
+/// A row of `summary_links`: the SHA-256 of a summary link's token and the round it reads.
+struct SummaryLinkRow: ServerRecord, PersistableRecord {
+    static let databaseTableName = "summary_links"
+
+    var tokenHash: Data
+    var groupID: String
+    var roundID: UUID
     var createdAt: Double
     var revokedAt: Double?
 }
@@ -55,9 +76,42 @@ extension SQLiteStorage: LiveBoardStorage {
     public func revokeViewTokens(groupID: String) async throws -> Int {
         let now = self.now
         return try await pool.write { db in
-            try ViewTokenRow
-                .filter(ViewTokenRow.Columns.groupID == groupID && ViewTokenRow.Columns.revokedAt == nil)
-                .updateAll(db, ViewTokenRow.Columns.revokedAt.set(to: now))
+            let live = ServerColumn.groupID == groupID && ServerColumn.revokedAt == nil
+            return try ViewTokenRow.filter(live).updateAll(db, ServerColumn.revokedAt.set(to: now))
+                + SummaryLinkRow.filter(live).updateAll(db, ServerColumn.revokedAt.set(to: now))
+        }
+    }
+
+    public func createSummaryLink(groupID: String, roundID: UUID) async throws -> String {
+        let token = Tokens.generate(prefix: "hzs_")
+        let now = self.now
+        try await pool.write { db in
+            guard try GroupRow.exists(db, key: groupID) else { throw StorageError.notFound("no group \(groupID)") }
+            try SummaryLinkRow(tokenHash: Tokens.hash(token), groupID: groupID, roundID: roundID, createdAt: now)
+                .insert(db)
+        }
+        return token
+    }
+
+    public func summaryRound(token: String) async throws -> (groupID: String, roundID: UUID)? {
+        guard token.utf8.count <= 200 else { return nil }
+        let hash = Tokens.hash(token)
+        let row = try await pool.read { db in
+            try SummaryLinkRow.filter(key: hash).filter(ServerColumn.revokedAt == nil).fetchOne(db)
+        }
+        return row.map { ($0.groupID, $0.roundID) }
+    }
+
+    public func roundSource(groupID: String, roundID: UUID) async throws -> LiveBoardSource? {
+        try await pool.read { db in
+            guard
+                let seq = try CurrentRecordRow.filter(
+                    CurrentRecordRow.Columns.groupID == groupID && CurrentRecordRow.Columns.kind == RecordKind.round.rawValue
+                        && CurrentRecordRow.Columns.recordID == roundID
+                )
+                .select(CurrentRecordRow.Columns.seq, as: Int64.self).fetchOne(db)
+            else { return nil }
+            return try Self.boardSource(db, groupID: groupID, roundSeqs: [seq])
         }
     }
 
@@ -70,11 +124,6 @@ extension SQLiteStorage: LiveBoardStorage {
     static let finishedRoundsLookedAt = 20
 
     static func liveBoardSource(_ db: Database, groupID: String) throws -> LiveBoardSource? {
-        guard let group = try GroupRow.fetchOne(db, key: groupID)?.info else { return nil }
-        let decoder = SyncCoding.decoder()
-        func records(_ seqs: [Int64]) throws -> [SyncRecord] {
-            try FeedEntry.filter(keys: seqs).fetchAll(db).compactMap { try? decoder.decode(SyncRecord.self, from: $0.payload) }
-        }
         func hasScores(_ roundID: UUID) throws -> Bool {
             try EventRow.filter(EventRow.Columns.groupID == groupID && EventRow.Columns.roundID == roundID).isEmpty(db) == false
         }
@@ -91,6 +140,16 @@ extension SQLiteStorage: LiveBoardStorage {
                 .limit(finishedRoundsLookedAt)
                 .fetchAll(db)
             if let last = try finished.first(where: { try hasScores($0.recordID) }) { roundSeqs = [last.seq] }
+        }
+        return try boardSource(db, groupID: groupID, roundSeqs: roundSeqs)
+    }
+
+    /// These rounds (by their current records' feed seqs) with their courses and score events.
+    static func boardSource(_ db: Database, groupID: String, roundSeqs: [Int64]) throws -> LiveBoardSource? {
+        guard let group = try GroupRow.fetchOne(db, key: groupID)?.info else { return nil }
+        let decoder = SyncCoding.decoder()
+        func records(_ seqs: [Int64]) throws -> [SyncRecord] {
+            try FeedEntry.filter(keys: seqs).fetchAll(db).compactMap { try? decoder.decode(SyncRecord.self, from: $0.payload) }
         }
         let rounds = try records(roundSeqs).compactMap { record -> RoundRecord? in
             if case .round(let r) = record { return r }

@@ -144,6 +144,21 @@ enum ServerSchema {
                     CREATE INDEX invites_by_expiry ON invites(expires_at);
                     """)
         }
+        // A finished round's summary page (`/s/TOKEN`), opened from the QR code on the
+        // kiosk's summary card: a read-only link to one round, stored hashed like every token.
+        m.registerMigration("v6 server: summary links") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE summary_links (
+                        token_hash BLOB PRIMARY KEY NOT NULL,
+                        group_id TEXT NOT NULL REFERENCES groups(id),
+                        round_id BLOB NOT NULL,
+                        created_at REAL NOT NULL,
+                        revoked_at REAL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX summary_links_by_group ON summary_links(group_id);
+                    """)
+        }
         return m
     }
 

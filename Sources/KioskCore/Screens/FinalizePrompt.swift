@@ -24,8 +24,7 @@ extension Screen.FinalizePrompt: ScreenBehavior {
             return []
         }
         if cursor == 0 {
-            state.screen = .summary(roundID: snapshot.round.id)
-            return [.buzz(.confirm), .finishRound(snapshot.round.id)]
+            return [.buzz(.confirm), .finishRound(snapshot.round.id)] + state.showSummary(snapshot.round.id)
         }
         state.screen = .holeCard(hole: snapshot.course.holeCount, cursor: 0)
         return []

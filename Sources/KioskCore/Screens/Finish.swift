@@ -81,8 +81,7 @@ extension Screen.FinishRound: ScreenBehavior {
         // round with none is discarded, never finished: it would have no summary to show.
         switch snapshot.events.isEmpty ? .discard : kind {
         case .finish:
-            state.screen = .summary(roundID: snapshot.round.id)
-            return [.buzz(.confirm), .finishRound(snapshot.round.id)]
+            return [.buzz(.confirm), .finishRound(snapshot.round.id)] + state.showSummary(snapshot.round.id)
         case .discard:
             // A score that arrived since the menu was opened makes this a finish, not a
             // discard: the store refuses, and the notice says so.

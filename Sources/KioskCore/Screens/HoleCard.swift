@@ -171,8 +171,10 @@ extension KioskState {
             let total = standings.row(for: participant.id).map {
                 (ScoreFormat.toPar($0.toPar, minus: minus) + " total", Palette.toPar($0.toPar))
             }
+            // A phone's score says whose phone; otherwise who entered it, when not the player.
             let scoredBy = cell.leaves.first.flatMap { leaf in
-                leaf.reportedBy == participant.id ? nil : data.name(of: leaf.reportedBy).map { "· scored by \($0)" }
+                if leaf.deviceID != data.deviceID, let device = deviceNames[leaf.deviceID] { return "· from \(device)" }
+                return leaf.reportedBy == participant.id ? nil : data.name(of: leaf.reportedBy).map { "· scored by \($0)" }
             }
             let check = cell.discrepancy.map { "check: " + $0.values.map(String.init).joined(separator: " or ") }
             let score = cell.value.map { ("\($0)", Palette.strokes($0, par: par)) } ?? ("–", Palette.textSecondary)

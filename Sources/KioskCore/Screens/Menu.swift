@@ -15,6 +15,8 @@ public enum MenuItem: Sendable, Equatable {
     case enterScores, checkScores(Int), finishRound, discardRound, startRound, reduceMotion(Bool), history, status, close
     /// Only while the kiosk is in no group.
     case joinGroup
+    /// Only while the kiosk is in a group: a QR code for a phone to join it.
+    case addPhone
 
     public var title: String {
         switch self {
@@ -28,6 +30,7 @@ public enum MenuItem: Sendable, Equatable {
         case .status: "Status"
         case .close: "Back to the board"
         case .joinGroup: "Join a group"
+        case .addPhone: "Add a phone"
         }
     }
 }
@@ -47,7 +50,10 @@ extension KioskState {
         }
         items += [.startRound, .reduceMotion(settings.reduceMotion), .history]
         if isInNoGroup { items.append(.joinGroup) }
-        items += [.status, .close]
+        items.append(.status)
+        // After Status, so the entries before it keep their places for everyone who knows them.
+        if !isInNoGroup { items.append(.addPhone) }
+        items.append(.close)
         return items
     }
 }
@@ -88,6 +94,9 @@ extension Screen.Menu: ScreenBehavior {
         case .joinGroup:
             state.screen = .join(Screen.Join(progress: .requesting))
             return [.startJoin]
+        case .addPhone:
+            state.screen = .addPhone(Screen.AddPhone(progress: .requesting))
+            return [.requestInvite]
         }
         return []
     }

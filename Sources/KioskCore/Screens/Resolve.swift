@@ -135,7 +135,7 @@ public struct ResolveStatement: Sendable, Equatable {
     public var strokes: Int
     /// Who recorded it (the reporter's name).
     public var reporter: String
-    /// "this kiosk", or the other device's short id (devices are known here only by id).
+    /// "this kiosk", the device's name from the group server ("Nate's phone"), or its short id.
     public var device: String
     public var recordedAt: Date
     /// False for a score another device's correction replaced (a cross-device override).
@@ -144,7 +144,8 @@ public struct ResolveStatement: Sendable, Equatable {
 
 extension Screen.Resolve {
     /// The statements in dispute on this cell, oldest first: the story of how it came to be.
-    public func statements(in data: KioskData) -> [ResolveStatement] {
+    public func statements(in state: KioskState) -> [ResolveStatement] {
+        let data = state.data
         guard let snapshot = data.round, let discrepancy = snapshot.discrepancy(at: cell) else { return [] }
         let byID = Dictionary(snapshot.events.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let leaves = Set(snapshot.scorecard.resolution(participant: cell.participantID, hole: cell.hole).leaves.map(\.id))
@@ -153,7 +154,7 @@ extension Screen.Resolve {
             .map { event in
                 ResolveStatement(
                     strokes: event.strokes, reporter: data.name(of: event.reportedBy) ?? "someone",
-                    device: event.deviceID == data.deviceID ? "this kiosk" : "device " + event.deviceID.prefix(6),
+                    device: state.deviceLabel(event.deviceID),
                     recordedAt: event.createdAt, isCurrent: leaves.contains(event.id))
             }
     }

@@ -34,6 +34,8 @@ public enum Screen: Sendable, Equatable {
     case chooseRound(ChooseRound)
     /// Entering a name with the knob's character wheel (issue 14).
     case nameEntry(NameEntry)
+    /// A QR code that makes a phone one more scorer of the group (issue 11).
+    case addPhone(AddPhone)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -53,6 +55,7 @@ public enum Screen: Sendable, Equatable {
         case .history(let screen): screen
         case .chooseRound(let screen): screen
         case .nameEntry(let screen): screen
+        case .addPhone(let screen): screen
         }
     }
 

@@ -5,10 +5,39 @@ extension Screen {
     /// The summary card of a finished round (FR58).
     public struct Summary: Sendable, Equatable {
         public var roundID: UUID
-        public init(roundID: UUID) { self.roundID = roundID }
+        /// The round's summary page on the group server, drawn as a QR code beside the
+        /// card (issue 11); nil until the shell has one, or for a kiosk in no group.
+        public var link: String?
+        public init(roundID: UUID, link: String? = nil) {
+            self.roundID = roundID
+            self.link = link
+        }
     }
 
     public static func summary(roundID: UUID) -> Screen { .summary(Summary(roundID: roundID)) }
+}
+
+extension KioskState {
+    /// Shows a round's summary card, asking the shell for its summary page's link when the
+    /// kiosk is in a group (a phone scans it to keep the card).
+    mutating func showSummary(_ roundID: UUID) -> [KioskEffect] {
+        screen = .summary(roundID: roundID)
+        return isInNoGroup ? [] : [.requestSummaryLink(roundID)]
+    }
+
+    /// The shell's report of a summary link: kept if that round's card is still up.
+    mutating func summaryLinkChanged(roundID: UUID, url: String) {
+        guard case .summary(var summary) = screen, summary.roundID == roundID else { return }
+        summary.link = url
+        screen = .summary(summary)
+    }
+
+    /// The summary page's link on show, if any (the summary screen only: the idle board's
+    /// last round is for glancing at, not for scanning).
+    public var summaryLinkOnShow: String? {
+        if case .summary(let summary) = screen { return summary.link }
+        return nil
+    }
 }
 
 extension KioskState {
@@ -43,7 +72,7 @@ extension KioskState {
     /// The summary's pages on this screen with these settings.
     public func summaryPages(_ snapshot: RoundSnapshot, heading: Bool) -> Layout.BoardPages {
         Layout(viewport: viewport).summaryPages(
-            snapshot.standings.rows, heading: heading, rowsPerPage: settings.boardRowsPerPage)
+            snapshot.standings.rows, heading: heading, qr: summaryLinkOnShow != nil, rowsPerPage: settings.boardRowsPerPage)
     }
 
     /// The summary's page at `now`. It turns with the clock, one page a board interval: the

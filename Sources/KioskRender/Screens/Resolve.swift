@@ -28,7 +28,7 @@ extension Painter {
             ? Rect(x: area.x, y: area.y + area.h * 0.55, w: area.w, h: area.h * 0.45)
             : Rect(x: area.x + listW + layout.margin, y: area.y, w: area.w - listW - layout.margin, h: area.h)
         paintStatements(
-            resolve.statements(in: state.data), par: par,
+            resolve.statements(in: state), par: par,
             in: Rect(x: area.x, y: area.y, w: listW, h: portrait ? area.h * 0.53 : area.h))
         paintChoice(resolve, par: par, in: valueArea)
         paintFooter("Turn to pick the right score · Press to settle it · Hold to go back")

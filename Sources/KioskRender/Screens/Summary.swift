@@ -18,25 +18,33 @@ extension Painter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "EEEE d MMMM yyyy"
+        let link = heading == nil ? state.summaryLinkOnShow : nil
+        let code = link.flatMap(QRCode.init)
+        let boxes = layout.summaryBoxes(
+            snapshot.standings.rows, heading: heading != nil, minus: Self.minus, page: state.summaryPage(at: now),
+            qr: code != nil, rowsPerPage: state.settings.boardRowsPerPage)
+        // Centred over the card, which a QR code beside it moves off the middle.
+        let centerX = boxes.card.x + boxes.card.w / 2
+        let titleWidth = code == nil ? layout.width - 2 * layout.margin : boxes.card.w
         let titleSize = layout.summaryTitleSize
         var y = layout.margin + Double(titleSize) * 0.7
         if let heading {
             canvas.text(
-                heading.uppercased(), .body, size: layout.captionFont, Palette.accent, x: layout.width / 2, midY: y,
+                heading.uppercased(), .body, size: layout.captionFont, Palette.accent, x: centerX, midY: y,
                 align: .center)
             y += Double(layout.captionFont) * 1.4
         }
         canvas.text(
-            course.name, .title, size: titleSize, Palette.textPrimary, x: layout.width / 2, midY: y, align: .center,
-            maxWidth: layout.width - 2 * layout.margin)
+            course.name, .title, size: titleSize, Palette.textPrimary, x: centerX, midY: y, align: .center,
+            maxWidth: titleWidth)
         y += Double(titleSize) * 0.85
         canvas.text(
             formatter.string(from: date), .body, size: layout.captionFont + 2, Palette.textSecondary,
-            x: layout.width / 2, midY: y, align: .center)
-
-        let boxes = layout.summaryBoxes(
-            snapshot.standings.rows, heading: heading != nil, minus: Self.minus, page: state.summaryPage(at: now),
-            rowsPerPage: state.settings.boardRowsPerPage)
+            x: centerX, midY: y, align: .center)
+        if let code, let qr = boxes.qr {
+            paint(code, in: qr.square)
+            draw(qr.caption)
+        }
         for row in boxes.rows {
             let rect = row.boxes.frame
             canvas.fillRounded(rect, radius: rect.h * 0.25, Palette.elevated)
@@ -63,7 +71,7 @@ extension Painter {
         }
         canvas.text(
             meta.joined(separator: " · "), .body, size: layout.captionFont, Palette.textSecondary,
-            x: layout.width / 2, midY: metaY + metaH * 0.15, align: .center)
+            x: centerX, midY: metaY + metaH * 0.15, align: .center, maxWidth: cardW)
         paintFooter(hint)
     }
 }

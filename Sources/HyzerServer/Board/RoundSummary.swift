@@ -1,0 +1,50 @@
+import Foundation
+import HyzerKit
+
+/// One round's summary page (`/s/TOKEN`, opened from the QR code on the kiosk's summary
+/// card): the standings the live board would show for it, and each player's card hole by
+/// hole, computed by the same HyzerKit rules as every device. Like `LiveBoard`, every label
+/// is decided here and the page only lays it out.
+public struct RoundSummary: Codable, Sendable, Hashable {
+    /// One player's card, in the standings' order.
+    public struct Card: Codable, Sendable, Hashable {
+        public var name: String
+        public var guest: Bool
+        /// Strokes per hole; nil where nothing was entered (a DNF's unplayed holes).
+        public var strokes: [Int?]
+        /// Strokes minus par per hole, for the page's colours (the numbers say it too).
+        public var toPar: [Int?]
+    }
+
+    public var group: LiveBoard.Group
+    public var round: LiveBoard.Round
+    /// Par of each hole.
+    public var pars: [Int]
+    /// The organizer's name, as the kiosk's card says "organized by …".
+    public var organizer: String?
+    public var cards: [Card]
+}
+
+extension RoundSummary {
+    /// The summary of `source`'s round, or nil when its course cannot be read (a record the
+    /// domain refuses is left out, never guessed at).
+    public init?(_ source: LiveBoardSource) {
+        guard let record = source.rounds.first, let course = try? source.courses[record.courseID]?.course(),
+            let board = LiveBoard(source).rounds.first
+        else { return nil }
+        let round = record.round
+        let scorecard = Scorecard(course: course, round: round, events: source.events[round.id] ?? [])
+        let standings = StandingsEngine.standings(
+            scorecard: scorecard, participants: round.participants, finished: round.status == .completed)
+        let guests = Set(round.participants.filter { $0.kind == .guest }.map(\.id))
+        self.init(
+            group: LiveBoard.Group(id: source.group.id, name: source.group.name), round: board, pars: course.pars,
+            organizer: round.participant(round.organizerID)?.name,
+            cards: standings.rows.map { row in
+                let strokes = (0..<course.pars.count).map { scorecard.value(participant: row.participantID, hole: $0 + 1) }
+                return Card(
+                    name: row.name, guest: guests.contains(row.participantID), strokes: strokes,
+                    toPar: zip(strokes, course.pars).map { value, par in value.map { $0 - par } })
+            })
+    }
+}

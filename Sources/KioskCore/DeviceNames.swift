@@ -1,0 +1,46 @@
+import Foundation
+import HyzerKit
+
+/// Who made a score, by device: "from Nate's phone" (issue 11). Devices know each other only
+/// by id; the names live on the group server (`GET /v1/devices`). The machine asks the shell
+/// for them when a score from a device it cannot name shows up, once per such device, and
+/// keeps what the shell reports. Without a name a device reads as its short id.
+public struct DeviceNames: Sendable, Equatable {
+    /// Device id → the name it enrolled with ("Nate's phone", "Kiosk clubhouse").
+    public private(set) var names: [String: String] = [:]
+    /// Ids already asked about, named or not: a device the server does not know (revoked
+    /// and gone, or another group's) is not asked about on every reload.
+    private var asked: Set<String> = []
+
+    public init() {}
+
+    public subscript(id: String) -> String? { names[id] }
+
+    /// The ids among `ids` worth asking the server about, now marked as asked.
+    mutating func unknown(in ids: some Sequence<String>, except own: String?) -> Set<String> {
+        let fresh = Set(ids).subtracting(asked).subtracting(names.keys).subtracting(own.map { [$0] } ?? [])
+        asked.formUnion(fresh)
+        return fresh
+    }
+
+    mutating func update(_ reported: [String: String]) {
+        names.merge(reported) { _, new in new }
+        asked.formUnion(reported.keys)
+    }
+}
+
+extension KioskState {
+    /// After new data: ask for the names of devices behind the round's scores, when the
+    /// kiosk is in a group (only the server knows them).
+    mutating func askForDeviceNames() -> [KioskEffect] {
+        guard !isInNoGroup, let round = data.round else { return [] }
+        return deviceNames.unknown(in: round.events.lazy.map(\.deviceID), except: data.deviceID).isEmpty
+            ? [] : [.requestDeviceNames]
+    }
+
+    /// "this kiosk", "Nate's phone", or a device's short id.
+    public func deviceLabel(_ id: String) -> String {
+        if id == data.deviceID { return "this kiosk" }
+        return deviceNames[id] ?? "device " + id.prefix(6)
+    }
+}

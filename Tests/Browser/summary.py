@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""A finished round's summary page in a real headless Chromium, against a real hyzer-server
+(issue 11 item 3).
+
+  1. The kiosk (a `hyzer` device) plays a round out, finishes it and asks for its summary link, as its
+     summary card does for the QR code (`hyzer round summary-link`).
+  2. The page, on a phone held upright, shows the round's standings as the kiosk ranks them
+     (`hyzer standings` on the kiosk's own store) and each player's card hole by hole.
+  3. "Save as PNG" downloads the card as a PNG, 1080 px wide.
+  4. Revoked with the group's board links (`hyzer-server group board-unlink`), the link
+     says so and shows nothing.
+
+Run by `make test` (make browser-test): python summary.py --bin .build/debug
+With --screenshots DIR it also saves the page for docs/screens.
+"""
+
+import argparse
+import os
+import shutil
+import struct
+import sys
+import tempfile
+import time
+
+from selenium.webdriver.common.by import By
+
+from common import Fail, World, check, chromium, cli_standings, wait_for
+
+
+def summary_rows(driver):
+    """[(position, name, to-par)] of the page's standings."""
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('#rows .row')].map(li =>"
+        " [li.querySelector('.badge').innerText, li.querySelector('.name').firstChild.textContent,"
+        "  li.querySelector('.to-par').innerText])")
+    return [tuple(r) for r in rows]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True)
+    parser.add_argument("--screenshots")
+    args = parser.parse_args()
+    work = tempfile.mkdtemp(prefix="hyzer-summary-")
+    world = World(os.path.abspath(args.bin), work)
+    kiosk = world.device_data
+    phone = None
+    try:
+        admin = world.run("hyzer-server", "group", "create", "Saturday Skins", data=world.server_data)[-1]
+        world.start_server()
+        world.run("hyzer", "init", data=kiosk)
+        world.run("hyzer", "device", "enroll", "--server", world.base, "--group-token", admin, "--name", "Clubhouse kiosk",
+                  data=kiosk)
+        round_id = world.run("hyzer", "demo", "--players", "5", data=kiosk)[-1]
+        # 1. The demo round played out (two players stop early: DNF), finished, synced, and
+        # its link asked for.
+        for index, (_, name, progress, _) in enumerate(cli_standings(world, round_id, data=kiosk)):
+            thru = int(progress.split()[1]) if progress.startswith("thru ") else 18
+            last = 18 if index < 3 else thru + 2
+            for hole in range(thru + 1, last + 1):
+                world.run("hyzer", "score", round_id, "--no-sync", name, str(hole), str(2 + (hole * 7 + index) % 3),
+                          data=kiosk)
+        world.run("hyzer", "round", "finish", round_id, data=kiosk)
+        link = world.run("hyzer", "round", "summary-link", round_id, data=kiosk)[-1]
+        check(link.startswith(world.base + "/s/hzs_"), f"summary-link printed {link!r}")
+
+        # 2. The page on a phone.
+        phone = chromium(390, 844)
+        phone.get(link)
+        want = [(p, n, t) for (p, n, _, t) in cli_standings(world, round_id, data=kiosk)]
+        check(wait_for(lambda: summary_rows(phone) == want, 10),
+              f"the summary ranks {summary_rows(phone)}, the kiosk {want}")
+        course = phone.find_element(By.ID, "course").text
+        check(course and course != "Round summary", f"the page's title is {course!r}")
+        card_rows = phone.execute_script("return document.querySelectorAll('#scorecard tbody tr').length")
+        check(card_rows == 1 + len(want), f"the scorecard has {card_rows} rows for par and {len(want)} players")
+        headers = phone.execute_script("return document.querySelectorAll('#scorecard thead th').length")
+        check(headers in (10, 19), f"the scorecard has {headers} header cells (Hole + 9 or 18)")
+        if args.screenshots:
+            os.makedirs(args.screenshots, exist_ok=True)
+            time.sleep(0.5)
+            phone.save_screenshot(os.path.join(args.screenshots, "summary.png"))
+
+        # 3. Save as PNG.
+        downloads = os.path.join(work, "downloads")
+        os.makedirs(downloads)
+        phone.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+        phone.find_element(By.ID, "png").click()
+        saved = wait_for(lambda: [f for f in os.listdir(downloads) if f.endswith(".png")], 15)
+        check(saved, f"no PNG was downloaded: {os.listdir(downloads)}")
+        with open(os.path.join(downloads, saved[0]), "rb") as f:
+            data = f.read()
+        check(data[:8] == b"\x89PNG\r\n\x1a\n", f"{saved[0]} is not a PNG")
+        width, height = struct.unpack(">II", data[16:24])
+        check(width == 1080 and height > 600, f"{saved[0]} is {width}×{height}")
+        print(f"summary: the card saved as {saved[0]}, {width}×{height}, {len(data) // 1024} KiB")
+        if args.screenshots:
+            shutil.copy(os.path.join(downloads, saved[0]), os.path.join(args.screenshots, "summary-card.png"))
+
+        # 4. Revoked: the page says so, with nothing else on it.
+        world.run("hyzer-server", "group", "board-unlink", "Saturday Skins", data=world.server_data)
+        phone.refresh()
+        refused = wait_for(lambda: "unknown or was revoked" in phone.find_element(By.ID, "status").text, 10)
+        check(refused, f"a revoked link shows {phone.find_element(By.ID, 'status').text!r}")
+        check(summary_rows(phone) == [], "a revoked link still shows standings")
+        print("summary: PASS")
+    except Fail as failure:
+        print(f"summary: FAIL: {failure}", file=sys.stderr)
+        log = os.path.join(work, "server.log")
+        if os.path.exists(log):
+            print(open(log).read()[-3000:], file=sys.stderr)
+        sys.exit(1)
+    finally:
+        if phone:
+            phone.quit()
+        world.stop_server()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
