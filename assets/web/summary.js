@@ -1,0 +1,235 @@
+// A finished round's summary: reads the link's token from its own path (/s/TOKEN), asks
+// the server for the round's summary, and lays it out. Every label (T2, +3, DNF) comes
+// from the server, computed by the same rules as the kiosk. "Save as PNG" draws the same
+// card on a canvas, for a group chat. Text goes in through textContent, never as HTML.
+
+const token = decodeURIComponent(location.pathname.split("/")[2] ?? "");
+const el = (id) => document.getElementById(id);
+const statusEl = el("status");
+const pngButton = el("png");
+let summary = null;
+
+const colors = {
+  background: "#0A0A0C", elevated: "#1C1C1E", tertiary: "#2C2C2E", text: "#F5F5F7",
+  secondary: "#8E8E93", accent: "#30D5C8", under: "#34C759", over: "#FF9F0A",
+};
+
+function toParClass(value) {
+  return value < 0 ? "under" : value > 0 ? "over" : "";
+}
+
+// "Saturday 21 November 2026", the kiosk card's date.
+function longDate(seconds) {
+  const parts = new Intl.DateTimeFormat("en-GB", { weekday: "long", day: "numeric", month: "long", year: "numeric" })
+    .formatToParts(new Date(seconds * 1000));
+  const part = (type) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("weekday")} ${part("day")} ${part("month")} ${part("year")}`;
+}
+
+function metaLine(s) {
+  const r = s.round;
+  const meta = [`${r.holes} holes`, `par ${r.par}`];
+  if (r.startedAt && r.completedAt && r.completedAt - r.startedAt >= 60) {
+    const minutes = Math.floor((r.completedAt - r.startedAt) / 60);
+    meta.push(minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : `${minutes} min`);
+  }
+  if (s.organizer) meta.push(`organized by ${s.organizer}`);
+  if (r.status !== "completed") meta.push("in play");
+  return meta.join(" · ");
+}
+
+function medal(position) {
+  if (position === "1" || position === "T1") return "gold";
+  return ["2", "3", "T2", "T3"].includes(position) ? "podium" : "";
+}
+
+function strokesText(row) {
+  return row.progress === "DNF" ? `DNF · ${row.strokes} strokes` : `${row.strokes} strokes`;
+}
+
+function render(s) {
+  summary = s;
+  const r = s.round;
+  document.title = `${r.course} · round summary`;
+  el("group").textContent = s.group.name;
+  el("course").textContent = r.course;
+  el("date").textContent = longDate(r.completedAt ?? r.startedAt ?? Date.now() / 1000);
+  statusEl.textContent = r.status === "completed" ? "" : "This round is still in play: the standings so far.";
+  statusEl.className = "status";
+  const rows = r.rows.map((row) => {
+    const li = document.createElement("li");
+    li.className = ["row", medal(row.position), row.progress === "DNF" ? "dnf" : ""].filter(Boolean).join(" ");
+    const badge = document.createElement("span");
+    badge.className = "badge";
+    badge.textContent = row.position;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = row.name;
+    if (row.guest) {
+      const guest = document.createElement("span");
+      guest.className = "guest";
+      guest.textContent = "guest";
+      name.append(guest);
+    }
+    const strokes = document.createElement("span");
+    strokes.className = "strokes";
+    strokes.textContent = strokesText(row);
+    const toPar = document.createElement("span");
+    toPar.className = `to-par ${toParClass(row.toParValue)}`;
+    toPar.textContent = row.toPar;
+    li.append(badge, name, strokes, toPar);
+    return li;
+  });
+  el("rows").replaceChildren(...rows);
+  el("meta").textContent = metaLine(s);
+  renderScorecard(s);
+  pngButton.hidden = false;
+}
+
+function renderScorecard(s) {
+  const table = el("scorecard");
+  const cell = (tag, text, className, scope) => {
+    const c = document.createElement(tag);
+    c.textContent = text;
+    if (className) c.className = className;
+    if (scope) c.scope = scope;
+    return c;
+  };
+  const head = document.createElement("thead");
+  const holes = document.createElement("tr");
+  holes.append(cell("th", "Hole", "", "col"), ...s.pars.map((_, i) => cell("th", String(i + 1), "", "col")));
+  head.append(holes);
+  const body = document.createElement("tbody");
+  const par = document.createElement("tr");
+  par.className = "par";
+  par.append(cell("th", "Par", "", "row"), ...s.pars.map((p) => cell("td", String(p))));
+  body.append(par);
+  for (const card of s.cards) {
+    const tr = document.createElement("tr");
+    tr.append(cell("th", card.name, "", "row"));
+    card.strokes.forEach((value, i) => {
+      tr.append(value === null ? cell("td", "–", "missing") : cell("td", String(value), toParClass(card.toPar[i])));
+    });
+    body.append(tr);
+  }
+  table.replaceChildren(head, body);
+  table.hidden = false;
+}
+
+// The card as a PNG, 1080 px wide (a phone's screen, a group chat's preview), drawn with
+// the page's own fonts once they are loaded.
+export async function drawPNG(s) {
+  await Promise.all(["700 40px Quicksand", "500 40px Quicksand", "700 40px 'JetBrains Mono'"].map((f) => document.fonts.load(f)));
+  const width = 1080;
+  const margin = 64;
+  const rowH = 112;
+  const gap = 16;
+  const top = 300;
+  const height = top + s.round.rows.length * (rowH + gap) + 180;
+  const canvas = document.createElement("canvas");
+  canvas.width = width;
+  canvas.height = height;
+  const g = canvas.getContext("2d");
+  const fit = (text, max) => {
+    if (g.measureText(text).width <= max) return text;
+    let t = text;
+    while (t.length > 1 && g.measureText(t + "…").width > max) t = t.slice(0, -1);
+    return t + "…";
+  };
+  g.fillStyle = colors.background;
+  g.fillRect(0, 0, width, height);
+  g.textAlign = "center";
+  g.textBaseline = "middle";
+  g.fillStyle = colors.accent;
+  g.font = "700 30px Quicksand";
+  g.fillText(fit(s.group.name.toUpperCase(), width - 2 * margin), width / 2, 80);
+  g.fillStyle = colors.text;
+  g.font = "700 76px Quicksand";
+  g.fillText(fit(s.round.course, width - 2 * margin), width / 2, 160);
+  g.fillStyle = colors.secondary;
+  g.font = "500 36px Quicksand";
+  g.fillText(longDate(s.round.completedAt ?? s.round.startedAt ?? Date.now() / 1000), width / 2, 232);
+  s.round.rows.forEach((row, i) => {
+    const y = top + i * (rowH + gap);
+    g.fillStyle = colors.elevated;
+    g.beginPath();
+    g.roundRect(margin, y, width - 2 * margin, rowH, 28);
+    g.fill();
+    const kind = medal(row.position);
+    const badgeX = margin + 24 + 40;
+    if (kind) {
+      g.strokeStyle = kind === "gold" ? colors.accent : colors.text;
+      g.lineWidth = 5;
+      g.beginPath();
+      g.arc(badgeX, y + rowH / 2, 38, 0, Math.PI * 2);
+      g.stroke();
+    }
+    g.textAlign = "center";
+    g.fillStyle = kind === "gold" ? colors.accent : kind ? colors.text : colors.secondary;
+    g.font = "700 36px 'JetBrains Mono'";
+    g.fillText(row.position, badgeX, y + rowH / 2);
+    const dnf = row.progress === "DNF";
+    g.textAlign = "right";
+    g.font = "700 52px 'JetBrains Mono'";
+    g.fillStyle = dnf ? colors.secondary : row.toParValue < 0 ? colors.under : row.toParValue > 0 ? colors.over : colors.text;
+    const right = width - margin - 32;
+    g.fillText(row.toPar, right, y + rowH / 2);
+    g.font = "500 30px Quicksand";
+    g.fillStyle = colors.secondary;
+    const strokes = strokesText(row);
+    const strokesRight = right - 150;
+    g.fillText(strokes, strokesRight, y + rowH / 2);
+    g.textAlign = "left";
+    g.font = "700 46px Quicksand";
+    g.fillStyle = dnf ? colors.secondary : colors.text;
+    const nameX = badgeX + 64;
+    g.fillText(fit(row.name, strokesRight - g.measureText(strokes).width - 32 - nameX), nameX, y + rowH / 2);
+  });
+  const metaY = top + s.round.rows.length * (rowH + gap) + 40;
+  g.fillStyle = colors.tertiary;
+  g.fillRect(margin, metaY, width - 2 * margin, 2);
+  g.textAlign = "center";
+  g.fillStyle = colors.secondary;
+  g.font = "500 30px Quicksand";
+  g.fillText(fit(metaLine(s), width - 2 * margin), width / 2, metaY + 60);
+  return new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
+}
+
+function fileName(s) {
+  const date = new Date((s.round.completedAt ?? s.round.startedAt ?? Date.now() / 1000) * 1000).toISOString().slice(0, 10);
+  const course = s.round.course.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "") || "round";
+  return `${course}-${date}.png`;
+}
+
+pngButton.addEventListener("click", async () => {
+  if (!summary) return;
+  const blob = await drawPNG(summary);
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = fileName(summary);
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
+});
+
+async function load() {
+  let response;
+  try {
+    response = await fetch(`/v1/summaries/${encodeURIComponent(token)}`, { cache: "no-store" });
+  } catch {
+    statusEl.textContent = "Cannot reach the group server; trying again…";
+    return setTimeout(load, 3000);
+  }
+  if (response.ok) return render(await response.json());
+  if (response.status === 503) {
+    // The kiosk's push of this round is still on its way.
+    statusEl.textContent = "Waiting for the kiosk to send this round…";
+    const seconds = Number(response.headers.get("Retry-After")) || 3;
+    return setTimeout(load, seconds * 1000);
+  }
+  statusEl.className = "status refused";
+  statusEl.textContent = response.status === 404
+    ? "This summary link is unknown or was revoked. Scan the kiosk's summary card again."
+    : `The server refused this summary (${response.status}).`;
+}
+
+load();
