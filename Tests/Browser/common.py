@@ -6,6 +6,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -38,6 +39,7 @@ class World:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.server = None
+        self.admin = None
 
     def run(self, tool, *args, data=None):
         cmd = [os.path.join(self.bin, tool), *args]
@@ -67,6 +69,27 @@ class World:
             self.server.terminate()
             self.server.wait(timeout=20)
             self.server = None
+
+    def start_group(self, group, device_name, players):
+        """The group on a started server and an enrolled `hyzer` device holding a synced demo
+        round of `players`: returns the round's id (the group's admin token is `self.admin`)."""
+        admin = self.admin = self.run("hyzer-server", "group", "create", group, data=self.server_data)[-1]
+        self.start_server()
+        self.run("hyzer", "init", data=self.device_data)
+        self.run("hyzer", "device", "enroll", "--server", self.base, "--group-token", admin, "--name", device_name,
+                 data=self.device_data)
+        round_id = self.run("hyzer", "demo", "--players", str(players), data=self.device_data)[-1]
+        self.run("hyzer", "sync", data=self.device_data)
+        return round_id
+
+    def report(self, name, failure):
+        """Prints a failed test's reason and the end of the server's log; returns the exit status."""
+        print(f"{name}: FAILED: {failure}", file=sys.stderr)
+        log = os.path.join(self.work, "server.log")
+        if os.path.exists(log):
+            print("--- server log (last 20 lines)", file=sys.stderr)
+            print("".join(open(log).readlines()[-20:]), file=sys.stderr)
+        return 1
 
     def http(self, method, path, token, body=None):
         request = urllib.request.Request(self.base + path, method=method, data=body)

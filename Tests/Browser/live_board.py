@@ -40,13 +40,7 @@ def main():
     world = World(bin_dir, work)
     driver = None
     try:
-        admin = world.run("hyzer-server", "group", "create", "Tuesday Doubles", data=world.server_data)[-1]
-        world.start_server()
-        world.run("hyzer", "init", data=world.device_data)
-        world.run("hyzer", "device", "enroll", "--server", world.base, "--group-token", admin, "--name", "Nate's phone",
-                  data=world.device_data)
-        round_id = world.run("hyzer", "demo", "--players", "6", data=world.device_data)[-1]
-        world.run("hyzer", "sync", data=world.device_data)
+        round_id = world.start_group("Tuesday Doubles", "Nate's phone", players=6)
         link = world.run("hyzer-server", "group", "board-link", "Tuesday Doubles", "--base-url", world.base,
                          data=world.server_data)[-1]
         check(link.startswith(world.base + "/g/") and "#view=hzv_" in link, f"board-link printed {link!r}")
@@ -108,7 +102,7 @@ def main():
         for method, path in (("GET", "/v1/pull"), ("POST", "/v1/push"), ("GET", "/v1/devices")):
             code, _ = world.http(method, path, view_token, b"{}" if method == "POST" else None)
             check(code == 401, f"{method} {path} with a view token answered {code}, not 401")
-        code, _ = world.http("GET", f"/v1/groups/{group_id}/board", admin)
+        code, _ = world.http("GET", f"/v1/groups/{group_id}/board", world.admin)
         check(code == 401, f"the board JSON with the admin token answered {code}: only view tokens read it")
         world.run("hyzer-server", "group", "board-unlink", "Tuesday Doubles", data=world.server_data)
         code, _ = world.http("GET", f"/v1/groups/{group_id}/board", view_token)
@@ -119,12 +113,7 @@ def main():
         print("live board: ok (standings as the device computes them, live within 1 s, reconnects, read-only, revocable)")
         return 0
     except Fail as failure:
-        print(f"live board: FAILED: {failure}", file=sys.stderr)
-        log = os.path.join(work, "server.log")
-        if os.path.exists(log):
-            print("--- server log (last 20 lines)", file=sys.stderr)
-            print("".join(open(log).readlines()[-20:]), file=sys.stderr)
-        return 1
+        return world.report("live board", failure)
     finally:
         if driver:
             driver.quit()

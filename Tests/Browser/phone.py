@@ -77,13 +77,7 @@ def main():
     kiosk = world.device_data  # the kiosk's own store: a `hyzer` data directory, as the kiosk keeps
     phone = board = stranger = None
     try:
-        admin = world.run("hyzer-server", "group", "create", "Saturday Skins", data=world.server_data)[-1]
-        world.start_server()
-        world.run("hyzer", "init", data=kiosk)
-        world.run("hyzer", "device", "enroll", "--server", world.base, "--group-token", admin, "--name", "Clubhouse kiosk",
-                  data=kiosk)
-        round_id = world.run("hyzer", "demo", "--players", "5", data=kiosk)[-1]
-        world.run("hyzer", "sync", data=kiosk)
+        round_id = world.start_group("Saturday Skins", "Clubhouse kiosk", players=5)
         invite = world.run("hyzer-server", "group", "invite", "Saturday Skins", "--base-url", world.base,
                            data=world.server_data)[-1]
         check(invite.startswith(world.base + "/join/"), f"group invite printed {invite!r}")
@@ -177,12 +171,7 @@ def main():
               "offline outbox and reload, each score once in the kiosk's store, revoked like any device)")
         return 0
     except Fail as failure:
-        print(f"phone: FAILED: {failure}", file=sys.stderr)
-        log = os.path.join(work, "server.log")
-        if os.path.exists(log):
-            print("--- server log (last 20 lines)", file=sys.stderr)
-            print("".join(open(log).readlines()[-20:]), file=sys.stderr)
-        return 1
+        return world.report("phone", failure)
     finally:
         for driver in (phone, board, stranger):
             if driver:

@@ -9,10 +9,13 @@ const statusEl = el("status");
 const pngButton = el("png");
 let summary = null;
 
-const colors = {
-  background: "#0A0A0C", elevated: "#1C1C1E", tertiary: "#2C2C2E", text: "#F5F5F7",
-  secondary: "#8E8E93", accent: "#30D5C8", under: "#34C759", over: "#FF9F0A",
-};
+// The canvas's colours are the stylesheet's (common.css), read when the PNG is drawn.
+function palette() {
+  const style = getComputedStyle(document.documentElement);
+  const get = (name) => style.getPropertyValue(`--${name}`).trim();
+  return Object.fromEntries(
+    ["background", "elevated", "tertiary", "text", "secondary", "accent", "under", "over"].map((n) => [n, get(n)]));
+}
 
 function toParClass(value) {
   return value < 0 ? "under" : value > 0 ? "over" : "";
@@ -120,6 +123,7 @@ function renderScorecard(s) {
 // the page's own fonts once they are loaded.
 export async function drawPNG(s) {
   await Promise.all(["700 40px Quicksand", "500 40px Quicksand", "700 40px 'JetBrains Mono'"].map((f) => document.fonts.load(f)));
+  const colors = palette();
   const width = 1080;
   const margin = 64;
   const rowH = 112;

@@ -2,9 +2,9 @@
 // opens with no signal (hole 7 at most courses). Scores never pass through here: they wait
 // in IndexedDB (phone.js) until the server takes them. Served from /phone/sw.js, so it
 // controls /phone/ only.
-const CACHE = "hyzer-phone-v1";
+const CACHE = "hyzer-phone-v2";
 const SHELL = [
-  "/phone/", "/web/phone.js", "/web/rules.js", "/web/phone.css",
+  "/phone/", "/web/phone.js", "/web/rules.js", "/web/phone.css", "/web/common.css",
   "/web/fonts/Quicksand-Bold.ttf", "/web/fonts/Quicksand-Medium.ttf", "/web/fonts/JetBrainsMono-Bold.ttf",
 ];
 
