@@ -18,6 +18,10 @@ public struct KioskState: Sendable, Equatable {
     public private(set) var sync = SyncIndicator()
     /// The group's devices by id, as far as the server told (attribution: "from Nate's phone").
     public internal(set) var deviceNames = DeviceNames()
+    /// On a screen that pages with the clock (a summary that does not fit, the status
+    /// facts), the page interval the clock was in at the last tick: a flip changes the state,
+    /// so the display loop, which draws only a changed state, draws the new page.
+    public private(set) var clockPage: Millis = 0
     public internal(set) var notice: Notice?
     /// Why scores cannot be saved right now, kept on screen as a notice until it clears,
     /// and on the status screen.
@@ -80,6 +84,7 @@ public struct KioskState: Sendable, Equatable {
         if boardPageFrameInterval(at: now) != nil { candidates.append(boardPaging.fade.end) }
         if let flip = boardPageFlipAt { candidates.append(flip) }
         if let flip = summaryPageFlip(after: now) { candidates.append(flip) }
+        if case .status = screen { candidates.append((now / settings.boardPageInterval + 1) * settings.boardPageInterval) }
         if let notice { candidates.append(notice.shownAt + MotionTokens.noticeLifetime) }
         if screen.isTransient { candidates.append(lastInputAt + MotionTokens.idleTimeout) }
         if let refresh = screen.behavior.refreshDue { candidates.append(refresh) }
@@ -198,6 +203,7 @@ public struct KioskState: Sendable, Equatable {
 
     private mutating func tick(now: Millis) -> [KioskEffect] {
         leaderboard.prune(now: now)
+        if summaryPageFlip(after: now) != nil || screen.name == "status" { clockPage = now / settings.boardPageInterval }
         flipBoardPageIfDue(now: now)
         if let shown = notice?.shownAt, now - shown >= MotionTokens.noticeLifetime {
             // A storage warning comes back when the notice over it goes: the board says

@@ -318,6 +318,64 @@ import Testing
         }
     }
 
+    /// The status screen's facts, at their longest: a knob fault with its fix, a storage
+    /// fault, the last error, long paths and addresses. On every page they hold their rows,
+    /// never under the minimum size; past one page they page, and every row is on one.
+    @Test(arguments: sizes)
+    func theStatusFactsHoldTheirContent(size: (Int, Int)) throws {
+        var state = KioskState(viewport: Viewport(width: size.0, height: size.1))
+        let long = KioskStatus(
+            group: .init(
+                server: "https://hyzer.clubhouse.example.org:8630", group: "Tuesday Night Doubles League",
+                deviceName: "Kiosk clubhouse-first-tee", pending: 1_204, refused: 3, epoch: "e-7f3a9c21"),
+            knob: .init(
+                backend: "gpiod", lines: "encoder A GPIO17, B GPIO18, switch GPIO27 (gpiochip0)",
+                error: "GPIO line 17 is busy: another program (pigpiod) holds it",
+                fix: "stop the other program (sudo systemctl stop pigpiod), or choose other lines with --encoder-a"),
+            display: .init(
+                driver: "KMSDRM", renderer: "opengles2", width: size.0, height: size.1, drawP50: 2.5, drawP99: 9.75,
+                frames: 120),
+            storage: .init(
+                directory: "/var/lib/hyzer/a/rather/deep/data/directory/for/the/kiosk", databaseBytes: 3_400_000_000,
+                freeBytes: 20_000_000, warnBelow: 50_000_000),
+            version: "1.0.0-rc.2+g3c9f1e2", addresses: ["192.168.100.200", "fd00:1234:5678:9abc::20", "10.8.0.6"])
+        state.handle(.statusChanged(long), now: 0)
+        state.handle(.storageChanged("The disk is full: scores cannot be saved until space is freed"), now: 0)
+        state.handle(.effectFailed("Not saved: the disk is full (SQLITE_FULL) at /var/lib/hyzer"), now: 0)
+        let layout = Layout(viewport: state.viewport)
+        let sections = state.statusSections(wallClock: Date(timeIntervalSince1970: 1_800_000_000))
+        let first = layout.statusFactBoxes(sections, page: 0)
+        var seen = 0
+        for page in 0..<first.pages {
+            let what = "status \(size.0)×\(size.1), page \(page + 1) of \(first.pages)"
+            let boxes = layout.statusFactBoxes(sections, page: page)
+            #expect(boxes.pages == first.pages)
+            #expect(!boxes.rows.isEmpty, "\(what): an empty page")
+            #expect((boxes.indicator != nil) == (boxes.pages > 1), "\(what)")
+            let minimumRow = (Double(layout.minimumTextSize) * Layout.lineHeight * 1.15).rounded(.up)
+            // Two columns side by side: each is checked on its own (rows of one column never
+            // meet the other's).
+            for column in Set(boxes.rows.map(\.frame.x)) {
+                Self.check(
+                    boxes.rows.filter { $0.frame.x == column }, in: layout.statusFacts, minimumRow: minimumRow,
+                    layout: layout, what)
+            }
+            if let indicator = boxes.indicator {
+                #expect(indicator.frame.maxX <= layout.width && indicator.size >= layout.minimumTextSize, "\(what)")
+            }
+            seen += boxes.rows.count
+        }
+        // Every wrapped row of every section is on some page.
+        let chars = { (rows: [RowBoxes]) in rows.flatMap(\.texts).map(\.text.count).reduce(0, +) }
+        var all: [RowBoxes] = []
+        for page in 0..<first.pages { all += layout.statusFactBoxes(sections, page: page).rows }
+        #expect(all.count == seen)
+        let words = sections.flatMap {
+            [$0.title.uppercased()] + $0.lines.flatMap { [$0.label] + $0.value.split(separator: " ").map(String.init) }
+        }
+        #expect(chars(all) >= words.map(\.count).reduce(0, +), "status \(size.0)×\(size.1): text missing")
+    }
+
     /// The summary on a screen it does not fit turns its page with the clock, one page an
     /// interval, and the machine wakes up for each turn; one that fits never wakes it.
     @Test func theSummaryPagesWithTheClock() throws {
@@ -332,6 +390,14 @@ import Testing
         #expect(state.summaryPage(at: interval) == 1)
         #expect(state.summaryPage(at: interval * Millis(pages.pages)) == 0)
         #expect(state.nextWakeUp(after: interval * 10 + 10) == interval * 11)
+        // The flip changes the state, or the display loop (which draws changed states only)
+        // would keep the first page up for good; a tick within the page changes nothing.
+        state.handle(.tick, now: interval * 11)
+        let flipped = state
+        state.handle(.tick, now: interval * 11 + 10)
+        #expect(state == flipped)
+        state.handle(.tick, now: interval * 12)
+        #expect(state != flipped, "a page flip left the state as it was: nothing would be drawn")
         var small = try Self.state(players: 2, size: (800, 480))
         small.screen = .summary(roundID: try #require(small.round?.round.id))
         #expect(small.summaryPage(at: interval * 5) == 0)
