@@ -376,6 +376,44 @@ import Testing
         #expect(chars(all) >= words.map(\.count).reduce(0, +), "status \(size.0)×\(size.1): text missing")
     }
 
+    /// The join and add-phone screens: the headline, the code or the QR square, and the lines
+    /// under them (the longest: a failure's whole sentence, the approve command, a long
+    /// server address) stay on the screen, apart, never under the minimum size; the code
+    /// and the square keep the room a reader needs.
+    @Test(arguments: sizes)
+    func theMessageScreensHoldTheirContent(size: (Int, Int)) {
+        let layout = Layout(viewport: Viewport(width: size.0, height: size.1))
+        let server = "https://hyzer.clubhouse.example.org:8630"
+        let join = Screen.Join(progress: .waiting(code: "BCDF-GHJK", server: server, expiresIn: 600)).text
+        let failed = Screen.Join(
+            progress: .failed(
+                "Cannot reach \(server): the connection timed out (is the server running, and is this kiosk on its network?)")
+        ).text
+        let phone = Screen.AddPhone(progress: .ready(url: server + "/join/BCDFGHJK", expiresIn: 600)).text
+        let cases: [(String, Layout.MessageFeature, [String], String)] = [
+            (join.headline, .code(join.code ?? ""), join.lines, "join waiting"),
+            (failed.headline, .none, failed.lines, "join failed"),
+            (phone.headline, .square, phone.lines, "add-phone ready"),
+        ]
+        for (headline, feature, lines, name) in cases {
+            let what = "\(name) \(size.0)×\(size.1)"
+            let boxes = layout.messageBoxes(headline: headline, feature: feature, lines: lines)
+            let texts = [boxes.title] + (boxes.code.map { [$0] } ?? []) + boxes.lines
+            let screen = Rect(x: 0, y: 0, w: layout.width, h: layout.footer.y)
+            Self.check(
+                [RowBoxes(frame: screen, texts: texts)], in: screen, minimumRow: 0, layout: layout, what)
+            if let square = boxes.square {
+                #expect(square.w == square.h && square.w >= 135, "\(what): a \(square.w) px QR square")
+                for text in texts { #expect(!Self.overlaps(square, text.frame), "\(what): the square covers \"\(text.text)\"") }
+                #expect(square.maxY <= layout.footer.y && square.x >= 0 && square.maxX <= layout.width, "\(what)")
+            }
+            if let code = boxes.code {
+                // From 3 m: at least an eighth of the short side, and whole.
+                #expect(Double(code.size) >= min(layout.width, layout.height) / 8, "\(what): the code at \(code.size) px")
+            }
+        }
+    }
+
     /// The summary on a screen it does not fit turns its page with the clock, one page an
     /// interval, and the machine wakes up for each turn; one that fits never wakes it.
     @Test func theSummaryPagesWithTheClock() throws {

@@ -108,23 +108,9 @@ extension Layout {
     static func wrap(_ section: StatusSection, chars: Int) -> [FactRow] {
         var rows = [FactRow(heading: section.title)]
         for line in section.lines {
-            var current = ""
-            var label = line.label
-            let words = line.value.split(separator: " ").flatMap { word in
-                stride(from: 0, to: word.count, by: chars).map { start in
-                    String(word.dropFirst(start).prefix(chars))
-                }
+            for (index, piece) in wrap(line.value, chars: chars).enumerated() {
+                rows.append(FactRow(label: index == 0 ? line.label : "", value: piece, tone: line.tone))
             }
-            for word in words {
-                if !current.isEmpty, current.count + 1 + word.count > chars {
-                    rows.append(FactRow(label: label, value: current, tone: line.tone))
-                    label = ""
-                    current = word
-                } else {
-                    current += current.isEmpty ? word : " " + word
-                }
-            }
-            rows.append(FactRow(label: label, value: current, tone: line.tone))
         }
         return rows
     }
