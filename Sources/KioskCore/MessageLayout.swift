@@ -99,3 +99,68 @@ extension Layout {
         return lines
     }
 }
+
+extension Layout {
+    /// A titled question over two buttons (the finish and discard question): its title and
+    /// subtitle, then lines (who is missing which holes) in the facts' area, wrapped, at the
+    /// largest size up to the list rows' that lets them fit, never under the minimum; what
+    /// does not fit ends in a line saying how many more (`more(n)`).
+    public struct QuestionBoxes: Sendable, Equatable {
+        public var title: TextBox
+        public var subtitle: TextBox
+        public var lines: [TextBox]
+    }
+
+    public func questionBoxes(
+        title: String, subtitle: String, subtitleColor: RGB, lines: [String], more: (Int) -> String
+    ) -> QuestionBoxes {
+        let minimum = minimumTextSize
+        let head = listTitle
+        let span = Span(x: margin, w: width - 2 * margin)
+        // The question is read whole: smaller to fit the width, down to the minimum (and
+        // only then cut).
+        func fitting(_ text: String, _ preferred: Double) -> (size: Int, cut: Bool) {
+            let size = max(minimum, min(Layout.fontSize(preferred), Int(span.w / (Double(text.count) * Layout.glyphAdvance))))
+            return (size, Layout.textWidth(text, size: size) > span.w)
+        }
+        let titleFit = fitting(title, head.h * 0.5)
+        let titleBox = TextBox(
+            title, .title, size: titleFit.size, Palette.textPrimary, span: span, midY: head.y + head.h * 0.36,
+            ellipsized: titleFit.cut)
+        let subtitleFit = fitting(subtitle, head.h * 0.26)
+        let subtitleBox = TextBox(
+            subtitle, .body, size: subtitleFit.size, subtitleColor, span: span,
+            midY: max(head.y + head.h * 0.84, titleBox.frame.maxY + Double(subtitleFit.size) * Layout.lineHeight / 2),
+            ellipsized: subtitleFit.cut)
+        let top = max(statusFacts.y, subtitleBox.frame.maxY) + margin / 2
+        let area = Rect(x: statusFacts.x, y: top, w: statusFacts.w, h: statusFacts.maxY - top)
+        var size = max(minimum, Layout.fontSize(min(listRowHeight * 0.36, area.h / 6 * 0.6)))
+        var wrapped: [[String]] = []
+        var lineH = 0.0
+        while true {
+            lineH = (Double(size) * 1.5).rounded()
+            let chars = max(8, Int(area.w / (Double(size) * Layout.glyphAdvance)))
+            wrapped = lines.map { Self.wrap($0, chars: chars) }
+            if Double(wrapped.map(\.count).reduce(0, +)) * lineH <= area.h || size <= minimum { break }
+            size = max(minimum, size - 2)
+        }
+        // Whole entries, as many as fit with room for the "more" line when some do not.
+        let fit = max(0, Int(area.h / lineH))
+        var shown: [[String]] = []
+        var used = 0
+        for (index, entry) in wrapped.enumerated() {
+            let last = index == wrapped.count - 1
+            guard used + entry.count + (last ? 0 : 1) <= fit || (last && used + entry.count <= fit) else { break }
+            shown.append(entry)
+            used += entry.count
+        }
+        var texts = shown.joined().map { ($0, Palette.textPrimary) }
+        if shown.count < wrapped.count { texts.append((more(wrapped.count - shown.count), Palette.textSecondary)) }
+        let boxes = texts.enumerated().map { index, text in
+            TextBox(
+                text.0, .body, size: size, text.1, span: Span(x: area.x, w: area.w),
+                midY: area.y + (Double(index) + 0.5) * lineH)
+        }
+        return QuestionBoxes(title: titleBox, subtitle: subtitleBox, lines: boxes)
+    }
+}

@@ -414,6 +414,31 @@ import Testing
         }
     }
 
+    /// The finish question: who is missing which holes, every group size with its 32-character
+    /// names, wrapped, over the buttons, never under the minimum; whoever does not fit is
+    /// counted in the last line.
+    @Test(arguments: sizes)
+    func theFinishQuestionHoldsItsContent(size: (Int, Int)) throws {
+        for count in Self.groups {
+            let state = try Self.state(players: count, size: size)
+            let layout = Layout(viewport: state.viewport)
+            let snapshot = try #require(state.round)
+            let missing = Screen.FinishRound.missing(in: snapshot)
+            let what = "finish \(size.0)×\(size.1), \(count) players"
+            let boxes = layout.questionBoxes(
+                title: "Finish the round now?", subtitle: "\(missing.count) players will be DNF (did not finish).",
+                subtitleColor: Palette.overPar, lines: missing.map(\.line), more: { "… and \($0) more" })
+            let texts = [boxes.title, boxes.subtitle] + boxes.lines
+            let above = Rect(x: 0, y: 0, w: layout.width, h: layout.statusButtons(count: 2)[0].y)
+            Self.check([RowBoxes(frame: above, texts: texts)], in: above, minimumRow: 0, layout: layout, what)
+            // Everyone missing holes is on a line or counted in the last.
+            let named = missing.filter { entry in boxes.lines.contains { $0.text.hasPrefix(entry.name.prefix(8)) } }
+            let more = boxes.lines.last.flatMap { Int($0.text.split(separator: " ").dropFirst(2).first ?? "") } ?? 0
+            #expect(named.count + more >= missing.count, "\(what): \(named.count) named, \(more) more, of \(missing.count)")
+            #expect(!boxes.lines.isEmpty, "\(what): nobody named")
+        }
+    }
+
     /// The summary on a screen it does not fit turns its page with the clock, one page an
     /// interval, and the machine wakes up for each turn; one that fits never wakes it.
     @Test func theSummaryPagesWithTheClock() throws {

@@ -18,34 +18,12 @@ extension Painter {
                 )
             case .discard: ("Discard this round?", "No scores yet. It leaves the board and is not kept in history.")
             }
-        let head = layout.listTitle
-        canvas.text(
-            title, .title, size: Layout.fontSize(head.h * 0.5), Palette.textPrimary, x: head.x,
-            midY: head.y + head.h * 0.36, maxWidth: layout.width - 2 * layout.margin)
-        canvas.text(
-            subtitle, .body, size: Layout.fontSize(head.h * 0.26), finish.kind == .discard ? Palette.accent : Palette.overPar,
-            x: head.x, midY: head.y + head.h * 0.84, maxWidth: layout.width - 2 * layout.margin)
-
-        if finish.kind == .finish {
-            // One line per player who is missing holes, as many as fit; then how many more.
-            let facts = layout.statusFacts
-            // A little air under the subtitle.
-            let area = Rect(x: facts.x, y: facts.y + layout.margin / 2, w: facts.w, h: facts.h - layout.margin / 2)
-            let size = Layout.fontSize(min(layout.listRowHeight * 0.36, area.h / 6 * 0.6))
-            let lineH = Double(size) * 1.6
-            let fit = max(1, Int(area.h / lineH))
-            let shown = missing.count > fit ? fit - 1 : missing.count
-            for (index, entry) in missing.prefix(shown).enumerated() {
-                canvas.text(
-                    entry.line, .body, size: size, Palette.textPrimary, x: area.x,
-                    midY: area.y + lineH * (Double(index) + 0.5), maxWidth: area.w)
-            }
-            if shown < missing.count {
-                canvas.text(
-                    "… and \(missing.count - shown) more", .body, size: size, Palette.textSecondary, x: area.x,
-                    midY: area.y + lineH * (Double(shown) + 0.5), maxWidth: area.w)
-            }
-        }
+        let boxes = layout.questionBoxes(
+            title: title, subtitle: subtitle, subtitleColor: finish.kind == .discard ? Palette.accent : Palette.overPar,
+            lines: finish.kind == .finish ? missing.map(\.line) : [], more: { "… and \($0) more" })
+        draw(boxes.title)
+        draw(boxes.subtitle)
+        for line in boxes.lines { draw(line) }
 
         for (index, (rect, label)) in zip(layout.statusButtons(count: 2), finish.choices).enumerated() {
             let selected = index == finish.cursor
