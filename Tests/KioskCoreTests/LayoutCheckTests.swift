@@ -439,6 +439,47 @@ import Testing
         }
     }
 
+    /// The resolve screen: 2, 3 and 6 statements with 32-character names and a phone's long
+    /// name, the widest strip of choices, at every size: nothing overlaps, the statements keep
+    /// two lines at the minimum, and whatever does not fit is counted.
+    @Test(arguments: sizes)
+    func theResolveScreenHoldsItsContent(size: (Int, Int)) {
+        let layout = Layout(viewport: Viewport(width: size.0, height: size.1))
+        let name = "Maximiliana Bartholomew-Kowal 07"
+        for count in [2, 3, 6] {
+            let what = "resolve \(size.0)×\(size.1), \(count) statements"
+            let lines = (0..<count).map { i in
+                Layout.ResolveLine(
+                    strokes: 3 + i, says: "\(name) says \(3 + i) · corrected since",
+                    source: "\(name)'s phone · 14:0\(i)", color: Palette.textPrimary)
+            }
+            let boxes = layout.resolveBoxes(
+                caption: "Check a score · 12 of 24", title: "\(name) · Hole 18 · Par 5", lines: lines, value: 10,
+                valueName: "+5 · 5 over", valueColor: Palette.overPar, choices: Array(2...10), picked: 10)
+            let screen = Rect(x: 0, y: 0, w: layout.width, h: layout.footer.y)
+            let head = [boxes.caption, boxes.title]
+            let choice = [boxes.value, boxes.valueName]
+            Self.check(
+                [RowBoxes(frame: screen, texts: head + choice + (boxes.more.map { [$0] } ?? []))], in: screen,
+                minimumRow: 0, layout: layout, what)
+            Self.check(boxes.statements, in: screen, minimumRow: 0, layout: layout, what)
+            Self.check(boxes.chips, in: screen, minimumRow: Layout.touchTarget, layout: layout, what)
+            let cards = boxes.statements.map(\.frame) + boxes.chips.map(\.frame)
+            for text in head + choice {
+                for card in cards { #expect(!Self.overlaps(text.frame, card), "\(what): \"\(text.text)\" on a card") }
+            }
+            for statement in boxes.statements {
+                for chip in boxes.chips { #expect(!Self.overlaps(statement.frame, chip.frame), "\(what): a chip on a statement") }
+            }
+            #expect(
+                boxes.chips.count == 9 && boxes.chips.allSatisfy { $0.frame.x >= 0 && $0.frame.maxX <= layout.width }, "\(what)")
+            let more = boxes.more.flatMap { Int($0.text.split(separator: " ").dropFirst(2).first ?? "") } ?? 0
+            #expect(boxes.statements.count + more == count, "\(what): \(boxes.statements.count) shown, \(more) more")
+            #expect(
+                Double(boxes.value.size) >= Double(layout.minimumTextSize) * 1.5, "\(what): the value at \(boxes.value.size) px")
+        }
+    }
+
     /// The summary on a screen it does not fit turns its page with the clock, one page an
     /// interval, and the machine wakes up for each turn; one that fits never wakes it.
     @Test func theSummaryPagesWithTheClock() throws {
