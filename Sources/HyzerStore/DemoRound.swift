@@ -75,6 +75,29 @@ extension HyzerDatabase {
         return try self.round(id: round.id) ?? round
     }
 
+    /// The device id of the demo's other scorer (`addDemoDisputes`).
+    public static let demoPhone = "demo-phone"
+
+    /// Another device's statements a stroke off this one's on the last hole played, for the
+    /// first `count` players, as a sync would bring them: `count` open discrepancies for
+    /// the resolve screen (pictures, demos). Returns how many were added.
+    @discardableResult
+    public func addDemoDisputes(_ count: Int, round roundID: UUID) throws -> Int {
+        guard count > 0 else { return 0 }
+        let snapshot = try self.snapshot(round: roundID)
+        guard let hole = snapshot.course.holes.last(where: { snapshot.scorecard.isHoleComplete($0) }) else {
+            throw StoreError.notFound("a hole with scores to dispute (use --holes-played 1 or more)")
+        }
+        let disputed = snapshot.round.participants.prefix(count).compactMap { participant -> ScoreEvent? in
+            guard let value = snapshot.scorecard.value(participant: participant.id, hole: hole) else { return nil }
+            return ScoreEvent(
+                roundID: roundID, participantID: participant.id, hole: hole, strokes: value < 10 ? value + 1 : value - 1,
+                reportedBy: participant.id, deviceID: Self.demoPhone, createdAt: clock.date)
+        }
+        _ = try importEvents(disputed)
+        return disputed.count
+    }
+
     /// Birdie 20%, par 50%, bogey 22%, double 8%: a casual group's spread.
     static func demoStrokes(par: Int, using rng: inout SeededGenerator) -> Int {
         let roll = Int.random(in: 0..<100, using: &rng)

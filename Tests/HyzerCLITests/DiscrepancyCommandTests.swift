@@ -90,6 +90,25 @@ import Testing
         #expect(!left.stdout.contains("Nate, hole 2") && left.stdout.contains("Mike, hole 2"), "\(left.stdout)")
     }
 
+    /// `hyzer demo --disputes N`: N open cells for the resolve screen's pictures, each a
+    /// statement of another device against this one's; too many is refused before anything
+    /// is written.
+    @Test func demoDisputesOpenThatManyCells() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-demo-disputes-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try await Binary.run("hyzer", ["init", "--data", dir.path])
+        let made = try await Binary.run(
+            "hyzer", ["demo", "--players", "3", "--holes-played", "2", "--disputes", "2", "--data", dir.path])
+        #expect(made.status == 0, "\(made.stderr)")
+        let round = try #require(made.stdout.split(separator: "\n").last.flatMap { UUID(uuidString: String($0)) })
+        let snapshot = try HyzerDatabase(directory: dir).snapshot(round: round)
+        #expect(snapshot.scorecard.discrepancies.count == 2)
+        #expect(snapshot.events.filter { $0.deviceID == HyzerDatabase.demoPhone }.count == 2)
+        let refused = try await Binary.run("hyzer", ["demo", "--players", "2", "--disputes", "3", "--data", dir.path])
+        #expect(refused.status != 0 && refused.stderr.contains("--disputes must be between 0 and --players"))
+        #expect(try HyzerDatabase(directory: dir).activeRounds().count == 1, "nothing written for the refused one")
+    }
+
     @Test func discardDropsAnEmptyRoundAndRefusesOneWithScores() async throws {
         let journey = try await HeadlessJourney.demo("cli-discard", players: 2, holesPlayed: 1)
         defer { journey.remove() }
