@@ -20,8 +20,10 @@ import FoundationNetworking
 /// that enrolls a phone, the summary card to the round's summary. Drawn at the desk's
 /// 1920×1080, the Pi panel's 800×480, and a portrait panel (the code under the card).
 @Suite(.serialized) struct ShareQRTests {
+    /// Issue 15's panel sizes, and a small portrait one.
     static let viewports = [
-        Viewport(width: 1920, height: 1080), Viewport(width: 800, height: 480), Viewport(width: 480, height: 800),
+        Viewport(width: 800, height: 480), Viewport(width: 1024, height: 600), Viewport(width: 1280, height: 720),
+        Viewport(width: 1920, height: 1080), Viewport(width: 1080, height: 1920), Viewport(width: 480, height: 800),
     ]
 
     struct World {
@@ -64,7 +66,8 @@ import FoundationNetworking
     }
 
     /// Draws the state headless and returns the PNG (copied to `HYZER_SNAPSHOT_DIR` as
-    /// `snapshot` at 1920×1080 when set, as docs/screens gets them).
+    /// `snapshot` at 1920×1080 when set, as docs/screens gets them, and at every size as
+    /// `contact-NAME-WxH.png` for `make screens` to tile into a contact sheet).
     static func draw(_ state: KioskState, _ name: String, snapshot: String? = nil) throws -> URL {
         let assets = try #require(HyzerPaths.assetsDirectory())
         let display = try Display(
@@ -73,12 +76,14 @@ import FoundationNetworking
         let png = FileManager.default.temporaryDirectory.appendingPathComponent(
             "\(name)-\(state.viewport.width)x\(state.viewport.height).png")
         try display.writePNG(to: png)
-        if let out = ProcessInfo.processInfo.environment["HYZER_SNAPSHOT_DIR"], let snapshot,
-            state.viewport.width == 1920
-        {
-            let target = URL(fileURLWithPath: out).appendingPathComponent(snapshot)
-            try? FileManager.default.removeItem(at: target)
-            try FileManager.default.copyItem(at: png, to: target)
+        if let out = ProcessInfo.processInfo.environment["HYZER_SNAPSHOT_DIR"], let snapshot {
+            let size = "\(state.viewport.width)x\(state.viewport.height)"
+            var targets = [URL(fileURLWithPath: out).appendingPathComponent("contact-\(name)-\(size).png")]
+            if state.viewport.width == 1920 { targets.append(URL(fileURLWithPath: out).appendingPathComponent(snapshot)) }
+            for target in targets {
+                try? FileManager.default.removeItem(at: target)
+                try FileManager.default.copyItem(at: png, to: target)
+            }
         }
         return png
     }
