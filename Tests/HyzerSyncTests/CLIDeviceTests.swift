@@ -52,7 +52,15 @@ import Testing
             // B scores by (case-insensitive) name; the score is pushed at once.
             let score = try await Self.hyzer(["score", "--data", b, round, "mike", "3", "4"])
             #expect(score.status == 0, "\(score.stderr)")
-            #expect(score.stdout.contains("recorded Mike, hole 3: 4") && score.stdout.contains("synced with"), "\(score.stdout)")
+            #expect(score.stdout.contains("recorded Mike, hole 3: 4"), "\(score.stdout)")
+            // `hyzer score` waits 4 s at most for its sync (the score is safe already). On a
+            // machine busy with other builds that deadline has passed (seen once in CI): then
+            // it must say so, and the next sync carries the score. Any other outcome fails.
+            if !score.stdout.contains("synced with") {
+                #expect(score.stdout.contains("not synced yet") && score.stdout.contains("deadlineExceeded"), "\(score.stdout)")
+                let retried = try await Self.hyzer(["sync", "--data", b])
+                #expect(retried.status == 0 && retried.stdout.contains("pushed: 1 created"), "\(retried.stdout)")
+            }
             // A says it differently: one discrepancy on both devices once synced.
             let voice = try await Self.hyzer(["voice", "--data", a, "current", "Mike 5, Jake 3", "--hole", "3"])
             #expect(voice.status == 0, "\(voice.stderr)")

@@ -79,16 +79,26 @@ public final class ScratchVolume {
         let fd = open(filler.path, O_CREAT | O_WRONLY | O_APPEND, 0o600)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         defer { close(fd) }
-        var size = 64 * 1024
-        let buffer = [UInt8](repeating: 0xA5, count: size)
-        while size > 0 {
-            let written = buffer.withUnsafeBytes { write(fd, $0.baseAddress, size) }
-            if written < 0 {
-                guard errno == ENOSPC else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-                size /= 2
+        let buffer = [UInt8](repeating: 0xA5, count: 64 * 1024)
+        // ext4's delayed allocation can refuse a write (ENOSPC) while blocks are only
+        // reserved, and give some back once the file is synced: fill again after each sync
+        // until a round writes nothing, or a database write can still find room (seen in CI
+        // while other builds ran: "Storage low: 0 MB free", and the write went through).
+        for _ in 0..<16 {
+            var size = buffer.count
+            var wrote = false
+            while size > 0 {
+                let written = buffer.withUnsafeBytes { write(fd, $0.baseAddress, size) }
+                if written < 0 {
+                    guard errno == ENOSPC else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+                    size /= 2
+                } else if written > 0 {
+                    wrote = true
+                }
             }
+            fsync(fd)
+            if !wrote { break }
         }
-        fsync(fd)
         return filler
     }
 
