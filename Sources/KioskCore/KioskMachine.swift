@@ -84,7 +84,7 @@ public struct KioskState: Sendable, Equatable {
         if boardPageFrameInterval(at: now) != nil { candidates.append(boardPaging.fade.end) }
         if let flip = boardPageFlipAt { candidates.append(flip) }
         if let flip = summaryPageFlip(after: now) { candidates.append(flip) }
-        if case .status = screen { candidates.append((now / settings.boardPageInterval + 1) * settings.boardPageInterval) }
+        if case .status = screen { candidates.append(clockPageFlip(after: now)) }
         if let notice { candidates.append(notice.shownAt + MotionTokens.noticeLifetime) }
         if screen.isTransient { candidates.append(lastInputAt + MotionTokens.idleTimeout) }
         if let refresh = screen.behavior.refreshDue { candidates.append(refresh) }
@@ -203,7 +203,8 @@ public struct KioskState: Sendable, Equatable {
 
     private mutating func tick(now: Millis) -> [KioskEffect] {
         leaderboard.prune(now: now)
-        if summaryPageFlip(after: now) != nil || screen.name == "status" { clockPage = now / settings.boardPageInterval }
+        let pagesWithTheClock = if case .status = screen { true } else { summaryPageFlip(after: now) != nil }
+        if pagesWithTheClock { clockPage = now / settings.boardPageInterval }
         flipBoardPageIfDue(now: now)
         if let shown = notice?.shownAt, now - shown >= MotionTokens.noticeLifetime {
             // A storage warning comes back when the notice over it goes: the board says

@@ -79,6 +79,16 @@ extension Layout {
         return MessageBoxes(title: title, code: code, square: square, lines: boxes)
     }
 
+    /// The size for one line of `text` in `width`: `preferred` (a height in pixels) or smaller
+    /// to fit, never under the readable minimum; `cut` when even that does not fit, and the
+    /// text must be ellipsized.
+    func fitted(_ text: String, preferred: Double, width: Double) -> (size: Int, cut: Bool) {
+        let size = max(
+            minimumTextSize,
+            min(Layout.fontSize(preferred), Int(width / (Double(max(text.count, 1)) * Layout.glyphAdvance))))
+        return (size, Layout.textWidth(text, size: size) > width)
+    }
+
     /// `text` in lines of at most `chars` characters, broken at spaces (a word longer than
     /// that is cut, so nothing runs out of the screen).
     static func wrap(_ text: String, chars: Int) -> [String] {
@@ -117,17 +127,12 @@ extension Layout {
         let minimum = minimumTextSize
         let head = listTitle
         let span = Span(x: margin, w: width - 2 * margin)
-        // The question is read whole: smaller to fit the width, down to the minimum (and
-        // only then cut).
-        func fitting(_ text: String, _ preferred: Double) -> (size: Int, cut: Bool) {
-            let size = max(minimum, min(Layout.fontSize(preferred), Int(span.w / (Double(text.count) * Layout.glyphAdvance))))
-            return (size, Layout.textWidth(text, size: size) > span.w)
-        }
-        let titleFit = fitting(title, head.h * 0.5)
+        // The question is read whole: smaller to fit the width, down to the minimum.
+        let titleFit = fitted(title, preferred: head.h * 0.5, width: span.w)
         let titleBox = TextBox(
             title, .title, size: titleFit.size, Palette.textPrimary, span: span, midY: head.y + head.h * 0.36,
             ellipsized: titleFit.cut)
-        let subtitleFit = fitting(subtitle, head.h * 0.26)
+        let subtitleFit = fitted(subtitle, preferred: head.h * 0.26, width: span.w)
         let subtitleBox = TextBox(
             subtitle, .body, size: subtitleFit.size, subtitleColor, span: span,
             midY: max(head.y + head.h * 0.84, titleBox.frame.maxY + Double(subtitleFit.size) * Layout.lineHeight / 2),

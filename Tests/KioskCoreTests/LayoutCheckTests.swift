@@ -455,7 +455,7 @@ import Testing
             }
             let boxes = layout.resolveBoxes(
                 caption: "Check a score · 12 of 24", title: "\(name) · Hole 18 · Par 5", lines: lines, value: 10,
-                valueName: "+5 · 5 over", valueColor: Palette.overPar, choices: Array(2...10), picked: 10)
+                valueName: "+5 · 5 over", valueColor: Palette.overPar, choices: Array(2...10))
             let screen = Rect(x: 0, y: 0, w: layout.width, h: layout.footer.y)
             let head = [boxes.caption, boxes.title]
             let choice = [boxes.value, boxes.valueName]

@@ -61,8 +61,7 @@ extension SQLiteStorage: LiveBoardStorage {
     }
 
     public func viewGroup(token: String) async throws -> String? {
-        // Longer than any token this server issues: refused without hashing or a query.
-        guard token.utf8.count <= 200 else { return nil }
+        guard token.utf8.count <= Tokens.longest else { return nil }
         let hash = Tokens.hash(token)
         return try await pool.read { db in
             try ViewTokenRow
@@ -94,7 +93,7 @@ extension SQLiteStorage: LiveBoardStorage {
     }
 
     public func summaryRound(token: String) async throws -> (groupID: String, roundID: UUID)? {
-        guard token.utf8.count <= 200 else { return nil }
+        guard token.utf8.count <= Tokens.longest else { return nil }
         let hash = Tokens.hash(token)
         let row = try await pool.read { db in
             try SummaryLinkRow.filter(key: hash).filter(ServerColumn.revokedAt == nil).fetchOne(db)

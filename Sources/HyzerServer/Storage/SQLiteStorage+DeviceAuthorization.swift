@@ -128,7 +128,7 @@ extension SQLiteStorage: DeviceAuthorizationStorage {
     }
 
     public func exchangeDeviceCode(_ deviceCode: String) async throws -> DeviceTokenOutcome {
-        guard deviceCode.utf8.count <= 200 else { return .refused(.invalidGrant, "unknown device code") }
+        guard deviceCode.utf8.count <= Tokens.longest else { return .refused(.invalidGrant, "unknown device code") }
         let now = self.now
         let epoch = self.epoch
         return try await pool.write { db -> DeviceTokenOutcome in

@@ -36,8 +36,7 @@ extension SQLiteStorage {
     /// The token's principal, inside a transaction the caller already holds; nil for an
     /// unknown or revoked token.
     static func principal(_ db: Database, token: String) throws -> Principal? {
-        // Longer than any token this server issues: refused without hashing or a query.
-        guard token.utf8.count <= 200 else { return nil }
+        guard token.utf8.count <= Tokens.longest else { return nil }
         guard
             let credential =
                 try CredentialRow

@@ -31,7 +31,7 @@ extension Layout {
 
     public func resolveBoxes(
         caption: String, title: String, lines: [ResolveLine], value: Int, valueName: String, valueColor: RGB,
-        choices: [Int], picked: Int
+        choices: [Int]
     ) -> ResolveBoxes {
         let minimum = minimumTextSize
         let head = listTitle
@@ -40,12 +40,10 @@ extension Layout {
         let captionBox = TextBox(
             caption, .body, size: captionSize, Palette.overPar, span: span,
             midY: head.y + Double(captionSize) * Layout.lineHeight / 2, ellipsized: true)
-        let titleSize = max(
-            minimum, min(Layout.fontSize(head.h * 0.46), Int(span.w / (Double(title.count) * Layout.glyphAdvance))))
+        let titleFit = fitted(title, preferred: head.h * 0.46, width: span.w)
         let titleBox = TextBox(
-            title, .title, size: titleSize, Palette.textPrimary, span: span,
-            midY: captionBox.frame.maxY + Double(titleSize) * Layout.lineHeight / 2,
-            ellipsized: Layout.textWidth(title, size: titleSize) > span.w)
+            title, .title, size: titleFit.size, Palette.textPrimary, span: span,
+            midY: captionBox.frame.maxY + Double(titleFit.size) * Layout.lineHeight / 2, ellipsized: titleFit.cut)
         let top = max(listArea.y, titleBox.frame.maxY + margin / 2)
         let area = Rect(x: listArea.x, y: top, w: listArea.w, h: listArea.maxY - top)
         let listW = isPortrait ? area.w : (area.w * 0.58).rounded(.down)

@@ -89,6 +89,11 @@ extension KioskState {
         guard let (snapshot, heading) = summaryOnShow, summaryPages(snapshot, heading: heading).rotates else {
             return nil
         }
-        return (now / settings.boardPageInterval + 1) * settings.boardPageInterval
+        return clockPageFlip(after: now)
+    }
+
+    /// When the clock's next page interval begins (screens that page with the clock).
+    func clockPageFlip(after now: Millis) -> Millis {
+        (now / settings.boardPageInterval + 1) * settings.boardPageInterval
     }
 }

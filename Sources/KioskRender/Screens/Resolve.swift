@@ -23,11 +23,12 @@ extension Painter {
                 color: statement.isCurrent ? Palette.strokes(statement.strokes, par: par) : Palette.textSecondary)
         }
         let color = Palette.strokes(resolve.value, par: par)
+        let choices = resolve.choices(in: state.data)
         let boxes = layout.resolveBoxes(
             caption: "Check a score" + position, title: "\(participant.name) · Hole \(hole) · Par \(par)", lines: lines,
             value: resolve.value,
             valueName: "\(toPar(resolve.value - par)) · \(Self.scoreName(strokes: resolve.value, par: par))",
-            valueColor: color, choices: resolve.choices(in: state.data), picked: resolve.value)
+            valueColor: color, choices: choices)
         draw(boxes.caption)
         draw(boxes.title)
         for row in boxes.statements {
@@ -37,7 +38,7 @@ extension Painter {
         if let more = boxes.more { draw(more) }
         draw(boxes.value)
         draw(boxes.valueName)
-        for (chip, value) in zip(boxes.chips, resolve.choices(in: state.data)) {
+        for (chip, value) in zip(boxes.chips, choices) {
             let rect = chip.frame
             if value == resolve.value {
                 canvas.strokeRounded(

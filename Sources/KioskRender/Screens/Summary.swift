@@ -18,8 +18,8 @@ extension Painter {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "EEEE d MMMM yyyy"
-        let link = heading == nil ? state.summaryLinkOnShow : nil
-        let code = link.flatMap(QRCode.init)
+        // Only the summary screen has a link (`summaryLinkOnShow`), never the board's last round.
+        let code = state.summaryLinkOnShow.flatMap(QRCode.init)
         let boxes = layout.summaryBoxes(
             snapshot.standings.rows, heading: heading != nil, minus: Self.minus, page: state.summaryPage(at: now),
             qr: code != nil, rowsPerPage: state.settings.boardRowsPerPage)
