@@ -38,6 +38,12 @@ public final class KioskSession {
     public var statusGatherer: KioskStatusGatherer
     /// The display loop's recent drawing times, for the status screen.
     public var frameTimes = FrameTimes()
+    /// The newest page of the history, read once and kept while nothing is written: the
+    /// page changes only with a commit, and every commit (this kiosk's, or one the change
+    /// monitor reports) forgets it.
+    private var historyHead: HistoryPage?
+    /// Whether `likelyNext` already handed out the screen the menu's cursor rests on.
+    private var preparedNext = false
 
     /// `paging` comes from the kiosk's flags (`--board-page-seconds`, `--board-rows-per-page`);
     /// nil keeps the defaults.
@@ -108,6 +114,8 @@ public final class KioskSession {
     /// come back equal and are not mistaken for news.
     @discardableResult
     public func reload(_ change: KioskInbox.StoreChange, now: Millis) -> Bool {
+        // Any commit may have finished a round or changed one in the history (a late score).
+        forgetReads()
         checkStorage(now: now)
         do {
             let loaded = try Self.load(store)
@@ -150,8 +158,7 @@ public final class KioskSession {
                 case .loadHistory(let after):
                     // A page is read and handed back at once; the machine may ask for the next
                     // one (a fast turn already near the end), which is carried out the same way.
-                    let page = try store.historyPage(after: after, limit: Screen.History.pageSize)
-                    perform(state.handle(.historyLoaded(page, after: after), now: now), now: now)
+                    perform(state.handle(.historyLoaded(try historyPage(after: after), after: after), now: now), now: now)
                 case .loadHistoryRound(let id):
                     state.handle(.historyRoundLoaded(try store.snapshot(round: id)), now: now)
                 case .saveScore(let roundID, let participantID, let hole, let strokes):
@@ -194,6 +201,7 @@ public final class KioskSession {
             }
         }
         guard wrote else { return }
+        forgetReads()
         onLocalWrite()
         do {
             // Before loading: a commit from elsewhere that lands after this is still news.
@@ -202,6 +210,44 @@ public final class KioskSession {
         } catch {
             logger.error("reloading after a write failed: \(error)")
         }
+    }
+
+    /// A page of the history: the newest from `historyHead` once it was read.
+    private func historyPage(after: HistoryCursor?) throws -> HistoryPage {
+        if after == nil, let historyHead { return historyHead }
+        let page = try store.historyPage(after: after, limit: Screen.History.pageSize)
+        if after == nil { historyHead = page }
+        return page
+    }
+
+    private func forgetReads() {
+        historyHead = nil
+        preparedNext = false
+    }
+
+    /// The screen a press is about to open, for the display loop to warm (`Display.warm`)
+    /// while it waits for that press: the history list, when the menu's cursor rests on it.
+    /// Its first frame would otherwise read a page from the store and rasterize a page of
+    /// new text, two to three frames' work on a slow board (issue 9: each history screen
+    /// opens within one frame); warmed, the press draws from the cache. The page read here
+    /// is the one the press then uses. Each rest on the item is prepared once; nil when
+    /// there is nothing to prepare. Nothing is written and nothing buzzes: the press's
+    /// effects are the real press's.
+    public func likelyNext(now: Millis) -> KioskState? {
+        guard case .menu(let menu) = state.screen, state.menuItems.indices.contains(menu.cursor),
+            state.menuItems[menu.cursor] == .history
+        else {
+            preparedNext = false
+            return nil
+        }
+        guard !preparedNext else { return nil }
+        preparedNext = true
+        var next = state
+        for case .loadHistory(nil) in next.handle(.pressed, now: now) {
+            guard let page = try? historyPage(after: nil) else { return nil }
+            next.handle(.historyLoaded(page, after: nil), now: now)
+        }
+        return next
     }
 
     /// The kiosk is the group's shared device: the round's organizer is recorded as the

@@ -25,6 +25,7 @@ final class Canvas {
     private let fontsDirectory: URL
     private var fonts: [FontKey: CachedFont] = [:]
     private var texts: [TextKey: CachedText] = [:]
+    private var fits: [FitKey: String] = [:]
     /// Installed faces for characters the bundled ones lack (see TextRuns.swift).
     let fallback = FontFallback()
     /// Off only to show what a name looks like without fallback (the tests' negative control).
@@ -52,6 +53,10 @@ final class Canvas {
         var role: FontRole
         var size: Int
         var text: String
+    }
+    struct FitKey: Hashable {
+        var text: TextKey
+        var width: Int
     }
     final class CachedText {
         let texture: OpaquePointer
@@ -85,6 +90,7 @@ final class Canvas {
         for text in texts.values { SDL_DestroyTexture(text.texture) }
         for font in fonts.values { TTF_CloseFont(font.font) }
         texts.removeAll()
+        fits.removeAll()
         fonts.removeAll()
         cachedTextBytes = 0
     }
@@ -259,9 +265,40 @@ final class Canvas {
         return w
     }
 
+    /// The width `string` is drawn at. A text already drawn answers from the cache; one in
+    /// the bundled face alone is measured by SDL_ttf without being drawn (the same shaping
+    /// and the same width as the surface it would draw); only a text that needs other faces
+    /// is drawn to be measured. Ellipsizing measures a handful of candidates of which one is
+    /// drawn: drawing each cost a history page of long captions 20-40 ms and filled the
+    /// cache with prefixes nobody sees.
     func measure(_ string: String, _ role: FontRole, size: Int) -> Double {
+        guard !string.isEmpty else { return 0 }
+        if let hit = texts[TextKey(role: role, size: size, text: string)] { return Double(hit.width) }
+        if let plain = plainFont(string, role, size: size) {
+            setShaping(plain, .plain)
+            var w: Int32 = 0
+            var h: Int32 = 0
+            if TTF_SizeUTF8(plain, string, &w, &h) == 0 { return Double(w) }
+        }
+        guard let cached = cachedText(string, role, size) else { return 0 }
+        return Double(cached.width)
+    }
+
+    func drawnWidth(_ string: String, _ role: FontRole, size: Int) -> Double {
         guard !string.isEmpty, let cached = cachedText(string, role, size) else { return 0 }
         return Double(cached.width)
+    }
+
+    /// `text` ellipsized to `width` (see `fittedUncached`), remembered: a list redraws the
+    /// same rows each frame while it scrolls. Bounded like the text cache; when full it
+    /// starts again (entries are a few strings each, and refilling costs measurements only).
+    func fitted(_ text: String, _ role: FontRole, size: Int, width: Double) -> String {
+        let key = FitKey(text: TextKey(role: role, size: size, text: text), width: Int(width.rounded(.down)))
+        if let known = fits[key] { return known }
+        if fits.count >= Self.maxCachedTexts * 4 { fits.removeAll(keepingCapacity: true) }
+        let result = fittedUncached(text, role, size: size, width: Double(key.width))
+        fits[key] = result
+        return result
     }
 
     private func cachedText(_ string: String, _ role: FontRole, _ size: Int) -> CachedText? {

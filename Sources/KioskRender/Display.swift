@@ -40,6 +40,8 @@ public final class Display {
     private let rotate: Bool
     /// With rotation the frame is drawn here in portrait, then turned onto the screen.
     private var rotationTarget: OpaquePointer?
+    /// A 1×1 target for `warm`: everything drawn there is clipped away but its text.
+    private var warmTarget: OpaquePointer?
     /// SDL's user event that `waker` pushes (registered once per display).
     private let wakeEventType: UInt32
 
@@ -70,6 +72,12 @@ public final class Display {
     /// The width `text` takes in `role` at `size` (all runs together).
     public func textWidth(_ text: String, role: FontRole, size: Int) -> Double {
         canvas.measure(text, role, size: size)
+    }
+
+    /// The width of the texture `text` is drawn with (drawn into the cache if it was not):
+    /// for tests that hold `textWidth`, which measures without drawing, to it.
+    public func drawnWidth(_ text: String, role: FontRole, size: Int) -> Double {
+        canvas.drawnWidth(text, role, size: size)
     }
 
     /// `text` as a name column `width` wide shows it: whole, or shortened with "…".
@@ -153,6 +161,7 @@ public final class Display {
     deinit {
         canvas.releaseAll()
         if let rotationTarget { SDL_DestroyTexture(rotationTarget) }
+        if let warmTarget { SDL_DestroyTexture(warmTarget) }
         SDL_DestroyRenderer(renderer)
         if let surface { SDL_FreeSurface(surface) }
         if let window { SDL_DestroyWindow(window) }
@@ -224,6 +233,23 @@ public final class Display {
     }
 
     public func present() { SDL_RenderPresent(renderer) }
+
+    /// Draws `state` where nothing shows (a 1×1 target): what it leaves behind is its texts,
+    /// rasterized into the cache, and its ellipsized forms. The kiosk warms the screen a press
+    /// is likely to open while it waits for that press (`KioskSession.likelyNext`), so the
+    /// frame after the press only copies textures. The frame on screen is untouched: a target
+    /// texture is its own buffer, and nothing is presented.
+    public func warm(_ state: KioskState, now: Millis, wallClock: Date) {
+        if warmTarget == nil {
+            warmTarget = SDL_CreateTexture(
+                renderer, UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue), Int32(SDL_TEXTUREACCESS_TARGET.rawValue), 1, 1)
+        }
+        guard let warmTarget else { return }
+        let previous = SDL_GetRenderTarget(renderer)
+        SDL_SetRenderTarget(renderer, warmTarget)
+        Painter(canvas: canvas, layout: Layout(viewport: viewport), state: state, now: now, wallClock: wallClock).paint()
+        SDL_SetRenderTarget(renderer, previous)
+    }
 
     /// The last drawn frame as tightly packed RGB rows.
     public func capture() throws -> (width: Int, height: Int, rgb: [UInt8]) {

@@ -18,14 +18,25 @@ struct TextRun: Equatable {
 extension Canvas {
     /// The white text surface for `string` (the caller frees it).
     func rasterize(_ string: String, _ role: FontRole, size: Int) -> UnsafeMutablePointer<SDL_Surface>? {
+        if let plain = plainFont(string, role, size: size) { return render(string, with: plain, script: .plain) }
+        return compose(runs(string, role, size: size), role, size: size)
+    }
+
+    /// The bundled face when it draws every glyph of `string` and nothing needs special
+    /// shaping: the common case, one pass over the scalars and a single SDL_ttf call.
+    func plainFont(_ string: String, _ role: FontRole, size: Int) -> OpaquePointer? {
         guard let bundled = try? font(role, size: size) else { return nil }
-        // The common case costs one pass over the scalars and the same single call as before
-        // fallback existed: every glyph in the bundled face, nothing to shape specially.
         let plain = string.unicodeScalars.allSatisfy {
             ShapingScript.of($0.value) == nil && TTF_GlyphIsProvided32(bundled, $0.value) != 0
         }
-        if plain { return render(string, with: bundled, script: .plain) }
-        return compose(runs(string, role, size: size), role, size: size)
+        return plain ? bundled : nil
+    }
+
+    /// Shaping settings live on the face, which runs of other scripts share: set them
+    /// before every use.
+    func setShaping(_ font: OpaquePointer, _ script: ShapingScript) {
+        TTF_SetFontScriptName(font, script.tag)
+        TTF_SetFontDirection(font, script.rightToLeft ? TTF_DIRECTION_RTL : TTF_DIRECTION_LTR)
     }
 
     /// `string` cut into runs, in visual (left to right) order.
@@ -96,9 +107,7 @@ extension Canvas {
     }
 
     private func render(_ text: String, with font: OpaquePointer, script: ShapingScript) -> UnsafeMutablePointer<SDL_Surface>? {
-        // Shaping settings live on the face, which runs of other scripts share: set them every time.
-        TTF_SetFontScriptName(font, script.tag)
-        TTF_SetFontDirection(font, script.rightToLeft ? TTF_DIRECTION_RTL : TTF_DIRECTION_LTR)
+        setShaping(font, script)
         return TTF_RenderUTF8_Blended(font, text, SDL_Color(r: 255, g: 255, b: 255, a: 255))
     }
 
@@ -167,10 +176,10 @@ public struct TextRunCoverage: Sendable, Equatable {
 
 extension Canvas {
     /// `text`, or its longest prefix with "…" that fits `width` (by binary search: a handful
-    /// of measurements, each cached with the texts). The prefix is whole Characters, so a
+    /// of measurements, see `measure`). The prefix is whole Characters, so a
     /// cut never falls inside a grapheme cluster (an emoji sequence, a Devanagari conjunct,
     /// a letter and its accents), and it is measured as drawn: runs of every face together.
-    func fitted(_ text: String, _ role: FontRole, size: Int, width: Double) -> String {
+    func fittedUncached(_ text: String, _ role: FontRole, size: Int, width: Double) -> String {
         guard measure(text, role, size: size) > width else { return text }
         let characters = Array(text)
         var (low, high) = (0, characters.count - 1)

@@ -33,28 +33,37 @@ enum HistoryBenchmark {
             let session = try KioskSession(store: store, viewport: display.viewport, now: 0)
             var now: Millis = 1_000
             var rng = SeededGenerator(seed: 9)
-            /// One input and the frame that shows it, in ms.
-            func timed(_ event: KioskEvent) -> Double {
+            /// One input and the frame that shows it, in ms. Then, untimed, what the display
+            /// loop does before it sleeps until the next input 200 ms later: warm the screen a
+            /// press would open (`KioskSession.likelyNext`), unless `prepare` is false.
+            func timed(_ event: KioskEvent, prepare: Bool = true) -> Double {
                 now += 200
                 let start = nowNs()
                 session.send(event, now: now)
                 display.draw(session.state, now: now, wallClock: Date())
                 display.present()
-                return Double(nowNs() - start) / 1e6
+                let ms = Double(nowNs() - start) / 1e6
+                if prepare, let next = session.likelyNext(now: now) { display.warm(next, now: now, wallClock: Date()) }
+                return ms
             }
             func expect(_ name: String) throws {
                 guard session.state.screen.name == name else {
                     throw BenchError("expected \(name), on \(session.state.screen.name)")
                 }
             }
-            var samples: [String: [Double]] = ["list": [], "round": [], "player": [], "page": []]
+            var samples: [String: [Double]] = ["list": [], "list_unprepared": [], "round": [], "player": [], "page": []]
             // The first iterations warm the text cache, as a kiosk's first minute would.
             for iteration in 0..<60 {
-                _ = timed(.longPressed)
+                // Every other open is unprepared: the press comes with nothing read or warmed
+                // before it (a commit elsewhere just made the kiosk forget its reads, and the
+                // turn onto History was not followed by a rest).
+                let prepared = iteration % 2 == 0
+                _ = timed(.longPressed, prepare: prepared)
                 try expect("menu")
+                if !prepared { session.reload(.external, now: now) }
                 let index = session.state.menuItems.firstIndex(of: .history) ?? 0
                 if case .menu(let menu) = session.state.screen, menu.cursor != index {
-                    _ = timed(.turned(index - menu.cursor))
+                    _ = timed(.turned(index - menu.cursor), prepare: prepared)
                 }
                 let list = timed(.pressed)
                 try expect("history")
@@ -75,13 +84,15 @@ enum HistoryBenchmark {
                 let player = timed(.pressed)
                 try expect("history-player")
                 if iteration >= 10 {
-                    samples["list"]!.append(list)
+                    samples[prepared ? "list" : "list_unprepared"]!.append(list)
                     samples["round"]!.append(round)
                     samples["player"]!.append(player)
                 }
-                for _ in 0..<3 { _ = timed(.longPressed) }
+                // Back to the board without a rest on the menu: whether the next open is
+                // prepared is up to the next iteration.
+                for _ in 0..<3 { _ = timed(.longPressed, prepare: false) }
                 try expect("menu")
-                _ = timed(.longPressed)
+                _ = timed(.longPressed, prepare: false)
             }
             for (screen, values) in samples {
                 figures["\(screen)_p50_ms_\(w)x\(h)"] = round3(percentile(values, 50))

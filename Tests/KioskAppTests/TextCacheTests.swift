@@ -42,4 +42,41 @@ import Testing
         #expect(display.rasterizations >= 150, "every board brought a new header")
         #expect(peak > limits.bytes / 2, "the run reached the byte bound, so the bound was exercised")
     }
+
+    /// A history page of long captions: ellipsizing measures a handful of candidates for each
+    /// but draws one text, and a measured width is the width that text then draws at.
+    /// Negative control: with `Canvas.measure` drawing every text it measures (as before),
+    /// the rasterization count is about eight a caption and the first expectation fails.
+    @Test func ellipsizingMeasuresWithoutDrawingEveryCandidate() throws {
+        guard let assets = HyzerPaths.assetsDirectory() else {
+            Issue.record("cannot find assets/")
+            return
+        }
+        let display = try Display(
+            mode: .headless, size: Viewport(width: 1280, height: 720), fontsDirectory: assets.appendingPathComponent("fonts"))
+        let captions = (0..<12).map { n in
+            "Won by Priya \(n) · 7 players: Priya, Nate, Sarah, Jake, Mike, Ada, a player with a long name \(n)"
+        }
+        let before = display.rasterizations
+        var shown: [String] = []
+        for caption in captions {
+            for role in [FontRole.title, .body] {
+                let fitted = display.ellipsized(caption, role: role, size: 24, width: 600)
+                #expect(fitted.hasSuffix("…") && caption.hasPrefix(fitted.dropLast()), "\(fitted)")
+                shown.append(fitted)
+            }
+        }
+        #expect(display.rasterizations - before == 0, "measuring drew nothing")
+        for (index, text) in shown.enumerated() {
+            let role: FontRole = index % 2 == 0 ? .title : .body
+            let measured = display.textWidth(text, role: role, size: 24)
+            #expect(measured <= 600)
+            // Drawn now (textWidth of a drawn text answers from the texture): the same width.
+            #expect(display.drawnWidth(text, role: role, size: 24) == measured, "\(text)")
+        }
+        #expect(display.rasterizations - before == shown.count, "one drawing a shown text")
+        // Again: the ellipsized forms are remembered, nothing is measured or drawn anew.
+        for caption in captions { _ = display.ellipsized(caption, role: .title, size: 24, width: 600) }
+        #expect(display.rasterizations - before == shown.count)
+    }
 }

@@ -50,6 +50,8 @@ public final class DisplayLoop {
                 session.send(.tick, now: now)
             }
             drawIfNeeded(now: now)
+            // While the user decides: the screen a press would open, drawn where nothing shows.
+            if let next = session.likelyNext(now: now) { display.warm(next, now: now, wallClock: clock.date) }
             let wake = [
                 session.state.nextWakeUp(after: self.now), reloads.dueAt.map { max($0, now) }, pacedRedrawDue, deadline,
             ]

@@ -1,0 +1,137 @@
+import Foundation
+import HyzerKit
+import HyzerStore
+import KioskCore
+import KioskRender
+import Testing
+
+@testable import KioskApp
+
+/// Issue 9: the history opens within one frame. While the menu's cursor rests on History the
+/// kiosk reads the first page and warms its text (`KioskSession.likelyNext`, `Display.warm`),
+/// so the press only draws from the cache.
+@Suite struct LikelyNextTests {
+    final class Fixture {
+        let store: HyzerDatabase
+        let session: KioskSession
+        let course: Course
+        let players: [Player]
+
+        init(rounds: Int) throws {
+            store = try HyzerDatabase.inMemory()
+            course = try Course(name: "Likely Nine", holeCount: 9)
+            try store.saveCourse(course)
+            players = try ["Ana", "Ben", "Cy"].map { try Player(displayName: $0) }
+            for p in players { try store.savePlayer(p) }
+            for _ in 0..<rounds { try Self.finishRound(store, course, players) }
+            session = try KioskSession(store: store, viewport: Viewport(width: 1280, height: 720), now: 0)
+        }
+
+        /// A round with one score, finished: a line of the history.
+        func finishRound() throws { try Self.finishRound(store, course, players) }
+
+        static func finishRound(_ store: HyzerDatabase, _ course: Course, _ players: [Player]) throws {
+            let round = try store.startRound(
+                try store.createRound(
+                    courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)
+                ).id)
+            try store.recordScore(
+                ScoreEntry(roundID: round.id, participantID: players[0].id, hole: 1, strokes: 3, reportedBy: players[0].id))
+            _ = try store.finishRound(round.id)
+        }
+
+        /// Board → menu, cursor on History.
+        func restOnHistory(now: Millis) throws {
+            session.send(.longPressed, now: now)
+            guard case .menu(let menu) = session.state.screen,
+                let index = session.state.menuItems.firstIndex(of: .history)
+            else { throw TestFailure("not on the menu: \(session.state.screen.name)") }
+            if index != menu.cursor { session.send(.turned(index - menu.cursor), now: now) }
+        }
+
+        func historyLines() -> Int? {
+            guard case .history(let history) = session.state.screen else { return nil }
+            return history.lines.count
+        }
+    }
+
+    struct TestFailure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The page read while the cursor rests is the page the press shows, read once; a commit
+    /// the change monitor reports makes the kiosk read again. Negative control: without
+    /// `forgetReads()` in `KioskSession.reload`, the last expectation fails (3 lines, not 4).
+    @Test func theRestOnHistoryReadsTheFirstPageOnceAndACommitForgetsIt() throws {
+        let f = try Fixture(rounds: 3)
+        try f.restOnHistory(now: 100)
+        let next = try #require(f.session.likelyNext(now: 100))
+        guard case .history(let predicted) = next.screen else {
+            Issue.record("predicted \(next.screen.name)")
+            return
+        }
+        #expect(predicted.lines.count == 3)
+        #expect(f.session.state.screen.name == "menu", "preparing changes nothing on screen")
+        #expect(f.session.likelyNext(now: 150) == nil, "prepared once for this rest")
+
+        // A round finished by another process: the kiosk has not been told yet.
+        try f.finishRound()
+        f.session.send(.pressed, now: 200)
+        #expect(f.historyLines() == 3, "the press used the page read while the cursor rested")
+        #expect(f.session.state.screen == next.screen, "and opened the screen that was warmed")
+
+        // The change monitor reports the commit: the next open reads the store again.
+        f.session.reload(.external, now: 300)
+        f.session.send(.longPressed, now: 400)
+        #expect(f.session.state.screen.name == "menu")
+        f.session.send(.pressed, now: 500)
+        #expect(f.historyLines() == 4)
+    }
+
+    /// Anywhere but the History item there is nothing to prepare; leaving and coming back
+    /// prepares again.
+    @Test func onlyTheHistoryItemIsPrepared() throws {
+        let f = try Fixture(rounds: 1)
+        #expect(f.session.likelyNext(now: 0) == nil, "the board")
+        try f.restOnHistory(now: 100)
+        #expect(f.session.likelyNext(now: 100) != nil)
+        f.session.send(.turned(1), now: 200)
+        #expect(f.session.likelyNext(now: 200) == nil, "the next item")
+        f.session.send(.turned(-1), now: 300)
+        #expect(f.session.likelyNext(now: 300) != nil, "back on History")
+    }
+
+    /// Warming draws nothing on screen, and the press's frame then rasterizes no text.
+    /// Built-in control: a display that was not warmed rasterizes the same frame's text.
+    @Test func warmingLeavesTheScreenAloneAndThePressNothingToRasterize() throws {
+        guard let assets = HyzerPaths.assetsDirectory() else {
+            Issue.record("cannot find assets/")
+            return
+        }
+        let fonts = assets.appendingPathComponent("fonts")
+        let f = try Fixture(rounds: 5)
+        let display = try Display(mode: .headless, size: Viewport(width: 1280, height: 720), fontsDirectory: fonts)
+        let wall = Date(timeIntervalSince1970: 1_800_000_000)
+        try f.restOnHistory(now: 100)
+        display.draw(f.session.state, now: 100, wallClock: wall)
+        display.present()
+        let menuFrame = try display.capture()
+        let next = try #require(f.session.likelyNext(now: 100))
+        display.warm(next, now: 100, wallClock: wall)
+        #expect(try display.capture().rgb == menuFrame.rgb, "the menu is still what the screen holds")
+        let warmed = display.rasterizations
+
+        f.session.send(.pressed, now: 100)
+        #expect(f.historyLines() == 5)
+        display.draw(f.session.state, now: 100, wallClock: wall)
+        display.present()
+        #expect(display.rasterizations == warmed, "every text of the press's frame was ready")
+
+        let cold = try Display(mode: .headless, size: Viewport(width: 1280, height: 720), fontsDirectory: fonts)
+        cold.draw(f.session.state, now: 100, wallClock: wall)
+        #expect(cold.rasterizations > 0, "the same frame unwarmed draws its text")
+        cold.present()
+        #expect(try cold.capture().rgb == display.capture().rgb, "and the same picture")
+    }
+}
