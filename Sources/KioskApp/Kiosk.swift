@@ -174,10 +174,12 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
         services.append(.init(service: service, serviceName: "sync"))
     }
     if let assets = configuration.assetsDirectory {
+        let names = NameListService(file: nameListFile(assets), inbox: inbox, logger: configuration.logger)
+        session.onNameListNeeded = { names.requestList() }
         services.append(
             .init(
-                service: NameListService(file: nameListFile(assets), inbox: inbox, logger: configuration.logger),
-                successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore, serviceName: "name-list"))
+                service: names, successTerminationBehavior: .ignore, failureTerminationBehavior: .ignore,
+                serviceName: "name-list"))
     }
     // QR codes for phones: "Add a phone" (an invite) and the summary card's link.
     let share = ShareService(store: store, inbox: inbox, clock: configuration.clock, logger: configuration.logger)

@@ -21,6 +21,10 @@ public final class KioskSession {
     /// Starts joining a group (`JoinService.requestCode`); nil when the kiosk has no
     /// server address, which the join screen then says.
     public var onJoin: (() -> Void)?
+    /// Asks for the name wheel's index (`NameListService`), once, when a screen other than
+    /// the board first opens; nil for a headless script, which loads it up front.
+    public var onNameListNeeded: (() -> Void)?
+    private var askedForNameList = false
     /// Asks the group server for invites and summary links (set by `buildKiosk`).
     public var share: ShareService?
     /// The monitor that tells the loop about commits; told about the session's own ones,
@@ -42,8 +46,15 @@ public final class KioskSession {
     /// page changes only with a commit, and every commit (this kiosk's, or one the change
     /// monitor reports) forgets it.
     private var historyHead: HistoryPage?
-    /// Whether `likelyNext` already handed out the screen the menu's cursor rests on.
-    private var preparedNext = false
+    /// The page after `after`, read while the list's cursor neared what is loaded (see
+    /// `likelyNext`); forgotten with `historyHead`.
+    private var historyAhead: (after: HistoryCursor, page: HistoryPage)?
+    /// Knob and touch inputs so far, and the count `likelyNext` last prepared at: it
+    /// prepares once per input, not on every pass of the loop.
+    private var inputs = 0
+    private var preparedAt: Int?
+    /// History pages read from the store so far (the tests' view of what was read when).
+    private(set) var historyReads = 0
 
     /// `paging` comes from the kiosk's flags (`--board-page-seconds`, `--board-rows-per-page`);
     /// nil keeps the defaults.
@@ -104,6 +115,10 @@ public final class KioskSession {
         // A card that fills up or goes read-only while the kiosk is in use shows before
         // the next save fails; a statvfs every few seconds costs microseconds.
         if now - lastStorageCheck >= Self.storageCheckInterval { checkStorage(now: now) }
+        switch event {
+        case .turned, .pressed, .longPressed, .touch: inputs += 1
+        default: break
+        }
         let effects = state.handle(event, now: now)
         perform(effects, now: now)
     }
@@ -212,42 +227,67 @@ public final class KioskSession {
         }
     }
 
-    /// A page of the history: the newest from `historyHead` once it was read.
+    /// A page of the history: the newest from `historyHead` once it was read, the next one
+    /// from `historyAhead` when it was read ahead.
     private func historyPage(after: HistoryCursor?) throws -> HistoryPage {
         if after == nil, let historyHead { return historyHead }
-        let page = try store.historyPage(after: after, limit: Screen.History.pageSize)
+        if let after, let ahead = historyAhead, ahead.after == after { return ahead.page }
+        let page = try readHistoryPage(after: after)
         if after == nil { historyHead = page }
         return page
     }
 
-    private func forgetReads() {
-        historyHead = nil
-        preparedNext = false
+    private func readHistoryPage(after: HistoryCursor?) throws -> HistoryPage {
+        historyReads += 1
+        return try store.historyPage(after: after, limit: Screen.History.pageSize)
     }
 
-    /// The screen a press is about to open, for the display loop to warm (`Display.warm`)
-    /// while it waits for that press: the history list, when the menu's cursor rests on it.
-    /// Its first frame would otherwise read a page from the store and rasterize a page of
-    /// new text, two to three frames' work on a slow board (issue 9: each history screen
-    /// opens within one frame); warmed, the press draws from the cache. The page read here
-    /// is the one the press then uses. Each rest on the item is prepared once; nil when
-    /// there is nothing to prepare. Nothing is written and nothing buzzes: the press's
-    /// effects are the real press's.
+    private func forgetReads() {
+        historyHead = nil
+        historyAhead = nil
+        preparedAt = nil
+    }
+
+    /// Does now, while the kiosk waits for the next input, the reads that input is likely to
+    /// need, and returns the screen it is likely to open for the display loop to warm
+    /// (`Display.warm`). Once per input; nil when there is nothing to warm.
+    ///
+    /// - The menu's cursor on History: the press would read the first page and rasterize a
+    ///   page of new text, two to three frames' work on a slow board (issue 9: each history
+    ///   screen opens within one frame). The page is read now and the history warmed.
+    /// - Any screen but the board, the first time: the name wheel's index is asked for
+    ///   (`onNameListNeeded`), built off this thread, several presses before it can be needed.
+    /// - The history list near the end of what is loaded: the next turn would read the next
+    ///   page in its frame. It is read now (nothing to warm: rows come into view one a turn).
+    ///
+    /// The pages read here are the ones the inputs then use. Nothing is written and nothing
+    /// buzzes: the input's effects are the real input's.
     public func likelyNext(now: Millis) -> KioskState? {
-        guard case .menu(let menu) = state.screen, state.menuItems.indices.contains(menu.cursor),
-            state.menuItems[menu.cursor] == .history
-        else {
-            preparedNext = false
+        guard preparedAt != inputs else { return nil }
+        preparedAt = inputs
+        if !askedForNameList, state.screen != .board, let onNameListNeeded {
+            askedForNameList = true
+            onNameListNeeded()
+        }
+        switch state.screen {
+        case .menu(let menu):
+            guard state.menuItems.indices.contains(menu.cursor), state.menuItems[menu.cursor] == .history else { return nil }
+            var next = state
+            for case .loadHistory(nil) in next.handle(.pressed, now: now) {
+                guard let page = try? historyPage(after: nil) else { return nil }
+                next.handle(.historyLoaded(page, after: nil), now: now)
+            }
+            return next
+        case .history:
+            var next = state
+            for case .loadHistory(let after?) in next.handle(.turned(1), now: now) where historyAhead?.after != after {
+                guard let page = try? readHistoryPage(after: after) else { return nil }
+                historyAhead = (after, page)
+            }
+            return nil
+        default:
             return nil
         }
-        guard !preparedNext else { return nil }
-        preparedNext = true
-        var next = state
-        for case .loadHistory(nil) in next.handle(.pressed, now: now) {
-            guard let page = try? historyPage(after: nil) else { return nil }
-            next.handle(.historyLoaded(page, after: nil), now: now)
-        }
-        return next
     }
 
     /// The kiosk is the group's shared device: the round's organizer is recorded as the

@@ -134,4 +134,27 @@ import Testing
         cold.present()
         #expect(try cold.capture().rgb == display.capture().rgb, "and the same picture")
     }
+
+    /// Scrolling the list: the page the next turn needs is read while the kiosk waits for
+    /// that turn, so the turn that reaches it reads nothing. Negative control: without the
+    /// `.history` case of `likelyNext`, the turn that loads the second page reads it (the
+    /// reads counted at that turn go from 0 to 1) and this fails.
+    @Test func scrollingTheListReadsTheNextPageAhead() throws {
+        let f = try Fixture(rounds: Screen.History.pageSize * 2 + 3)
+        try f.restOnHistory(now: 100)
+        f.session.send(.pressed, now: 200)
+        #expect(f.historyLines() == Screen.History.pageSize)
+        var now: Millis = 300
+        var loadedAtTurn: [Int] = []
+        while let lines = f.historyLines(), lines == Screen.History.pageSize, now < 10_000 {
+            _ = f.session.likelyNext(now: now)  // what the loop does before it sleeps
+            let reads = f.session.historyReads
+            f.session.send(.turned(1), now: now)
+            if f.historyLines() != lines { loadedAtTurn.append(f.session.historyReads - reads) }
+            now += 100
+        }
+        #expect(f.historyLines() == Screen.History.pageSize * 2)
+        #expect(loadedAtTurn == [0], "the turn that showed the second page read nothing itself")
+        #expect(f.session.historyReads == 2, "the first page and the second, each once")
+    }
 }

@@ -204,11 +204,13 @@ import Testing
     }
 
     /// The name wheel's index of 3,000 names is not built before the first frame (it doubled
-    /// the launch): the kiosk comes up without it, its group holds the one-shot service, and
-    /// that service's run delivers the index through the inbox. (The service is run here by
-    /// the test, not by a timed run of the whole kiosk: under CI's parallel load a fixed
-    /// run could end before the index was built.) Negative control: with
-    /// `session.loadNameList` back in `openScreen`, the first expectation fails.
+    /// the launch) nor while the board is all that shows (issue 8: idle CPU): the kiosk comes
+    /// up without it, its group holds the one-shot service, the session asks for the index
+    /// when the menu opens, and that service's run delivers it through the inbox. (The
+    /// service is run here by the test, not by a timed run of the whole kiosk: under CI's
+    /// parallel load a fixed run could end before the index was built.) Negative controls:
+    /// with `session.loadNameList` back in `openScreen`, the first expectation fails; with
+    /// the ask taken out of `likelyNext`, the "asked" ones do.
     @Test func theNameListArrivesAfterTheFirstFrame() async throws {
         let configuration = KioskConfiguration.headlessTest("name-list")
         let dir = configuration.dataDirectory
@@ -219,6 +221,19 @@ import Testing
         let assets = try #require(configuration.assetsDirectory)
         let service = NameListService(
             file: assets.appendingPathComponent("first-names.tsv"), inbox: kiosk.inbox, logger: Logger(label: "test"))
+        var asked = 0
+        kiosk.session.onNameListNeeded = {
+            asked += 1
+            service.requestList()
+        }
+        let now = configuration.clock.uptimeMilliseconds
+        _ = kiosk.session.likelyNext(now: now)
+        #expect(asked == 0, "the board needs no names")
+        kiosk.session.send(.longPressed, now: now)
+        _ = kiosk.session.likelyNext(now: now)
+        kiosk.session.send(.turned(1), now: now)
+        _ = kiosk.session.likelyNext(now: now)
+        #expect(asked == 1, "asked once, when the menu opened")
         try await service.run()
         let delivered = kiosk.inbox.drain().compactMap { message -> NameLexicon? in
             if case .event(.nameListLoaded(let list)) = message { list } else { nil }

@@ -3,23 +3,41 @@ import KioskCore
 import Logging
 import ServiceLifecycle
 
-/// Reads the bundled first names and builds the name wheel's index, then hands it to the
-/// screens through the inbox and returns.
+/// Reads the bundled first names and builds the name wheel's index when the kiosk first
+/// leaves its board, then hands it to the screens through the inbox and returns.
 ///
 /// It is a service, not a step of start-up, because nothing on the first frame needs it:
 /// building the index of 3,000 names on the main thread before the board appeared doubled
-/// the kiosk's launch (89–118 ms against 44–53). Services start once the first frame is on
-/// screen, so this runs beside an idle board, long before anyone can turn to "Add a player".
+/// the kiosk's launch (89–118 ms against 44–53). And it waits to be asked
+/// (`requestList`, which the session calls when a screen other than the board opens:
+/// `KioskSession.likelyNext`), because a kiosk showing the board never needs it: built
+/// after the first frame regardless, it was most of an idle kiosk's CPU in its first
+/// minute (issue 8). From the menu to the name wheel is several presses; the index takes
+/// a few tens of milliseconds, and the wheel works without it meanwhile.
 struct NameListService: Service {
     let file: URL
     let inbox: KioskInbox
     let logger: Logger
+    private let asks: AsyncStream<Void>
+    private let askSink: AsyncStream<Void>.Continuation
+
+    init(file: URL, inbox: KioskInbox, logger: Logger) {
+        self.file = file
+        self.inbox = inbox
+        self.logger = logger
+        (asks, askSink) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Asks for the index; the first ask builds it, later ones are nothing.
+    func requestList() { askSink.yield() }
 
     func run() async throws {
-        // Without the list the wheel still works (players' names, then the alphabet), so a
-        // missing or unreadable file is logged, not fatal.
-        guard let lexicon = NameLexicon.read(file, logger: logger) else { return }
-        inbox.post(.event(.nameListLoaded(lexicon)))
+        for await _ in asks.cancelOnGracefulShutdown() {
+            // Without the list the wheel still works (players' names, then the alphabet), so a
+            // missing or unreadable file is logged, not fatal.
+            if let lexicon = NameLexicon.read(file, logger: logger) { inbox.post(.event(.nameListLoaded(lexicon))) }
+            return
+        }
     }
 }
 
