@@ -262,14 +262,27 @@ private func unblockShutdownSignals() {
 /// Plays a headless script on a virtual clock and writes a PNG of each screen it visits
 /// (docs/kiosk-script-format.md). Returns the files written.
 public func playKioskScript(_ configuration: KioskConfiguration, script: KioskScript, snapshots: URL) throws -> [URL] {
-    // A script is the knob and the clock: no services, no GPIO lines claimed.
+    // A script is the knob and the clock: no GPIO lines claimed, and no services but joining.
     let (_, display, session) = try openScreen(configuration)
     if let assets = configuration.assetsDirectory {
         session.loadNameList(nameListFile(assets), logger: configuration.logger)
     }
+    // With a server, the one service a script can use: joining a group (`wait-for`).
+    var inbox: KioskInbox?
+    var joining: Task<Void, Never>?
+    if let server = configuration.server {
+        let posts = KioskInbox()
+        let join = JoinService(
+            server: server, store: session.store, inbox: posts, clock: configuration.clock, sync: SyncSlot(),
+            logger: configuration.logger)
+        session.onJoin = { join.requestCode() }
+        joining = Task { try? await join.run() }
+        inbox = posts
+    }
+    defer { joining?.cancel() }
     var runner = try ScriptRunner(
         session: session, display: display, snapshots: snapshots,
-        startingAt: configuration.clock.uptimeMilliseconds, clock: configuration.clock)
+        startingAt: configuration.clock.uptimeMilliseconds, clock: configuration.clock, inbox: inbox)
     try runner.run(script)
     return runner.written
 }

@@ -12,6 +12,9 @@ public struct KioskScript: Sendable, Equatable {
         case wait(Millis)
         case snapshot(String)
         case expectScreen(String)
+        /// Real time, up to the seconds given, for the kiosk's services (joining a group)
+        /// to bring the screen to a phase (`Screen.phase`).
+        case waitFor(String, seconds: Int)
     }
 
     public var steps: [(line: Int, step: Step)]
@@ -72,10 +75,19 @@ public struct KioskScript: Sendable, Equatable {
             case "expect-screen":
                 try expectArgs(1)
                 steps.append((line, .expectScreen(args[0])))
+            case "wait-for":
+                try expectArgs(2)
+                let seconds = try int(1)
+                guard (1...600).contains(seconds) else {
+                    throw ParseError(line: line, message: "wait-for waits 1 to 600 seconds")
+                }
+                steps.append((line, .waitFor(args[0], seconds: seconds)))
             default:
                 throw ParseError(
                     line: line,
-                    message: "unknown command \"\(command)\" (turn, press, long-press, tap, wait, snapshot, expect-screen)")
+                    message:
+                        "unknown command \"\(command)\" (turn, press, long-press, tap, wait, snapshot, expect-screen, wait-for)"
+                )
             }
         }
         self.steps = steps

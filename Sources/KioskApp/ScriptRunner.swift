@@ -12,6 +12,8 @@ public struct ScriptRunner {
     let session: KioskSession
     let display: Display
     let snapshots: URL
+    /// Where the kiosk's services post (joining a group with `--server`); nil runs none.
+    let inbox: KioskInbox?
     /// The wall clock behind "synced 2 min ago"; the script's own time is `now`.
     let clock: any HyzerClock
     public private(set) var now: Millis = 0
@@ -20,9 +22,10 @@ public struct ScriptRunner {
 
     public init(
         session: KioskSession, display: Display, snapshots: URL, startingAt now: Millis = 0,
-        clock: any HyzerClock = SystemClock()
+        clock: any HyzerClock = SystemClock(), inbox: KioskInbox? = nil
     ) throws {
         self.session = session
+        self.inbox = inbox
         self.clock = clock
         self.display = display
         self.snapshots = snapshots
@@ -45,6 +48,8 @@ public struct ScriptRunner {
                 guard actual == name else {
                     throw Failure(description: "script line \(line): expected screen \(name), but the kiosk shows \(actual)")
                 }
+            case .waitFor(let phase, let seconds):
+                try waitFor(phase, seconds: seconds, line: line)
             }
             if case .snapshot = step { continue }
             try autoSnapshot()
@@ -62,6 +67,29 @@ public struct ScriptRunner {
         now = target
         session.reload(.external, now: now)
         session.send(.tick, now: now)
+    }
+
+    /// Delivers what the services post, in real time (a server answers when it answers), with
+    /// the script's clock kept in step, until the screen reaches `phase`.
+    mutating func waitFor(_ phase: String, seconds: Int, line: Int) throws {
+        let step: Millis = 50
+        var waited: Millis = 0
+        while session.state.screen.phase != phase {
+            guard waited < Millis(seconds) * 1_000 else {
+                let how = inbox == nil ? " (no services run: give the kiosk --server to join a group)" : ""
+                throw Failure(
+                    description:
+                        "script line \(line): waited \(seconds) s for \(phase), but the kiosk shows \(session.state.screen.phase)\(how)"
+                )
+            }
+            Thread.sleep(forTimeInterval: Double(step) / 1_000)
+            waited += step
+            advance(by: step)
+            for message in inbox?.drain() ?? [] {
+                if case .event(let event) = message { session.send(event, now: now) }
+            }
+            try autoSnapshot()
+        }
     }
 
     private mutating func autoSnapshot() throws {

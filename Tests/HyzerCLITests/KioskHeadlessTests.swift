@@ -101,6 +101,29 @@ import Testing
         #expect(run.stderr.contains("script line 2: unknown command \"jump\""), "\(run.stderr)")
     }
 
+    /// `wait-for` with nothing to wait on (no `--server`) ends with a sentence saying why, and
+    /// one with a bad time is refused before anything runs.
+    @Test func waitForWithoutAServerSaysWhyItTimedOut() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-kiosk-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (script, message) in [
+            ("long-press\nwait-for join-waiting 1\n", "script line 2: waited 1 s for join-waiting, but the kiosk shows menu"),
+            ("wait-for join-waiting 0\n", "script line 1: wait-for waits 1 to 600 seconds"),
+        ] {
+            let scriptURL = dir.appendingPathComponent("wait.txt")
+            try script.write(to: scriptURL, atomically: true, encoding: .utf8)
+            let run = try await Binary.run(
+                "hyzer-kiosk",
+                [
+                    "--data", dir.path, "--headless", "--script", scriptURL.path,
+                    "--snapshots", dir.appendingPathComponent("s").path,
+                ])
+            #expect(run.status != 0)
+            #expect(run.stderr.contains(message), "\(run.stderr)")
+        }
+    }
+
     @Test func demoRoundShowsOnTheBoardAndOtherProcessesWritesAppear() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-kiosk-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }

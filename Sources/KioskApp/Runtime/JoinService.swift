@@ -88,6 +88,10 @@ public struct JoinService: Service {
             logger.warning("asking \(server) for a join code failed: \(error)")
             return report(.failed("Cannot get a code from \(server): \(error)"))
         }
+        // In the journal too: the admin may read the code there rather than walk to the tee.
+        logger.notice(
+            "join: showing code \(codes.userCode) for \(server), \(codes.expiresIn) s to approve it (hyzer-server device approve \(codes.userCode) --group GROUP)"
+        )
         report(.waiting(code: codes.userCode, server: server, expiresIn: codes.expiresIn))
         var interval = Duration.seconds(max(1, codes.interval))
         let deadline = clock.uptime + .seconds(codes.expiresIn)

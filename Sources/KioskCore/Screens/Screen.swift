@@ -62,6 +62,19 @@ public enum Screen: Sendable, Equatable {
     /// A name for snapshots, scripts (`expect-screen`) and logs.
     public var name: String { behavior.name }
 
+    /// The name and, where a screen waits on something outside the kiosk, how far it got
+    /// (`join-waiting`, `join-joined`): what a script's `wait-for` waits for.
+    public var phase: String {
+        guard case .join(let join) = self else { return name }
+        return switch join.progress {
+        case .requesting: "join-requesting"
+        case .waiting: "join-waiting"
+        case .joined: "join-joined"
+        case .expired: "join-expired"
+        case .failed: "join-failed"
+        }
+    }
+
     /// Screens someone is in the middle of; they time out back to the board.
     var isTransient: Bool { behavior.isTransient }
 
