@@ -45,7 +45,7 @@ extension StoreRead where Value == HistoryPage {
                 guard let round = try Rows.round(id: id, db) else { continue }
                 if courses[round.courseID] == nil { courses[round.courseID] = try Rows.course(id: round.courseID, db) }
                 guard let course = courses[round.courseID] else { continue }
-                let scorecard = Scorecard(course: course, round: round, events: try History.events(round: id, db))
+                let scorecard = Scorecard(course: course, round: round, events: try Rows.events(round: id, db))
                 let standings = StandingsEngine.standings(scorecard: scorecard, participants: round.participants, finished: true)
                 lines.append(
                     HistoryLine(
@@ -84,24 +84,6 @@ enum History {
                 ORDER BY \(order) DESC, r.id DESC LIMIT :limit
                 """, arguments: ["done": cursor.completedAt.timeIntervalSince1970, "id": cursor.roundID, "limit": limit],
             cached: true)
-    }
-}
-
-extension History {
-    /// A round's events for ranking, read by column index: decoding `ScoreEventRow` through
-    /// Codable was most of a history page's cost (each line ranks ~140 events).
-    static func events(round: UUID, _ db: Database) throws -> [ScoreEvent] {
-        let request = SQLRequest<Row>(
-            sql: """
-                SELECT id, participant_id, hole, strokes, supersedes, reported_by, device_id, created_at, is_resolution
-                FROM score_events WHERE round_id = ? ORDER BY seq
-                """, arguments: [round], cached: true)
-        return try Row.fetchCursor(db, request).map { row in
-            ScoreEvent(
-                id: row[0], roundID: round, participantID: row[1], hole: row[2], strokes: row[3],
-                supersedes: Rows.unpack(row[4]), reportedBy: row[5], deviceID: row[6],
-                createdAt: Date(timeIntervalSince1970: row[7]), isResolution: row[8])
-        }.reduce(into: []) { $0.append($1) }
     }
 }
 
