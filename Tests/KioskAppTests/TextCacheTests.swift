@@ -7,17 +7,19 @@ import Testing
 /// Issue 12: the kiosk's text cache is bounded by pixel bytes as well as by count, so weeks
 /// of new strings (rounds, names, courses) cannot grow it without end.
 @Suite struct TextCacheTests {
+    /// A headless display with the bundled fonts.
+    static func display(_ width: Int, _ height: Int) throws -> Display {
+        let assets = try #require(HyzerPaths.assetsDirectory(), "cannot find assets/")
+        return try Display(
+            mode: .headless, size: Viewport(width: width, height: height), fontsDirectory: assets.appendingPathComponent("fonts"))
+    }
+
     /// Boards of rounds on courses with long, all different names: each header is a large
     /// texture (about 0.5 MB). Negative control: with the byte bound taken out of `Canvas`
     /// (count bound only), this fails from the 50th board on, the cache passing 24 MB and
     /// growing 0.5 MB a board, while its entries stay far under the count bound.
     @Test func newStringsWithoutEndKeepTheCacheWithinItsBytes() throws {
-        guard let assets = HyzerPaths.assetsDirectory() else {
-            Issue.record("cannot find assets/")
-            return
-        }
-        let display = try Display(
-            mode: .headless, size: Viewport(width: 1920, height: 1080), fontsDirectory: assets.appendingPathComponent("fonts"))
+        let display = try Self.display(1920, 1080)
         let limits = Display.textCacheLimits
         var state = KioskState(viewport: display.viewport)
         let players = try (0..<4).map { try Player(displayName: "Player \($0)") }
@@ -48,12 +50,7 @@ import Testing
     /// Negative control: with `Canvas.measure` drawing every text it measures (as before),
     /// the rasterization count is about eight a caption and the first expectation fails.
     @Test func ellipsizingMeasuresWithoutDrawingEveryCandidate() throws {
-        guard let assets = HyzerPaths.assetsDirectory() else {
-            Issue.record("cannot find assets/")
-            return
-        }
-        let display = try Display(
-            mode: .headless, size: Viewport(width: 1280, height: 720), fontsDirectory: assets.appendingPathComponent("fonts"))
+        let display = try Self.display(1280, 720)
         let captions = (0..<12).map { n in
             "Won by Priya \(n) · 7 players: Priya, Nate, Sarah, Jake, Mike, Ada, a player with a long name \(n)"
         }
