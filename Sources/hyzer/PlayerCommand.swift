@@ -6,7 +6,7 @@ import HyzerStore
 struct PlayerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "player", abstract: "Register players (they appear in the kiosk's round setup).",
-        subcommands: [Add.self, List.self])
+        subcommands: [Add.self, List.self, Rename.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register a player. Prints the new player's id last.")
@@ -31,15 +31,85 @@ struct PlayerCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List registered players.")
+        static let configuration = CommandConfiguration(
+            abstract: "List registered players.",
+            discussion: "With --json: an array of {\"id\", \"name\", \"aliases\"}, in the kiosk's order.")
         @OptionGroup var data: DataOptions
+        @Flag(help: "Print JSON.") var json = false
+
+        struct Line: Encodable {
+            var id: UUID
+            var name: String
+            var aliases: [String]
+        }
 
         func run() async throws {
-            for player in try data.open().players() {
+            let players = try data.open().players()
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+                let lines = players.map { Line(id: $0.id, name: $0.displayName, aliases: $0.aliases) }
+                print(String(decoding: try encoder.encode(lines), as: UTF8.self))
+                return
+            }
+            for player in players {
                 print(
                     "\(player.id.uuidString)  \(player.displayName)"
                         + (player.aliases.isEmpty ? "" : "  [\(player.aliases.joined(separator: ", "))]"))
             }
+        }
+    }
+
+    /// Issue 14 item 5: a registered player renamed, everywhere from now on (the change
+    /// syncs like any edit). Rounds already played keep the name they were played under.
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rename a registered player (named by id or by name). Rounds already played keep the old name.")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The player's id or current name (case does not matter).") var player: String
+        @Argument(help: "The new display name.") var name: String
+
+        func run() async throws {
+            let db = try data.open()
+            let players = try db.players()
+            let current = try Self.find(player, in: players)
+            let renamed: Player
+            do {
+                renamed = try Player(id: current.id, displayName: name, aliases: current.aliases)
+            } catch {
+                throw CommandFailure(error)
+            }
+            if let other = players.first(where: {
+                $0.id != current.id && $0.displayName.caseInsensitiveCompare(renamed.displayName) == .orderedSame
+            }) {
+                throw CommandFailure(
+                    message: "a player named \(other.displayName) is already registered (\(other.id.uuidString))")
+            }
+            guard renamed.displayName != current.displayName else {
+                print("\(current.displayName) is already called that")
+                return
+            }
+            try db.savePlayer(renamed)
+            print("renamed \(current.displayName) to \(renamed.displayName)")
+            print(renamed.id.uuidString)
+        }
+
+        /// By id, else by name (case-insensitive): exactly one player.
+        static func find(_ text: String, in players: [Player]) throws -> Player {
+            if let id = UUID(uuidString: text) {
+                guard let player = players.first(where: { $0.id == id }) else {
+                    throw CommandFailure(message: "no registered player has the id \(text)")
+                }
+                return player
+            }
+            let wanted = text.trimmingCharacters(in: .whitespaces)
+            let matches = players.filter { $0.displayName.caseInsensitiveCompare(wanted) == .orderedSame }
+            guard let match = matches.first else {
+                let names = players.map(\.displayName).joined(separator: ", ")
+                throw CommandFailure(
+                    message: "no registered player is called \"\(text)\"" + (names.isEmpty ? "" : " (players: \(names))"))
+            }
+            return match
         }
     }
 }
