@@ -34,6 +34,13 @@ struct CommandFailure: Error, CustomStringConvertible {
     init(message: String) { description = message }
 }
 
+/// A command's `--json` answer: pretty, keys sorted, slashes as they are.
+func printJSON(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    print(String(decoding: try encoder.encode(value), as: UTF8.self))
+}
+
 func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }

@@ -24,6 +24,46 @@ enum DeviceLookup {
         return round
     }
 
+    /// A registered player by id, else by name (case-insensitive).
+    static func player(_ text: String, in players: [Player]) throws -> Player {
+        if let id = UUID(uuidString: text) {
+            guard let player = players.first(where: { $0.id == id }) else {
+                throw CommandFailure(message: "no registered player has the id \(text)")
+            }
+            return player
+        }
+        let wanted = text.trimmingCharacters(in: .whitespaces)
+        guard let match = players.first(where: { $0.displayName.caseInsensitiveCompare(wanted) == .orderedSame }) else {
+            let names = players.map(\.displayName).joined(separator: ", ")
+            throw CommandFailure(
+                message: "no registered player is called \"\(text)\"" + (names.isEmpty ? "" : " (players: \(names))"))
+        }
+        return match
+    }
+
+    /// A course by id, else by name (case-insensitive; two courses of one name need the id).
+    static func course(_ text: String, in db: HyzerDatabase) throws -> Course {
+        let courses = try db.courses()
+        if let id = UUID(uuidString: text) {
+            guard let course = courses.first(where: { $0.id == id }) else {
+                throw CommandFailure(message: "no course has the id \(text) (hyzer course list)")
+            }
+            return course
+        }
+        let wanted = text.trimmingCharacters(in: .whitespaces)
+        let matches = courses.filter { $0.name.caseInsensitiveCompare(wanted) == .orderedSame }
+        guard matches.count == 1 else {
+            if matches.isEmpty {
+                throw CommandFailure(
+                    message: "no course is called \"\(text)\" (courses: \(courses.map(\.name).joined(separator: ", ")))")
+            }
+            throw CommandFailure(
+                message: "\(matches.count) courses are called \"\(text)\"; use the id: "
+                    + matches.map(\.id.uuidString).joined(separator: ", "))
+        }
+        return matches[0]
+    }
+
     /// A participant id, or a name (case-insensitive; a unique first name is enough).
     static func participant(_ text: String, in round: Round) throws -> Participant {
         if let id = UUID(uuidString: text) {

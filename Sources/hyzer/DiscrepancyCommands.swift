@@ -51,9 +51,7 @@ struct Discrepancies: AsyncParsableCommand {
             cells += Self.cells(of: snapshot, thisDevice: db.deviceID)
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-            print(String(decoding: try encoder.encode(cells), as: UTF8.self))
+            try printJSON(cells)
             return
         }
         guard !cells.isEmpty else {
@@ -135,7 +133,63 @@ struct Resolve: AsyncParsableCommand {
 /// `hyzer round discard`: drops a round started by mistake; the store refuses one with scores.
 struct RoundCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "round", abstract: "Manage rounds.", subcommands: [Finish.self, Discard.self, SummaryLink.self])
+        commandName: "round", abstract: "Manage rounds.",
+        subcommands: [Start.self, Finish.self, Discard.self, SummaryLink.self])
+
+    /// Issue 14 item 5: a round set up and started as the kiosk's setup does, for scripts.
+    struct Start: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Start a round on a course with registered players and walk-up guests; prints the round id last.",
+            discussion: """
+                The first registered player named is the organizer (the first guest when there is none).
+                Guests play this round only; two guests of one name are two people. Syncs if enrolled.
+                """)
+
+        @OptionGroup var data: DataOptions
+        @Option(help: "The course, by id or name.") var course: String
+        @Option(help: "Registered players, by id or name, comma-separated.") var players: String?
+        @Option(name: .customLong("guest"), help: "A walk-up guest's name (repeatable).") var guests: [String] = []
+        @Flag(name: .customLong("no-sync"), help: "Only save locally.") var noSync = false
+
+        func run() async throws {
+            let db = try data.open()
+            let course = try DeviceLookup.course(self.course, in: db)
+            let registered = try db.players()
+            let names = (players ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+                !$0.isEmpty
+            }
+            var participants: [Participant] = []
+            for name in names {
+                let player = try DeviceLookup.player(name, in: registered)
+                guard !participants.contains(where: { $0.id == player.id }) else {
+                    throw CommandFailure(message: "\(player.displayName) is named twice")
+                }
+                participants.append(.registered(player))
+            }
+            do {
+                for guest in guests { participants.append(try .guest(named: guest)) }
+            } catch {
+                throw CommandFailure(error)
+            }
+            guard let organizer = participants.first else {
+                throw CommandFailure(message: "a round needs at least one player: --players A,B or --guest NAME")
+            }
+            // Checked before anything is written: the store would refuse the start, after the setup.
+            var check = Round(courseID: course.id, organizerID: organizer.id, createdAt: Date())
+            do throws(RoundError) { for p in participants { try check.add(p) } } catch { throw CommandFailure(error) }
+            let round: Round
+            do {
+                let created = try db.createRound(courseID: course.id, organizerID: organizer.id, participants: participants)
+                round = try db.startRound(created.id)
+            } catch {
+                throw CommandFailure(error)
+            }
+            let roster = round.participants.map { $0.isGuest ? "\($0.name) (guest)" : $0.name }.joined(separator: ", ")
+            print("started a round on \(course.name): \(roster)")
+            await syncAfterLocalWrite(db, skip: noSync)
+            print(round.id.uuidString)  // last, for scripts
+        }
+    }
 
     struct Finish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

@@ -40,14 +40,12 @@ struct HistoryCommand: AsyncParsableCommand {
             cursor = page.next
         } while cursor != nil && lines.count < (limit ?? .max)
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let out = lines.map {
-                Line(
-                    id: $0.roundID, completedAt: ISO8601Time.string(from: $0.completedAt), course: $0.courseName,
-                    winners: $0.winners, players: $0.players)
-            }
-            print(String(decoding: try encoder.encode(out), as: UTF8.self))
+            try printJSON(
+                lines.map {
+                    Line(
+                        id: $0.roundID, completedAt: ISO8601Time.string(from: $0.completedAt), course: $0.courseName,
+                        winners: $0.winners, players: $0.players)
+                })
             return
         }
         guard !lines.isEmpty else {

@@ -9,7 +9,7 @@ struct Hyzer: AsyncParsableCommand {
         abstract: "Hyzer admin and device tool: set up data, add demo rounds, check standings.",
         subcommands: [
             Init.self, Demo.self, Standings.self, HistoryCommand.self, PlayerCommand.self, Device.self, Score.self, Voice.self,
-            Sync.self, Knob.self, Discrepancies.self, Resolve.self, RoundCommand.self,
+            Sync.self, Knob.self, Discrepancies.self, Resolve.self, RoundCommand.self, CourseCommand.self,
         ]
     )
 

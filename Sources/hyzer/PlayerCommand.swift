@@ -46,10 +46,7 @@ struct PlayerCommand: AsyncParsableCommand {
         func run() async throws {
             let players = try data.open().players()
             if json {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                let lines = players.map { Line(id: $0.id, name: $0.displayName, aliases: $0.aliases) }
-                print(String(decoding: try encoder.encode(lines), as: UTF8.self))
+                try printJSON(players.map { Line(id: $0.id, name: $0.displayName, aliases: $0.aliases) })
                 return
             }
             for player in players {
@@ -72,7 +69,7 @@ struct PlayerCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             let players = try db.players()
-            let current = try Self.find(player, in: players)
+            let current = try DeviceLookup.player(player, in: players)
             let renamed: Player
             do {
                 renamed = try Player(id: current.id, displayName: name, aliases: current.aliases)
@@ -92,24 +89,6 @@ struct PlayerCommand: AsyncParsableCommand {
             try db.savePlayer(renamed)
             print("renamed \(current.displayName) to \(renamed.displayName)")
             print(renamed.id.uuidString)
-        }
-
-        /// By id, else by name (case-insensitive): exactly one player.
-        static func find(_ text: String, in players: [Player]) throws -> Player {
-            if let id = UUID(uuidString: text) {
-                guard let player = players.first(where: { $0.id == id }) else {
-                    throw CommandFailure(message: "no registered player has the id \(text)")
-                }
-                return player
-            }
-            let wanted = text.trimmingCharacters(in: .whitespaces)
-            let matches = players.filter { $0.displayName.caseInsensitiveCompare(wanted) == .orderedSame }
-            guard let match = matches.first else {
-                let names = players.map(\.displayName).joined(separator: ", ")
-                throw CommandFailure(
-                    message: "no registered player is called \"\(text)\"" + (names.isEmpty ? "" : " (players: \(names))"))
-            }
-            return match
         }
     }
 }
