@@ -26,6 +26,8 @@ final class Canvas {
     private var fonts: [FontKey: CachedFont] = [:]
     private var texts: [TextKey: CachedText] = [:]
     private var fits: [FitKey: String] = [:]
+    /// The QR code on screen and its text (one at a time: add a phone, the summary card).
+    private var lastQR: (text: String, code: QRCode?)?
     /// Installed faces for characters the bundled ones lack (see TextRuns.swift).
     let fallback = FontFallback()
     /// Off only to show what a name looks like without fallback (the tests' negative control).
@@ -287,6 +289,15 @@ final class Canvas {
     func drawnWidth(_ string: String, _ role: FontRole, size: Int) -> Double {
         guard !string.isEmpty, let cached = cachedText(string, role, size) else { return 0 }
         return Double(cached.width)
+    }
+
+    /// `text` as a QR code, encoded once while it stays on screen: a screen with a code
+    /// redraws each second (its clock, its expiry countdown) and the code does not change.
+    func qrCode(_ text: String) -> QRCode? {
+        if let lastQR, lastQR.text == text { return lastQR.code }
+        let code = QRCode(text)
+        lastQR = (text, code)
+        return code
     }
 
     /// `text` ellipsized to `width` (see `fittedUncached`), remembered: a list redraws the

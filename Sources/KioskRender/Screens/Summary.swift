@@ -19,7 +19,7 @@ extension Painter {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "EEEE d MMMM yyyy"
         // Only the summary screen has a link (`summaryLinkOnShow`), never the board's last round.
-        let code = state.summaryLinkOnShow.flatMap(QRCode.init)
+        let code = state.summaryLinkOnShow.flatMap(canvas.qrCode)
         let boxes = layout.summaryBoxes(
             snapshot.standings.rows, heading: heading != nil, minus: Self.minus, page: state.summaryPage(at: now),
             qr: code != nil, rowsPerPage: state.settings.boardRowsPerPage)
