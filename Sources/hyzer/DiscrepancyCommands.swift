@@ -197,13 +197,16 @@ struct RoundCommand: AsyncParsableCommand {
                 "Finish a round now, as the kiosk's \"Finish round now\" does (holes nobody scored stay empty: DNF), then sync if enrolled."
         )
 
-        @OptionGroup var options: ScoreWriteOptions
+        @OptionGroup var data: DataOptions
+        @Argument(help: "Round id, or \"current\" (the default) for the newest active round.") var round = "current"
+        @Flag(name: .customLong("no-sync"), help: "Only save locally.") var noSync = false
 
         func run() async throws {
-            let (db, round) = try options.open()
+            let db = try data.open()
+            let round = try DeviceLookup.round(self.round, in: db)
             do { _ = try db.finishRound(round.id) } catch { throw CommandFailure(error) }
             print("finished round \(round.id.uuidString)")
-            await options.finish(db)
+            await syncAfterLocalWrite(db, skip: noSync)
         }
     }
 

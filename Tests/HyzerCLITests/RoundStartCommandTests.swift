@@ -63,5 +63,12 @@ import Testing
             #expect(refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
         }
         #expect(try store.activeRounds().count == rounds, "the refused starts saved nothing")
+
+        // `hyzer round finish` without a round finishes the newest active one: the guests' round.
+        let newest = try #require(try store.activeRounds().first)
+        let finished = try await Binary.run("hyzer", ["round", "finish", "--no-sync", "--data", dir.path])
+        #expect(finished.status == 0, "\(finished.stderr)")
+        #expect(try store.round(id: newest.id)?.status == .completed)
+        #expect(try store.round(id: roundID)?.status == .active, "the older round plays on")
     }
 }
