@@ -62,16 +62,11 @@ public final class NameLexicon: Sendable, Equatable {
             guard let candidate = merged[key] else { continue }
             let characters = Array(key)
             for length in 0...characters.count {
-                // Changed in place: a copy taken out and stored back would copy its `next`
-                // and `top` on every name (most of the index's build time, measured).
-                let prefix = String(characters[..<length])
-                nodes[prefix, default: Node()].total += candidate.weight
-                if length == characters.count {
-                    nodes[prefix, default: Node()].end += candidate.weight
-                } else {
-                    nodes[prefix, default: Node()].next[characters[length], default: 0] += candidate.weight
-                    Self.keep(candidate, in: &nodes[prefix, default: Node()].top)
-                }
+                // Changed in place, one lookup a prefix: a copy taken out and stored back
+                // would copy its `next` and `top` on every name (most of the index's build
+                // time, measured).
+                let next = length < characters.count ? characters[length] : nil
+                Self.count(candidate, followedBy: next, in: &nodes[String(characters[..<length]), default: Node()])
             }
             let sequence = [Self.start] + characters + [Self.end]
             for index in 1..<sequence.count {
@@ -108,6 +103,17 @@ public final class NameLexicon: Sendable, Equatable {
 
     /// Whether `name` is one of the names indexed (folded as the wheel folds).
     public func contains(_ name: String) -> Bool { (nodes[Self.key(name)]?.end ?? 0) > 0 }
+
+    /// `candidate` passing through `node`'s prefix: on to `next`, or ending there (nil).
+    private static func count(_ candidate: Candidate, followedBy next: Character?, in node: inout Node) {
+        node.total += candidate.weight
+        guard let next else {
+            node.end += candidate.weight
+            return
+        }
+        node.next[next, default: 0] += candidate.weight
+        keep(candidate, in: &node.top)
+    }
 
     /// The heaviest first, ties by spelling so the order never depends on the input's.
     private static func keep(_ candidate: Candidate, in top: inout [Candidate]) {
