@@ -174,9 +174,8 @@ struct RoundCommand: AsyncParsableCommand {
             guard let organizer = participants.first else {
                 throw CommandFailure(message: "a round needs at least one player: --players A,B or --guest NAME")
             }
-            // Checked before anything is written: the store would refuse the start, after the setup.
-            var check = Round(courseID: course.id, organizerID: organizer.id, createdAt: Date())
-            do throws(RoundError) { for p in participants { try check.add(p) } } catch { throw CommandFailure(error) }
+            // `createRound` checks every participant before it writes; with one at least, the
+            // start cannot be refused.
             let round: Round
             do {
                 let created = try db.createRound(courseID: course.id, organizerID: organizer.id, participants: participants)
