@@ -168,11 +168,11 @@ extension ScoreEventRow {
         ]
     }
 
-    /// Decoded by hand and by position rather than through Codable or by column name:
-    /// opening a round reads every one of its events (hundreds of rows on each board
-    /// refresh, after every score saved), and a positional read skips both GRDB's row
-    /// decoder and a name lookup per column (measured: a 340-event round opened in 1.2 ms
-    /// instead of 3.2 ms on a slow machine).
+    /// Decoded by hand and by position rather than through Codable or by column name: sync
+    /// reads the pending events a batch at a time (hundreds after a spell offline), and a
+    /// positional read skips both GRDB's row decoder and a name lookup per column (measured
+    /// on a round's events: 1.2 ms instead of 3.2 ms for 340 rows on a slow machine). A
+    /// round's events for the screens are read by `Rows.events(round:)`, not by this record.
     init(row: Row) {
         seq = row[0]
         id = row[1]
