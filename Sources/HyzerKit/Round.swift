@@ -53,11 +53,16 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     public var createdAt: Date
     public private(set) var startedAt: Date?
     public private(set) var completedAt: Date?
+    /// The pars the round is played to, hole 1 first: the course's pars when the round
+    /// was set up, taken again when it starts, and never after. Editing the course later
+    /// does not change a played round's results (issue 14). Empty for a round that has
+    /// none recorded (one synced by an older device): the course's own pars apply.
+    public private(set) var pars: [Int]
 
     public init(
         id: UUID = UUID(), courseID: UUID, organizerID: UUID,
         participants: [Participant] = [], status: RoundStatus = .setup,
-        createdAt: Date, startedAt: Date? = nil, completedAt: Date? = nil
+        createdAt: Date, startedAt: Date? = nil, completedAt: Date? = nil, pars: [Int] = []
     ) {
         self.id = id
         self.courseID = courseID
@@ -67,6 +72,7 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
         self.createdAt = createdAt
         self.startedAt = startedAt
         self.completedAt = completedAt
+        self.pars = pars
     }
 
     public static let maxParticipants = 24
@@ -93,6 +99,26 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
         }
         participants.remove(at: index)
     }
+
+    /// Records `course`'s pars as the round's. Only before the start: from then on the
+    /// round keeps what it started with.
+    public mutating func takePars(of course: Course) throws(RoundError) {
+        guard status == .setup else { throw .parsLocked(status) }
+        guard course.id == courseID else { throw .otherCourse(course.name) }
+        pars = course.pars
+    }
+
+    /// This round with `pars` as its record of them, when it has none: a round from a
+    /// device older than round pars takes the course's pars where it arrives.
+    public func recordingPars(_ pars: [Int]) -> Round {
+        guard self.pars.isEmpty else { return self }
+        var copy = self
+        copy.pars = pars
+        return copy
+    }
+
+    /// The course as this round is played on it: with the round's own pars.
+    public func played(on course: Course) -> Course { course.played(with: pars) }
 
     // MARK: Lifecycle
 
@@ -125,6 +151,8 @@ public enum RoundError: Error, Equatable, Sendable, CustomStringConvertible {
     case noParticipants
     case emptyGuestName
     case invalidTransition(from: RoundStatus, to: RoundStatus)
+    case parsLocked(RoundStatus)
+    case otherCourse(String)
 
     public var description: String {
         switch self {
@@ -137,6 +165,8 @@ public enum RoundError: Error, Equatable, Sendable, CustomStringConvertible {
         case .emptyGuestName: "a guest needs a name"
         case .invalidTransition(let from, let to):
             "a round cannot go from \(from.rawValue) to \(to.rawValue)"
+        case .parsLocked(let s): "a round keeps the pars it started with; this one is \(s.rawValue)"
+        case .otherCourse(let name): "this round is not played on \(name)"
         }
     }
 }

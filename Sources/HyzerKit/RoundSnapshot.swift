@@ -11,7 +11,7 @@ public struct RoundSnapshot: Sendable, Equatable {
 
     public init(round: Round, course: Course, events: [ScoreEvent], aliases: [UUID: [String]] = [:]) {
         self.round = round
-        self.course = course
+        self.course = round.played(on: course)
         self.events = events
         self.aliases = aliases
         self.scorecard = Scorecard(course: course, round: round, events: events)

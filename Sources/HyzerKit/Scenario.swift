@@ -30,8 +30,8 @@ public struct Scenario: Sendable, Decodable {
     public var events: [EventSpec]
     public var finished: Bool?
 
-    /// Scenarios may use short courses to keep examples small; stored courses are 9 or 18.
-    public static let allowedHoleCounts = 1...18
+    /// Scenarios may use short courses to keep examples small, as stored courses may.
+    public static let allowedHoleCounts = Course.allowedHoleCounts
 
     public static func decode(_ data: Data) throws -> Scenario {
         do {
@@ -61,7 +61,9 @@ public struct Scenario: Sendable, Decodable {
     /// Validates and evaluates. Ids may be any non-empty strings; they are echoed back.
     public func evaluate() throws(ScenarioError) -> ScenarioResult {
         guard Self.allowedHoleCounts.contains(course.pars.count) else {
-            throw .invalid("course.pars has \(course.pars.count) holes; use 1 to 18")
+            throw .invalid(
+                "course.pars has \(course.pars.count) holes; use \(Self.allowedHoleCounts.lowerBound) to \(Self.allowedHoleCounts.upperBound)"
+            )
         }
         for (i, par) in course.pars.enumerated() where !Course.allowedPars.contains(par) {
             throw .invalid(

@@ -124,7 +124,8 @@ extension ScoreEvent {
         case .active, .awaitingFinalization: break
         }
         guard ScoreEvent.allowedStrokes.contains(strokes) else { throw .strokesOutOfRange(strokes) }
-        guard course.holes.contains(hole) else { throw .unknownHole(hole, holeCount: course.holeCount) }
+        let holeCount = round.played(on: course).holeCount
+        guard (1...holeCount).contains(hole) else { throw .unknownHole(hole, holeCount: holeCount) }
         guard round.participant(participantID) != nil else { throw .unknownParticipant(participantID) }
         guard !deviceID.isEmpty else { throw .emptyDeviceID }
         guard !supersedes.contains(id) else { throw .selfSupersession }

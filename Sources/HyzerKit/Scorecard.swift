@@ -119,7 +119,7 @@ public struct Scorecard: Sendable {
     }
 
     public init(course: Course, round: Round, events: [ScoreEvent]) {
-        self.init(pars: course.pars, participantIDs: round.participants.map(\.id), events: events)
+        self.init(pars: round.played(on: course).pars, participantIDs: round.participants.map(\.id), events: events)
     }
 
     public var holeCount: Int { pars.count }

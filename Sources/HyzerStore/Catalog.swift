@@ -4,18 +4,26 @@ import HyzerKit
 
 /// Courses and players: reference data (FR5–FR8), last write wins.
 extension StoreWrite where Value == Void {
+    /// Creates a course or changes one. A course deleted meanwhile (on another device,
+    /// say) is not brought back by an edit from a screen that still showed it.
     public static func saveCourse(_ course: Course) -> Self {
-        StoreWrite { db, context in try Rows.save(course, at: Rows.seconds(context.now), db) }
+        StoreWrite { db, context in
+            if let row = try CourseRow.fetchOne(db, key: course.id), row.deletedAt != nil {
+                throw StoreError.courseDeleted(row.name)
+            }
+            try Rows.save(course, at: Rows.seconds(context.now), db)
+        }
     }
 
-    /// FR8, except that a course with rounds stays: its rounds are history (FR62).
+    /// FR8 as a tombstone (issue 14): the course leaves every list and no new round can
+    /// pick it, on this device and, once synced, on every other. Its row stays, so played
+    /// rounds keep its name, and they keep their own pars (FR62).
     public static func deleteCourse(id: UUID) -> Self {
-        StoreWrite { db, _ in
-            guard let course = try CourseRow.fetchOne(db, key: id) else { throw StoreError.notFound("course \(id)") }
-            if try RoundRow.filter(RoundRow.Columns.courseID == id).isEmpty(db) == false {
-                throw StoreError.courseInUse(course.name)
-            }
-            try CourseRow.deleteOne(db, key: id)
+        StoreWrite { db, context in
+            _ = try Rows.courseInUse(id: id, db)
+            let now = Rows.seconds(context.now)
+            try CourseRow.filter(key: id).updateAll(
+                db, [CourseRow.Columns.deletedAt.set(to: now), CourseRow.Columns.updatedAt.set(to: now)])
         }
     }
 
@@ -48,7 +56,34 @@ extension StoreRead where Value == [Course] {
 }
 
 extension StoreRead where Value == Course? {
-    public static func course(id: UUID) -> Self { StoreRead { db in try Rows.course(id: id, db) } }
+    /// The course with `id` while it is in use; nil when it is unknown or deleted.
+    public static func course(id: UUID) -> Self {
+        StoreRead { db in try CourseRow.exists(db, key: id) ? try? Rows.courseInUse(id: id, db) : nil }
+    }
+}
+
+/// What deleting a course would touch, for the confirmation that says so.
+public struct CourseUsage: Sendable, Hashable {
+    /// Rounds played or being played on it; they keep its name and their pars.
+    public var rounds: Int
+    /// Of those, the ones not finished yet: they go on with the pars they started with.
+    public var unfinished: Int
+
+    public init(rounds: Int, unfinished: Int) {
+        self.rounds = rounds
+        self.unfinished = unfinished
+    }
+}
+
+extension StoreRead where Value == CourseUsage {
+    public static func courseUsage(id: UUID) -> Self {
+        StoreRead { db in
+            let rounds = RoundRow.filter(RoundRow.Columns.courseID == id)
+            return CourseUsage(
+                rounds: try rounds.fetchCount(db),
+                unfinished: try rounds.filter(RoundRow.Columns.status != RoundStatus.completed.rawValue).fetchCount(db))
+        }
+    }
 }
 
 extension StoreRead where Value == [Player] {
@@ -62,6 +97,7 @@ extension HyzerDatabase {
     public func deleteCourse(id: UUID) throws { try write(.deleteCourse(id: id)) }
     public func courses() throws -> [Course] { try read(.courses) }
     public func course(id: UUID) throws -> Course? { try read(.course(id: id)) }
+    public func courseUsage(id: UUID) throws -> CourseUsage { try read(.courseUsage(id: id)) }
     public func savePlayer(_ player: Player) throws { try write(.savePlayer(player)) }
     public func players() throws -> [Player] { try read(.players) }
 

@@ -31,6 +31,8 @@ public struct ChangeKey: Sendable, Hashable {
 /// A local record the server has not acknowledged in its current version.
 public enum LocalChange: Sendable, Hashable {
     case course(Course, version: UUID, updatedAt: Double)
+    /// A deleted course (its tombstone): the name stays for the rounds that name it.
+    case courseDeleted(id: UUID, name: String, version: UUID, updatedAt: Double)
     case player(Player, version: UUID, updatedAt: Double)
     case round(Round, version: UUID, updatedAt: Double)
     /// `seq` is local arrival order.
@@ -43,6 +45,8 @@ public struct LocalVersion: Sendable, Hashable {
     public var version: UUID
     /// Rounds only.
     public var status: RoundStatus?
+    /// Courses only: this device has it as deleted.
+    public var deleted = false
 }
 
 /// A write transaction's (or a read's) access to the sync bookkeeping of the domain
@@ -115,7 +119,7 @@ public struct ChangeLedger {
 
     private static func order(_ change: LocalChange) -> Int {
         switch change {
-        case .course: 0
+        case .course, .courseDeleted: 0
         case .player: 1
         case .round: 2
         case .scoreEvent: 3
@@ -125,8 +129,11 @@ public struct ChangeLedger {
     private func localChange(_ kind: ChangeKind, _ id: UUID, _ version: UUID) throws -> LocalChange? {
         switch kind {
         case .course:
-            guard let course = try Rows.course(id: id, db), let updated = try Rows.courseUpdatedAt(id, db) else { return nil }
-            return .course(course, version: version, updatedAt: updated)
+            guard let row = try CourseRow.fetchOne(db, key: id) else { return nil }
+            if row.deletedAt != nil {
+                return .courseDeleted(id: id, name: row.name, version: version, updatedAt: row.updatedAt)
+            }
+            return try Rows.course(id: id, db).map { .course($0, version: version, updatedAt: row.updatedAt) }
         case .player:
             guard let row = try PlayerRow.fetchOne(db, key: id) else { return nil }
             return .player(try Rows.player(row), version: version, updatedAt: row.updatedAt)
@@ -181,7 +188,9 @@ public struct ChangeLedger {
             ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
         switch kind {
         case .course:
-            return try CourseRow.fetchOne(db, key: id).map { LocalVersion(updatedAt: $0.updatedAt, version: version) }
+            return try CourseRow.fetchOne(db, key: id).map {
+                LocalVersion(updatedAt: $0.updatedAt, version: version, deleted: $0.deletedAt != nil)
+            }
         case .player:
             return try PlayerRow.fetchOne(db, key: id).map { LocalVersion(updatedAt: $0.updatedAt, version: version) }
         case .round:
@@ -202,6 +211,23 @@ public struct ChangeLedger {
         try refusing { try Rows.save(course, at: updatedAt, db) }
     }
 
+    /// A course deleted elsewhere. A course this device never had is kept as just its
+    /// tombstone (a name, no holes), so a round that names it still finds its name.
+    public func saveRemoteDeletion(ofCourse id: UUID, name: String, updatedAt: Double) throws {
+        try refusing {
+            if try CourseRow.exists(db, key: id) {
+                try CourseRow.filter(key: id).updateAll(
+                    db,
+                    [
+                        CourseRow.Columns.name.set(to: name), CourseRow.Columns.deletedAt.set(to: updatedAt),
+                        CourseRow.Columns.updatedAt.set(to: updatedAt),
+                    ])
+            } else {
+                try CourseRow(id: id, name: name, updatedAt: updatedAt, deletedAt: updatedAt).insert(db)
+            }
+        }
+    }
+
     public func saveRemote(_ player: Player, updatedAt: Double) throws {
         try refusing { try Rows.save(player, at: updatedAt, db) }
     }
@@ -209,17 +235,25 @@ public struct ChangeLedger {
     /// A newer version of a round. The participant list can only change while the round
     /// is in setup here (the SQL lock, FR13), so a new round is inserted in setup, given
     /// its participants, and only then moved to its status.
+    ///
+    /// A round from an older device names no pars: it keeps the ones this device already
+    /// recorded for it, or takes its course's pars as they are here on arrival.
     public func saveRemote(_ round: Round, updatedAt: Double) throws {
         try refusing {
             guard try CourseRow.exists(db, key: round.courseID) else {
                 throw StoreError.notFound("course \(round.courseID) of round \(round.id)")
             }
             let local = try Rows.round(id: round.id, db)
+            var round = round
+            if round.pars.isEmpty {
+                let known = local?.pars ?? []
+                round = round.recordingPars(known.isEmpty ? (try Rows.course(id: round.courseID, db)?.pars ?? []) : known)
+            }
             if local == nil {
                 try RoundRow(
                     id: round.id, courseID: round.courseID, organizerID: round.organizerID,
                     status: RoundStatus.setup.rawValue, createdAt: Rows.seconds(round.createdAt),
-                    startedAt: nil, completedAt: nil, updatedAt: updatedAt
+                    startedAt: nil, completedAt: nil, updatedAt: updatedAt, pars: Rows.parsText(round.pars)
                 ).insert(db)
             }
             if local == nil || local?.status == .setup {
@@ -251,7 +285,7 @@ public struct ChangeLedger {
         try refusing {
             if try Rows.eventExists(event.id, db) { return false }
             guard let round = try Rows.round(id: event.roundID, db) else { throw StoreError.notFound("round \(event.roundID)") }
-            guard let course = try Rows.course(id: round.courseID, db) else {
+            guard let course = try Rows.course(of: round, db) else {
                 throw StoreError.notFound("course \(round.courseID)")
             }
             let known = try Rows.events(round: round.id, participant: event.participantID, hole: event.hole, db)
@@ -259,7 +293,7 @@ public struct ChangeLedger {
             if round.status == .completed || round.status == .setup {
                 open = Round(
                     id: round.id, courseID: round.courseID, organizerID: round.organizerID,
-                    participants: round.participants, status: .active, createdAt: round.createdAt)
+                    participants: round.participants, status: .active, createdAt: round.createdAt, pars: round.pars)
             }
             do throws(ScoringError) {
                 try event.validate(in: open, course: course, known: Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) }))
@@ -287,7 +321,7 @@ public struct ChangeLedger {
         var changed: Set<UUID> = []
         for id in rounds {
             guard var round = try Rows.round(id: id, db), round.status == .active,
-                let course = try Rows.course(id: round.courseID, db)
+                let course = try Rows.course(of: round, db)
             else { continue }
             if try Rows.allCellsScored(round, course: course, db) {
                 round.markAllScored()

@@ -44,7 +44,10 @@ extension StoreRead where Value == HistoryPage {
                 let id: UUID = key["id"]
                 guard let round = try Rows.round(id: id, db) else { continue }
                 if courses[round.courseID] == nil { courses[round.courseID] = try Rows.course(id: round.courseID, db) }
-                guard let course = courses[round.courseID] else { continue }
+                // The course as this round was played on it (its own pars); a course this
+                // device only knows as a tombstone has no pars but the round's.
+                guard let course = try courses[round.courseID].map(round.played(on:)) ?? Rows.course(of: round, db)
+                else { continue }
                 let scorecard = Scorecard(course: course, round: round, events: try Rows.events(round: id, db))
                 let standings = StandingsEngine.standings(scorecard: scorecard, participants: round.participants, finished: true)
                 lines.append(

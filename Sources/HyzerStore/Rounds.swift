@@ -47,14 +47,17 @@ extension StoreWrite where Value == Round {
         courseID: UUID, organizerID: UUID, participants: [Participant] = [], at date: Date? = nil
     ) -> Self {
         StoreWrite { db, context in
-            guard try CourseRow.exists(db, key: courseID) else { throw StoreError.notFound("course \(courseID)") }
+            let course = try Rows.courseInUse(id: courseID, db)
             let date = date ?? context.now
             var round = Round(courseID: courseID, organizerID: organizerID, createdAt: date)
-            do throws(RoundError) { for p in participants { try round.add(p) } } catch { throw StoreError.round(error) }
+            do throws(RoundError) {
+                for p in participants { try round.add(p) }
+                try round.takePars(of: course)
+            } catch { throw StoreError.round(error) }
             try RoundRow(
                 id: round.id, courseID: courseID, organizerID: organizerID, status: RoundStatus.setup.rawValue,
                 createdAt: Rows.seconds(date), startedAt: nil, completedAt: nil,
-                updatedAt: Rows.seconds(date)
+                updatedAt: Rows.seconds(date), pars: Rows.parsText(round.pars)
             ).insert(db)
             for (ordinal, participant) in round.participants.enumerated() {
                 try Rows.insertParticipant(participant, ordinal: ordinal, round: round.id, db)
@@ -79,10 +82,16 @@ extension StoreWrite where Value == Round {
         }
     }
 
-    /// `setup → active`; from here the participant list is locked (FR13).
+    /// `setup → active`; from here the participant list is locked (FR13), and the round
+    /// keeps the pars its course has now (issue 14). If the course was deleted meanwhile
+    /// on another device, the round keeps the pars it was set up with.
     public static func startRound(_ roundID: UUID, at date: Date? = nil) -> Self {
         mutateRound(roundID) { round, db, context in
-            do throws(RoundError) { try round.start(at: date ?? context.now) } catch { throw StoreError.round(error) }
+            let course = try? Rows.courseInUse(id: round.courseID, db)
+            do throws(RoundError) {
+                if let course { try round.takePars(of: course) }
+                try round.start(at: date ?? context.now)
+            } catch { throw StoreError.round(error) }
             try Rows.updateStatus(of: round, at: Rows.seconds(context.now), db)
         }
     }
@@ -139,7 +148,7 @@ extension StoreWrite where Value == RecordedScore {
     private static func writeScore(_ entry: ScoreEntry, resolution: Bool, at date: Date?) -> Self {
         StoreWrite { db, context in
             guard var round = try Rows.round(id: entry.roundID, db) else { throw StoreError.notFound("round \(entry.roundID)") }
-            guard let course = try Rows.course(id: round.courseID, db) else {
+            guard let course = try Rows.course(of: round, db) else {
                 throw StoreError.notFound("course \(round.courseID)")
             }
             let existing = try Rows.events(round: round.id, participant: entry.participantID, hole: entry.hole, db)
@@ -283,7 +292,7 @@ extension HyzerDatabase {
 
     static func snapshot(_ id: UUID, _ db: Database) throws -> RoundSnapshot {
         guard let round = try Rows.round(id: id, db) else { throw StoreError.notFound("round \(id)") }
-        guard let course = try Rows.course(id: round.courseID, db) else {
+        guard let course = try Rows.course(of: round, db) else {
             throw StoreError.notFound("course \(round.courseID)")
         }
         let participantIDs = ParticipantRow.filter(ParticipantRow.Columns.roundID == id)
@@ -331,7 +340,7 @@ extension StoreWrite where Value == ImportResult {
                 }
                 if rounds[event.roundID] == nil {
                     let round = try Rows.round(id: event.roundID, db)
-                    let course = try round.flatMap { try Rows.course(id: $0.courseID, db) }
+                    let course = try round.flatMap { try Rows.course(of: $0, db) }
                     rounds[event.roundID] = round.flatMap { r in course.map { (r, $0) } }
                 }
                 guard let (round, course) = rounds[event.roundID] ?? nil else {

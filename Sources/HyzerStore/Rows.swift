@@ -28,11 +28,11 @@ extension StoreRecord {
 /// Every column of the device's tables, by the name of the property that holds it. A
 /// one-word name is its own column; the column of any other is its snake_case form.
 enum StoreColumn: String, ColumnExpression, CaseIterable {
-    case id, seq, key, value, name, number, par, aliases, status, ordinal, kind, hole, strokes, supersedes
+    case id, seq, key, value, name, number, par, pars, aliases, status, ordinal, kind, hole, strokes, supersedes
     case version, pending, attempts, payload
     case courseID, organizerID, roundID, participantID, recordID, recordType, reportedBy, deviceID, displayName
     case createdAt, startedAt, completedAt, updatedAt, enqueuedAt, eventSeq, isResolution, lastError
-    case kindOrder, localOrder, serverSeq
+    case kindOrder, localOrder, serverSeq, deletedAt
 
     /// The SQL name: `roundID` → `round_id`. Worked out once, not at each use: the score
     /// events of a round are read column by column on every board refresh.
@@ -67,6 +67,8 @@ struct CourseRow: StoreRecord {
     var id: UUID
     var name: String
     var updatedAt: Double
+    /// Set when the course was deleted (a tombstone, issue 14); nil while it is in use.
+    var deletedAt: Double?
 }
 
 struct HoleRow: StoreRecord {
@@ -97,6 +99,8 @@ struct RoundRow: StoreRecord {
     var startedAt: Double?
     var completedAt: Double?
     var updatedAt: Double
+    /// The round's pars, `Rows.parsText`; empty when none are recorded.
+    var pars: String
 }
 
 struct ParticipantRow: StoreRecord {
@@ -265,14 +269,16 @@ enum Rows {
 
     // MARK: Courses
 
-    /// Every course (or the one with `id`), by name. A course row without holes cannot
-    /// be a course and is left out.
+    /// Every course in use (or the one with `id`, deleted or not), by name. A course row
+    /// without holes cannot be a course and is left out.
     static func courses(_ db: Database, id: UUID? = nil) throws -> [Course] {
         var request = CourseRow.order(Column("name").collating(.nocase))
         var holes = HoleRow.order(Column("course_id"), Column("number"))
         if let id {
             request = request.filter(key: id)
             holes = holes.filter(Column("course_id") == id)
+        } else {
+            request = request.filter(CourseRow.Columns.deletedAt == nil)
         }
         let pars = Dictionary(grouping: try holes.fetchAll(db), by: \.courseID).mapValues { $0.map(\.par) }
         return try request.fetchAll(db).compactMap { row in
@@ -285,14 +291,42 @@ enum Rows {
         }
     }
 
+    /// The course with `id`, deleted or not: a played round still names its course.
     static func course(id: UUID, _ db: Database) throws -> Course? { try courses(db, id: id).first }
+
+    /// The course `round` is played on, with the round's own pars (`Round.played(on:)`).
+    /// A deleted course's name stays; a round whose course this device never had in use
+    /// (a tombstone came first) is played on its pars alone.
+    static func course(of round: Round, _ db: Database) throws -> Course? {
+        if let course = try course(id: round.courseID, db) { return round.played(on: course) }
+        guard let row = try CourseRow.fetchOne(db, key: round.courseID), !round.pars.isEmpty else { return nil }
+        do {
+            return try Course(id: row.id, name: row.name, pars: round.pars)
+        } catch {
+            throw StoreError.corruptRecord("round \(round.id): \(error)")
+        }
+    }
+
+    /// The course with `id` if it can be picked for a new round or changed: it exists
+    /// and was not deleted, here or on a device this one has heard from.
+    static func courseInUse(id: UUID, _ db: Database) throws -> Course {
+        guard let row = try CourseRow.fetchOne(db, key: id) else { throw StoreError.notFound("course \(id)") }
+        guard row.deletedAt == nil else { throw StoreError.courseDeleted(row.name) }
+        guard let course = try course(id: id, db) else { throw StoreError.notFound("course \(row.name)") }
+        return course
+    }
+
+    /// Pars as the rounds table keeps them: `"3,3,4"`, hole 1 first.
+    static func parsText(_ pars: [Int]) -> String { pars.map(String.init).joined(separator: ",") }
+
+    static func parsList(_ text: String) -> [Int] { text.split(separator: ",").compactMap { Int($0) } }
 
     static func courseUpdatedAt(_ id: UUID, _ db: Database) throws -> Double? {
         try CourseRow.fetchOne(db, key: id)?.updatedAt
     }
 
     static func save(_ course: Course, at updatedAt: Double, _ db: Database) throws {
-        try CourseRow(id: course.id, name: course.name, updatedAt: updatedAt).upsert(db)
+        try CourseRow(id: course.id, name: course.name, updatedAt: updatedAt, deletedAt: nil).upsert(db)
         try HoleRow.filter(Column("course_id") == course.id).deleteAll(db)
         for (index, par) in course.pars.enumerated() {
             try HoleRow(courseID: course.id, number: index + 1, par: par).insert(db)
@@ -344,7 +378,7 @@ enum Rows {
             id: row.id, courseID: row.courseID, organizerID: row.organizerID,
             participants: participants, status: status,
             createdAt: Date(timeIntervalSince1970: row.createdAt),
-            startedAt: date(row.startedAt), completedAt: date(row.completedAt))
+            startedAt: date(row.startedAt), completedAt: date(row.completedAt), pars: parsList(row.pars))
     }
 
     static func insertParticipant(_ p: Participant, ordinal: Int, round: UUID, _ db: Database) throws {
@@ -352,12 +386,13 @@ enum Rows {
             .insert(db)
     }
 
-    /// One UPDATE of the lifecycle columns (one new sync version of the round).
+    /// One UPDATE of the lifecycle columns and the pars (one new sync version of the round).
     static func updateStatus(of round: Round, at updatedAt: Double, _ db: Database) throws {
         try RoundRow.filter(key: round.id).updateAll(
             db,
             [
                 RoundRow.Columns.status.set(to: round.status.rawValue),
+                RoundRow.Columns.pars.set(to: parsText(round.pars)),
                 RoundRow.Columns.startedAt.set(to: round.startedAt.map(seconds)),
                 RoundRow.Columns.completedAt.set(to: round.completedAt.map(seconds)),
                 RoundRow.Columns.updatedAt.set(to: updatedAt),
@@ -369,6 +404,6 @@ enum Rows {
     static func allCellsScored(_ round: Round, course: Course, _ db: Database) throws -> Bool {
         let scored = try ScoreEventRow.filter(ScoreEventRow.Columns.roundID == round.id)
             .select(ScoreEventRow.Columns.participantID, ScoreEventRow.Columns.hole).distinct().fetchCount(db)
-        return !round.participants.isEmpty && scored >= round.participants.count * course.holeCount
+        return !round.participants.isEmpty && scored >= round.participants.count * round.played(on: course).holeCount
     }
 }

@@ -125,6 +125,7 @@ enum Schema {
         registerSyncDomainMigrations(&migrator)
         registerCompactEventTracking(&migrator)
         registerHistoryIndex(&migrator)
+        registerCourseLifetimes(&migrator)
         return migrator
     }
 

@@ -8,7 +8,8 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case round(RoundError)
     case course(CourseError)
     case player(PlayerError)
-    case courseInUse(String)
+    /// The course was deleted (perhaps on another device) since it was shown.
+    case courseDeleted(String)
     case corruptRecord(String)
     case seeds(String)
     case noDiscrepancy(participant: UUID, hole: Int)
@@ -24,7 +25,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .round(let e): e.description
         case .course(let e): e.description
         case .player(let e): e.description
-        case .courseInUse(let name): "course \(name) has rounds and is kept for their history (FR62)"
+        case .courseDeleted(let name): "\(name) was deleted, perhaps on another device: pick another course"
         case .corruptRecord(let what): "stored record is damaged: \(what)"
         case .seeds(let what): "cannot load seeded courses: \(what)"
         case .noDiscrepancy(let p, let h): "participant \(p) has no open discrepancy on hole \(h)"

@@ -196,6 +196,9 @@ enum SyncStore {
         switch change {
         case .course(let course, let version, let updatedAt):
             PendingRecord(record: .course(CourseRecord(course, version: version, updatedAt: updatedAt)), localOrder: 0)
+        case .courseDeleted(let id, let name, let version, let updatedAt):
+            PendingRecord(
+                record: .course(.tombstone(id: id, name: name, version: version, updatedAt: updatedAt)), localOrder: 0)
         case .player(let player, let version, let updatedAt):
             PendingRecord(record: .player(PlayerRecord(player, version: version, updatedAt: updatedAt)), localOrder: 0)
         case .round(let round, let version, let updatedAt):
@@ -269,7 +272,7 @@ enum SyncStore {
         let key = ChangeKey(kind: ChangeKind(record.kind), id: record.id, version: record.version)
         if let stamp = record.stamp, let local = try ledger.localVersion(key.kind, record.id) {
             let localStamp = ChangeStamp(
-                lifecycle: local.status.map(ChangeStamp.lifecycle(of:)) ?? 0,
+                lifecycle: local.status.map(ChangeStamp.lifecycle(of:)) ?? (local.deleted ? 1 : 0),
                 updatedAt: local.updatedAt, version: local.version)
             if stamp <= localStamp {
                 result.unchanged += 1
@@ -279,6 +282,11 @@ enum SyncStore {
             }
         }
         switch record {
+        case .course(let r) where r.isTombstone:
+            if let problem = r.problem() { throw StoreError.corruptRecord("course \(r.id): \(problem)") }
+            try ledger.saveRemoteDeletion(ofCourse: r.id, name: r.name, updatedAt: r.updatedAt)
+            try ledger.setSynced(key)
+            result.referenceDataChanged = true
         case .course(let r):
             try ledger.saveRemote(validated(r.course, or: StoreError.course), updatedAt: r.updatedAt)
             try ledger.setSynced(key)

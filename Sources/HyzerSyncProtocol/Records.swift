@@ -31,24 +31,49 @@ public struct CourseRecord: Codable, Sendable, Hashable {
     public var version: UUID
     public var updatedAt: Double
     public var name: String
-    /// Par per hole, hole 1 first.
+    /// Par per hole, hole 1 first. Empty in a tombstone.
     public var pars: [Int]
+    /// `true` in a tombstone: the course was deleted. Absent otherwise, so a live course
+    /// is the same bytes as before tombstones existed. A tombstone beats every live
+    /// version (`ChangeStamp`), and an older device refuses it as a course without holes
+    /// rather than showing it (docs/sync-protocol.md).
+    public var deleted: Bool?
 
-    public init(id: UUID, version: UUID, updatedAt: Double, name: String, pars: [Int]) {
+    public init(id: UUID, version: UUID, updatedAt: Double, name: String, pars: [Int], deleted: Bool? = nil) {
         self.id = id
         self.version = version
         self.updatedAt = updatedAt
         self.name = name
         self.pars = pars
+        self.deleted = deleted
     }
 
     public init(_ course: Course, version: UUID, updatedAt: Double) {
         self.init(id: course.id, version: version, updatedAt: updatedAt, name: course.name, pars: course.pars)
     }
 
-    /// The domain value; throws the domain's own validation error.
+    /// The tombstone of a deleted course: its name stays, for the rounds that name it.
+    public static func tombstone(id: UUID, name: String, version: UUID, updatedAt: Double) -> CourseRecord {
+        CourseRecord(id: id, version: version, updatedAt: updatedAt, name: name, pars: [], deleted: true)
+    }
+
+    public var isTombstone: Bool { deleted == true }
+
+    /// The domain value; throws the domain's own validation error (a tombstone has no
+    /// holes, so it is no course).
     public func course() throws(CourseError) -> Course {
         try Course(id: id, name: name, pars: pars)
+    }
+
+    /// Shape checks that need no other record; nil when fine, else the reason.
+    public func problem() -> String? {
+        if isTombstone {
+            if !pars.isEmpty { return "a deleted course carries no pars" }
+            if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "a course needs a name" }
+            return nil
+        }
+        do { _ = try course() } catch { return error.description }
+        return nil
     }
 }
 
@@ -90,11 +115,14 @@ public struct RoundRecord: Codable, Sendable, Hashable {
     public var createdAt: Double
     public var startedAt: Double?
     public var completedAt: Double?
+    /// The pars the round is played to (`Round.pars`). Absent from an older device's
+    /// round: then every device uses its copy of the course's pars.
+    public var pars: [Int]?
 
     public init(
         id: UUID, version: UUID, updatedAt: Double, courseID: UUID, organizerID: UUID,
         participants: [Participant], status: RoundStatus, createdAt: Double,
-        startedAt: Double? = nil, completedAt: Double? = nil
+        startedAt: Double? = nil, completedAt: Double? = nil, pars: [Int]? = nil
     ) {
         self.id = id
         self.version = version
@@ -106,6 +134,7 @@ public struct RoundRecord: Codable, Sendable, Hashable {
         self.createdAt = createdAt
         self.startedAt = startedAt
         self.completedAt = completedAt
+        self.pars = pars
     }
 
     public init(_ round: Round, version: UUID, updatedAt: Double) {
@@ -114,7 +143,7 @@ public struct RoundRecord: Codable, Sendable, Hashable {
             organizerID: round.organizerID, participants: round.participants,
             status: round.status, createdAt: round.createdAt.timeIntervalSince1970,
             startedAt: round.startedAt?.timeIntervalSince1970,
-            completedAt: round.completedAt?.timeIntervalSince1970)
+            completedAt: round.completedAt?.timeIntervalSince1970, pars: round.pars.isEmpty ? nil : round.pars)
     }
 
     public var round: Round {
@@ -122,7 +151,17 @@ public struct RoundRecord: Codable, Sendable, Hashable {
             id: id, courseID: courseID, organizerID: organizerID, participants: participants,
             status: status, createdAt: Date(timeIntervalSince1970: createdAt),
             startedAt: startedAt.map(Date.init(timeIntervalSince1970:)),
-            completedAt: completedAt.map(Date.init(timeIntervalSince1970:)))
+            completedAt: completedAt.map(Date.init(timeIntervalSince1970:)), pars: pars ?? [])
+    }
+
+    /// The course as this round is played on it: with the round's own pars when it has
+    /// them (so a deleted course, known only by its tombstone, still has holes), else
+    /// the course record's. Nil when neither gives a course.
+    public func playedCourse(_ course: CourseRecord?) -> Course? {
+        if let pars, !pars.isEmpty {
+            return try? Course(id: courseID, name: course?.name ?? "Deleted course", pars: pars)
+        }
+        return try? course?.course()
     }
 
     /// Shape checks that need no other record; nil when fine, else the reason.
@@ -133,6 +172,10 @@ public struct RoundRecord: Codable, Sendable, Hashable {
             return "participant \(p.id) has an empty name"
         }
         if status != .setup && participants.isEmpty { return "a started round needs at least one participant" }
+        if let pars {
+            if !Course.allowedHoleCounts.contains(pars.count) { return "a round has \(pars.count) pars" }
+            if let bad = pars.first(where: { !Course.allowedPars.contains($0) }) { return "par \(bad) is out of range" }
+        }
         return nil
     }
 }

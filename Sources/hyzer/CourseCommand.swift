@@ -6,7 +6,8 @@ import HyzerStore
 /// `hyzer course`: the courses this device knows (issue 14 item 5).
 struct CourseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "course", abstract: "The courses rounds are played on.", subcommands: [List.self])
+        commandName: "course", abstract: "The courses rounds are played on.",
+        subcommands: [List.self, Add.self, Edit.self, Delete.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -36,5 +37,120 @@ struct CourseCommand: AsyncParsableCommand {
                 print("\(course.id.uuidString)  \(course.name)  \(course.holeCount) holes, par \(course.pars.reduce(0, +))")
             }
         }
+    }
+
+    /// Issue 14 item 5: a course from a script. The id is printed last.
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a course. Prints the new course's id last.",
+            discussion: """
+                Every hole gets --par (default \(Course.defaultPar)); --hole-par HOLE=PAR sets one hole's \
+                par, as often as needed. Holes: \(Course.allowedHoleCounts.lowerBound)–\(Course.allowedHoleCounts.upperBound); \
+                pars: \(Course.allowedPars.lowerBound)–\(Course.allowedPars.upperBound).
+                """)
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The course's name.") var name: String
+        @Option(help: "How many holes.") var holes: Int
+        @Option(help: "The par of every hole not named by --hole-par.") var par = Course.defaultPar
+        @Option(name: .customLong("hole-par"), help: "HOLE=PAR for one hole (repeatable), e.g. 7=4.")
+        var holePars: [String] = []
+
+        func run() async throws {
+            let db = try data.open()
+            let course: Course
+            do {
+                course = try Course(
+                    name: name, holeCount: holes, defaultPar: par, exceptions: try HoleParOption.parse(holePars))
+            } catch let error as CommandFailure {
+                throw error
+            } catch {
+                throw CommandFailure(error)
+            }
+            if let other = try db.courses().named(course.name) {
+                throw CommandFailure(message: "a course named \(other.name) already exists (\(other.id.uuidString))")
+            }
+            try db.saveCourse(course)
+            print("created \(course.name): \(course.holeCount) holes, par \(course.totalPar)")
+            print(course.id.uuidString)
+        }
+    }
+
+    /// Issue 14 item 5: a course's name or pars changed. Rounds already started keep
+    /// the pars they started with.
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rename a course or change its pars (named by id or by name). Started rounds keep their pars.",
+            discussion: "--par sets every hole first; then each --hole-par HOLE=PAR sets one hole.")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The course's id or name (case does not matter).") var course: String
+        @Option(help: "A new name.") var name: String?
+        @Option(help: "A new par for every hole.") var par: Int?
+        @Option(name: .customLong("hole-par"), help: "HOLE=PAR for one hole (repeatable), e.g. 7=4.")
+        var holePars: [String] = []
+
+        func run() async throws {
+            let db = try data.open()
+            let current = try DeviceLookup.course(course, in: db)
+            guard name != nil || par != nil || !holePars.isEmpty else {
+                throw CommandFailure(message: "nothing to change: give --name, --par or --hole-par")
+            }
+            var pars = par.map { Array(repeating: $0, count: current.holeCount) } ?? current.pars
+            for (hole, holePar) in try HoleParOption.parse(holePars) {
+                guard current.holes.contains(hole) else {
+                    throw CommandFailure(CourseError.unknownHole(hole, holeCount: current.holeCount))
+                }
+                pars[hole - 1] = holePar
+            }
+            let edited: Course
+            do { edited = try Course(id: current.id, name: name ?? current.name, pars: pars) } catch {
+                throw CommandFailure(error)
+            }
+            if let other = try db.courses().named(edited.name, except: edited.id) {
+                throw CommandFailure(message: "a course named \(other.name) already exists (\(other.id.uuidString))")
+            }
+            do { try db.saveCourse(edited) } catch { throw CommandFailure(error) }
+            print("saved \(edited.name): \(edited.holeCount) holes, par \(edited.totalPar)")
+        }
+    }
+
+    /// Issue 14 item 5: a course deleted on every device (a tombstone once synced).
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete a course (named by id or by name). Its played rounds stay in history.")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The course's id or name (case does not matter).") var course: String
+
+        func run() async throws {
+            let db = try data.open()
+            let victim = try DeviceLookup.course(course, in: db)
+            let usage = try db.courseUsage(id: victim.id)
+            do { try db.deleteCourse(id: victim.id) } catch { throw CommandFailure(error) }
+            print("deleted \(victim.name) (\(victim.holeCount) holes, par \(victim.totalPar))")
+            if usage.rounds > 0 {
+                print(
+                    (usage.rounds == 1
+                        ? "its round stays in history with the pars it was played to"
+                        : "its \(usage.rounds) rounds stay in history with the pars they were played to")
+                        + (usage.unfinished > 0 ? "; \(usage.unfinished) not finished yet can still be scored" : ""))
+            }
+        }
+    }
+}
+
+/// `--hole-par HOLE=PAR`, as many times as needed.
+enum HoleParOption {
+    static func parse(_ values: [String]) throws -> [Int: Int] {
+        var pars: [Int: Int] = [:]
+        for value in values {
+            let parts = value.split(separator: "=", omittingEmptySubsequences: false)
+            guard parts.count == 2, let hole = Int(parts[0].trimmingCharacters(in: .whitespaces)),
+                let par = Int(parts[1].trimmingCharacters(in: .whitespaces))
+            else {
+                throw CommandFailure(message: "--hole-par takes HOLE=PAR, like 7=4, not \"\(value)\"")
+            }
+            guard pars[hole] == nil else { throw CommandFailure(message: "--hole-par names hole \(hole) twice") }
+            pars[hole] = par
+        }
+        return pars
     }
 }

@@ -186,7 +186,8 @@ import Testing
         #expect(c.par(of: 4) == 4 && c.par(of: 9) == 5 && c.par(of: 1) == 3)
         #expect(c.totalPar == 18 * 3 + 1 + 2)
         #expect(c.par(of: 19) == nil)
-        #expect(throws: CourseError.invalidHoleCount(12)) { try Course(name: "x", holeCount: 12) }
+        #expect(throws: CourseError.invalidHoleCount(37)) { try Course(name: "x", holeCount: 37) }
+        #expect(throws: CourseError.nameTooLong(41)) { try Course(name: String(repeating: "x", count: 41), holeCount: 9) }
         #expect(throws: CourseError.invalidPar(hole: 2, par: 9)) { try Course(name: "x", holeCount: 9, exceptions: [2: 9]) }
         #expect(throws: CourseError.unknownHole(10, holeCount: 9)) { try Course(name: "x", holeCount: 9, exceptions: [10: 4]) }
         #expect(throws: CourseError.emptyName) { try Course(name: "  ", holeCount: 9) }

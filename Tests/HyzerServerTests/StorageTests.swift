@@ -62,6 +62,40 @@ import Testing
         #expect(try await h.storage.pull(groupID: g.groupID, after: 0, limit: 100).records.count == 2)
     }
 
+    /// Issue 14: the server's side of tombstones and round pars. A tombstone beats a later
+    /// edit; a round's own pars decide its holes, on a deleted course too; a round without
+    /// pars on a deleted course, or a tombstone carrying pars, is refused.
+    @Test func tombstonesAndRoundParsDecideWhatIsValid() async throws {
+        let h = try Harness()
+        let g = try await h.group()
+        let f = try Fixture()
+        var round = f.round
+        round.pars = Array(repeating: 3, count: 12)  // played before the course lost 3 holes
+        #expect(try await pushed(h, g, [.course(f.course), .round(round)]).allSatisfy { $0.status == .created })
+        let tombstone = CourseRecord.tombstone(id: f.course.id, name: f.course.name, version: UUID(), updatedAt: 150)
+        var edit = f.course
+        (edit.version, edit.updatedAt, edit.name) = (UUID(), 900, "Edited After")
+        var badTombstone = tombstone
+        (badTombstone.version, badTombstone.pars) = (UUID(), [3])
+        var oldStyle = f.round
+        (oldStyle.id, oldStyle.version, oldStyle.pars) = (UUID(), UUID(), nil)
+        let results = try await pushed(
+            h, g,
+            [
+                .course(tombstone), .course(edit), .course(badTombstone), .round(oldStyle),
+                .scoreEvent(f.event(hole: 12)), .scoreEvent(f.event(hole: 13)),
+            ])
+        #expect(results.map(\.status) == [.created, .created, .rejected, .rejected, .created, .rejected])
+        #expect(results[2].reason?.contains("a deleted course carries no pars") == true, "\(results[2])")
+        #expect(results[3].reason?.contains("was deleted, and the round names no pars") == true, "\(results[3])")
+        #expect(results[5].reason?.contains("hole 13 does not exist") == true, "\(results[5])")
+        // The edit was appended but the tombstone stayed current: the board shows the
+        // round under the course's name, on its own 12 holes.
+        let source = try #require(try await h.storage.liveBoardSource(groupID: g.groupID))
+        #expect(source.courses[f.course.id]?.isTombstone == true)
+        #expect(LiveBoard(source).rounds.first?.holes == 12)
+    }
+
     @Test func refusesEventsForCompletedOrUnstartedRounds() async throws {
         let h = try Harness()
         let g = try await h.group()

@@ -84,6 +84,32 @@ import Testing
     }
 
     /// The records read back as the same values, and a score event as the same domain event.
+    /// Issue 14: what a device older than tombstones does with one. Its course record had no
+    /// `deleted`, so decoding skips the key, and its domain refuses a course without holes:
+    /// the pull reports that one record as refused and the course stays, nothing crashes.
+    /// A live course has no `deleted` key, and a round without pars none of `pars`: the
+    /// same bytes as before (the pinned JSON above holds them).
+    @Test func anOlderDeviceRefusesATombstoneInsteadOfShowingIt() throws {
+        struct OlderCourseRecord: Decodable {
+            var id: UUID
+            var version: UUID
+            var updatedAt: Double
+            var name: String
+            var pars: [Int]
+        }
+        let tombstone = CourseRecord.tombstone(id: Self.id(1), name: "Maple Hill", version: Self.id(11), updatedAt: 1_790_000_100)
+        let json = try SyncCoding.encoder().encode(SyncRecord.course(tombstone))
+        #expect(
+            String(decoding: json, as: UTF8.self)
+                == #"{"data":{"deleted":true,"id":"00000000-0000-4000-8000-000000000001","name":"Maple Hill","pars":[],"updatedAt":1790000100,"version":"00000000-0000-4000-8000-000000000011"},"kind":"course"}"#
+        )
+        #expect(try SyncCoding.decoder().decode(SyncRecord.self, from: json) == .course(tombstone))
+        #expect(SyncRecord.course(tombstone).stamp! > SyncRecord.course(Self.course).stamp!)
+        struct OlderEnvelope: Decodable { var data: OlderCourseRecord }
+        let older = try JSONDecoder().decode(OlderEnvelope.self, from: json).data
+        #expect(throws: CourseError.invalidHoleCount(0)) { try Course(id: older.id, name: older.name, pars: older.pars) }
+    }
+
     @Test func recordsDecodeToTheSameValues() throws {
         let request = try SyncCoding.decoder().decode(PushRequest.self, from: Data(Self.pushRequestJSON.utf8))
         #expect(request.records == Self.records)

@@ -14,8 +14,16 @@ import Testing
 @Suite struct SchemaFixtureTests {
     @Test func domainSchemaIsTheShippedOne() throws {
         let queue = try DatabaseQueue()
-        try Schema.domainMigrator.migrate(queue)
+        try Schema.domainMigrator.migrate(queue, upTo: "v4 scored rounds and history index")
         #expect(try SchemaDump.of(queue) == SchemaDump.shipped("domain"))
+    }
+
+    /// The same after v5 (issue 14: course tombstones, 36 holes, round pars), captured
+    /// when v5 was written; from now on v5 is shipped too.
+    @Test func domainSchemaAfterV5IsTheShippedOne() throws {
+        let queue = try DatabaseQueue()
+        try Schema.domainMigrator.migrate(queue)
+        #expect(try SchemaDump.of(queue) == SchemaDump.shipped("domain-v5"))
     }
 
     @Test func operationalSchemaIsTheShippedOne() throws {

@@ -25,7 +25,7 @@ import Testing
         let players = try (0..<4).map { try Player(displayName: "Player \($0)") }
         var peak = 0
         for n in 0..<150 {
-            let course = try Course(name: "The Long Meadow Championship Course, Loop \(n) of the Autumn Series", holeCount: 9)
+            let course = try Course(name: "Long Meadow Championship, Loop \(n) Fall", holeCount: 9)
             var round = Round(
                 courseID: course.id, organizerID: players[0].id, createdAt: Date(timeIntervalSince1970: 1_800_000_000))
             for p in players { try round.add(.registered(p)) }

@@ -83,7 +83,7 @@ extension LiveBoard {
     public init(_ source: LiveBoardSource) {
         var rounds: [Round] = []
         for record in source.rounds {
-            guard let course = try? source.courses[record.courseID]?.course() else { continue }
+            guard let course = record.playedCourse(source.courses[record.courseID]) else { continue }
             let round = record.round
             let events = source.events[round.id] ?? []
             let scorecard = Scorecard(course: course, round: round, events: events)

@@ -29,7 +29,7 @@ extension RoundSummary {
     /// The summary of `source`'s round, or nil when its course cannot be read (a record the
     /// domain refuses is left out, never guessed at).
     public init?(_ source: LiveBoardSource) {
-        guard let record = source.rounds.first, let course = try? source.courses[record.courseID]?.course(),
+        guard let record = source.rounds.first, let course = record.playedCourse(source.courses[record.courseID]),
             let board = LiveBoard(source).rounds.first
         else { return nil }
         let round = record.round

@@ -19,7 +19,7 @@ struct PushBatch {
     /// The current round and course of each id looked up so far, nil for unknown: a batch
     /// of 200 events for one round validates against one read, not 200.
     private var rounds: [UUID: RoundRecord?] = [:]
-    private var courses: [UUID: Course?] = [:]
+    private var courses: [UUID: CourseRecord?] = [:]
     private let decoder = SyncCoding.decoder()
 
     init(groupID: String, db: Database, records: [SyncRecord]) throws {
@@ -99,7 +99,7 @@ struct PushBatch {
                 ).save(db)
                 switch record {
                 case .round(let r): rounds[r.id] = r
-                case .course(let c): courses[c.id] = try? c.course()
+                case .course(let c): courses[c.id] = c
                 default: break
                 }
             }
@@ -117,12 +117,17 @@ struct PushBatch {
     private mutating func problem(with record: SyncRecord) throws -> String? {
         switch record {
         case .course(let c):
-            do { _ = try c.course() } catch { return "course \(c.id): \(error.description)" }
+            if let problem = c.problem() { return "course \(c.id): \(problem)" }
         case .player(let p):
             do { _ = try p.player() } catch { return "player \(p.id): \(error.description)" }
         case .round(let r):
             if let problem = r.problem() { return "round \(r.id): \(problem)" }
-            guard try course(r.courseID) != nil else { return "round \(r.id): unknown course \(r.courseID)" }
+            guard let course = try course(r.courseID) else { return "round \(r.id): unknown course \(r.courseID)" }
+            // A round from a device older than round pars, on a course deleted since:
+            // nothing says what its holes are.
+            guard r.playedCourse(course) != nil else {
+                return "round \(r.id): course \(course.name) was deleted, and the round names no pars of its own"
+            }
             if let current = try round(r.id), current.status != .setup, r.status != .setup,
                 current.participants != r.participants
             {
@@ -130,7 +135,7 @@ struct PushBatch {
             }
         case .scoreEvent(let e):
             guard let roundRecord = try round(e.roundID) else { return "event \(e.id): unknown round \(e.roundID)" }
-            guard let course = try course(roundRecord.courseID) else {
+            guard let course = roundRecord.playedCourse(try course(roundRecord.courseID)) else {
                 return "event \(e.id): unknown course \(roundRecord.courseID)"
             }
             let event = e.event
@@ -166,10 +171,11 @@ struct PushBatch {
         return found
     }
 
-    private mutating func course(_ id: UUID) throws -> Course? {
+    /// The current record of a course, a tombstone included.
+    private mutating func course(_ id: UUID) throws -> CourseRecord? {
         if let cached = courses[id] { return cached }
-        let found = try currentPayload(.course, id).flatMap { record -> Course? in
-            if case .course(let c) = record { return try? c.course() }
+        let found = try currentPayload(.course, id).flatMap { record -> CourseRecord? in
+            if case .course(let c) = record { return c }
             return nil
         }
         courses[id] = found
