@@ -15,6 +15,8 @@ public struct KioskScript: Sendable, Equatable {
         /// Real time, up to the seconds given, for the kiosk's services (joining a group)
         /// to bring the screen to a phase (`Screen.phase`).
         case waitFor(String, seconds: Int)
+        /// What a USB keyboard sends: text, or Enter / Backspace (`key enter`, `key backspace`).
+        case type(TypedKey)
     }
 
     public var steps: [(line: Int, step: Step)]
@@ -75,6 +77,19 @@ public struct KioskScript: Sendable, Equatable {
             case "expect-screen":
                 try expectArgs(1)
                 steps.append((line, .expectScreen(args[0])))
+            case "type":
+                // The rest of the line as typed, inner spaces and all.
+                let text = content.drop { $0 == " " || $0 == "\t" }.dropFirst(command.count)
+                    .trimmingCharacters(in: .whitespaces)
+                guard !text.isEmpty else { throw ParseError(line: line, message: "type needs the text to type") }
+                steps.append((line, .type(.text(text))))
+            case "key":
+                try expectArgs(1)
+                switch args[0].lowercased() {
+                case "enter": steps.append((line, .type(.done)))
+                case "backspace": steps.append((line, .type(.delete)))
+                default: throw ParseError(line: line, message: "key is enter or backspace, not \(args[0])")
+                }
             case "wait-for":
                 try expectArgs(2)
                 let seconds = try int(1)
@@ -86,7 +101,7 @@ public struct KioskScript: Sendable, Equatable {
                 throw ParseError(
                     line: line,
                     message:
-                        "unknown command \"\(command)\" (turn, press, long-press, tap, wait, snapshot, expect-screen, wait-for)"
+                        "unknown command \"\(command)\" (turn, press, long-press, tap, type, key, wait, snapshot, expect-screen, wait-for)"
                 )
             }
         }

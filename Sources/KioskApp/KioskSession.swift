@@ -198,6 +198,12 @@ public final class KioskSession {
                 case .addPlayer(let player):
                     try store.savePlayer(player)
                     wrote = true
+                case .saveCourse(let course):
+                    try store.saveCourse(course)
+                    wrote = true
+                case .deleteCourse(let id):
+                    try store.deleteCourse(id: id)
+                    wrote = true
                 case .saveSettings(let settings):
                     if let settingsURL {
                         try JSONEncoder().encode(SettingsFile(reduceMotion: settings.reduceMotion)).write(

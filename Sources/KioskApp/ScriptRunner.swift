@@ -50,6 +50,14 @@ public struct ScriptRunner {
                 }
             case .waitFor(let phase, let seconds):
                 try waitFor(phase, seconds: seconds, line: line)
+            case .type(let key):
+                // As the display loop does: a keyboard types only where typing is taken.
+                guard session.state.screen.takesTyping else {
+                    throw Failure(
+                        description:
+                            "script line \(line): nothing types on \(session.state.screen.name) (a keyboard types on name-entry)")
+                }
+                session.send(.typed(key), now: now)
             }
             if case .snapshot = step { continue }
             try autoSnapshot()

@@ -198,6 +198,10 @@ public enum KioskEffect: Sendable, Equatable {
     case startRound(courseID: UUID, playerIDs: [UUID])
     /// Register a new player (entered on the name wheel); their id is already picked for the round.
     case addPlayer(Player)
+    /// Create or change a course (the course editor); it syncs like any edit.
+    case saveCourse(Course)
+    /// Delete a course: a tombstone on every device; played rounds keep it.
+    case deleteCourse(UUID)
     case saveSettings(KioskSettings)
     /// Gather the status screen's facts and send them back as `.statusChanged`.
     case refreshStatus

@@ -36,6 +36,9 @@ struct Painter {
         case .chooseRound(let choose): paint(choose)
         case .nameEntry(let entry): paint(entry)
         case .addPhone(let add): paint(add)
+        case .courseList(let list): paint(list)
+        case .courseEditor(let editor): paint(editor)
+        case .deleteCourse(let question): paint(question)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         if case .status = state.screen, state.notice?.text == state.storageWarning { return }

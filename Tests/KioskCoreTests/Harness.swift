@@ -9,6 +9,8 @@ struct Harness {
     var state: KioskState
     var now: Millis = 1_000
     var course: Course
+    /// Every course the world has (the store's list, by name); `course` is the first.
+    var courses: [Course]
     var players: [Player]
     var round: Round?
     var events: [ScoreEvent] = []
@@ -21,6 +23,7 @@ struct Harness {
 
     init(players count: Int = 3, holes: Int = 9, startRound: Bool = true, reduceMotion: Bool = false) throws {
         course = try Course(name: "Riverside Nine", holeCount: holes, exceptions: holes == 9 ? [5: 4] : [:])
+        courses = [course]
         players = try ["Nate", "Mike", "Jake", "Sarah", "Priya", "Tom"].prefix(count).map { try Player(displayName: $0) }
         state = KioskState(settings: KioskSettings(reduceMotion: reduceMotion))
         if startRound {
@@ -35,7 +38,7 @@ struct Harness {
     var snapshot: RoundSnapshot? { round.map { RoundSnapshot(round: $0, course: course, events: events) } }
 
     var data: KioskData {
-        KioskData(round: snapshot, lastCompleted: completed, courses: [course], players: players, deviceID: device)
+        KioskData(round: snapshot, lastCompleted: completed, courses: courses, players: players, deviceID: device)
     }
 
     mutating func publish(_ trigger: StandingsTrigger) {
@@ -85,6 +88,13 @@ struct Harness {
             publish(.localScore)
         case .addPlayer(let player):
             players.append(player)
+            publish(.localScore)
+        case .saveCourse(let saved):
+            courses = (courses.filter { $0.id != saved.id } + [saved])
+                .sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
+            publish(.localScore)
+        case .deleteCourse(let id):
+            courses.removeAll { $0.id == id }
             publish(.localScore)
         case .buzz, .saveSettings, .refreshStatus, .startJoin, .requestInvite, .requestSummaryLink, .requestDeviceNames,
             .loadHistory, .loadHistoryRound:

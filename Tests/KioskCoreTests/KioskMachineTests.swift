@@ -285,7 +285,7 @@ import Testing
         #expect(
             h.state.menuItems.map(\.title) == [
                 "Enter scores", "Finish round now", "Start a new round",
-                "Reduce motion: off", "History", "Join a group", "Status", "Back to the board",
+                "Reduce motion: off", "History", "Join a group", "Status", "Courses", "Back to the board",
             ])
         h.send(.turned(3))
         #expect(h.send(.pressed) == [.saveSettings(KioskSettings(reduceMotion: true))])

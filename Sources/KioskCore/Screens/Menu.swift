@@ -17,6 +17,8 @@ public enum MenuItem: Sendable, Equatable {
     case joinGroup
     /// Only while the kiosk is in a group: a QR code for a phone to join it.
     case addPhone
+    /// Make, change and delete courses (issue 14).
+    case courses
 
     public var title: String {
         switch self {
@@ -31,6 +33,7 @@ public enum MenuItem: Sendable, Equatable {
         case .close: "Back to the board"
         case .joinGroup: "Join a group"
         case .addPhone: "Add a phone"
+        case .courses: "Courses"
         }
     }
 }
@@ -53,7 +56,7 @@ extension KioskState {
         items.append(.status)
         // After Status, so the entries before it keep their places for everyone who knows them.
         if !isInNoGroup { items.append(.addPhone) }
-        items.append(.close)
+        items += [.courses, .close]
         return items
     }
 }
@@ -97,6 +100,8 @@ extension Screen.Menu: ScreenBehavior {
         case .addPhone:
             state.screen = .addPhone(Screen.AddPhone(progress: .requesting))
             return [.requestInvite]
+        case .courses:
+            state.screen = .courseList(cursor: 0)
         }
         return []
     }

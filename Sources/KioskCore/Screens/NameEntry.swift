@@ -7,11 +7,13 @@ extension Screen {
     /// saving anything.
     ///
     /// Another use (a guest, a course's name) is a `Purpose` case: where it came from, what
-    /// done does with the name (`finish`) and where back goes (`origin`).
+    /// done does with the name (`finish`) and where back goes (`back`).
     public struct NameEntry: Sendable, Equatable {
         public enum Purpose: Sendable, Equatable {
             /// A new registered player, from round setup's player list; back there, with them picked.
             case newPlayer(from: SetupPlayers)
+            /// A course's name, for the course editor (a new course is named first).
+            case courseName(CourseEditor)
         }
 
         public var purpose: Purpose
@@ -35,13 +37,18 @@ extension Screen {
         public var title: String {
             switch purpose {
             case .newPlayer: "New player's name"
+            case .courseName(let editor): editor.isNew ? "New course's name" : "Course name"
             }
         }
 
         /// Where a long press (and a finished entry) goes back to.
-        var origin: Screen {
+        /// Out of the screen, nothing saved: back where the name was asked for.
+        func back(in state: inout KioskState) {
             switch purpose {
-            case .newPlayer(let setup): .setupPlayers(setup)
+            case .newPlayer(let setup): state.screen = .setupPlayers(setup)
+            // A new course that has no name yet has no editor to go back to.
+            case .courseName(let editor) where editor.isNew && editor.draft.name.isEmpty: editor.leave(in: &state)
+            case .courseName(let editor): state.screen = .courseEditor(editor)
             }
         }
 
@@ -60,6 +67,18 @@ extension Screen {
                 setup.selected.append(player.id)
                 state.screen = .setupPlayers(setup)
                 return [.buzz(.confirm), .addPlayer(player)]
+            case .courseName(var editor):
+                let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+                if trimmed.isEmpty { return state.refuse(Screen.CourseEditor.sentence(.emptyName), now: now) }
+                if trimmed.count > Course.maxNameLength {
+                    return state.refuse(Screen.CourseEditor.sentence(.nameTooLong(trimmed.count)), now: now)
+                }
+                if let other = state.data.courses.named(trimmed, except: editor.draft.id) {
+                    return state.refuse("A course named \(other.name) already exists", now: now)
+                }
+                editor.draft.name = trimmed
+                state.screen = .courseEditor(editor)
+                return []
             }
         }
 
@@ -122,9 +141,6 @@ extension Screen.NameEntry: ScreenBehavior {
             return effects
         }
     }
-
-    /// Out of the screen; nothing is saved.
-    func back(in state: inout KioskState) { state.screen = origin }
 
     /// A touch brings up the on-screen keyboard; then a tap on a key or a completion takes it.
     /// A tap on the wheel's strip takes that cell as well. Anywhere else types nothing (a stray

@@ -36,6 +36,10 @@ public enum Screen: Sendable, Equatable {
     case nameEntry(NameEntry)
     /// A QR code that makes a phone one more scorer of the group (issue 11).
     case addPhone(AddPhone)
+    /// The menu's course list, a course's editor, and "Delete this course?" (issue 14).
+    case courseList(CourseList)
+    case courseEditor(CourseEditor)
+    case deleteCourse(DeleteCourse)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -56,6 +60,9 @@ public enum Screen: Sendable, Equatable {
         case .chooseRound(let screen): screen
         case .nameEntry(let screen): screen
         case .addPhone(let screen): screen
+        case .courseList(let screen): screen
+        case .courseEditor(let screen): screen
+        case .deleteCourse(let screen): screen
         }
     }
 

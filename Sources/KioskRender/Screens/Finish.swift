@@ -25,8 +25,15 @@ extension Painter {
         draw(boxes.subtitle)
         for line in boxes.lines { draw(line) }
 
-        for (index, (rect, label)) in zip(layout.statusButtons(count: 2), finish.choices).enumerated() {
-            let selected = index == finish.cursor
+        paintChoices(finish.choices, cursor: finish.cursor)
+        paintFooter("Turn to choose · Press to confirm · Hold to go back")
+    }
+
+    /// A question's two answers as buttons: the first (doing it) filled when chosen, the
+    /// other outlined.
+    func paintChoices(_ labels: [String], cursor: Int) {
+        for (index, (rect, label)) in zip(layout.statusButtons(count: labels.count), labels).enumerated() {
+            let selected = index == cursor
             if selected && index == 0 {
                 canvas.fillRounded(rect, radius: rect.h * 0.25, Palette.accent)
             } else if selected {
@@ -40,6 +47,5 @@ extension Painter {
                 selected && index == 0 ? Palette.background : Palette.textPrimary,
                 x: rect.midX, midY: rect.midY, align: .center, maxWidth: rect.w - rect.h * 0.6)
         }
-        paintFooter("Turn to choose · Press to confirm · Hold to go back")
     }
 }
