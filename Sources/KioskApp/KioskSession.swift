@@ -189,10 +189,9 @@ public final class KioskSession {
                 case .discardRound(let id):
                     _ = try store.discardRound(id)
                     wrote = true
-                case .startRound(let courseID, let playerIDs):
-                    let players = try store.players()
-                    let participants = playerIDs.compactMap { id in players.first { $0.id == id }.map(Participant.registered) }
-                    let round = try store.createRound(courseID: courseID, organizerID: playerIDs[0], participants: participants)
+                case .startRound(let courseID, let participants):
+                    let round = try store.createRound(
+                        courseID: courseID, organizerID: participants[0].id, participants: participants)
                     _ = try store.startRound(round.id)
                     wrote = true
                 case .addPlayer(let player):

@@ -195,7 +195,8 @@ public enum KioskEffect: Sendable, Equatable {
     case resolveScore(roundID: UUID, participantID: UUID, hole: Int, strokes: Int)
     /// Drop a round that has no scores (it syncs as a completed round with no events).
     case discardRound(UUID)
-    case startRound(courseID: UUID, playerIDs: [UUID])
+    /// Create and start a round; the first participant organizes.
+    case startRound(courseID: UUID, participants: [Participant])
     /// Register a new player (entered on the name wheel); their id is already picked for the round.
     case addPlayer(Player)
     /// Create or change a course (the course editor); it syncs like any edit.

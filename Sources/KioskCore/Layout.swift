@@ -1,3 +1,4 @@
+import Foundation
 import HyzerKit
 
 /// A rectangle in logical pixels.
@@ -448,7 +449,8 @@ public struct Layout: Sendable, Equatable {
     /// right ("organizer", "18 holes · par 54") that keeps its whole width; a checkbox at
     /// the left when the row has one.
     public func listRowBoxes(
-        _ rect: Rect, title: String, detail: String?, checkbox: Bool, color: RGB
+        _ rect: Rect, title: String, detail: String?, checkbox: Bool, color: RGB,
+        detailColor: RGB = Palette.textSecondary
     ) -> (row: RowBoxes, checkbox: Rect?) {
         let minimum = minimumTextSize
         let size = max(minimum, Layout.fontSize(listRowHeight * 0.4))
@@ -467,7 +469,7 @@ public struct Layout: Sendable, Equatable {
             let w = min(Layout.textWidth(detail, size: detailSize), (end - x) / 2)
             texts.append(
                 TextBox(
-                    detail, .body, size: detailSize, Palette.textSecondary, span: Span(x: end - w, w: w),
+                    detail, .body, size: detailSize, detailColor, span: Span(x: end - w, w: w),
                     midY: rect.midY, align: .right, ellipsized: true))
             end -= w + Double(detailSize)
         }
@@ -562,7 +564,7 @@ public struct Layout: Sendable, Equatable {
 
     public func summaryBoxes(
         _ standings: [Standing], heading: Bool, minus: String, page: Int = 0, qr: Bool = false,
-        rowsPerPage: Int? = nil
+        rowsPerPage: Int? = nil, guests: Set<UUID> = []
     ) -> SummaryBoxes {
         let caption = Double(captionFont)
         let beside = qr && summaryQRBeside
@@ -594,7 +596,10 @@ public struct Layout: Sendable, Equatable {
                 standing.position == 1 ? Palette.accent : (standing.position ?? 99) <= 3 ? Palette.textPrimary : nil
             let scoreW = Layout.textWidth("+12", size: scoreSize)
             let score = Span(x: rect.maxX - pad - scoreW, w: scoreW)
-            let strokesText = standing.status == .dnf ? "DNF · \(standing.strokes) strokes" : "\(standing.strokes) strokes"
+            // A guest is marked where the strokes are said (issue 14): "guest · 31 strokes".
+            let strokesText =
+                (guests.contains(standing.participantID) ? "guest · " : "")
+                + (standing.status == .dnf ? "DNF · \(standing.strokes) strokes" : "\(standing.strokes) strokes")
             // Right-aligned, so each row's own width keeps the column straight.
             let strokesW = Layout.textWidth(strokesText, size: strokesSize)
             let strokes = Span(x: score.x - pad - strokesW, w: strokesW)

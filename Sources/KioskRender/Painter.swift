@@ -39,6 +39,7 @@ struct Painter {
         case .courseList(let list): paint(list)
         case .courseEditor(let editor): paint(editor)
         case .deleteCourse(let question): paint(question)
+        case .confirmRound(let confirm): paint(confirm)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         if case .status = state.screen, state.notice?.text == state.storageWarning { return }
@@ -154,7 +155,9 @@ struct Painter {
             }
             let textColor = item.isAction ? (selected ? Palette.background : Palette.accent) : Palette.textPrimary
             let (row, checkbox) = layout.listRowBoxes(
-                rect, title: item.title, detail: item.detail, checkbox: item.checked != nil, color: textColor)
+                rect, title: item.title, detail: item.detail, checkbox: item.checked != nil, color: textColor,
+                // On the accent fill of a chosen action, the grey of a detail would not read.
+                detailColor: item.isAction && selected ? Palette.background : Palette.textSecondary)
             if let box = checkbox, let checked = item.checked {
                 if checked {
                     canvas.fillRounded(box, radius: box.h * 0.25, Palette.accent)

@@ -37,9 +37,10 @@ import Testing
         turn 2                # Riverside Nine
         press
         expect-screen setup-players
-        press                 # the first player
-        turn 3                # Start round
+        press                 # Same group as last time: the cursor moves to Start round
         press
+        expect-screen confirm-round
+        press                 # the card: Start round
         expect-screen hole-1
         long-press
         long-press

@@ -28,6 +28,8 @@ import Testing
             press        # Ben
             turn 2
             press        # Start
+            expect-screen confirm-round
+            press        # the card: Start round
             expect-screen hole-1
 
             """

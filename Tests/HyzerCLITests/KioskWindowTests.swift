@@ -21,26 +21,13 @@ import Testing
         defer { kiosk.terminate() }
 
         // Bounded wait for the window: a kiosk that failed to start must fail the test, not hang it.
-        var window: String?
-        for _ in 0..<150 where window == nil && kiosk.isRunning {
-            window = (try? await x.xdotool(["search", "--name", "^Hyzer$"]))?.split(separator: "\n").last.map(String.init)
-            if window == nil { try await Task.sleep(nanoseconds: 100_000_000) }
-        }
-        if !kiosk.isRunning {
-            let ended = try await kiosk.waitForExit()
-            Issue.record("hyzer-kiosk exited before showing a window (\(ended.termination)): \(ended.stderr)")
-            return
-        }
-        let id = try #require(window, "no Hyzer window appeared on \(x.display)")
-        // No window manager under Xvfb: focus directly (`--sync` can wait forever without one).
-        _ = try await x.xdotool(["windowfocus", id])
-        try await Task.sleep(nanoseconds: 300_000_000)
+        try await Self.focusWindow(of: kiosk, on: x)
         func keys(_ k: [String], settle: Double = 0.3) async throws {
             _ = try await x.xdotool(["key", "--delay", "90"] + k)
             try await Task.sleep(nanoseconds: UInt64(settle * 1e9))
         }
-        // Board → course list → Riverside Nine → Ana, Ben → Start.
-        try await keys(["Return", "Right", "Right", "Return", "Return", "Right", "Return", "Right", "Return"])
+        // Board → course list → Riverside Nine → Ana, Ben → Start → the card's Start.
+        try await keys(["Return", "Right", "Right", "Return", "Return", "Right", "Return", "Right", "Return", "Return"])
         for _ in 1...9 {
             // Ana: one under par (Left = one stroke less); Ben: par. Then auto-advance.
             try await keys(["Return", "Left", "Return", "Return", "Return"], settle: 1.3)
@@ -60,6 +47,88 @@ import Testing
         let rows = snapshot.standings.rows
         #expect(rows.map(\.name) == ["Ana", "Ben"])
         #expect(rows.map(\.toPar) == [-9, 0])
+    }
+
+    /// Issue 14: from an empty board (no player registered) to the summary with one new
+    /// player and one walk-up guest, in a real window, the keyboard as the knob and as a
+    /// keyboard (the names are typed).
+    @Test func aNewPlayerAndAGuestFromTheEmptyBoardToTheSummary() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-window-guest-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try await Binary.run("hyzer", ["init", "--data", dir.path]).status == 0)
+        let x = try await XServer.start()
+        defer { x.stop() }
+        let kiosk = try await Binary.start(
+            "hyzer-kiosk", ["--data", dir.path, "--windowed", "--size", "1024x600", "--knob", "keyboard", "--run-for", "90"],
+            environment: ProcessInfo.processInfo.environment.merging(["DISPLAY": x.display]) { $1 }, output: .collected)
+        defer { kiosk.terminate() }
+        try await Self.focusWindow(of: kiosk, on: x)
+        func keys(_ k: [String], settle: Double = 0.3) async throws {
+            _ = try await x.xdotool(["key", "--delay", "90"] + k)
+            try await Task.sleep(nanoseconds: UInt64(settle * 1e9))
+        }
+        func type(_ text: String) async throws {
+            _ = try await x.xdotool(["type", "--delay", "90", text])
+            try await Task.sleep(nanoseconds: 300_000_000)
+        }
+        // Board → course list → Riverside Nine → (no players yet) the new player's name.
+        try await keys(["Return", "Right", "Right", "Return"])
+        try await type("Dana")
+        try await keys(["Return"])  // done: Dana registered and picked, the cursor on Start
+        try await keys(["Right", "Right", "Return"])  // Add a guest
+        try await type("Marcus")
+        try await keys(["Return"])  // done: Marcus picked, the cursor on Start
+        try await keys(["Return", "Return"])  // Start round, and the card's Start
+        for _ in 1...9 {
+            // Dana: one over par (Right = one stroke more); Marcus: par. Then auto-advance.
+            try await keys(["Return", "Right", "Return", "Return", "Return"], settle: 1.3)
+        }
+        try await keys(["Return"])  // finalize → summary
+        try await keys(["Escape"], settle: 0.5)
+        kiosk.terminate()
+        let ended = try await kiosk.waitForExit()
+        #expect(ended.termination == .exited(0), "\(ended.stderr)")
+
+        let db = try HyzerDatabase(directory: dir)
+        #expect(try db.players().map(\.displayName) == ["Dana"], "the guest is not registered")
+        let round = try #require(try db.history().first)
+        let snapshot = try db.snapshot(round: round.id)
+        #expect(snapshot.round.status == .completed)
+        #expect(snapshot.round.participants.map(\.name) == ["Dana", "Marcus"])
+        #expect(snapshot.round.participants.map(\.kind) == [.registered, .guest])
+        #expect(snapshot.round.organizerID == snapshot.round.participants[0].id)
+        #expect(snapshot.standings.rows.map(\.name) == ["Marcus", "Dana"])
+        #expect(snapshot.standings.rows.map(\.toPar) == [0, 9])
+    }
+
+    /// Finds the kiosk's window (within 15 s; a kiosk that failed to start fails the test and
+    /// does not hang it) and gives it the keyboard. No window manager runs under Xvfb, so the
+    /// focus is set directly (`--sync` can wait forever without one), and again until X
+    /// takes it: a window found the instant it is created may not be viewable yet.
+    static func focusWindow(of kiosk: ChildProcess, on x: XServer) async throws {
+        let id = try await window(of: kiosk, on: x)
+        for attempt in 1...20 {
+            do {
+                _ = try await x.xdotool(["windowfocus", id])
+                break
+            } catch  where attempt < 20 {
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+        }
+        try await Task.sleep(nanoseconds: 300_000_000)
+    }
+
+    static func window(of kiosk: ChildProcess, on x: XServer) async throws -> String {
+        var window: String?
+        for _ in 0..<150 where window == nil && kiosk.isRunning {
+            window = (try? await x.xdotool(["search", "--name", "^Hyzer$"]))?.split(separator: "\n").last.map(String.init)
+            if window == nil { try await Task.sleep(nanoseconds: 100_000_000) }
+        }
+        if !kiosk.isRunning {
+            let ended = try await kiosk.waitForExit()
+            Issue.record("hyzer-kiosk exited before showing a window (\(ended.termination)): \(ended.stderr)")
+        }
+        return try #require(window, "no Hyzer window appeared on \(x.display)")
     }
 }
 

@@ -42,6 +42,8 @@ import Testing
         #expect(players.count == 2)
         #expect(session.state.screen == .setupPlayers(courseID: course.id, selected: [bobby.id], cursor: 2))
         session.send(.pressed, now: 30)  // Start round
+        #expect(session.state.screen.name == "confirm-round")
+        session.send(.pressed, now: 40)  // the card: Start round
         #expect(try store.activeRounds().first?.participants.map(\.name) == ["Bobby"])
     }
 

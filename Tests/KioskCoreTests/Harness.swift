@@ -79,9 +79,9 @@ struct Harness {
             completed = snapshot
             round = nil
             publish(.localScore)
-        case .startRound(let courseID, let ids):
-            var r = Round(courseID: courseID, organizerID: ids[0], createdAt: clock.date)
-            for id in ids { try! r.add(.registered(players.first { $0.id == id }!)) }
+        case .startRound(let courseID, let participants):
+            var r = Round(courseID: courseID, organizerID: participants[0].id, createdAt: clock.date)
+            for p in participants { try! r.add(p) }
             try! r.start(at: clock.date)
             round = r
             events = []

@@ -186,8 +186,21 @@ import Testing
         h.send(.pressed)  // and picked again, now after Jake
         #expect(h.state.screen == .setupPlayers(courseID: h.course.id, selected: [h.id(2), h.id(0)], cursor: 0))
         h.send(.turned(4))  // "Start round", after the 4 players ("Add a player" is below it)
+        #expect(h.send(.pressed) == [])
+        guard case .confirmRound(let confirm) = h.state.screen else {
+            Issue.record("\(h.state.screen)")
+            return
+        }
+        let card = confirm.card(in: h.state.data)
+        #expect(card.title == "Riverside Nine" && card.course == "9 holes · par 28 · 2 playing")
+        #expect(card.players == ["Jake · organizer", "Nate"])
         let effects = h.send(.pressed)
-        #expect(effects == [.buzz(.confirm), .startRound(courseID: h.course.id, playerIDs: [h.id(2), h.id(0)])])
+        #expect(
+            effects == [
+                .buzz(.confirm),
+                .startRound(
+                    courseID: h.course.id, participants: [.registered(h.players[2]), .registered(h.players[0])]),
+            ])
         #expect(h.round?.participants.map(\.name) == ["Jake", "Nate"])
         #expect(h.state.screen == .holeCard(hole: 1, cursor: 0))
     }

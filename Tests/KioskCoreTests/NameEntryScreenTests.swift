@@ -49,6 +49,8 @@ import Testing
         // Back on the list with Zed picked, the cursor on "Start round" (below the new row).
         #expect(h.state.screen == .setupPlayers(courseID: h.course.id, selected: [player.id], cursor: 3))
         h.send(.pressed)
+        #expect(h.state.screen.name == "confirm-round")
+        h.send(.pressed)
         #expect(h.round?.participants.map(\.name) == ["Zed"])
     }
 

@@ -110,6 +110,9 @@ extension KioskState {
         // The indicator's slot, under the last row a page can hold.
         let indicatorSlot = Double(pages.pinned + (pages.rotates ? pages.perPage : 0))
         let columns = geometry.columns
+        // Guests are marked at the end of the name column (issue 14): "Marcus … guest".
+        let guests = Set(data.round?.round.participants.filter(\.isGuest).map(\.id) ?? [])
+        let tagWidth = Layout.textWidth("guest", size: geometry.captionSize)
         var rows: [BoardBoxes.Row] = []
         for (index, standing) in standings.enumerated() where index < pages.pinned || onPage.contains(index) {
             // Rows slide between slots in the leaderboard's order; a rotating row's slot is
@@ -121,12 +124,15 @@ extension KioskState {
             let rect = layout.boardRow(
                 slot: min(max(shown, rotating ? Double(pages.pinned) : 0), indicatorSlot), rows: standings.count)
             let mid = rect.midY
-            let texts = [
+            let guest = guests.contains(standing.participantID)
+            var nameSpan = columns.name
+            if guest { nameSpan.w = max(0, nameSpan.w - tagWidth - Double(geometry.captionSize)) }
+            var texts = [
                 TextBox(
                     standing.positionLabel, .title, size: geometry.nameSize,
                     standing.position == 1 ? Palette.accent : Palette.textPrimary, span: columns.position, midY: mid),
                 TextBox(
-                    standing.name, .title, size: geometry.nameSize, Palette.textPrimary, span: columns.name, midY: mid,
+                    standing.name, .title, size: geometry.nameSize, Palette.textPrimary, span: nameSpan, midY: mid,
                     ellipsized: true),
                 TextBox(
                     ScoreFormat.progress(standing), .body, size: geometry.captionSize, Palette.textSecondary,
@@ -135,6 +141,12 @@ extension KioskState {
                     ScoreFormat.toPar(standing.toPar, minus: minus), .score, size: geometry.scoreSize,
                     Palette.toPar(standing.toPar), span: columns.toPar, midY: mid, align: .right),
             ]
+            if guest {
+                texts.append(
+                    TextBox(
+                        "guest", .body, size: geometry.captionSize, Palette.textSecondary,
+                        span: Layout.Span(x: columns.name.x + columns.name.w - tagWidth, w: tagWidth), midY: mid, align: .right))
+            }
             rows.append(.init(standing: standing, boxes: RowBoxes(frame: rect, texts: texts), rotating: rotating))
         }
         var more: RowBoxes?

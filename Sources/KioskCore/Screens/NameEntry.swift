@@ -14,6 +14,8 @@ extension Screen {
             case newPlayer(from: SetupPlayers)
             /// A course's name, for the course editor (a new course is named first).
             case courseName(CourseEditor)
+            /// A walk-up guest's name (this round only); back to setup with them picked.
+            case guest(from: SetupPlayers)
         }
 
         public var purpose: Purpose
@@ -21,6 +23,9 @@ extension Screen {
         /// The on-screen keyboard is up instead of the wheel's strip: a touch brings it, a turn
         /// of the knob takes it away.
         public var keyboard = false
+        /// A new player's name that a registered player already has, said once: Done again
+        /// with the same name picks that player instead of registering a second one.
+        public var sameNameAs: UUID?
 
         /// Opens the wheel with the names this kiosk knows behind it: its registered players, the
         /// guests of its current and last rounds, and the bundled list (`state.nameList`).
@@ -38,6 +43,7 @@ extension Screen {
             switch purpose {
             case .newPlayer: "New player's name"
             case .courseName(let editor): editor.isNew ? "New course's name" : "Course name"
+            case .guest: "Guest's name"
             }
         }
 
@@ -45,7 +51,7 @@ extension Screen {
         /// Out of the screen, nothing saved: back where the name was asked for.
         func back(in state: inout KioskState) {
             switch purpose {
-            case .newPlayer(let setup): state.screen = .setupPlayers(setup)
+            case .newPlayer(let setup), .guest(let setup): state.screen = .setupPlayers(setup)
             // A new course that has no name yet has no editor to go back to.
             case .courseName(let editor) where editor.isNew && editor.draft.name.isEmpty: editor.leave(in: &state)
             case .courseName(let editor): state.screen = .courseEditor(editor)
@@ -64,9 +70,41 @@ extension Screen {
                 } catch {
                     return state.refuse(Self.sentence(error), now: now)
                 }
+                if let existing = state.data.players.first(where: {
+                    $0.displayName.caseInsensitiveCompare(player.displayName) == .orderedSame
+                }) {
+                    guard sameNameAs == existing.id else {
+                        var asked = self
+                        asked.sameNameAs = existing.id
+                        state.screen = .nameEntry(asked)
+                        return state.refuse("\(existing.displayName) is already registered: Done again picks them", now: now)
+                    }
+                    if !setup.selected.contains(existing.id) { setup.selected.append(existing.id) }
+                    // The question is answered: its notice would only say it again.
+                    state.notice = nil
+                    state.screen = .setupPlayers(setup)
+                    return [.buzz(.confirm)]
+                }
                 setup.selected.append(player.id)
+                // The new row comes with the data change; Start is then one row further down.
+                setup.cursor = (setup.rows(in: state.data).firstIndex(of: .start) ?? setup.cursor) + 1
                 state.screen = .setupPlayers(setup)
                 return [.buzz(.confirm), .addPlayer(player)]
+            case .guest(var setup):
+                // A guest follows a player's rules for a name (it shows on the same board).
+                let guest: Participant
+                do {
+                    guest = try Participant.guest(named: try Player(displayName: name).displayName)
+                } catch let error as PlayerError {
+                    return state.refuse(Self.sentence(error), now: now)
+                } catch {
+                    return state.refuse("Enter a name first", now: now)
+                }
+                setup.guests.append(guest)
+                setup.selected.append(guest.id)
+                setup.cursor = setup.rows(in: state.data).firstIndex(of: .start) ?? setup.cursor
+                state.screen = .setupPlayers(setup)
+                return [.buzz(.confirm)]
             case .courseName(var editor):
                 let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
                 if trimmed.isEmpty { return state.refuse(Screen.CourseEditor.sentence(.emptyName), now: now) }

@@ -40,6 +40,8 @@ public enum Screen: Sendable, Equatable {
     case courseList(CourseList)
     case courseEditor(CourseEditor)
     case deleteCourse(DeleteCourse)
+    /// The card before a round starts: course, holes, par, who plays (issue 14).
+    case confirmRound(ConfirmRound)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -63,6 +65,7 @@ public enum Screen: Sendable, Equatable {
         case .courseList(let screen): screen
         case .courseEditor(let screen): screen
         case .deleteCourse(let screen): screen
+        case .confirmRound(let screen): screen
         }
     }
 

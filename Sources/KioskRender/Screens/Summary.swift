@@ -22,7 +22,8 @@ extension Painter {
         let code = state.summaryLinkOnShow.flatMap(canvas.qrCode)
         let boxes = layout.summaryBoxes(
             snapshot.standings.rows, heading: heading != nil, minus: Self.minus, page: state.summaryPage(at: now),
-            qr: code != nil, rowsPerPage: state.settings.boardRowsPerPage)
+            qr: code != nil, rowsPerPage: state.settings.boardRowsPerPage,
+            guests: Set(snapshot.round.participants.filter(\.isGuest).map(\.id)))
         // Centred over the card, which a QR code beside it moves off the middle.
         let centerX = boxes.card.x + boxes.card.w / 2
         let titleWidth = code == nil ? layout.width - 2 * layout.margin : boxes.card.w
