@@ -16,9 +16,14 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
     public var hole: Int
     public var strokes: Int
     public var supersedes: [UUID]
-    /// The player whose device made the statement (attribution: "Jake says 3").
+    /// The person who made the statement (attribution: "Jake says 3"), or `nobody` for a
+    /// score entered at a shared device (the kiosk), which is credited to the device.
     public var reportedBy: UUID
     public var deviceID: String
+    /// The entering device's name then ("Clubhouse kiosk", "Nate's phone"), carried with
+    /// the score so every device credits it the same way, online or not (issue 14).
+    /// Absent from older devices' events: then the device is named by the server's list.
+    public var deviceName: String?
     /// Display only. Never used to decide which value counts (A7): clocks skew. Coded as
     /// Unix seconds, the number the sync protocol carries (`ScoreEventRecord` is this value).
     @UnixSeconds public var createdAt: Date
@@ -28,7 +33,7 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
     public init(
         id: UUID = UUID(), roundID: UUID, participantID: UUID, hole: Int, strokes: Int,
         supersedes: [UUID] = [], reportedBy: UUID, deviceID: String,
-        createdAt: Date, isResolution: Bool = false
+        createdAt: Date, isResolution: Bool = false, deviceName: String? = nil
     ) {
         self.id = id
         self.roundID = roundID
@@ -40,7 +45,13 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
         self.deviceID = deviceID
         self.createdAt = createdAt
         self.isResolution = isResolution
+        self.deviceName = deviceName
     }
+
+    /// `reportedBy` of a score no one person entered: one typed at a shared device.
+    public static let nobody = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+    /// Longer device names are refused: a name is a caption on a hole card.
+    public static let maxDeviceNameLength = 80
 
     public var cell: ScoreCell { ScoreCell(participantID: participantID, hole: hole) }
 }
@@ -82,6 +93,7 @@ public enum ScoringError: Error, Equatable, Sendable, CustomStringConvertible {
     case roundNotStarted
     case roundCompleted
     case emptyDeviceID
+    case badDeviceName(Int)
     case selfSupersession
     case supersedesOtherCell(UUID)
     case resolutionWithoutTargets
@@ -96,6 +108,8 @@ public enum ScoringError: Error, Equatable, Sendable, CustomStringConvertible {
         case .roundNotStarted: "the round has not started yet"
         case .roundCompleted: "the round is completed; its scores are final"
         case .emptyDeviceID: "a score event needs the id of the device that made it"
+        case .badDeviceName(let n):
+            "a device name has 1 to \(ScoreEvent.maxDeviceNameLength) characters, not \(n)"
         case .selfSupersession: "an event cannot supersede itself"
         case .supersedesOtherCell(let id):
             "event \(id) belongs to another participant or hole and cannot be superseded by this one"
@@ -128,6 +142,12 @@ extension ScoreEvent {
         guard (1...holeCount).contains(hole) else { throw .unknownHole(hole, holeCount: holeCount) }
         guard round.participant(participantID) != nil else { throw .unknownParticipant(participantID) }
         guard !deviceID.isEmpty else { throw .emptyDeviceID }
+        if let deviceName {
+            let trimmed = deviceName.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, deviceName.count <= ScoreEvent.maxDeviceNameLength else {
+                throw .badDeviceName(deviceName.count)
+            }
+        }
         guard !supersedes.contains(id) else { throw .selfSupersession }
         if isResolution && supersedes.isEmpty { throw .resolutionWithoutTargets }
         for target in supersedes {

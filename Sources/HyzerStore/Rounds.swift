@@ -8,15 +8,20 @@ public struct ScoreEntry: Sendable, Hashable {
     public var participantID: UUID
     public var hole: Int
     public var strokes: Int
-    /// Who entered it (attribution, "scored by").
+    /// Who entered it (attribution, "scored by"); `ScoreEvent.nobody` at a shared device.
     public var reportedBy: UUID
+    /// This device's name, when it has one (the name it enrolled in its group with).
+    public var deviceName: String?
 
-    public init(roundID: UUID, participantID: UUID, hole: Int, strokes: Int, reportedBy: UUID) {
+    public init(
+        roundID: UUID, participantID: UUID, hole: Int, strokes: Int, reportedBy: UUID, deviceName: String? = nil
+    ) {
         self.roundID = roundID
         self.participantID = participantID
         self.hole = hole
         self.strokes = strokes
         self.reportedBy = reportedBy
+        self.deviceName = deviceName
     }
 }
 
@@ -161,7 +166,7 @@ extension StoreWrite where Value == RecordedScore {
             let event = ScoreEvent(
                 roundID: round.id, participantID: entry.participantID, hole: entry.hole, strokes: entry.strokes,
                 supersedes: before.leaves.map(\.id), reportedBy: entry.reportedBy, deviceID: context.deviceID,
-                createdAt: date ?? context.now, isResolution: resolution)
+                createdAt: date ?? context.now, isResolution: resolution, deviceName: entry.deviceName)
             do throws(ScoringError) {
                 try event.validate(
                     in: round, course: course,

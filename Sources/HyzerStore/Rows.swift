@@ -32,7 +32,7 @@ enum StoreColumn: String, ColumnExpression, CaseIterable {
     case version, pending, attempts, payload
     case courseID, organizerID, roundID, participantID, recordID, recordType, reportedBy, deviceID, displayName
     case createdAt, startedAt, completedAt, updatedAt, enqueuedAt, eventSeq, isResolution, lastError
-    case kindOrder, localOrder, serverSeq, deletedAt
+    case kindOrder, localOrder, serverSeq, deletedAt, deviceName
 
     /// The SQL name: `roundID` → `round_id`. Worked out once, not at each use: the score
     /// events of a round are read column by column on every board refresh.
@@ -127,6 +127,8 @@ struct ScoreEventRow: StoreRecord {
     var deviceID: String
     var createdAt: Double
     var isResolution: Bool
+    /// The entering device's name then, when it said (v6).
+    var deviceName: String?
 }
 
 /// `sync_records`: the change-tracking row of a course, player or round (score events
@@ -169,6 +171,7 @@ extension ScoreEventRow {
         [
             Columns.seq, Columns.id, Columns.roundID, Columns.participantID, Columns.hole, Columns.strokes,
             Columns.supersedes, Columns.reportedBy, Columns.deviceID, Columns.createdAt, Columns.isResolution,
+            Columns.deviceName,
         ]
     }
 
@@ -189,6 +192,7 @@ extension ScoreEventRow {
         deviceID = row[8]
         createdAt = row[9]
         isResolution = row[10]
+        deviceName = row[11]
     }
 }
 
@@ -223,14 +227,16 @@ enum Rows {
             id: row.id, roundID: row.roundID, participantID: row.participantID,
             hole: row.hole, strokes: row.strokes, supersedes: unpack(row.supersedes),
             reportedBy: row.reportedBy, deviceID: row.deviceID,
-            createdAt: Date(timeIntervalSince1970: row.createdAt), isResolution: row.isResolution)
+            createdAt: Date(timeIntervalSince1970: row.createdAt), isResolution: row.isResolution,
+            deviceName: row.deviceName)
     }
 
     static func insert(_ event: ScoreEvent, _ db: Database) throws {
         try ScoreEventRow(
             seq: nil, id: event.id, roundID: event.roundID, participantID: event.participantID, hole: event.hole,
             strokes: event.strokes, supersedes: pack(event.supersedes), reportedBy: event.reportedBy,
-            deviceID: event.deviceID, createdAt: seconds(event.createdAt), isResolution: event.isResolution
+            deviceID: event.deviceID, createdAt: seconds(event.createdAt), isResolution: event.isResolution,
+            deviceName: event.deviceName
         ).insert(db)
     }
 
@@ -246,14 +252,15 @@ enum Rows {
     static func events(round: UUID, _ db: Database) throws -> [ScoreEvent] {
         let request = SQLRequest<Row>(
             sql: """
-                SELECT id, participant_id, hole, strokes, supersedes, reported_by, device_id, created_at, is_resolution
+                SELECT id, participant_id, hole, strokes, supersedes, reported_by, device_id, created_at, is_resolution,
+                    device_name
                 FROM score_events WHERE round_id = ? ORDER BY seq
                 """, arguments: [round], cached: true)
         return try Row.fetchCursor(db, request).map { row in
             ScoreEvent(
                 id: row[0], roundID: round, participantID: row[1], hole: row[2], strokes: row[3],
                 supersedes: Rows.unpack(row[4]), reportedBy: row[5], deviceID: row[6],
-                createdAt: Date(timeIntervalSince1970: row[7]), isResolution: row[8])
+                createdAt: Date(timeIntervalSince1970: row[7]), isResolution: row[8], deviceName: row[9])
         }.reduce(into: []) { $0.append($1) }
     }
 

@@ -126,6 +126,12 @@ enum Schema {
         registerCompactEventTracking(&migrator)
         registerHistoryIndex(&migrator)
         registerCourseLifetimes(&migrator)
+        // Issue 14: a score carries the name of the device it was entered on, so every
+        // device credits it alike ("at the kiosk", "from Nate's phone"). Nullable: older
+        // events, and older devices' events, have none.
+        migrator.registerMigration(
+            "v6 score event device names",
+            sql: "ALTER TABLE score_events ADD COLUMN device_name TEXT CHECK (device_name IS NULL OR length(device_name) > 0)")
         return migrator
     }
 

@@ -47,6 +47,13 @@ public struct ServerLink: Codable, Sendable, Equatable {
         return try decoder.decode(ServerLink.self, from: data)
     }
 
+    /// The name the device in `directory` enrolled with, which its scores carry (issue 14);
+    /// nil while it is in no group (or the link cannot be read: a score is never refused
+    /// for want of a name).
+    public static func enrolledName(in directory: URL?) -> String? {
+        directory.flatMap { try? load(from: $0) }?.deviceName
+    }
+
     public func save(to directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let encoder = JSONEncoder()

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerKit
 import HyzerStore
+import HyzerSync
 import KioskCore
 import Logging
 import SQLiteFaults
@@ -55,6 +56,10 @@ public final class KioskSession {
     private var preparedAt: Int?
     /// History pages read from the store so far (the tests' view of what was read when).
     private(set) var historyReads = 0
+    /// The name this kiosk enrolled in its group with, carried by every score it saves
+    /// (issue 14: "at the kiosk" here, the same name on every other device); nil while it
+    /// is in no group. Read from the link at the start and again when a join completes.
+    public private(set) var deviceName: String?
 
     /// `paging` comes from the kiosk's flags (`--board-page-seconds`, `--board-rows-per-page`);
     /// nil keeps the defaults.
@@ -76,6 +81,11 @@ public final class KioskSession {
         state = KioskState(settings: settings, viewport: viewport)
         state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
         checkStorage(now: now)
+        readDeviceName()
+    }
+
+    private func readDeviceName() {
+        deviceName = ServerLink.enrolledName(in: store.directory)
     }
 
     /// Reads the bundled first names behind the name wheel now, on the calling thread: for a
@@ -119,6 +129,7 @@ public final class KioskSession {
         case .turned, .pressed, .longPressed, .touch: inputs += 1
         default: break
         }
+        if case .joinChanged(.joined) = event { readDeviceName() }
         let effects = state.handle(event, now: now)
         perform(effects, now: now)
     }
@@ -295,11 +306,12 @@ public final class KioskSession {
         }
     }
 
-    /// The kiosk is the group's shared device: the round's organizer is recorded as the
-    /// reporter, the kiosk's device id (added by the store) as the source.
+    /// The kiosk is the group's shared device: nobody in particular typed the score, so it
+    /// is credited to the kiosk (issue 14), by its device id (added by the store) and name.
     private func entry(_ roundID: UUID, _ participantID: UUID, _ hole: Int, _ strokes: Int) -> ScoreEntry {
-        let reporter = state.data.rounds.first { $0.round.id == roundID }?.round.organizerID ?? participantID
-        return ScoreEntry(roundID: roundID, participantID: participantID, hole: hole, strokes: strokes, reportedBy: reporter)
+        ScoreEntry(
+            roundID: roundID, participantID: participantID, hole: hole, strokes: strokes, reportedBy: ScoreEvent.nobody,
+            deviceName: deviceName)
     }
 
     static func sentence(for error: any Error) -> String {

@@ -43,4 +43,31 @@ extension KioskState {
         if id == data.deviceID { return "this kiosk" }
         return deviceNames[id] ?? "device " + id.prefix(6)
     }
+
+    /// The device a score came from: this kiosk, else the name the score carries, else the
+    /// server's name for the device, else its short id.
+    public func deviceLabel(of event: ScoreEvent) -> String {
+        event.deviceID == data.deviceID ? "this kiosk" : event.deviceName ?? deviceLabel(event.deviceID)
+    }
+
+    /// The person who entered a score, when one did and it is known: a score typed at a
+    /// shared device (the kiosk) has none.
+    public func reporter(of event: ScoreEvent) -> String? {
+        event.reportedBy == ScoreEvent.nobody ? nil : data.name(of: event.reportedBy)
+    }
+
+    /// Where a score came from, as the hole card says it (issue 14): "at the kiosk" for this
+    /// kiosk's own; "from Nate's phone" for another device's, with the person when known and
+    /// not already in the device's name ("from the club tablet, by Jake"); "scored by Jake"
+    /// when only the person is known. The player's own statement from their own unnamed
+    /// device says nothing more than the score.
+    public func attribution(of event: ScoreEvent, for participant: UUID) -> String? {
+        if event.deviceID == data.deviceID { return "at the kiosk" }
+        let person = reporter(of: event).flatMap { event.reportedBy == participant ? nil : $0 }
+        guard let device = event.deviceName ?? deviceNames[event.deviceID] else {
+            return person.map { "scored by \($0)" }
+        }
+        guard let person, !device.localizedCaseInsensitiveContains(person) else { return "from \(device)" }
+        return "from \(device), by \(person)"
+    }
 }

@@ -121,7 +121,8 @@ struct Resolve: AsyncParsableCommand {
         do {
             recorded = try db.resolveDiscrepancy(
                 ScoreEntry(
-                    roundID: round.id, participantID: who.id, hole: hole, strokes: strokes, reportedBy: round.organizerID))
+                    roundID: round.id, participantID: who.id, hole: hole, strokes: strokes, reportedBy: round.organizerID,
+                    deviceName: ServerLink.enrolledName(in: db.directory)))
         } catch { throw CommandFailure(error) }
         print(
             "resolved \(who.name), hole \(hole): \(strokes) (supersedes \(recorded.event.supersedes.count)); event \(recorded.event.id.uuidString)"

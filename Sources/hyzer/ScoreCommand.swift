@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HyzerKit
 import HyzerStore
+import HyzerSync
 
 struct Score: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,7 +19,7 @@ struct Score: AsyncParsableCommand {
             recorded = try db.recordScore(
                 ScoreEntry(
                     roundID: round.id, participantID: who.id, hole: hole,
-                    strokes: strokes, reportedBy: who.id))
+                    strokes: strokes, reportedBy: who.id, deviceName: ServerLink.enrolledName(in: db.directory)))
         } catch { throw CommandFailure(error) }
         let correction = recorded.event.supersedes.isEmpty ? "" : " (corrects \(recorded.event.supersedes.count) earlier)"
         print("recorded \(who.name), hole \(hole): \(strokes)\(correction); event \(recorded.event.id.uuidString)")

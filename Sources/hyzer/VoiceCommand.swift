@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HyzerKit
 import HyzerStore
+import HyzerSync
 
 struct Voice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,7 +32,8 @@ struct Voice: AsyncParsableCommand {
                 let recorded = try db.recordScore(
                     ScoreEntry(
                         roundID: round.id, participantID: score.participantID, hole: hole,
-                        strokes: score.strokes, reportedBy: score.participantID))
+                        strokes: score.strokes, reportedBy: score.participantID,
+                        deviceName: ServerLink.enrolledName(in: db.directory)))
                 print(
                     "recorded \(name), hole \(hole): \(score.strokes) (heard \"\(score.heard)\")"
                         + (recorded.event.supersedes.isEmpty ? "" : ", a correction"))

@@ -148,6 +148,10 @@ def main():
             mine = db.execute(
                 "SELECT hex(participant_id), hole, strokes FROM score_events WHERE device_id = ? ORDER BY seq",
                 (creds["deviceID"],)).fetchall()
+            # Issue 14: each score says where it came from, in the event itself.
+            credited = db.execute("SELECT DISTINCT device_name FROM score_events WHERE device_id = ?",
+                                  (creds["deviceID"],)).fetchall()
+        check(credited == [("Nate's phone",)], f"the phone's scores are credited to {credited}")
         check(len(mine) == 3, f"the kiosk holds {len(mine)} of the phone's scores, not 3: {mine}")
         check(sorted(s for _, h, s in mine if h == hole) == [1, 2, 5], f"the kiosk holds {mine}")
         after = cli_standings(world, round_id, data=kiosk)

@@ -22,8 +22,15 @@ import Testing
     /// when v5 was written; from now on v5 is shipped too.
     @Test func domainSchemaAfterV5IsTheShippedOne() throws {
         let queue = try DatabaseQueue()
-        try Schema.domainMigrator.migrate(queue)
+        try Schema.domainMigrator.migrate(queue, upTo: "v5 course tombstones, wider courses and round pars")
         #expect(try SchemaDump.of(queue) == SchemaDump.shipped("domain-v5"))
+    }
+
+    /// And after v6 (issue 14: the entering device's name on each score).
+    @Test func domainSchemaAfterV6IsTheShippedOne() throws {
+        let queue = try DatabaseQueue()
+        try Schema.domainMigrator.migrate(queue)
+        #expect(try SchemaDump.of(queue) == SchemaDump.shipped("domain-v6"))
     }
 
     @Test func operationalSchemaIsTheShippedOne() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HyzerKit
+import HyzerSync
 import KioskCore
 import Testing
 
@@ -40,6 +41,30 @@ import Testing
             store: f.store, viewport: Viewport(width: 800, height: 480), now: 0, paging: (12_000, 4))
         #expect(flagged.state.settings.boardPageInterval == 12_000)
         #expect(flagged.state.settings.boardRowsPerPage == 4)
+    }
+
+    /// Issue 14 item 4: a score typed at the kiosk is the kiosk's, not the organizer's: no
+    /// person, the kiosk's device id, and (in a group) the name it enrolled with. Negative
+    /// control: the session as it was (the organizer as reporter) fails the first check.
+    @Test func aScoreTypedHereIsCreditedToTheKiosk() throws {
+        let f = try Fixture(onDisk: true)
+        for event in [KioskEvent.pressed, .pressed, .pressed] { f.session.send(event, now: 10) }
+        var saved = try #require(try f.store.events(round: f.round.id).last)
+        #expect(saved.reportedBy == ScoreEvent.nobody)
+        #expect(saved.deviceID == f.store.deviceID && saved.deviceName == nil, "in no group: no name yet")
+
+        // Joined: the link is written, and the next score carries its name.
+        try ServerLink(
+            serverURL: "http://127.0.0.1:1", groupID: "g", groupName: "League", deviceID: f.store.deviceID,
+            deviceName: "Clubhouse kiosk", deviceToken: "t", enrolledAt: Date()
+        ).save(to: f.dir)
+        f.session.send(.joinChanged(.joined(group: "League")), now: 20)
+        f.session.send(.longPressed, now: 30)
+        for event in [KioskEvent.pressed, .turned(1), .pressed, .pressed] { f.session.send(event, now: 40) }
+        saved = try #require(try f.store.events(round: f.round.id).last)
+        #expect(saved.deviceName == "Clubhouse kiosk")
+        #expect(saved.reportedBy == ScoreEvent.nobody)
+        #expect(f.session.state.attribution(of: saved, for: saved.participantID) == "at the kiosk")
     }
 
     @Test func theKnobsSaveLandsInSQLiteAndOnTheBoard() throws {

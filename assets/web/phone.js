@@ -201,8 +201,11 @@ async function save(round, participant, hole, strokes) {
     strokes,
     // A correction supersedes what the phone saw in the cell (its current leaves).
     supersedes: cell ? cell.leaves.map((l) => l.id) : [],
-    reportedBy: me?.id ?? round.organizerID,
+    // The person when the phone's owner plays in this round; otherwise nobody in particular
+    // (the all-zero id), and the score is credited to the phone by its name (issue 14).
+    reportedBy: me?.id ?? "00000000-0000-0000-0000-000000000000",
     deviceID: creds.deviceID,
+    deviceName: `${creds.name}'s phone`,
     createdAt: Date.now() / 1000,
     isResolution: false,
   };

@@ -171,11 +171,8 @@ extension KioskState {
             let total = standings.row(for: participant.id).map {
                 (ScoreFormat.toPar($0.toPar, minus: minus) + " total", Palette.toPar($0.toPar))
             }
-            // A phone's score says whose phone; otherwise who entered it, when not the player.
-            let scoredBy = cell.leaves.first.flatMap { leaf in
-                if leaf.deviceID != data.deviceID, let device = deviceNames[leaf.deviceID] { return "· from \(device)" }
-                return leaf.reportedBy == participant.id ? nil : data.name(of: leaf.reportedBy).map { "· scored by \($0)" }
-            }
+            // Where the score came from: "at the kiosk", "from Nate's phone".
+            let scoredBy = cell.leaves.first.flatMap { attribution(of: $0, for: participant.id) }.map { "· " + $0 }
             let check = cell.discrepancy.map { "check: " + $0.values.map(String.init).joined(separator: " or ") }
             let score = cell.value.map { ("\($0)", Palette.strokes($0, par: par)) } ?? ("–", Palette.textSecondary)
             let texts = Self.holeCardTexts(

@@ -153,8 +153,8 @@ extension Screen.Resolve {
             .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.precedes($1.id) }
             .map { event in
                 ResolveStatement(
-                    strokes: event.strokes, reporter: data.name(of: event.reportedBy) ?? "someone",
-                    device: state.deviceLabel(event.deviceID),
+                    strokes: event.strokes, reporter: state.reporter(of: event) ?? state.deviceLabel(of: event).capitalizedFirst,
+                    device: state.deviceLabel(of: event),
                     recordedAt: event.createdAt, isCurrent: leaves.contains(event.id))
             }
     }
@@ -171,4 +171,9 @@ extension Screen.Resolve {
     public func choices(in data: KioskData) -> [Int] {
         data.round?.discrepancy(at: cell).map(Self.choices(for:)) ?? []
     }
+}
+
+extension String {
+    /// "this kiosk" → "This kiosk", at the start of a sentence.
+    fileprivate var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
 }
