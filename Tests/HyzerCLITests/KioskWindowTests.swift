@@ -13,27 +13,16 @@ import Testing
         for args in [["init"], ["player", "add", "Ana"], ["player", "add", "Ben"]] {
             #expect(try await Binary.run("hyzer", args + ["--data", dir.path]).status == 0)
         }
-        let x = try await XServer.start()
-        defer { x.stop() }
-        let kiosk = try await Binary.start(
-            "hyzer-kiosk", ["--data", dir.path, "--windowed", "--size", "1024x600", "--knob", "keyboard", "--run-for", "90"],
-            environment: ProcessInfo.processInfo.environment.merging(["DISPLAY": x.display]) { $1 }, output: .collected)
-        defer { kiosk.terminate() }
-
-        // Bounded wait for the window: a kiosk that failed to start must fail the test, not hang it.
-        try await Self.focusWindow(of: kiosk, on: x)
-        func keys(_ k: [String], settle: Double = 0.3) async throws {
-            _ = try await x.xdotool(["key", "--delay", "90"] + k)
-            try await Task.sleep(nanoseconds: UInt64(settle * 1e9))
-        }
+        let window = try await WindowedKiosk.start(data: dir)
+        let kiosk = window.kiosk
         // Board → course list → Riverside Nine → Ana, Ben → Start → the card's Start.
-        try await keys(["Return", "Right", "Right", "Return", "Return", "Right", "Return", "Right", "Return", "Return"])
+        try await window.keys(["Return", "Right", "Right", "Return", "Return", "Right", "Return", "Right", "Return", "Return"])
         for _ in 1...9 {
             // Ana: one under par (Left = one stroke less); Ben: par. Then auto-advance.
-            try await keys(["Return", "Left", "Return", "Return", "Return"], settle: 1.3)
+            try await window.keys(["Return", "Left", "Return", "Return", "Return"], settle: 1.3)
         }
-        try await keys(["Return"])  // finalize → summary
-        try await keys(["Escape"], settle: 0.5)  // back to the board
+        try await window.keys(["Return"])  // finalize → summary
+        try await window.keys(["Escape"], settle: 0.5)  // back to the board
         kiosk.terminate()  // SIGTERM: a clean stop, as systemd does it
         let ended = try await kiosk.waitForExit()
         #expect(ended.termination == .exited(0), "\(ended.stderr)")
@@ -56,35 +45,22 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-window-guest-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         #expect(try await Binary.run("hyzer", ["init", "--data", dir.path]).status == 0)
-        let x = try await XServer.start()
-        defer { x.stop() }
-        let kiosk = try await Binary.start(
-            "hyzer-kiosk", ["--data", dir.path, "--windowed", "--size", "1024x600", "--knob", "keyboard", "--run-for", "90"],
-            environment: ProcessInfo.processInfo.environment.merging(["DISPLAY": x.display]) { $1 }, output: .collected)
-        defer { kiosk.terminate() }
-        try await Self.focusWindow(of: kiosk, on: x)
-        func keys(_ k: [String], settle: Double = 0.3) async throws {
-            _ = try await x.xdotool(["key", "--delay", "90"] + k)
-            try await Task.sleep(nanoseconds: UInt64(settle * 1e9))
-        }
-        func type(_ text: String) async throws {
-            _ = try await x.xdotool(["type", "--delay", "90", text])
-            try await Task.sleep(nanoseconds: 300_000_000)
-        }
+        let window = try await WindowedKiosk.start(data: dir)
+        let kiosk = window.kiosk
         // Board → course list → Riverside Nine → (no players yet) the new player's name.
-        try await keys(["Return", "Right", "Right", "Return"])
-        try await type("Dana")
-        try await keys(["Return"])  // done: Dana registered and picked, the cursor on Start
-        try await keys(["Right", "Right", "Return"])  // Add a guest
-        try await type("Marcus")
-        try await keys(["Return"])  // done: Marcus picked, the cursor on Start
-        try await keys(["Return", "Return"])  // Start round, and the card's Start
+        try await window.keys(["Return", "Right", "Right", "Return"])
+        try await window.type("Dana")
+        try await window.keys(["Return"])  // done: Dana registered and picked, the cursor on Start
+        try await window.keys(["Right", "Right", "Return"])  // Add a guest
+        try await window.type("Marcus")
+        try await window.keys(["Return"])  // done: Marcus picked, the cursor on Start
+        try await window.keys(["Return", "Return"])  // Start round, and the card's Start
         for _ in 1...9 {
             // Dana: one over par (Right = one stroke more); Marcus: par. Then auto-advance.
-            try await keys(["Return", "Right", "Return", "Return", "Return"], settle: 1.3)
+            try await window.keys(["Return", "Right", "Return", "Return", "Return"], settle: 1.3)
         }
-        try await keys(["Return"])  // finalize → summary
-        try await keys(["Escape"], settle: 0.5)
+        try await window.keys(["Return"])  // finalize → summary
+        try await window.keys(["Escape"], settle: 0.5)
         kiosk.terminate()
         let ended = try await kiosk.waitForExit()
         #expect(ended.termination == .exited(0), "\(ended.stderr)")
@@ -100,13 +76,62 @@ import Testing
         #expect(snapshot.standings.rows.map(\.name) == ["Marcus", "Dana"])
         #expect(snapshot.standings.rows.map(\.toPar) == [0, 9])
     }
+}
+
+/// The kiosk in a real window on a private Xvfb, the keyboard as its knob, driven by X11
+/// key events (xdotool) as a development machine's keyboard would drive it. Stopped (both
+/// the kiosk and the server) when released.
+final class WindowedKiosk: Sendable {
+    let x: XServer
+    let kiosk: ChildProcess
+
+    /// Starts the kiosk on `dir` for at most 90 s and gives its window the keyboard.
+    static func start(data dir: URL) async throws -> WindowedKiosk {
+        let x = try await XServer.start()
+        let kiosk: ChildProcess
+        do {
+            kiosk = try await Binary.start(
+                "hyzer-kiosk",
+                ["--data", dir.path, "--windowed", "--size", "1024x600", "--knob", "keyboard", "--run-for", "90"],
+                environment: ProcessInfo.processInfo.environment.merging(["DISPLAY": x.display]) { $1 },
+                output: .collected)
+        } catch {
+            x.stop()
+            throw error
+        }
+        let window = WindowedKiosk(x: x, kiosk: kiosk)
+        try await window.focus()
+        return window
+    }
+
+    private init(x: XServer, kiosk: ChildProcess) {
+        self.x = x
+        self.kiosk = kiosk
+    }
+
+    deinit {
+        kiosk.terminate()
+        x.stop()
+    }
+
+    /// Key presses (X keysym names), 90 ms apart, then `settle` seconds for the kiosk.
+    func keys(_ k: [String], settle: Double = 0.3) async throws {
+        _ = try await x.xdotool(["key", "--delay", "90"] + k)
+        try await Task.sleep(nanoseconds: UInt64(settle * 1e9))
+    }
+
+    /// Text typed as a keyboard types it.
+    func type(_ text: String) async throws {
+        _ = try await x.xdotool(["type", "--delay", "90", text])
+        try await Task.sleep(nanoseconds: 300_000_000)
+    }
 
     /// Finds the kiosk's window (within 15 s; a kiosk that failed to start fails the test and
     /// does not hang it) and gives it the keyboard. No window manager runs under Xvfb, so the
     /// focus is set directly (`--sync` can wait forever without one), and again until X
     /// takes it: a window found the instant it is created may not be viewable yet.
-    static func focusWindow(of kiosk: ChildProcess, on x: XServer) async throws {
-        let id = try await window(of: kiosk, on: x)
+    private func focus() async throws {
+        let id = try await window()
         for attempt in 1...20 {
             do {
                 _ = try await x.xdotool(["windowfocus", id])
@@ -118,7 +143,7 @@ import Testing
         try await Task.sleep(nanoseconds: 300_000_000)
     }
 
-    static func window(of kiosk: ChildProcess, on x: XServer) async throws -> String {
+    private func window() async throws -> String {
         var window: String?
         for _ in 0..<150 where window == nil && kiosk.isRunning {
             window = (try? await x.xdotool(["search", "--name", "^Hyzer$"]))?.split(separator: "\n").last.map(String.init)

@@ -9,16 +9,22 @@ import Testing
 /// Issue 14: course edits and deletions reach every device through a real server (on
 /// loopback, real SQLite files), and a played round's results never move with them.
 @Suite(.serialized) struct CourseSyncTests {
+    /// `course` saved on `device`, and a round of one new player started on it there.
+    static func startRound(on course: Course, at device: TestDevice) throws -> (Player, Round) {
+        try device.db.saveCourse(course)
+        let player = try Player(displayName: "Nate")
+        try device.db.savePlayer(player)
+        let round = try device.db.startRound(
+            try device.db.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)]).id)
+        return (player, round)
+    }
+
     @Test func editsAndDeletionsReachTheOtherDeviceAndPlayedRoundsKeepTheirPars() async throws {
         try await withGroup { group in
             let a = try await group.device("A")
             let b = try await group.device("B")
             let course = try Course(name: "Three Nines", holeCount: 27, exceptions: [27: 7])
-            try a.db.saveCourse(course)
-            let player = try Player(displayName: "Nate")
-            try a.db.savePlayer(player)
-            let round = try a.db.startRound(
-                try a.db.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)]).id)
+            let (player, round) = try Self.startRound(on: course, at: a)
             for hole in 1...27 { try a.score(round, 0, hole: hole, 3) }
             try await a.sync()
             try await b.sync()
@@ -72,11 +78,7 @@ import Testing
             let a = try await group.device("A")
             // A course of A's own: the late device's seeded courses do not include it.
             let course = try Course(name: "Pitch and Putt", holeCount: 6, exceptions: [6: 4])
-            try a.db.saveCourse(course)
-            let player = try Player(displayName: "Nate")
-            try a.db.savePlayer(player)
-            let round = try a.db.startRound(
-                try a.db.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)]).id)
+            let (_, round) = try Self.startRound(on: course, at: a)
             try a.score(round, 0, hole: 1, 2)
             try a.db.deleteCourse(id: course.id)
             try await a.sync()

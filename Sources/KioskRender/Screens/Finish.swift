@@ -18,14 +18,20 @@ extension Painter {
                 )
             case .discard: ("Discard this round?", "No scores yet. It leaves the board and is not kept in history.")
             }
+        paintQuestion(
+            title: title, subtitle: subtitle, color: finish.kind == .discard ? Palette.accent : Palette.overPar,
+            lines: finish.kind == .finish ? missing.map(\.line) : [], choices: finish.choices, cursor: finish.cursor)
+    }
+
+    /// A question screen: its title, a coloured line, the details (as many as fit, the rest
+    /// counted), the two answers as buttons, and the footer's hint.
+    func paintQuestion(title: String, subtitle: String, color: RGB, lines: [String], choices: [String], cursor: Int) {
         let boxes = layout.questionBoxes(
-            title: title, subtitle: subtitle, subtitleColor: finish.kind == .discard ? Palette.accent : Palette.overPar,
-            lines: finish.kind == .finish ? missing.map(\.line) : [], more: { "… and \($0) more" })
+            title: title, subtitle: subtitle, subtitleColor: color, lines: lines, more: { "… and \($0) more" })
         draw(boxes.title)
         draw(boxes.subtitle)
         for line in boxes.lines { draw(line) }
-
-        paintChoices(finish.choices, cursor: finish.cursor)
+        paintChoices(choices, cursor: cursor)
         paintFooter("Turn to choose · Press to confirm · Hold to go back")
     }
 
