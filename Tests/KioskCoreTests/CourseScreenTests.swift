@@ -154,6 +154,23 @@ import Testing
         #expect(h.state.screen == .courseList(cursor: 0))
     }
 
+    /// Taps answer the question too: on a button only, never from a stray touch.
+    @Test func theDeleteQuestionTakesTaps() throws {
+        var h = try Harness(startRound: false)
+        openCourses(&h)
+        h.send(.pressed)
+        try move(&h, to: .delete)
+        h.send(.pressed)
+        let buttons = Layout(viewport: h.state.viewport).statusButtons(count: 2)
+        h.send(.touch(x: 1, y: 1))
+        #expect(h.state.screen.name == "delete-course", "a touch off the buttons answers nothing")
+        h.send(.touch(x: buttons[1].midX, y: buttons[1].midY))
+        #expect(h.state.screen.name == "course-editor")
+        h.send(.pressed)
+        h.send(.touch(x: buttons[0].midX, y: buttons[0].midY))
+        #expect(h.effects.contains(.deleteCourse(h.course.id)))
+    }
+
     @Test func aCourseDeletedElsewhereWhileOpenIsSaid() throws {
         var h = try Harness(startRound: false)
         openCourses(&h)

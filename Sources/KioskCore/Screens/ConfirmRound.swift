@@ -58,9 +58,9 @@ extension Screen.ConfirmRound: ScreenBehavior {
     func back(in state: inout KioskState) { state.screen = .setupPlayers(setup) }
 
     func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
-        guard let index = layout.statusButtons(count: 2).firstIndex(where: { $0.contains(x: x, y: y) }) else { return [] }
-        state.screen = .confirmRound(Screen.ConfirmRound(setup: setup, cursor: index))
-        return state.press(now: now)
+        state.touchChoices(layout, x: x, y: y, count: 2, now: now) {
+            .confirmRound(Screen.ConfirmRound(setup: setup, cursor: $0))
+        }
     }
 
     /// A course deleted, or a player removed, elsewhere meanwhile: back to the list, which

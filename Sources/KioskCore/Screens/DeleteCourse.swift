@@ -52,9 +52,9 @@ extension Screen.DeleteCourse: ScreenBehavior {
     func back(in state: inout KioskState) { state.screen = .courseEditor(editor) }
 
     func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
-        guard let index = layout.statusButtons(count: 2).firstIndex(where: { $0.contains(x: x, y: y) }) else { return [] }
-        state.screen = .deleteCourse(Screen.DeleteCourse(editor: editor, cursor: index))
-        return state.press(now: now)
+        state.touchChoices(layout, x: x, y: y, count: 2, now: now) {
+            .deleteCourse(Screen.DeleteCourse(editor: editor, cursor: $0))
+        }
     }
 
     /// Deleted on another device meanwhile: nothing left to ask.

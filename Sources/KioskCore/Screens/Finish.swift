@@ -93,9 +93,7 @@ extension Screen.FinishRound: ScreenBehavior {
     func back(in state: inout KioskState) { state.screen = .menu(cursor: 0) }
 
     func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
-        guard let index = layout.statusButtons(count: 2).firstIndex(where: { $0.contains(x: x, y: y) }) else { return [] }
-        state.screen = .finishRound(kind: kind, cursor: index)
-        return state.press(now: now)
+        state.touchChoices(layout, x: x, y: y, count: 2, now: now) { .finishRound(kind: kind, cursor: $0) }
     }
 
     /// The round was finished elsewhere; or, asked to discard, a score came in (the

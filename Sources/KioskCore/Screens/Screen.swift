@@ -153,6 +153,18 @@ extension KioskState {
         return wanted == clamped ? [] : [.buzz(.limit)]
     }
 
+    /// A tap on one of a question's answer buttons chooses that answer and presses it; a tap
+    /// elsewhere does nothing (a stray touch must not answer).
+    mutating func touchChoices(
+        _ layout: Layout, x: Double, y: Double, count: Int, now: Millis, _ make: (Int) -> Screen
+    ) -> [KioskEffect] {
+        guard let index = layout.statusButtons(count: count).firstIndex(where: { $0.contains(x: x, y: y) }) else {
+            return []
+        }
+        screen = make(index)
+        return press(now: now)
+    }
+
     /// A tap on a list row selects that row and presses it.
     mutating func touchList(
         _ layout: Layout, y: Double, rows: Int, cursor: Int = 0, now: Millis, _ make: (Int) -> Screen
