@@ -209,13 +209,14 @@ public struct NameWheel: Sendable, Equatable {
         case character(Character)
         case delete
         case done
-        /// A whole name that starts with what is typed.
+        /// A whole name that starts with what is typed: taking it finishes the entry, as
+        /// tapping a suggested name does ("Ja…", Jake appears, tap).
         case completion(String)
     }
 
     public enum Outcome: Sendable, Equatable {
         case typing
-        /// Done was pressed on a name that may be used (trimmed).
+        /// Done was pressed on a name that may be used (trimmed), or a completion was taken.
         case finished(String)
         /// Nothing changed; the message says why, for the screen.
         case refused(String)
@@ -294,7 +295,11 @@ public struct NameWheel: Sendable, Equatable {
             guard !text.isEmpty else { return .refused("Nothing to delete") }
             text.removeLast()
         case .completion(let name):
+            // The whole name, so the entry is over: a name to go on typing is typed instead
+            // (its letters stay near the cursor), and Done would be one more press each time.
             text = String(name.prefix(Self.maxLength))
+            layOut()
+            return .finished(text)
         case .done:
             let name = text.trimmingCharacters(in: .whitespaces)
             guard !name.isEmpty else { return .refused("Enter a name first") }
@@ -345,33 +350,45 @@ extension NameWheel {
         public var detents: Int
     }
 
-    /// The steps to enter `name` and press done, taking each the short way round and a
-    /// completion as soon as the wheel offers the whole name: what a person does who knows the
-    /// wheel. Nil when the name has a character the wheel lacks.
+    /// The fewest knob actions that enter `name`: each item taken the short way round, and the
+    /// whole name taken as a completion wherever that is cheaper than typing on (a completion
+    /// a few detents away may cost more than the two letters under the cursor that bring it
+    /// closer). What a person does who knows the wheel. Nil when the name has a character the
+    /// wheel lacks.
+    ///
+    /// The wheel is laid out from its text alone, so the wheel after k letters is the same
+    /// however it was reached: the cheapest way is a shortest path along the name, worked
+    /// out backwards from Done.
     public static func replay(_ name: String, predictor: NamePredictor) -> [Step]? {
-        let target = NameLexicon.key(name)
-        var wheel = NameWheel(predictor: predictor)
-        var steps: [Step] = []
-        while true {
-            let typed = NameLexicon.key(wheel.text)
-            let next: Item
-            if typed == target {
-                next = .done
-            } else if let whole = wheel.completions.first(where: { NameLexicon.key($0) == target }) {
-                next = .completion(whole)
-            } else {
-                guard target.hasPrefix(typed), typed.count < target.count else { return nil }
-                next = .character(target[target.index(target.startIndex, offsetBy: typed.count)])
+        let target = Array(NameLexicon.key(name))
+        guard !target.isEmpty else { return nil }
+        // wheels[k]: the wheel with the first k letters typed.
+        var wheels = [NameWheel(predictor: predictor)]
+        for character in target {
+            var wheel = wheels[wheels.count - 1]
+            guard wheel.ring.contains(.character(character)), wheel.take(.character(character)) == .typing else {
+                return nil
             }
-            guard let detents = wheel.detents(to: next) else { return nil }
-            wheel.turn(detents)
-            steps.append(Step(item: next, detents: detents))
-            switch wheel.press() {
-            case .finished: return steps
-            case .refused: return nil
-            case .typing: continue
-            }
+            wheels.append(wheel)
         }
+        func step(_ item: Item, on wheel: NameWheel) -> Step? { wheel.detents(to: item).map { Step(item: item, detents: $0) } }
+        func cost(_ steps: [Step]) -> Int { steps.reduce(0) { $0 + abs($1.detents) + 1 } }
+        let key = String(target)
+        var best: [[Step]?] = Array(repeating: nil, count: target.count + 1)
+        best[target.count] = step(.done, on: wheels[target.count]).map { [$0] }
+        for k in stride(from: target.count - 1, through: 0, by: -1) {
+            var options: [[Step]] = []
+            if let rest = best[k + 1], let letter = step(.character(target[k]), on: wheels[k]) {
+                options.append([letter] + rest)
+            }
+            if let whole = wheels[k].completions.first(where: { NameLexicon.key($0) == key }),
+                let completion = step(.completion(whole), on: wheels[k])
+            {
+                options.append([completion])
+            }
+            best[k] = options.min { cost($0) < cost($1) }
+        }
+        return best[0]
     }
 
     /// The knob actions (detents plus presses) of `replay`: what `hyzer-bench name-entry` counts.

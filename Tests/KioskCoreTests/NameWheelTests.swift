@@ -69,16 +69,15 @@ import Testing
         #expect(wheel.selected == .character("a"))
     }
 
-    /// Typing folds case and accents for lookup, and a completion enters the name as spelled.
+    /// Typing folds case and accents for lookup, and a completion enters the name as spelled
+    /// and finishes the entry (no Done after it).
     @Test func completionsMatchWithoutAccentsAndEnterTheSpelling() {
         var wheel = NameWheel(predictor: NamePredictor(bundled: Self.lexicon(["Zoë": 2, "Zola": 1])))
         Self.type("zo", on: &wheel)
         #expect(wheel.completions == ["Zoë", "Zola"])
         wheel.turn(wheel.detents(to: .completion("Zoë"))!)
-        #expect(wheel.press() == .typing)
-        #expect(wheel.text == "Zoë")
-        #expect(wheel.selected == .done)
         #expect(wheel.press() == .finished("Zoë"))
+        #expect(wheel.text == "Zoë")
     }
 
     @Test func lettersDeleteAndDone() {
@@ -134,6 +133,52 @@ import Testing
         // A listed name is taken whole once offered; "Emma" needs fewer steps than its letters + done.
         #expect(try #require(NameWheel.replay("Emma", predictor: predictor)).count < 5)
         #expect(NameWheel.replay("Łukasz", predictor: predictor) == nil)
+    }
+
+    /// The replay counts the fewest actions: never more than the plain way (take the whole
+    /// name as soon as it is offered), and fewer for some names, where typing on brings the
+    /// completion nearer than it was first offered. Over the commonest bundled names.
+    @Test func theReplayIsNeverDearerThanTakingTheFirstCompletionOffered() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("assets/first-names.tsv")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let predictor = NamePredictor(bundled: NameLexicon(tsv: text))
+        let names = text.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }.prefix(200)
+            .map { String($0.prefix { $0 != "\t" }) }
+        var cheaper = 0
+        for name in names {
+            let replayed = try #require(NameWheel.actions(toEnter: name, predictor: predictor), "\(name)")
+            let plain = try #require(Self.plainActions(name, predictor: predictor), "\(name)")
+            #expect(replayed <= plain, "\(name)")
+            if replayed < plain { cheaper += 1 }
+        }
+        #expect(cheaper > 0, "no name was cheaper: the replay would be the plain way")
+    }
+
+    /// Letters until the wheel offers the whole name, then that completion (or Done).
+    static func plainActions(_ name: String, predictor: NamePredictor) -> Int? {
+        let target = NameLexicon.key(name)
+        var wheel = NameWheel(predictor: predictor)
+        var actions = 0
+        while true {
+            let typed = NameLexicon.key(wheel.text)
+            let next: NameWheel.Item
+            if typed == target {
+                next = .done
+            } else if let whole = wheel.completions.first(where: { NameLexicon.key($0) == target }) {
+                next = .completion(whole)
+            } else {
+                next = .character(target[target.index(target.startIndex, offsetBy: typed.count)])
+            }
+            guard let detents = wheel.detents(to: next) else { return nil }
+            wheel.turn(detents)
+            actions += abs(detents) + 1
+            switch wheel.press() {
+            case .finished: return actions
+            case .refused: return nil
+            case .typing: continue
+            }
+        }
     }
 
     /// The bundled asset parses: thousands of names, the commonest first, comments skipped.
