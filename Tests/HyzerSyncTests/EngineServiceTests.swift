@@ -14,7 +14,7 @@ import Testing
             dataDirectory: dir, assets: repositoryRoot.appendingPathComponent("assets"),
             clock: clock)
         let link = ServerLink(
-            serverURL: "http://127.0.0.1:\(try freePort())", groupID: "g", groupName: "G",
+            serverURL: "http://127.0.0.1:\(refusingPort)", groupID: "g", groupName: "G",
             deviceID: db.deviceID, deviceName: "A", deviceToken: "t", enrolledAt: clock.date)
         var options = SyncEngine.Options()
         options.liveUpdates = false

@@ -21,7 +21,7 @@ import Testing
 
             // Offline: A points at a port nobody listens on.
             let offlineLink = ServerLink(
-                serverURL: "http://127.0.0.1:\(try freePort())", groupID: a.link.groupID,
+                serverURL: "http://127.0.0.1:\(refusingPort)", groupID: a.link.groupID,
                 groupName: a.link.groupName, deviceID: a.link.deviceID, deviceName: "A",
                 deviceToken: a.link.deviceToken, enrolledAt: a.link.enrolledAt)
             var quick = SyncEngine.Options()

@@ -146,6 +146,23 @@ final class TestDevice: @unchecked Sendable {
     func snapshot(_ round: Round) throws -> RoundSnapshot { try db.snapshot(round: round.id) }
 }
 
+/// A loopback port for "a server that is not there": bound by this test process for its whole
+/// life and never listened on, so a connection is refused at once and no other test's server
+/// can be given it. (A port from `freePort` is free again once it returns: a server another
+/// test starts in parallel may take it, and the "absent" server then answers.)
+let refusingPort: Int = {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_port = 0
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+    precondition(bound == 0, "cannot bind a loopback port")
+    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+    return Int(UInt16(bigEndian: addr.sin_port))
+}()
+
 /// A free loopback port (bound then released).
 func freePort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
