@@ -84,7 +84,11 @@ public final class ScratchVolume {
         // reserved, and give some back once the file is synced: fill again after each sync
         // until a round writes nothing, or a database write can still find room (seen in CI
         // while other builds ran: "Storage low: 0 MB free", and the write went through).
-        for _ in 0..<16 {
+        // The last sync can itself give reservations back, so it is full only once two rounds
+        // in a row, a whole-system sync and a moment apart, write nothing (seen once in CI:
+        // one round was not enough, and a fresh database's WAL found room).
+        var emptyRounds = 0
+        for _ in 0..<32 where emptyRounds < 2 {
             var size = buffer.count
             var wrote = false
             while size > 0 {
@@ -97,7 +101,9 @@ public final class ScratchVolume {
                 }
             }
             fsync(fd)
-            if !wrote { break }
+            sync()
+            emptyRounds = wrote ? 0 : emptyRounds + 1
+            if emptyRounds < 2 { usleep(20_000) }
         }
         return filler
     }
