@@ -20,6 +20,9 @@ struct PushBatch {
     /// of 200 events for one round validates against one read, not 200.
     private var rounds: [UUID: RoundRecord?] = [:]
     private var courses: [UUID: CourseRecord?] = [:]
+    /// The course each round is played on (its own pars), by round id: made once a batch,
+    /// not once an event (a `Course` validates its name and pars as it is made).
+    private var playedCourses: [UUID: Course?] = [:]
     private let decoder = SyncCoding.decoder()
 
     init(groupID: String, db: Database, records: [SyncRecord]) throws {
@@ -98,8 +101,12 @@ struct PushBatch {
                     lifecycle: stamp.lifecycle, updatedAt: stamp.updatedAt, version: stamp.version
                 ).save(db)
                 switch record {
-                case .round(let r): rounds[r.id] = r
-                case .course(let c): courses[c.id] = c
+                case .round(let r):
+                    rounds[r.id] = r
+                    playedCourses[r.id] = nil
+                case .course(let c):
+                    courses[c.id] = c
+                    playedCourses.removeAll()
                 default: break
                 }
             }
@@ -135,7 +142,7 @@ struct PushBatch {
             }
         case .scoreEvent(let e):
             guard let roundRecord = try round(e.roundID) else { return "event \(e.id): unknown round \(e.roundID)" }
-            guard let course = roundRecord.playedCourse(try course(roundRecord.courseID)) else {
+            guard let course = try playedCourse(roundRecord) else {
                 return "event \(e.id): unknown course \(roundRecord.courseID)"
             }
             let event = e.event
@@ -168,6 +175,13 @@ struct PushBatch {
             return nil
         }
         rounds[id] = found
+        return found
+    }
+
+    private mutating func playedCourse(_ round: RoundRecord) throws -> Course? {
+        if let cached = playedCourses[round.id] { return cached }
+        let found = round.playedCourse(try course(round.courseID))
+        playedCourses[round.id] = found
         return found
     }
 
