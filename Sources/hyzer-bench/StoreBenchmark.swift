@@ -22,6 +22,9 @@ enum StoreBenchmark {
         let players = try (0..<10).map { try Player(displayName: "Player \($0)") }
         for p in players { try db.savePlayer(p) }
         let devices = (0..<4).map { _ in UUID().uuidString.lowercased() }
+        // Every score names its device (issue 14), as a kiosk's and a phone's do.
+        let deviceNames = Dictionary(
+            uniqueKeysWithValues: zip(devices, ["Kiosk clubhouse", "Nate's phone", "Mike's phone", "Jake's phone"]))
 
         var roundIDs: [UUID] = []
         var eventCount = 0
@@ -40,14 +43,14 @@ enum StoreBenchmark {
                     let strokes = course.pars[hole - 1] + Int.random(in: -1...2, using: &rng)
                     let e = ScoreEvent(
                         roundID: round.id, participantID: p.id, hole: hole, strokes: strokes,
-                        reportedBy: who[0].id, deviceID: device, createdAt: date)
+                        reportedBy: who[0].id, deviceID: device, createdAt: date, deviceName: deviceNames[device])
                     events.append(e)
                     if Int.random(in: 0..<10, using: &rng) == 0 {
                         events.append(
                             ScoreEvent(
                                 roundID: round.id, participantID: p.id, hole: hole,
                                 strokes: strokes + 1, supersedes: [e.id], reportedBy: who[0].id,
-                                deviceID: device, createdAt: date))
+                                deviceID: device, createdAt: date, deviceName: deviceNames[device]))
                     }
                 }
             }
