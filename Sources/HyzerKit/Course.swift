@@ -30,9 +30,7 @@ public struct Course: Sendable, Hashable, Codable, Identifiable {
 
     /// Validates everything: bad input is a typed error, never a crash.
     public init(id: UUID = UUID(), name: String, pars: [Int]) throws(CourseError) {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .emptyName }
-        guard trimmed.count <= Course.maxNameLength else { throw .nameTooLong(trimmed.count) }
+        let trimmed = try Course.validName(name)
         guard Course.allowedHoleCounts.contains(pars.count) else { throw .invalidHoleCount(pars.count) }
         for (index, par) in pars.enumerated() where !Course.allowedPars.contains(par) {
             throw .invalidPar(hole: index + 1, par: par)
@@ -40,6 +38,15 @@ public struct Course: Sendable, Hashable, Codable, Identifiable {
         self.id = id
         self.name = trimmed
         self.pars = pars
+    }
+
+    /// `name` as a course's name: trimmed; refused when empty or too long for the board.
+    /// The one rule, for a course being made and for a name entered before its holes are.
+    public static func validName(_ name: String) throws(CourseError) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .emptyName }
+        guard trimmed.count <= Course.maxNameLength else { throw .nameTooLong(trimmed.count) }
+        return trimmed
     }
 
     /// FR6: a default par for every hole, plus per-hole exceptions keyed by hole number.

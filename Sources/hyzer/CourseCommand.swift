@@ -39,6 +39,15 @@ struct CourseCommand: AsyncParsableCommand {
         }
     }
 
+    /// Saves `course` unless another course already has its name (two courses of one name
+    /// could not be told apart by name, here or on the kiosk's list).
+    static func save(_ course: Course, in db: HyzerDatabase) throws {
+        if let other = try db.courses().named(course.name, except: course.id) {
+            throw CommandFailure(message: "a course named \(other.name) already exists (\(other.id.uuidString))")
+        }
+        do { try db.saveCourse(course) } catch { throw CommandFailure(error) }
+    }
+
     /// Issue 14 item 5: a course from a script. The id is printed last.
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -66,10 +75,7 @@ struct CourseCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(error)
             }
-            if let other = try db.courses().named(course.name) {
-                throw CommandFailure(message: "a course named \(other.name) already exists (\(other.id.uuidString))")
-            }
-            try db.saveCourse(course)
+            try CourseCommand.save(course, in: db)
             print("created \(course.name): \(course.holeCount) holes, par \(course.totalPar)")
             print(course.id.uuidString)
         }
@@ -105,10 +111,7 @@ struct CourseCommand: AsyncParsableCommand {
             do { edited = try Course(id: current.id, name: name ?? current.name, pars: pars) } catch {
                 throw CommandFailure(error)
             }
-            if let other = try db.courses().named(edited.name, except: edited.id) {
-                throw CommandFailure(message: "a course named \(other.name) already exists (\(other.id.uuidString))")
-            }
-            do { try db.saveCourse(edited) } catch { throw CommandFailure(error) }
+            try CourseCommand.save(edited, in: db)
             print("saved \(edited.name): \(edited.holeCount) holes, par \(edited.totalPar)")
         }
     }

@@ -113,9 +113,7 @@ extension Screen {
             } catch {
                 return state.refuse(Self.sentence(error), now: now)
             }
-            if let other = state.data.courses.named(course.name, except: course.id) {
-                return state.refuse("A course named \(other.name) already exists", now: now)
-            }
+            if let taken = nameTaken(course.name, in: state.data) { return state.refuse(taken, now: now) }
             if isNew && origin == .setupCourse {
                 // Straight on to who is playing, on the new course.
                 state.screen = .setupPlayers(courseID: course.id, selected: [], cursor: 0)
@@ -124,6 +122,12 @@ extension Screen {
                     Screen.CourseList(cursor: state.data.courses.firstIndex { $0.id == course.id } ?? 0, focus: course.id))
             }
             return [.buzz(.confirm), .saveCourse(course)]
+        }
+
+        /// What the screen says when another course already has `name` (two courses of one
+        /// name could not be told apart on the setup list); nil when none has.
+        func nameTaken(_ name: String, in data: KioskData) -> String? {
+            data.courses.named(name, except: draft.id).map { "A course named \($0.name) already exists" }
         }
 
         static func sentence(_ error: CourseError) -> String {

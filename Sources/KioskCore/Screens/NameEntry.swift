@@ -106,14 +106,11 @@ extension Screen {
                 state.screen = .setupPlayers(setup)
                 return [.buzz(.confirm)]
             case .courseName(var editor):
-                let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-                if trimmed.isEmpty { return state.refuse(Screen.CourseEditor.sentence(.emptyName), now: now) }
-                if trimmed.count > Course.maxNameLength {
-                    return state.refuse(Screen.CourseEditor.sentence(.nameTooLong(trimmed.count)), now: now)
+                let trimmed: String
+                do { trimmed = try Course.validName(name) } catch {
+                    return state.refuse(Screen.CourseEditor.sentence(error), now: now)
                 }
-                if let other = state.data.courses.named(trimmed, except: editor.draft.id) {
-                    return state.refuse("A course named \(other.name) already exists", now: now)
-                }
+                if let taken = editor.nameTaken(trimmed, in: state.data) { return state.refuse(taken, now: now) }
                 editor.draft.name = trimmed
                 state.screen = .courseEditor(editor)
                 return []
