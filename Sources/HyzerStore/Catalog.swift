@@ -58,7 +58,7 @@ extension StoreRead where Value == [Course] {
 extension StoreRead where Value == Course? {
     /// The course with `id` while it is in use; nil when it is unknown or deleted.
     public static func course(id: UUID) -> Self {
-        StoreRead { db in try CourseRow.exists(db, key: id) ? try? Rows.courseInUse(id: id, db) : nil }
+        StoreRead { db in try Rows.liveCourse(id: id, db) }
     }
 }
 

@@ -92,7 +92,7 @@ extension StoreWrite where Value == Round {
     /// on another device, the round keeps the pars it was set up with.
     public static func startRound(_ roundID: UUID, at date: Date? = nil) -> Self {
         mutateRound(roundID) { round, db, context in
-            let course = try? Rows.courseInUse(id: round.courseID, db)
+            let course = try Rows.liveCourse(id: round.courseID, db)
             do throws(RoundError) {
                 if let course { try round.takePars(of: course) }
                 try round.start(at: date ?? context.now)

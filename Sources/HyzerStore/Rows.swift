@@ -314,6 +314,12 @@ enum Rows {
         }
     }
 
+    /// The course with `id` while it is in use: nil when it is unknown or deleted.
+    static func liveCourse(id: UUID, _ db: Database) throws -> Course? {
+        guard let row = try CourseRow.fetchOne(db, key: id), row.deletedAt == nil else { return nil }
+        return try course(id: id, db)
+    }
+
     /// The course with `id` if it can be picked for a new round or changed: it exists
     /// and was not deleted, here or on a device this one has heard from.
     static func courseInUse(id: UUID, _ db: Database) throws -> Course {
@@ -327,10 +333,6 @@ enum Rows {
     static func parsText(_ pars: [Int]) -> String { pars.map(String.init).joined(separator: ",") }
 
     static func parsList(_ text: String) -> [Int] { text.split(separator: ",").compactMap { Int($0) } }
-
-    static func courseUpdatedAt(_ id: UUID, _ db: Database) throws -> Double? {
-        try CourseRow.fetchOne(db, key: id)?.updatedAt
-    }
 
     static func save(_ course: Course, at updatedAt: Double, _ db: Database) throws {
         try CourseRow(id: course.id, name: course.name, updatedAt: updatedAt, deletedAt: nil).upsert(db)
