@@ -9,8 +9,8 @@ import Foundation
 public struct Course: Sendable, Hashable, Codable, Identifiable {
     /// Any count in this range; 36 is two full rounds of an 18-hole course.
     public static let allowedHoleCounts: ClosedRange<Int> = 1...36
-    /// The counts offered first when a course is created.
-    public static let usualHoleCounts = [9, 18]
+    /// A new course's hole count until it is changed: the usual full layout.
+    public static let defaultHoleCount = 18
     /// Pars outside this range are almost certainly typos (a par-30 hole does not exist);
     /// 7 is the longest par a disc-golf course actually uses.
     public static let allowedPars: ClosedRange<Int> = 2...7

@@ -26,13 +26,19 @@ struct HeadlessJourney {
 
     /// Plays `script` at 1280×720; returns the paths of the images it wrote.
     func play(_ script: String) async throws -> [String] {
-        let scriptURL = dir.appendingPathComponent("journey.txt")
+        try await Self.play(script, in: dir, name: "journey")
+    }
+
+    /// Plays `script` at 1280×720 on the data directory `dir`, as `NAME.txt` with its images
+    /// in `shots-NAME` (a script numbers its images from 001, so each run has its own folder).
+    static func play(_ script: String, in dir: URL, name: String) async throws -> [String] {
+        let scriptURL = dir.appendingPathComponent("\(name).txt")
         try script.write(to: scriptURL, atomically: true, encoding: .utf8)
         let run = try await Binary.run(
             "hyzer-kiosk",
             [
                 "--data", dir.path, "--headless", "--size", "1280x720", "--script", scriptURL.path,
-                "--snapshots", dir.appendingPathComponent("shots").path,
+                "--snapshots", dir.appendingPathComponent("shots-\(name)").path,
             ])
         #expect(run.status == 0, "stderr: \(run.stderr)")
         return run.stdout.split(separator: "\n").map(String.init)

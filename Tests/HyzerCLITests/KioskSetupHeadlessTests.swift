@@ -11,26 +11,13 @@ import Testing
 /// `HYZER_SNAPSHOT_DIR=docs/screens swift test --filter KioskSetupHeadlessTests` also copies
 /// `setup-guests.png`, `confirm-round.png`, `board-guest.png` and `setup-same-group.png` there.
 @Suite(.serialized) struct KioskSetupHeadlessTests {
-    func play(_ script: String, in dir: URL, name: String) async throws -> [String] {
-        let scriptURL = dir.appendingPathComponent("\(name).txt")
-        try script.write(to: scriptURL, atomically: true, encoding: .utf8)
-        let run = try await Binary.run(
-            "hyzer-kiosk",
-            [
-                "--data", dir.path, "--headless", "--size", "1280x720", "--script", scriptURL.path,
-                "--snapshots", dir.appendingPathComponent("shots-\(name)").path,
-            ])
-        #expect(run.status == 0, "stderr: \(run.stderr)")
-        return run.stdout.split(separator: "\n").map(String.init)
-    }
-
     @Test func guestsNewPlayersAndTheSameGroupAgain() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-setup-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         for args in [["init"], ["player", "add", "Ana"], ["player", "add", "Ben"]] {
             #expect(try await Binary.run("hyzer", args + ["--data", dir.path]).status == 0)
         }
-        let first = try await play(
+        let first = try await HeadlessJourney.play(
             """
             press                 # start a round
             turn 2                # Riverside Nine
@@ -74,7 +61,7 @@ import Testing
         #expect(round.participants.map(\.kind) == [.registered, .registered, .guest, .registered])
 
         #expect(try await Binary.run("hyzer", ["round", "finish", "--data", dir.path]).status == 0)
-        let again = try await play(
+        let again = try await HeadlessJourney.play(
             """
             press                 # start a round
             turn 2

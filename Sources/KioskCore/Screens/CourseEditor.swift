@@ -16,7 +16,7 @@ public struct CourseDraft: Sendable, Equatable {
     public init(id: UUID = UUID(), name: String = "") {
         self.id = id
         self.name = name
-        holeCount = Course.usualHoleCounts.last ?? 18
+        holeCount = Course.defaultHoleCount
         defaultPar = Course.defaultPar
         exceptions = [:]
     }
