@@ -45,6 +45,12 @@ public struct CourseDraft: Sendable, Equatable {
         exceptions = exceptions.filter { $0.key <= count }
     }
 
+    /// Every ordinary hole's par; a hole whose exception it now equals becomes ordinary.
+    mutating func setDefaultPar(_ par: Int) {
+        defaultPar = par
+        exceptions = exceptions.filter { $0.value != par }
+    }
+
     mutating func setPar(_ par: Int, of hole: Int) {
         exceptions[hole] = par == defaultPar ? nil : par
     }
@@ -166,12 +172,10 @@ extension Screen.CourseEditor: ScreenBehavior {
         let clamped = min(max(wanted, range.lowerBound), range.upperBound)
         switch row {
         case .holes: editor.draft.setHoleCount(clamped)
-        case .par: editor.draft.defaultPar = clamped
+        case .par: editor.draft.setDefaultPar(clamped)
         case .hole(let hole): editor.draft.setPar(clamped, of: hole)
         case .name, .save, .delete: break
         }
-        // The default par moved onto an exception's value: that hole is ordinary now.
-        if case .par = row { editor.draft.exceptions = editor.draft.exceptions.filter { $0.value != clamped } }
         state.screen = .courseEditor(editor)
         return wanted == clamped ? [] : [.buzz(.limit)]
     }
