@@ -22,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // Group server and sync (issue 5).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
@@ -39,6 +40,14 @@ let package = Package(
     targets: [
         // The pure domain: Foundation only, no I/O.
         .target(name: "HyzerKit"),
+        // How an installed executable meets the system: its configuration file (TOML, errors
+        // naming file, line and key), its logging (swift-log at `--log-level`, to the journal
+        // with syslog priorities) and systemd's notify socket and watchdog.
+        .target(
+            name: "HyzerSystem",
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"), .product(name: "TOMLKit", package: "TOMLKit"),
+            ]),
         // What is wrong with the disk under a SQLite database (full, read-only, forbidden,
         // locked, damaged), named from SQLite's result codes and the filesystem: one
         // classifier for the device store and the server's storage.
@@ -90,7 +99,7 @@ let package = Package(
         .target(
             name: "HyzerServer",
             dependencies: [
-                "HyzerKit", "HyzerSyncProtocol", "SQLiteFaults",
+                "HyzerKit", "HyzerSyncProtocol", "SQLiteFaults", "HyzerSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -103,6 +112,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-server",
             dependencies: [
+                "HyzerSystem",
                 "HyzerServer", "HyzerKit", "SQLiteFaults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -128,13 +138,14 @@ let package = Package(
             name: "KioskApp",
             dependencies: [
                 "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "HyzerSync", "SQLiteFaults", "CMalloc",
-                .product(name: "Logging", package: "swift-log"),
+                "HyzerSystem", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "hyzer-kiosk",
             dependencies: [
+                "HyzerSystem",
                 "KioskApp", "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "SQLiteFaults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -143,6 +154,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer",
             dependencies: [
+                "HyzerSystem",
                 "HyzerKit", "HyzerStore", "KioskHardware", "HyzerSync", "HyzerSyncProtocol", "SQLiteFaults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -151,6 +163,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-bench",
             dependencies: [
+                "HyzerSystem",
                 "HyzerKit", "HyzerStore", "KioskHardware", "HyzerSync", "HyzerSyncProtocol", "HyzerServer",
                 "KioskCore", "KioskRender", "KioskApp", "HyzerTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -189,7 +202,7 @@ let package = Package(
             name: "KioskAppTests",
             dependencies: [
                 "KioskApp", "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "HyzerSync",
-                "SQLiteFaults", "HyzerServer", "HyzerTestSupport",
+                "SQLiteFaults", "HyzerServer", "HyzerTestSupport", "HyzerSystem",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -214,7 +227,8 @@ let package = Package(
         ),
         // Runs the built `hyzer` binary against the scenario examples, from outside.
         .testTarget(
-            name: "HyzerCLITests", dependencies: ["HyzerKit", "HyzerStore", "SQLiteFaults", "CZlib", "HyzerTestSupport"],
+            name: "HyzerCLITests",
+            dependencies: ["HyzerSystem", "HyzerKit", "HyzerStore", "SQLiteFaults", "CZlib", "HyzerTestSupport"],
             resources: [.copy("Scenarios")]
         ),
     ]

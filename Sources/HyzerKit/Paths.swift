@@ -58,7 +58,7 @@ public enum HyzerPaths {
     /// `.build/debug/hyzer`).
     public static func assetsDirectory(
         environment: [String: String] = ProcessInfo.processInfo.environment,
-        executable: String? = CommandLine.arguments.first,
+        executable: String? = runningExecutable,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) -> URL? {
         let fm = FileManager.default
@@ -85,5 +85,13 @@ public enum HyzerPaths {
             }
         }
         return nil
+    }
+
+    /// The running binary's own path. Not `argv[0]`: run from `$PATH` (`hyzer init` in any
+    /// directory) that is the bare name, which would be looked up in the working directory.
+    public static var runningExecutable: String? {
+        // The kernel's link names the file whatever started it, and through any symlink.
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
+        return Bundle.main.executablePath ?? CommandLine.arguments.first
     }
 }

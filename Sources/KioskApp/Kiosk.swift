@@ -1,6 +1,7 @@
 import Foundation
 import HyzerKit
 import HyzerStore
+import HyzerSystem
 import KioskCore
 import KioskHardware
 import KioskRender
@@ -32,11 +33,20 @@ public struct KioskConfiguration: Sendable {
     /// Create a demo round when none is active (`make run`).
     public var demo = false
     public var knob: Knob = .auto
+    /// The encoder's and buzzer's lines (kiosk.conf's [knob] and [buzzer]).
+    public var gpio = GpiodKnobConfig()
+    /// How the encoder's edges become detents (full or half cycles, direction).
+    public var decoding = KnobConfig()
+    /// The DRM card to draw on, by a stable path (`/dev/dri/by-path/…-card`); nil lets SDL
+    /// pick (usually card0).
+    public var drmCard: String?
     /// The group server "Join a group" asks for a code (`--server`); nil: the join screen
     /// says how to give one.
     public var server: String?
     public var clock: any HyzerClock = SystemClock()
     public var logger = Logger(label: "hyzer.kiosk")
+    /// systemd's notify socket and watchdog, from the environment systemd gives the unit.
+    public var notifier = SystemdNotifier()
 
     public init(dataDirectory: URL, assetsDirectory: URL? = HyzerPaths.assetsDirectory()) {
         self.dataDirectory = dataDirectory
@@ -105,6 +115,13 @@ public final class Kiosk {
         // group's end below is always reported.
         let firstFrame = Latch()
         loop.afterFirstFrame = { firstFrame.signal() }
+        // The journal's first word on a kiosk that shows nothing: which display it found.
+        configuration.logger.info(
+            "display ready",
+            metadata: [
+                "driver": "\(display.videoDriver)", "renderer": "\(display.rendererName)",
+                "size": "\(display.viewport.width)x\(display.viewport.height)",
+            ])
         Task {
             await firstFrame.wait()
             do { try await group.run() } catch { failure.withLock { $0 = error } }
@@ -135,7 +152,8 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
     session.changeMonitor = monitor
     let inbox = KioskInbox()
     inbox.setWaker(display.waker)
-    let loop = DisplayLoop(session: session, display: display, inbox: inbox, clock: clock)
+    let loop = DisplayLoop(
+        session: session, display: display, inbox: inbox, clock: clock, notifier: configuration.notifier)
     let loopEnded = Latch()
 
     // Every service is named: without a name, swift-service-lifecycle names it
@@ -210,6 +228,10 @@ private func openScreen(_ configuration: KioskConfiguration) throws -> (HyzerDat
     guard let assets = configuration.assetsDirectory else {
         throw KioskError("cannot find the assets folder (fonts, courses); run from the checkout or set HYZER_ASSETS")
     }
+    if let card = configuration.drmCard {
+        // SDL reads its hints from the environment too; set before SDL_Init.
+        setenv("SDL_KMSDRM_DEVICE_INDEX", String(try DRMCard.deviceIndex(of: card)), 1)
+    }
     let display = try Display(
         mode: configuration.display, size: configuration.size, rotate: configuration.rotate,
         fontsDirectory: assets.appendingPathComponent("fonts"))
@@ -229,7 +251,7 @@ private func knobDriver(_ configuration: KioskConfiguration, session: KioskSessi
     case .keyboard: return nil
     case .auto where !hasChip: return nil
     case .auto, .gpiod:
-        let (backend, fault) = KnobBackends.hardwareOrKeyboard()
+        let (backend, fault) = KnobBackends.hardwareOrKeyboard(configuration.gpio)
         if let fault {
             session.statusGatherer.knob.set(
                 KioskStatus.Knob(backend: "keyboard (GPIO failed)", lines: fault.chip, error: fault.problem, fix: fault.fix))
@@ -244,7 +266,7 @@ private func knobDriver(_ configuration: KioskConfiguration, session: KioskSessi
         session.statusGatherer.knob.set(
             KioskStatus.Knob(
                 backend: String(parts[0]), lines: parts.count > 1 ? parts[1].trimmingCharacters(in: .whitespaces) : nil))
-        return KnobDriver(backend: backend)
+        return KnobDriver(backend: backend, config: configuration.decoding)
     }
 }
 

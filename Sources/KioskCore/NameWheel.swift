@@ -195,6 +195,34 @@ public struct NamePredictor: Sendable, Equatable {
         let best = completions.values.sorted { ($0.weight, $1.name) > ($1.weight, $0.name) }
         return (characters, end, Array(best.prefix(NameLexicon.keptCompletions)))
     }
+
+    /// How surprising `name` is to these predictions, in bits: each next letter's share of
+    /// `predictions(after:)` (letters and the end), over the whole name and its end. Nil when
+    /// the name has a character the wheel lacks.
+    ///
+    /// No wheel that turns to an item and presses it can beat this on average: after a press,
+    /// c actions reach at most 2c - 1 items, so an action carries at most log2(1 + √2) bits
+    /// (`bitsPerAction`). `hyzer-bench name-entry` divides by it to tell a layout that wastes
+    /// detents from predictions too weak for a goal.
+    public func information(of name: String) -> Double? {
+        let target = Array(NameLexicon.key(name))
+        guard !target.isEmpty, target.allSatisfy(NameWheel.characters.contains) else { return nil }
+        var bits = 0.0
+        for k in 0...target.count {
+            let (characters, end, _) = predictions(after: String(target[..<k]))
+            let total = characters.values.reduce(end, +)
+            let share = (k < target.count ? characters[target[k]] ?? 0 : end) / total
+            // A letter no name and no context has ever had: as unlikely as the least likely
+            // one the wheel knows, not infinitely so (the wheel still offers it).
+            bits -= log2(max(share, 1e-6))
+        }
+        return bits
+    }
+
+    /// The most a turn-and-press action can tell (see `information(of:)`): the wheel's
+    /// layouts after c actions, 1 for c = 1 and 2 more for each further detent, grow as
+    /// (1 + √2)^c.
+    public static let bitsPerAction = log2(1 + 2.0.squareRoot())
 }
 
 /// The character wheel for entering a name with the knob: letters, space, hyphen, apostrophe,

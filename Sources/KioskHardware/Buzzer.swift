@@ -222,6 +222,13 @@ public protocol OutputLine: AnyObject, Sendable {
     func drive(_ on: Bool)
 }
 
+/// A line that sounds the buzzer when low: on is driven low, off high.
+public final class ActiveLowOutputLine: OutputLine {
+    public let line: any OutputLine
+    public init(_ line: any OutputLine) { self.line = line }
+    public func drive(_ on: Bool) { line.drive(!on) }
+}
+
 /// For machines without a buzzer.
 public final class NullOutputLine: OutputLine {
     public init() {}

@@ -75,6 +75,9 @@ public struct GpiodKnobConfig: Sendable, Hashable {
     public var pullUp: Bool
     /// Where to look for gpiochip devices.
     public var deviceDirectory: String
+    /// The buzzer sounds while its line is low (a PNP transistor or a module with an
+    /// inverting driver); most modules sound on high.
+    public var buzzerActiveLow: Bool = false
 
     public init(
         a: GpioLineSpec = GpioLineSpec(name: "GPIO17"),
@@ -343,7 +346,10 @@ struct GpioLineResolver {
                             label: "\(entry.role.rawValue) (\(entry.label))", chip: Self.describe(entry.chip)
                         ))
                 } else {
-                    buzzer = try entry.chip.requestOutput(offset: entry.offset, consumer: config.consumer, initialLevel: 0)
+                    // Requested silent: high for a buzzer whose driver sounds on a low line.
+                    let line = try entry.chip.requestOutput(
+                        offset: entry.offset, consumer: config.consumer, initialLevel: config.buzzerActiveLow ? 1 : 0)
+                    buzzer = config.buzzerActiveLow ? ActiveLowOutputLine(line) : line
                 }
             } catch {
                 throw requestError(error, role: entry.role, chip: entry.chip, offset: entry.offset, label: entry.label)

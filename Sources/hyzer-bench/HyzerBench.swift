@@ -4,6 +4,7 @@
 import ArgumentParser
 import Foundation
 import HyzerKit
+import HyzerSystem
 import KioskHardware
 
 @main
@@ -13,12 +14,35 @@ struct HyzerBench: AsyncParsableCommand {
         abstract: "Release-mode benchmarks (build with -c release; `make bench` runs them all).",
         discussion: """
             Each benchmark logs its progress on standard error and prints its figures as one JSON \
-            object (keys sorted) on the last line of standard output.
+            object (keys sorted) on the last line of standard output. --log-level LEVEL (any \
+            subcommand; default warning) sets what the parts under test log, on standard error.
             """,
         subcommands: [
             Standings.self, Store.self, History.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self,
             Soak.self, NameEntry.self,
         ])
+
+    /// `--log-level` is taken before the parser (it belongs to no one subcommand); the
+    /// rest is ArgumentParser's own main.
+    static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            HyzerLogging.bootstrap(level: try HyzerLogging.takeLevel(from: &arguments) ?? .warning)
+        } catch {
+            FileHandle.standardError.write(Data("hyzer-bench: \(error)\n".utf8))
+            Foundation.exit(64)
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            if var command = command as? any AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 
     /// Prints a benchmark's figures as the last output line.
     static func emit(_ figures: Figures) throws {

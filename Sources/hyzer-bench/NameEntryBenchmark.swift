@@ -7,25 +7,30 @@ import KioskCore
 /// behind it, as on a kiosk nobody has played at yet.
 enum NameEntryBenchmark {
     /// The median knob actions for a person picked at random by the Census's frequencies: every
-    /// bundled name entered once, each counted with its weight.
-    static func censusWeightedMedian(list: URL, predictor: NamePredictor) throws -> Double {
-        var entered: [(actions: Int, weight: Double)] = []
+    /// bundled name entered once, each counted with its weight; and the same median of the
+    /// fewest actions the wheel's predictions allow (`NamePredictor.information`).
+    static func censusWeightedMedians(list: URL, predictor: NamePredictor) throws -> (actions: Double, floor: Double) {
+        var entered: [(actions: Double, floor: Double, weight: Double)] = []
         for line in try String(contentsOf: list, encoding: .utf8).split(whereSeparator: \.isNewline)
         where !line.hasPrefix("#") {
             let fields = line.split(separator: "\t")
             guard fields.count >= 2, let weight = Double(fields[1]),
-                let actions = NameWheel.actions(toEnter: String(fields[0]), predictor: predictor)
+                let actions = NameWheel.actions(toEnter: String(fields[0]), predictor: predictor),
+                let bits = predictor.information(of: String(fields[0]))
             else { continue }
-            entered.append((actions, weight))
+            entered.append((Double(actions), bits / NamePredictor.bitsPerAction, weight))
         }
-        entered.sort { $0.actions < $1.actions }
-        let half = entered.reduce(0) { $0 + $1.weight } / 2
-        var sum = 0.0
-        for entry in entered {
-            sum += entry.weight
-            if sum >= half { return Double(entry.actions) }
+        func median(_ value: KeyPath<(actions: Double, floor: Double, weight: Double), Double>) -> Double {
+            let sorted = entered.sorted { $0[keyPath: value] < $1[keyPath: value] }
+            let half = sorted.reduce(0) { $0 + $1.weight } / 2
+            var sum = 0.0
+            for entry in sorted {
+                sum += entry.weight
+                if sum >= half { return entry[keyPath: value] }
+            }
+            return .nan
         }
-        return .nan
+        return (median(\.actions), median(\.floor))
     }
 
     static func run(names file: URL, bundled list: URL) throws -> Figures {
@@ -39,6 +44,10 @@ enum NameEntryBenchmark {
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
         var listed: [Int] = []
         var unlisted: (actions: Int, letters: Int) = (0, 0)
+        // The fewest actions the wheel's own predictions allow (`NamePredictor.information`):
+        // how far the layout is from them, and how far they are from the goals.
+        var listedFloor: [Double] = []
+        var unlistedFloor = 0.0
         var skipped = 0
         let replayed = ContinuousClock.now
         for name in names {
@@ -60,26 +69,34 @@ enum NameEntryBenchmark {
                 return "\(step.detents)\(label)"
             }
             log("name-entry: \(name) \(actions) actions\(onList ? "" : " (on no list)"): \(trace.joined(separator: " "))")
+            let floor = (predictor.information(of: name) ?? .nan) / NamePredictor.bitsPerAction
             if onList {
                 listed.append(actions)
+                listedFloor.append(floor)
             } else {
                 unlisted.actions += actions
                 unlisted.letters += name.count
+                unlistedFloor += floor
             }
         }
         let replayTime = ContinuousClock.now - replayed
-        listed.sort()
-        func quantile(_ q: Double) -> Double {
-            guard !listed.isEmpty else { return .nan }
-            let position = q * Double(listed.count - 1)
+        let censusWeighted = try censusWeightedMedians(list: list, predictor: predictor)
+        func quantile(_ q: Double, _ values: [Double]) -> Double {
+            let sorted = values.sorted()
+            guard !sorted.isEmpty else { return .nan }
+            let position = q * Double(sorted.count - 1)
             let (low, high) = (Int(position.rounded(.down)), Int(position.rounded(.up)))
-            return Double(listed[low]) + (Double(listed[high]) - Double(listed[low])) * (position - Double(low))
+            return sorted[low] + (sorted[high] - sorted[low]) * (position - Double(low))
         }
+        func quantile(_ q: Double) -> Double { quantile(q, listed.map(Double.init)) }
         return [
-            "median_actions_census_weighted": try censusWeightedMedian(list: list, predictor: predictor),
+            "median_actions_census_weighted": censusWeighted.actions,
+            "floor_median_actions_census_weighted": censusWeighted.floor,
             "median_actions": quantile(0.5),
             "p90_actions": quantile(0.9),
             "actions_per_letter_unlisted": unlisted.letters > 0 ? Double(unlisted.actions) / Double(unlisted.letters) : .nan,
+            "floor_median_actions": quantile(0.5, listedFloor),
+            "floor_actions_per_letter_unlisted": unlisted.letters > 0 ? unlistedFloor / Double(unlisted.letters) : .nan,
             "names_listed": Double(listed.count),
             "names_unlisted": Double(names.count - listed.count - skipped),
             "names_skipped": Double(skipped),

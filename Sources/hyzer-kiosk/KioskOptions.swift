@@ -2,9 +2,11 @@ import ArgumentParser
 import Foundation
 import HyzerKit
 import HyzerStore
+import HyzerSystem
 import KioskApp
 import KioskCore
 import KioskRender
+import Logging
 
 struct KioskOptions: ParsableArguments {
     @Option(help: ArgumentHelp(HyzerPaths.Owner.device.dataOptionHelp))
@@ -46,10 +48,22 @@ struct KioskOptions: ParsableArguments {
     var demo = false
 
     @Option(help: "Knob input: auto (the encoder if a GPIO chip exists, else keyboard), gpiod, or keyboard.")
-    var knob: KnobChoice = .auto
+    var knob: KnobChoice?
+
+    @Option(help: ArgumentHelp("The settings file (default: \(KioskSettingsFile.defaultPath) if it exists).", valueName: "path"))
+    var config: String?
+
+    @Flag(name: .customLong("check-config"), help: "Check the settings file and the flags, say what is wrong, and exit.")
+    var checkConfig = false
 
     @Option(help: "The group server to join from the menu (Join a group), e.g. http://192.168.1.10:8630.")
     var server: String?
+
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp(
+            "What to log: \(HyzerLogging.levels.joined(separator: ", ")) (default: the file's log_level, else info)."))
+    var logLevel: String?
 
     @Option(name: .customLong("run-for"), help: "Exit after this many seconds and print CPU and memory use as JSON.")
     var runFor: Double?
@@ -57,6 +71,9 @@ struct KioskOptions: ParsableArguments {
     typealias KnobChoice = KioskConfiguration.Knob
 
     func validate() throws {
+        if let logLevel {
+            do { _ = try HyzerLogging.level(logLevel) } catch { throw ValidationError("\(error)") }
+        }
         if script != nil || snapshots != nil {
             guard headless else { throw ValidationError("--script and --snapshots go with --headless") }
             guard script != nil, snapshots != nil else { throw ValidationError("--script and --snapshots go together") }
@@ -77,21 +94,40 @@ struct KioskOptions: ParsableArguments {
     static let pageSeconds: ClosedRange<Double> = 3...120
     static let rowsPerPage: ClosedRange<Int> = 1...100
 
-    var dataDirectory: URL { HyzerPaths.dataDirectory(explicit: data) }
+    /// The level to log at: the flag, else the file's, else info.
+    func logLevel(file: ConfigFile?) -> Logger.Level {
+        (logLevel ?? file?.string("log_level")).flatMap { try? HyzerLogging.level($0) } ?? .info
+    }
 
-    /// The flags as the kiosk's configuration.
-    func configuration() throws -> KioskConfiguration {
-        var configuration = KioskConfiguration(dataDirectory: dataDirectory)
+    /// The settings file's values, then the flags over them.
+    func configuration(file: ConfigFile?) throws -> KioskConfiguration {
+        var configuration = KioskConfiguration(dataDirectory: HyzerPaths.dataDirectory(explicit: data))
+        if let file {
+            KioskSettingsFile.apply(file, to: &configuration)
+            // --data wins; the file's data wins over the defaults' guess.
+            if let data { configuration.dataDirectory = URL(fileURLWithPath: data, isDirectory: true) }
+        }
         configuration.display = headless ? .headless : .window(fullscreen: !windowed)
-        configuration.size = requestedViewport
-        configuration.rotate = rotate
-        configuration.reduceMotion = reduceMotion ? true : nil
+        // The flag, else the file's, else the mode's default (1920×1080 headless).
+        if size != nil || file?.string("display.size") == nil { configuration.size = requestedViewport }
+        if rotate { configuration.rotate = true }
+        if reduceMotion { configuration.reduceMotion = true }
         configuration.demo = demo
-        configuration.boardPageInterval = boardPageSeconds.map { Millis(($0 * 1_000).rounded()) }
-        configuration.boardRowsPerPage = boardRowsPerPage
-        configuration.knob = knob
-        configuration.server = server
+        if let boardPageSeconds { configuration.boardPageInterval = Millis((boardPageSeconds * 1_000).rounded()) }
+        if let boardRowsPerPage { configuration.boardRowsPerPage = boardRowsPerPage }
+        if let knob { configuration.knob = knob }
+        if let server { configuration.server = server }
         return configuration
+    }
+
+    /// What `--check-config` checks beyond the file's own keys: what the values name on
+    /// this machine (the DRM card's path).
+    func check(_ configuration: KioskConfiguration, file: ConfigFile?) throws {
+        if let card = configuration.drmCard {
+            do { _ = try DRMCard.deviceIndex(of: card) } catch {
+                throw file?.error("display.card", "\(error)") ?? ConfigError(file: "", line: nil, key: nil, problem: "\(error)")
+            }
+        }
     }
 
     /// The headless script, when one was given.
@@ -107,11 +143,10 @@ struct KioskOptions: ParsableArguments {
     var snapshotsDirectory: URL? { snapshots.map { URL(fileURLWithPath: $0, isDirectory: true) } }
 
     func viewport(_ text: String) throws -> Viewport {
-        let parts = text.lowercased().split(separator: "x").compactMap { Int($0) }
-        guard parts.count == 2, (320...7680).contains(parts[0]), (240...4320).contains(parts[1]) else {
+        guard let viewport = KioskSettingsFile.viewport(text) else {
             throw ValidationError("--size takes WIDTHxHEIGHT, e.g. 1920x1080 (got \(text))")
         }
-        return Viewport(width: parts[0], height: parts[1])
+        return viewport
     }
 
     var requestedViewport: Viewport {

@@ -2,14 +2,30 @@
 // drawing KioskRender, the knob KioskHardware, the composition KioskApp (`buildKiosk`).
 import Foundation
 import HyzerStore
+import HyzerSystem
 import KioskApp
 import SQLiteFaults
 
 // Before any thread starts: see Allocator for why the kiosk keeps two malloc arenas.
 Allocator.limitArenas()
 let options = KioskOptions.parseOrExit()
+/// A settings mistake exits with EX_CONFIG, which the unit does not restart on
+/// (RestartPreventExitStatus=78): a restart would only say it again, every two seconds.
+func refuse(_ error: any Error) -> Never {
+    FileHandle.standardError.write(Data("hyzer-kiosk: \(error)\n".utf8))
+    exit(78)
+}
+let file: ConfigFile?
+do { file = try KioskSettingsFile.read(path: options.config) } catch { refuse(error) }
+// Once, before anything logs.
+HyzerLogging.bootstrap(level: options.logLevel(file: file))
+if options.checkConfig {
+    do { try options.check(try options.configuration(file: file), file: file) } catch { refuse(error) }
+    print("\(file?.path ?? "no settings file (\(KioskSettingsFile.defaultPath))"): ok")
+    exit(0)
+}
 do {
-    let configuration = try options.configuration()
+    let configuration = try options.configuration(file: file)
     if let script = try options.loadScript(), let snapshots = options.snapshotsDirectory {
         for url in try playKioskScript(configuration, script: script, snapshots: snapshots) { print(url.path) }
     } else {

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import HyzerKit
 import HyzerServer
+import HyzerSystem
 import Logging
 import SQLiteFaults
 import ServiceLifecycle
@@ -12,6 +13,11 @@ struct DataDirectory: ParsableArguments {
     var data: String?
 
     var url: URL { HyzerPaths.dataDirectory(explicit: data, for: .server) }
+
+    /// `--data`, else the settings file's `data`, else the default.
+    func url(file: ConfigFile?) -> URL {
+        HyzerPaths.dataDirectory(explicit: data ?? file?.string("data"), for: .server)
+    }
 }
 
 /// An admin subcommand that works on the server's database: it names what it does with
@@ -51,9 +57,16 @@ struct Serve: AsyncParsableCommand {
         commandName: "serve", abstract: "Serve (the default): hyzer-server --data DIR --port N")
 
     @OptionGroup var data: DataDirectory
-    @Option(help: "Port to listen on (0 = any free port).") var port = 8630
-    @Option(help: "Address to bind.") var host = "0.0.0.0"
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error, critical.") var logLevel = "info"
+    @Option(help: "Port to listen on (0 = any free port; default: the file's port, else 8630).") var port: Int?
+    @Option(help: "Address to bind (default: the file's host, else 0.0.0.0).") var host: String?
+    @Option(
+        name: .customLong("log-level"),
+        help: ArgumentHelp("\(HyzerLogging.levels.joined(separator: ", ")) (default: the file's log_level, else info)."))
+    var logLevel: String?
+    @Option(help: ArgumentHelp("The settings file (default: \(ServerSettingsFile.defaultPath) if it exists).", valueName: "path"))
+    var config: String?
+    @Flag(name: .customLong("check-config"), help: "Check the settings file, say what is wrong, and exit.")
+    var checkConfig = false
     @Option(
         name: .customLong("device-code-lifetime"),
         help: "Seconds a joining device's code stays valid (tests shorten it).")
@@ -61,24 +74,42 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("device-code-interval"), help: "Seconds a joining device waits between polls.")
     var deviceCodeInterval = DeviceCodePolicy().interval
 
-    func run() async throws {
-        guard let level = Logger.Level(rawValue: logLevel) else { throw ValidationError("unknown log level \(logLevel)") }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+    func validate() throws {
+        if let logLevel {
+            do { _ = try HyzerLogging.level(logLevel) } catch { throw ValidationError("\(error)") }
         }
         guard deviceCodeLifetime > 0, deviceCodeInterval > 0 else {
             throw ValidationError("--device-code-lifetime and --device-code-interval must be at least 1 second")
         }
+    }
+
+    func run() async throws {
+        let file: ConfigFile?
+        do {
+            file = try ServerSettingsFile.read(path: config)
+        } catch {
+            // EX_CONFIG: the unit does not restart on it (RestartPreventExitStatus=78).
+            FileHandle.standardError.write(Data("hyzer-server: \(error)\n".utf8))
+            throw ExitCode(78)
+        }
+        let level = (logLevel ?? file?.string("log_level")).flatMap { try? HyzerLogging.level($0) } ?? .info
+        HyzerLogging.bootstrap(level: level)
+        if checkConfig {
+            print("\(file?.path ?? "no settings file (\(ServerSettingsFile.defaultPath))"): ok")
+            return
+        }
+        let dataDirectory = data.url(file: file)
         let config = ServerConfiguration(
-            dataDirectory: data.url, host: host, port: port, logLevel: level,
+            dataDirectory: dataDirectory, host: host ?? file?.string("host") ?? "0.0.0.0",
+            port: port ?? file?.int("port") ?? 8630, logLevel: level,
             deviceCodes: DeviceCodePolicy(lifetime: deviceCodeLifetime, interval: deviceCodeInterval))
+        // Type=notify: started once it listens.
+        let notifier = SystemdNotifier()
         let app: any Service
         do {
-            app = try await buildApplication(config)
+            app = try await buildApplication(config) { _ in notifier.ready() }
         } catch {
-            throw Fail(description: StorageFault.cannotOpen("the server database", in: data.url.path, error))
+            throw Fail(description: StorageFault.cannotOpen("the server database", in: dataDirectory.path, error))
         }
         // SIGTERM (systemd stop) and SIGINT finish in-flight requests, close the live
         // sockets, then exit 0.
@@ -89,6 +120,7 @@ struct Serve: AsyncParsableCommand {
         groupConfig.maximumGracefulShutdownDuration = .seconds(10)
         let group = ServiceGroup(configuration: groupConfig)
         try await group.run()
+        notifier.stopping()
     }
 }
 

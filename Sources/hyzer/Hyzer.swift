@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HyzerSystem
 import Logging
 
 @main
@@ -7,6 +8,7 @@ struct Hyzer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "hyzer",
         abstract: "Hyzer admin and device tool: set up data, add demo rounds, check standings.",
+        discussion: "Every command takes --log-level LEVEL (\(HyzerLogging.levels.joined(separator: ", ")); default critical).",
         subcommands: [
             Init.self, Demo.self, Standings.self, HistoryCommand.self, PlayerCommand.self, Device.self, Score.self, Voice.self,
             Sync.self, Knob.self, Discrepancies.self, Resolve.self, RoundCommand.self, CourseCommand.self,
@@ -19,15 +21,15 @@ struct Hyzer: AsyncParsableCommand {
     static func main() async {
         // A command reports its own failure in one line; the store's log lines are for a
         // kiosk's journal, and only a critical one (a damaged database repaired) is worth
-        // a second line here.
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = .critical
-            return handler
-        }
+        // a second line here, unless --log-level asks for more.
+        var arguments = Array(CommandLine.arguments.dropFirst())
         let command: any ParsableCommand
         do {
-            command = try parseAsRoot()
+            HyzerLogging.bootstrap(level: try HyzerLogging.takeLevel(from: &arguments) ?? .critical)
+            command = try parseAsRoot(arguments)
+        } catch let error as LogLevelError {
+            printError("hyzer: \(error)")
+            Foundation.exit(64)
         } catch {
             exit(withError: error)
         }

@@ -155,6 +155,31 @@ import Testing
         #expect(cheaper > 0, "no name was cheaper: the replay would be the plain way")
     }
 
+    /// The information measure behind `hyzer-bench name-entry`'s floor: a likely name tells
+    /// the wheel less than a rare one, a name on no list more than either, and each press
+    /// with c - 1 detents before it reaches one of 2c - 1 items, so an action tells at most
+    /// log2(1 + √2) bits.
+    @Test func aLikelyNameCarriesLessInformationThanARareOne() throws {
+        let predictor = NamePredictor(bundled: Self.lexicon(["Anna": 8, "Annie": 2, "Bob": 1]))
+        let anna = try #require(predictor.information(of: "Anna"))
+        let annie = try #require(predictor.information(of: "annie"))
+        let bob = try #require(predictor.information(of: "Bob"))
+        let zed = try #require(predictor.information(of: "Zed"))
+        #expect(anna > 0 && anna < annie && annie < zed)
+        #expect(bob < zed)
+        #expect(predictor.information(of: "Zoë") == predictor.information(of: "Zoe"))
+        #expect(predictor.information(of: "R2D2") == nil)
+        #expect(predictor.information(of: "") == nil)
+        // Ways to spend exactly c actions on presses: the last press after d detents, either
+        // way round for d > 0. Their count grows by the factor bitsPerAction is the log of.
+        var ways: [Double] = [1]
+        for c in 1...60 {
+            ways.append(ways[c - 1] + 2 * (0..<(c - 1)).reduce(0) { $0 + ways[$1] })
+        }
+        #expect(abs(log2(ways[60] / ways[59]) - NamePredictor.bitsPerAction) < 1e-9)
+        #expect(abs(NamePredictor.bitsPerAction - 1.2716) < 0.0001)
+    }
+
     /// Letters until the wheel offers the whole name, then that completion (or Done).
     static func plainActions(_ name: String, predictor: NamePredictor) -> Int? {
         let target = NameLexicon.key(name)

@@ -16,6 +16,7 @@ final class FakeChip: GpioChip {
     var initialLevels: [Int: Int] = [:]
     private(set) var eventPipes: [Int: (read: Int32, write: Int32)] = [:]
     private(set) var outputs: [Int: RecordingOutputLine] = [:]
+    private(set) var outputInitialLevels: [Int: Int] = [:]
     private(set) var requestedPullUp: [Int: Bool] = [:]
 
     init(path: String, label: String, names: [String?]) {
@@ -50,6 +51,7 @@ final class FakeChip: GpioChip {
         if let code = requestErrors[offset] { throw GpioErrno(code) }
         let line = RecordingOutputLine()
         outputs[offset] = line
+        outputInitialLevels[offset] = initialLevel
         consumers[offset] = consumer
         return line
     }
@@ -299,6 +301,31 @@ struct GpiodBackendTests {
         #expect(await run.cancel())
         try await run.task.value
         #expect(driver.failure == nil)
+    }
+
+    /// `buzzer.active = "low"` in kiosk.conf: the line is requested high (silent) and each
+    /// tick drives it low. Negative control: the default (active high) starts low and ticks high.
+    @Test func anActiveLowBuzzerIsRequestedSilentAndTicksLow() async throws {
+        for activeLow in [true, false] {
+            let provider = FakeProvider()
+            let chip = rp1("/dev/gpiochip0")
+            provider.chips = [chip]
+            var config = GpiodKnobConfig()
+            config.buzzerActiveLow = activeLow
+            let backend = try GpiodKnobBackend(config: config, provider: provider)
+            #expect(chip.outputInitialLevels[23] == (activeLow ? 1 : 0))
+            let base = SystemClock().uptimeNanoseconds
+            chip.inject(offset: 17, rising: false, atNs: base + 1_000)
+            chip.inject(offset: 27, rising: false, atNs: base + 2_000)
+            chip.inject(offset: 17, rising: true, atNs: base + 3_000)
+            chip.inject(offset: 27, rising: true, atNs: base + 4_000)
+            let driver = KnobDriver(backend: backend)
+            let run = DriverRun(driver)
+            _ = await nextEvents(driver, count: 1)
+            #expect(chip.outputs[23]!.changes.first?.on == !activeLow, "the tick's level, active \(activeLow ? "low" : "high")")
+            #expect(await run.cancel())
+            try await run.task.value
+        }
     }
 
     @Test func aVanishedLineEndsInputWithAReadError() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerSystem
 import KioskCore
 import KioskHardware
 import KioskRender
@@ -14,6 +15,9 @@ public final class DisplayLoop {
     let display: Display
     let inbox: KioskInbox
     let clock: any HyzerClock
+    /// systemd: READY=1 after the first frame, WATCHDOG=1 from this loop (so a hung loop is
+    /// restarted), STOPPING=1 when it ends.
+    let notifier: SystemdNotifier
     /// Called when another process wrote to the store (its writes are pushed too).
     var onExternalWrite: () -> Void = {}
     /// Called once, right after the first frame is on screen.
@@ -30,20 +34,28 @@ public final class DisplayLoop {
     /// Input drawn at once, motion at its frame rate, the sync badge's flicker at most 4 times a second.
     private var pacer = RedrawPacer()
 
-    init(session: KioskSession, display: Display, inbox: KioskInbox, clock: any HyzerClock) {
+    init(
+        session: KioskSession, display: Display, inbox: KioskInbox, clock: any HyzerClock,
+        notifier: SystemdNotifier = SystemdNotifier(environment: [:])
+    ) {
         self.session = session
         self.display = display
         self.inbox = inbox
         self.clock = clock
+        self.notifier = notifier
     }
 
     private var now: Millis { clock.uptimeMilliseconds }
 
     /// Runs until the window closes, `.stop` arrives, or `deadline` (clock uptime) passes.
     func run(until deadline: Millis? = nil) {
+        defer { notifier.stopping() }
         while true {
             let now = self.now
             if let deadline, now >= deadline { return }
+            // Only this thread pings: a loop stuck anywhere (a hung driver, a deadlock) stops
+            // the pings, and systemd restarts the kiosk.
+            let watchdogDue = notifier.keepAlive(now: now)
             guard drainInbox(now: now) else { return }
             reloadIfDue(now: now)
             if let due = session.state.nextWakeUp(after: now), due <= now {
@@ -54,6 +66,7 @@ public final class DisplayLoop {
             if let next = session.likelyNext(now: now) { display.warm(next, now: now, wallClock: clock.date) }
             let wake = [
                 session.state.nextWakeUp(after: self.now), reloads.dueAt.map { max($0, now) }, pacedRedrawDue, deadline,
+                watchdogDue,
             ]
             if !waitForInput(until: wake.compactMap { $0 }.min()) {
                 return
@@ -66,6 +79,9 @@ public final class DisplayLoop {
     func waitForServices() {
         while true {
             if inbox.drain().contains(.servicesEnded) { return }
+            // The services' graceful stop takes up to 5 s, inside the watchdog's 10 s, but
+            // a slow stop is not a hang.
+            notifier.keepAlive(now: now)
             _ = display.waitEvent(timeoutMs: 250)
         }
     }
@@ -141,6 +157,8 @@ public final class DisplayLoop {
         pacer.drew(at: now, moving: frame != nil)
         frames += 1
         if frames == 1 {
+            // Type=notify: the kiosk has started once the board shows.
+            notifier.ready()
             onFirstFrame()
             afterFirstFrame()
         }

@@ -1,0 +1,28 @@
+import Foundation
+import HyzerSystem
+
+/// `/etc/hyzer/server.conf`: where the group server keeps its data, where it listens and
+/// what it logs, as a TOML file the package ships with every key commented. The command
+/// line's flags override it.
+public enum ServerSettingsFile {
+    public static let defaultPath = "/etc/hyzer/server.conf"
+
+    public static let schema: [ConfigKey] = [
+        ConfigKey("data", .text(expects: "an absolute path", check: { $0.hasPrefix("/") ? nil : "not an absolute path" })),
+        ConfigKey("host", .text(expects: "an IP address to listen on, e.g. \"0.0.0.0\"", check: address)),
+        ConfigKey("port", .integer(1...65535)),
+        ConfigKey("log_level", .choice(HyzerLogging.levels)),
+    ]
+
+    /// Reads the file (nil when it is absent and was not asked for by name).
+    public static func read(path: String?) throws(ConfigError) -> ConfigFile? {
+        try ConfigFile.read(path: path ?? defaultPath, schema: schema, required: path != nil)
+    }
+
+    /// An IPv4 or IPv6 address (a name would be looked up at each start, and could move).
+    static func address(_ text: String) -> String? {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1 ? nil : "not an IP address"
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// When the display loop owes systemd's watchdog a sign of life: half the unit's
+/// `WatchdogSec` after the last one (sd_watchdog_enabled(3) advises pinging at half, so one
+/// late wake-up never trips it). Pure: the loop passes its time in.
+public struct WatchdogSchedule: Sendable, Equatable {
+    public let interval: Int64
+    public private(set) var lastPing: Int64?
+
+    public init(interval: Int64) { self.interval = max(1, interval) }
+
+    /// Due at once before the first ping, then every `interval`.
+    public var due: Int64? { lastPing.map { $0 + interval } }
+
+    public func isDue(now: Int64) -> Bool { due.map { now >= $0 } ?? true }
+
+    public mutating func pinged(at now: Int64) { lastPing = now }
+}
+
+/// systemd's notification protocol (sd_notify(3)), spoken directly: one datagram to the
+/// socket in `$NOTIFY_SOCKET`. The documented datagram is all libsystemd would send, and
+/// speaking it keeps libsystemd out of the kiosk's package and a build on a machine without
+/// its headers. Without `$NOTIFY_SOCKET` (a developer's run, a test) every call does nothing.
+///
+/// The kiosk says READY=1 once the first frame is on the panel (`Type=notify` then means
+/// "the board shows"), WATCHDOG=1 from the display loop so a hung loop is restarted, and
+/// STOPPING=1 as it leaves.
+public final class SystemdNotifier: @unchecked Sendable {
+    /// Where the datagrams go: a path, or an abstract name (`@` first, as systemd writes it).
+    public let socketPath: String?
+    /// Half of `$WATCHDOG_USEC`, when the watchdog is on for this process.
+    public private(set) var watchdog: WatchdogSchedule?
+    private let lock = NSLock()
+
+    public init(environment: [String: String] = ProcessInfo.processInfo.environment, pid: Int32 = getpid()) {
+        socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+        // WATCHDOG_PID names the process the watchdog is for: a child that inherited the
+        // variables (a helper the kiosk starts) must not ping for it.
+        let forUs = environment["WATCHDOG_PID"].map { Int32($0) == pid } ?? true
+        if socketPath != nil, forUs, let usec = environment["WATCHDOG_USEC"].flatMap(UInt64.init), usec > 0 {
+            watchdog = WatchdogSchedule(interval: Int64(usec / 2_000))
+        } else {
+            watchdog = nil
+        }
+    }
+
+    /// READY=1 was sent: the watchdog counts from then (before it, `TimeoutStartSec` does).
+    private var isReady = false
+
+    /// The first frame is on the panel.
+    public func ready() {
+        lock.lock()
+        isReady = true
+        lock.unlock()
+        send("READY=1")
+    }
+
+    public func stopping() { send("STOPPING=1") }
+
+    /// A status line `systemctl status` shows.
+    public func status(_ text: String) { send("STATUS=\(text.replacingOccurrences(of: "\n", with: " "))") }
+
+    /// From the display loop, each time round: pings the watchdog when due. Returns when the
+    /// next ping is due, for the loop's sleep (nil: no watchdog).
+    @discardableResult
+    public func keepAlive(now: Int64) -> Int64? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard isReady, var schedule = watchdog else { return nil }
+        if schedule.isDue(now: now) {
+            send("WATCHDOG=1")
+            schedule.pinged(at: now)
+            watchdog = schedule
+        }
+        return schedule.due
+    }
+
+    /// One datagram; false when it could not be sent (systemd gone: nothing to do about it).
+    @discardableResult
+    public func send(_ message: String) -> Bool {
+        guard let socketPath else { return false }
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        var path = Array(socketPath.utf8)
+        // An abstract socket's name starts with a NUL byte, written `@` in the variable.
+        if path.first == UInt8(ascii: "@") { path[0] = 0 }
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard path.count < capacity else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.enumerated() { bytes[index] = byte }
+        }
+        // An abstract name's length is exact (no terminating NUL counts); a path's has one.
+        let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count + (path.first == 0 ? 0 : 1)
+        let bytes = Array(message.utf8)
+        let sent = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                sendto(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL), address, socklen_t(length))
+            }
+        }
+        return sent == bytes.count
+    }
+}
