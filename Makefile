@@ -12,17 +12,21 @@ SWIFT ?= swift
 #   screens: ImageMagick tiles the contact sheets (`make screens`)
 #   browser tests: Chromium and its WebDriver, driven by Selenium (from PyPI, in a venv)
 #   QR codes: libqrencode draws them on the kiosk; zbarimg (zbar-tools) reads them back in tests
+#   packages (`make deb`): dpkg-dev (dpkg-shlibdeps) and lintian; systemd-analyze checks the units
+#   benchmarks: valgrind (callgrind counts instructions per frame: hyzer-bench render-instructions)
+#   the emulated appliance (board/appliance-test): QEMU, debootstrap (e2fsprogs' e2fsck and debugfs)
 APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev zlib1g-dev libqrencode-dev zbar-tools \
 	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
-	xvfb xauth xdotool imagemagick chromium chromium-driver python3-venv
+	xvfb xauth xdotool imagemagick chromium chromium-driver python3-venv dpkg-dev lintian systemd valgrind \
+	qemu-system-x86 debootstrap e2fsprogs
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Extra flags for the programs `make run` starts, e.g. DATA=--data=/tmp/hyzer
 DATA ?=
-BENCHMARKS ?= standings store history knob-latency knob-accuracy render sync-latency name-entry
+BENCHMARKS ?= standings store history knob-latency knob-accuracy render render-instructions sync-latency name-entry
 # A desktop session gets a window; a bare console gets full-screen KMSDRM.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
-.PHONY: deps build lint format test browser-test run bench bench-compare clean screens
+.PHONY: deps build lint format test browser-test run bench bench-compare clean screens release install deb appliance-test appliance-test-short
 
 # Idempotent: installs only what is missing, so it is cheap to run before every target.
 deps:
@@ -58,6 +62,7 @@ test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) browser-test
+	$(MAKE) appliance-test-short
 
 # The server's web pages in a real headless Chromium against the built hyzer-server and
 # hyzer (Tests/Browser). Selenium comes from PyPI into a venv under .build.
@@ -111,7 +116,42 @@ bench-compare: deps
 	.ci/bench-compare $(BASE) $(BENCHMARKS)
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-static dist
+
+# Release binaries for a Pi or a package, with the Swift runtime linked in (the board needs no
+# Swift toolchain), in their own build folder so the debug and benchmark builds stay as they are.
+RELEASE := -c release --static-swift-stdlib --scratch-path .build-static
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+release: deps
+	for p in hyzer-kiosk hyzer hyzer-server; do $(SWIFT) build $(RELEASE) --product $$p || exit 1; done
+
+# Everything, under PREFIX (binaries, assets, units, settings in /etc/hyzer unless already there).
+install: release
+	board/package/install "$(DESTDIR)" "$(PREFIX)" "$$($(SWIFT) build $(RELEASE) --show-bin-path)"
+
+# dist/hyzer-kiosk_<version>_<arch>.deb and dist/hyzer-server_…; lintian must report no error.
+deb: release
+	board/package/build-debs "$$($(SWIFT) build $(RELEASE) --show-bin-path)"
+
+# The emulated appliance (board/appliance-test): the kiosk package installed into a minimal
+# Debian 12 image (cached in /var/cache/hyzer-appliance), booted under QEMU with KMSDRM.
+# Power cuts with a negative control, boot to board, the watchdog, and (full form) memory.
+# CUTS=200 for a long run. Skips, saying why, where QEMU cannot run.
+CUTS ?= 20
+APPLIANCE := python3 board/appliance-test/appliance_test.py --debs dist/hyzer-kiosk_*.deb --bin "$$($(SWIFT) build --show-bin-path)"
+
+appliance-test: deps
+	@python3 board/appliance-test/appliance_test.py --can-run || exit 0; \
+	$(MAKE) deb && $(SWIFT) build --product hyzer-kiosk && \
+	$(APPLIANCE) --cuts $(CUTS) --memory --screenshot docs/screens/appliance-boot.png
+
+# The short form `make test` runs: boot to board, 5 cuts (and the control's 3), the watchdog.
+# Where it cannot run (not root, no QEMU) it says so and builds nothing.
+appliance-test-short: deps
+	@python3 board/appliance-test/appliance_test.py --can-run || exit 0; \
+	$(MAKE) deb && $(SWIFT) build --product hyzer-kiosk && $(APPLIANCE) --cuts 5
 
 # Contact sheets (issue 15): every screen at every panel size and group size, drawn by the
 # headless kiosk and tiled into one PNG a screen in docs/screens/contact/.

@@ -125,6 +125,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // glibc's <malloc.h> (mallopt, malloc_info), as a bare modulemap + header.
         .systemLibrary(name: "CMalloc"),
+        // Callgrind's client requests for `hyzer-bench render-instructions`: a modulemap + header.
+        .systemLibrary(name: "CValgrind"),
         // fontconfig: fallback faces for names in scripts the bundled fonts lack.
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig1-dev"])]),
         // libqrencode: the QR codes a phone scans to join, or to open a round's summary.
@@ -163,6 +165,7 @@ let package = Package(
         .executableTarget(
             name: "hyzer-bench",
             dependencies: [
+                "CValgrind",
                 "HyzerSystem",
                 "HyzerKit", "HyzerStore", "KioskHardware", "HyzerSync", "HyzerSyncProtocol", "HyzerServer",
                 "KioskCore", "KioskRender", "KioskApp", "HyzerTestSupport",

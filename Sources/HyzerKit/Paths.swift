@@ -52,17 +52,19 @@ public enum HyzerPaths {
         }
     }
 
-    /// The `assets/` folder (courses.json, fonts): `$HYZER_ASSETS` (nil if it holds no
-    /// courses.json), then `share/hyzer/assets` beside an installed binary's `bin/`, then the
-    /// nearest `assets/` above the executable or the working directory (a checkout running
-    /// `.build/debug/hyzer`).
+    /// The `assets/` folder that holds `marker` (courses.json and the fonts for a device, web/
+    /// for the server): `$HYZER_ASSETS` (nil if it lacks the marker), then an installed
+    /// package's folder beside the binary's `bin/` (`share/hyzer/assets`, the kiosk package's;
+    /// `share/hyzer-server/assets`, the server package's), then the nearest `assets/` above the
+    /// executable or the working directory (a checkout running `.build/debug/hyzer`).
     public static func assetsDirectory(
+        containing marker: String = "courses.json",
         environment: [String: String] = ProcessInfo.processInfo.environment,
         executable: String? = runningExecutable,
         workingDirectory: String = FileManager.default.currentDirectoryPath
     ) -> URL? {
         let fm = FileManager.default
-        func valid(_ url: URL) -> Bool { fm.fileExists(atPath: url.appendingPathComponent("courses.json").path) }
+        func valid(_ url: URL) -> Bool { fm.fileExists(atPath: url.appendingPathComponent(marker).path) }
         if let env = environment["HYZER_ASSETS"], !env.isEmpty {
             let url = URL(fileURLWithPath: env, isDirectory: true)
             return valid(url) ? url : nil
@@ -73,8 +75,10 @@ public enum HyzerPaths {
         }
         starts.append(URL(fileURLWithPath: workingDirectory, isDirectory: true))
         for start in starts {
-            let shared = start.deletingLastPathComponent().appendingPathComponent("share/hyzer/assets")
-            if valid(shared) { return shared }
+            for package in ["hyzer", "hyzer-server"] {
+                let shared = start.deletingLastPathComponent().appendingPathComponent("share/\(package)/assets")
+                if valid(shared) { return shared }
+            }
             var dir = start.standardizedFileURL
             for _ in 0..<8 {
                 let candidate = dir.appendingPathComponent("assets", isDirectory: true)

@@ -26,7 +26,8 @@ public struct ServerConfiguration: Sendable {
     public init(
         dataDirectory: URL, host: String = "0.0.0.0", port: Int = 8630, logLevel: Logger.Level = .info,
         clock: any HyzerClock = SystemClock(), deviceCodes: DeviceCodePolicy = DeviceCodePolicy(),
-        webDirectory: URL? = HyzerPaths.assetsDirectory()?.appendingPathComponent("web", isDirectory: true),
+        webDirectory: URL? = HyzerPaths.assetsDirectory(containing: "web/phone.html")?.appendingPathComponent(
+            "web", isDirectory: true),
         liveBoard: LiveBoardPolicy = LiveBoardPolicy()
     ) {
         self.dataDirectory = dataDirectory

@@ -194,14 +194,26 @@ public final class HyzerDatabase: Sendable {
         if directory == nil { writers.domain.add(transactionObserver: commits, extent: .databaseLifetime) }
     }
 
+    /// FULL, except under the emulated appliance test's negative control, which sets
+    /// `HYZER_UNSAFE_SYNCHRONOUS_OFF=1` to show that its power cuts do lose scores a store
+    /// without fsync acknowledged (board/appliance-test). Never set it anywhere else: a
+    /// store opened so says so in the journal, at the critical level.
+    static let synchronousMode: String = {
+        guard ProcessInfo.processInfo.environment["HYZER_UNSAFE_SYNCHRONOUS_OFF"] == "1" else { return "FULL" }
+        Logger(label: "hyzer.store").critical(
+            "HYZER_UNSAFE_SYNCHRONOUS_OFF=1: scores are not fsynced (a test's negative control)")
+        return "OFF"
+    }()
+
     /// WAL with `synchronous=FULL` on every connection: each commit is fsynced to the WAL
     /// before the write returns, so a score the kiosk acknowledged survives a power cut
     /// (an SD card in a clubhouse loses power more often than it crashes).
     static func openPool(at path: String, migrator: DatabaseMigrator) throws -> DatabasePool {
         var config = Configuration()
         config.busyMode = .timeout(5)  // `hyzer demo` or a sync run may write alongside the kiosk
+        let synchronous = synchronousMode
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
             // SQLite's page cache is 2 MiB per connection by default, and a pool's writer
             // and readers fill theirs slowly over days: the soak's kiosk grew 27.6 MB an hour
             // with it, 1.6 with this (docs/benchmarks.md, "Soak"). The board's reads are a
@@ -213,7 +225,7 @@ public final class HyzerDatabase: Sendable {
             // GRDB switches its writer to NORMAL when it enables WAL, after
             // prepareDatabase ran; the writer is one long-lived connection, so setting
             // FULL once here holds for every write.
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
             try quickCheck(pool, path: path)
             try migrator.migrate(pool)
             return pool

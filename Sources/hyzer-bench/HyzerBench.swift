@@ -19,7 +19,7 @@ struct HyzerBench: AsyncParsableCommand {
             """,
         subcommands: [
             Standings.self, Store.self, History.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self,
-            Soak.self, NameEntry.self,
+            Soak.self, NameEntry.self, RenderInstructions.self,
         ])
 
     /// `--log-level` is taken before the parser (it belongs to no one subcommand); the
@@ -122,6 +122,24 @@ struct HyzerBench: AsyncParsableCommand {
         func run() async throws {
             let idle = idleSeconds ?? Double(ProcessInfo.processInfo.environment["HYZER_BENCH_IDLE_SECONDS"] ?? "") ?? 60
             try await data.run("render") { try await RenderBenchmark.run(in: $0, idleSeconds: idle) }
+        }
+    }
+
+    struct RenderInstructions: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "render-instructions",
+            abstract: "Instructions per 20-row reshuffle frame at 1920x1080 (software renderer), counted by callgrind.",
+            discussion: "Runs itself under valgrind --tool=callgrind; goal: p99 at most 8 million (issue 13).")
+        @Option(help: "Reshuffles counted (each about 14 frames).") var cycles = 6
+        @Flag(name: .customLong("callgrind-inner"), help: .hidden) var inner = false
+
+        func run() async throws {
+            guard let assets = HyzerPaths.assetsDirectory() else { throw BenchError("cannot find assets/") }
+            if inner {
+                try RenderInstructionsBenchmark.inner(cycles: cycles, fonts: assets.appendingPathComponent("fonts"))
+            } else {
+                try emit(try RenderInstructionsBenchmark.run(cycles: cycles))
+            }
         }
     }
 

@@ -56,6 +56,15 @@ final class FakeChip: GpioChip {
         return line
     }
 
+    /// One clockwise detent on the Pi's default lines (A GPIO17, B GPIO27), edge by edge in
+    /// Gray-code order, 1 µs apart from `t`.
+    func injectClockwiseDetent(atNs t: UInt64) {
+        inject(offset: 17, rising: false, atNs: t + 1_000)
+        inject(offset: 27, rising: false, atNs: t + 2_000)
+        inject(offset: 17, rising: true, atNs: t + 3_000)
+        inject(offset: 27, rising: true, atNs: t + 4_000)
+    }
+
     /// Writes one `struct gpioevent_data` as the kernel would: u64 timestamp, u32 event id, padding.
     func inject(offset: Int, rising: Bool, atNs t: UInt64) {
         var bytes = [UInt8](repeating: 0, count: 16)
@@ -314,11 +323,7 @@ struct GpiodBackendTests {
             config.buzzerActiveLow = activeLow
             let backend = try GpiodKnobBackend(config: config, provider: provider)
             #expect(chip.outputInitialLevels[23] == (activeLow ? 1 : 0))
-            let base = SystemClock().uptimeNanoseconds
-            chip.inject(offset: 17, rising: false, atNs: base + 1_000)
-            chip.inject(offset: 27, rising: false, atNs: base + 2_000)
-            chip.inject(offset: 17, rising: true, atNs: base + 3_000)
-            chip.inject(offset: 27, rising: true, atNs: base + 4_000)
+            chip.injectClockwiseDetent(atNs: SystemClock().uptimeNanoseconds)
             let driver = KnobDriver(backend: backend)
             let run = DriverRun(driver)
             _ = await nextEvents(driver, count: 1)

@@ -1,0 +1,88 @@
+import CValgrind
+import Foundation
+import HyzerKit
+import KioskCore
+import KioskRender
+
+/// `hyzer-bench render-instructions` (issue 13 item 7): instructions per reshuffle frame at
+/// 1920×1080 with the software renderer, counted by callgrind. Wall-clock frame times on a
+/// loaded x86 machine say little about a 1.5 GHz Cortex-A72; an instruction count is the same
+/// whatever the machine's load, and scales to the Pi by its instructions per second.
+///
+/// The benchmark runs itself under `valgrind --tool=callgrind --instr-atstart=no`: the inner
+/// run warms the text cache with one reshuffle, then counts each frame of the next ones alone
+/// (instrumentation on around the draw and the present, one dump a frame), and the outer
+/// run reads the dumps.
+enum RenderInstructionsBenchmark {
+    static let innerFlag = "--callgrind-inner"
+
+    static func run(cycles: Int) throws -> Figures {
+        guard hyzer_callgrind_available() != 0 else {
+            throw BenchError("built without valgrind's headers (apt install valgrind, then rebuild)")
+        }
+        let dumps = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-callgrind-\(UUID())")
+        try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dumps) }
+        let valgrind = try executable("valgrind")
+        let process = Process()
+        process.executableURL = valgrind
+        process.arguments = [
+            "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=\(dumps.path)/frame",
+            CommandLine.arguments[0], "render-instructions", innerFlag, "--cycles", String(cycles),
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        let started = ContinuousClock.now
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchError("valgrind exited \(process.terminationStatus)") }
+        // One dump a frame: frame.1, frame.2, ... (the final dump at exit is "frame", unsuffixed).
+        let frames = try FileManager.default.contentsOfDirectory(atPath: dumps.path).filter { $0.hasPrefix("frame.") }
+        var counts: [Double] = []
+        for name in frames {
+            let text = try String(contentsOf: dumps.appendingPathComponent(name), encoding: .utf8)
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("summary:") || $0.hasPrefix("totals:") }),
+                let value = line.split(separator: " ").last.flatMap({ Double($0) })
+            else { throw BenchError("no instruction total in callgrind's \(name)") }
+            counts.append(value)
+        }
+        guard !counts.isEmpty else { throw BenchError("callgrind wrote no per-frame dumps") }
+        log("render-instructions: \(counts.count) frames counted under callgrind in \(started.duration(to: .now))")
+        return [
+            "frames": Double(counts.count),
+            "instructions_p50_millions": (percentile(counts, 50) / 1e6 * 100).rounded() / 100,
+            "instructions_p99_millions": (percentile(counts, 99) / 1e6 * 100).rounded() / 100,
+            "instructions_max_millions": ((counts.max() ?? 0) / 1e6 * 100).rounded() / 100,
+        ]
+    }
+
+    /// Under callgrind: the reshuffle of `RenderBenchmark.reshuffleFrames`, each frame counted.
+    static func inner(cycles: Int, fonts: URL) throws {
+        guard hyzer_running_on_valgrind() != 0 else { throw BenchError("\(innerFlag) is for the run under callgrind") }
+        let display = try Display(mode: .headless, size: Viewport(width: 1920, height: 1080), fontsDirectory: fonts)
+        let bench = try RenderBenchmark.BenchRound()
+        var state = KioskState(viewport: display.viewport)
+        var now: Millis = 0
+        let wallClock = Date(timeIntervalSince1970: 1_800_000_000)
+        for cycle in 0...cycles {
+            state.handle(.dataChanged(bench.data(flipped: cycle % 2 == 1), .remoteSync), now: now)
+            let end = now + MotionTokens.reshuffleBudget
+            while now <= end {
+                // The first cycle warms the text cache, as on a kiosk that has shown the board.
+                if cycle > 0 { hyzer_callgrind_start() }
+                display.draw(state, now: now, wallClock: wallClock)
+                display.present()
+                if cycle > 0 { hyzer_callgrind_stop_and_dump() }
+                now += MotionTokens.frameInterval
+            }
+            now += 2_000
+        }
+    }
+
+    static func executable(_ name: String) throws -> URL {
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+            let url = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        throw BenchError("\(name) is not installed (apt install \(name))")
+    }
+}

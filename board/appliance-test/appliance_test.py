@@ -1,0 +1,393 @@
+#!/usr/bin/env python3
+"""The emulated appliance test (issue 13 item 5): the kiosk's Debian packages installed into a
+minimal Debian 12 image, booted in QEMU with a virtual display, exactly as on a Pi: systemd
+starts the kiosk on tty1 with KMSDRM.
+
+  1. Power cuts: the image boots straight into a writer (the store's own code) that prints
+     each acknowledged score id on the serial console; QEMU is killed at a random moment, so
+     the guest loses its page cache as in a real power cut; the disk must then hold every
+     acknowledged id and pass PRAGMA integrity_check. A negative control does the same with
+     the store's fsync turned off (a test-only switch) and must find lost scores.
+  2. Boot to board: a full boot; QEMU's screendump must show the board, compared with the
+     headless snapshot of the same data, without any input.
+  3. Watchdog: the kiosk is frozen (SIGSTOP); systemd must restart it, and the board must be
+     back on the screen.
+  4. (full form) Memory: the kiosk's PSS by mapping and its idle CPU after a minute.
+
+Prints one JSON line of figures last. Skips, saying why, where QEMU or debootstrap is missing.
+Uses only the standard library (it runs before any venv exists).
+"""
+
+import argparse
+import json
+import os
+import platform
+import random
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+ACK = re.compile(rb"^acknowledged ([0-9a-f]{32})\r?$", re.M)
+
+
+def log(text):
+    print(f"appliance: {text}", file=sys.stderr, flush=True)
+
+
+def run(args, **kwargs):
+    return subprocess.run(args, check=True, **kwargs)
+
+
+class Guest:
+    """One QEMU run: the serial console to a file, QMP on a socket for screendumps."""
+
+    def __init__(self, work, disk, kernel, initrd, append, name, kvm=False):
+        self.serial = work / f"{name}.serial"
+        self.qmp_path = work / f"{name}.qmp"
+        self.serial.write_bytes(b"")
+        args = [
+            "qemu-system-x86_64", "-m", "1024", "-smp", "2",
+            "-kernel", str(kernel), "-initrd", str(initrd), "-append", append,
+            "-drive", f"file={disk},format=raw,if=virtio,cache=writeback",
+            "-serial", f"file:{self.serial}", "-vga", "std", "-display", "none",
+            "-qmp", f"unix:{self.qmp_path},server=on,wait=off", "-nic", "none", "-no-reboot",
+        ]
+        args += ["-enable-kvm", "-cpu", "host"] if kvm else ["-accel", "tcg"]
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def output(self):
+        return self.serial.read_bytes()
+
+    def wait_for(self, pattern, timeout):
+        """The first match of `pattern` (bytes regex) on the console, or an error after `timeout` s."""
+        deadline = time.monotonic() + timeout
+        expression = re.compile(pattern, re.M)
+        while time.monotonic() < deadline:
+            match = expression.search(self.output())
+            if match:
+                return match
+            if self.process.poll() is not None:
+                raise RuntimeError(f"QEMU ended ({self.process.returncode}): {self.process.stderr.read().decode()[-500:]}")
+            time.sleep(0.2)
+        tail = self.output()[-1500:].decode(errors="replace")
+        raise RuntimeError(f"no {pattern!r} on the console within {timeout} s; it ends:\n{tail}")
+
+    def qmp(self, command, **arguments):
+        with socket.socket(socket.AF_UNIX) as s:
+            s.settimeout(30)
+            s.connect(str(self.qmp_path))
+            stream = s.makefile("rwb")
+
+            def read():
+                while True:
+                    message = json.loads(stream.readline())
+                    if "event" not in message:
+                        return message
+
+            read()  # the greeting
+            for request in ({"execute": "qmp_capabilities"}, {"execute": command, "arguments": arguments}):
+                stream.write(json.dumps(request).encode() + b"\n")
+                stream.flush()
+                reply = read()
+                if "error" in reply:
+                    raise RuntimeError(f"QMP {request['execute']}: {reply['error']}")
+            return reply.get("return")
+
+    def screendump(self, png):
+        ppm = png.with_suffix(".ppm")
+        self.qmp("screendump", filename=str(ppm))
+        run(["convert", str(ppm), str(png)])
+        ppm.unlink()
+        return png
+
+    def cut(self):
+        """The power cut: SIGKILL, no shutdown, no flush."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.cut()
+
+
+def image(args, work):
+    """The base tree (cached), the packages installed into a copy of it, the test's files, and
+    an ext4 disk image made from the tree. Returns (disk, kernel, initrd, tree)."""
+    base = Path(subprocess.run([str(HERE / "build-base"), args.cache], check=True, capture_output=True, text=True).stdout.strip())
+    tree = work / "tree"
+    log(f"copying the base tree {base}")
+    run(["cp", "-a", "--reflink=auto", str(base), str(tree)])
+    debs = tree / "tmp/debs"
+    debs.mkdir(parents=True)
+    for deb in args.debs:
+        shutil.copy(deb, debs)
+    shutil.copy("/etc/resolv.conf", tree / "etc/resolv.conf")
+    # Swift reads its arguments from /proc/self/cmdline: the tools need /proc in the chroot.
+    run(["mount", "-t", "proc", "proc", str(tree / "proc")])
+    try:
+        install(args, tree)
+    finally:
+        run(["umount", str(tree / "proc")])
+    disk = work / "disk.img"
+    log("making the disk image (mkfs.ext4 -d)")
+    run(["mkfs.ext4", "-q", "-F", "-L", "root", "-d", str(tree), str(disk), "4G"])
+    kernel, initrd = work / "vmlinuz", work / "initrd.img"
+    shutil.copy(tree / "boot/vmlinuz", kernel)
+    shutil.copy(tree / "boot/initrd.img", initrd)
+    return disk, kernel, initrd, tree
+
+
+def install(args, tree):
+    """The packages, the test's settings and seeded round, and its helpers, into `tree`."""
+    debs = tree / "tmp/debs"
+    log("installing the packages with apt (their Depends bring the runtime: SDL2, Mesa, libgpiod...)")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    chroot = ["chroot", str(tree)]
+    run(chroot + ["apt-get", "update", "-qq"], env=env)
+    run(chroot + ["sh", "-c", "apt-get install -y -qq --no-install-recommends /tmp/debs/*.deb"], env=env)
+    shutil.rmtree(debs)
+    # The test's settings, its seeded round, and its two helpers (not part of the product).
+    (tree / "etc/hyzer/kiosk.conf").write_text('log_level = "info"\n')
+    dropin = tree / "etc/systemd/system/hyzer-kiosk.service.d"
+    dropin.mkdir(parents=True)
+    # QEMU's std VGA (bochs-drm) has no 3D: Mesa's KMS-aware software rasterizer draws instead.
+    (dropin / "appliance-test.conf").write_text("[Service]\nEnvironment=MESA_LOADER_DRIVER_OVERRIDE=kms_swrast\n")
+    for name in ("hyzer-cut-init", "hyzer-appliance-probe"):
+        shutil.copy(HERE / "guest" / name, tree / "usr/local/sbin" / name)
+    shutil.copy(HERE / "guest/hyzer-appliance-probe.service", tree / "etc/systemd/system/")
+    run(chroot + ["systemctl", "enable", "hyzer-appliance-probe.service"], capture_output=True)
+    (tree / "etc/hyzer-appliance-probe.env").write_text(f"HYZER_PROBE_MEMORY={1 if args.memory else 0}\n")
+    run(chroot + ["/usr/bin/hyzer", "init", "--data", "/var/lib/hyzer"], capture_output=True)
+    run(chroot + ["/usr/bin/hyzer", "demo", "--data", "/var/lib/hyzer", "--players", "6"], capture_output=True)
+    if not (tree / "var/lib/hyzer/hyzer.sqlite").exists():
+        raise RuntimeError("hyzer init made no database in the image")
+    run(chroot + ["chown", "-R", "hyzer:hyzer", "/var/lib/hyzer"])
+    run(chroot + ["apt-get", "clean"])
+
+
+def dump_store(disk, into):
+    """The kiosk's database as the disk holds it after a cut (the WAL too), read with debugfs:
+    no boot, no mount. The file system's journal is replayed first, as the next mount would
+    (a WAL that grew since the last commit of ext4's journal is only in the journal)."""
+    replay = subprocess.run(["e2fsck", "-y", "-E", "journal_only", str(disk)], capture_output=True, text=True)
+    if replay.returncode not in (0, 1):
+        raise RuntimeError(f"e2fsck could not replay the journal ({replay.returncode}): {replay.stdout}{replay.stderr}")
+    into.mkdir(parents=True, exist_ok=True)
+    for name in ("hyzer.sqlite", "hyzer.sqlite-wal"):
+        target = into / name
+        if target.exists():
+            target.unlink()
+        subprocess.run(
+            ["debugfs", "-R", f"dump -p /var/lib/hyzer/{name} {target}", str(disk)],
+            check=True, capture_output=True)
+    return into / "hyzer.sqlite"
+
+
+def check_store(database):
+    """(integrity_check's answer, the set of score event ids) of a dumped database."""
+    integrity = subprocess.run(["sqlite3", str(database), "PRAGMA integrity_check"], check=True, capture_output=True, text=True)
+    ids = subprocess.run(
+        ["sqlite3", str(database), "SELECT lower(hex(id)) FROM score_events"], check=True, capture_output=True, text=True)
+    return integrity.stdout.strip(), set(ids.stdout.split())
+
+
+def cuts(args, work, disk, kernel, initrd, count, unsafe, label):
+    """`count` power cuts on `disk`. Returns the per-cut results."""
+    append = "root=/dev/vda rw console=ttyS0 quiet loglevel=1 init=/usr/local/sbin/hyzer-cut-init"
+    if unsafe:
+        # The kernel passes unknown key=value words to init's environment.
+        append += " HYZER_UNSAFE_SYNCHRONOUS_OFF=1"
+    results = []
+    rng = random.Random(args.seed + (1000 if unsafe else 0))
+    for n in range(count):
+        guest = Guest(work, disk, kernel, initrd, append, f"{label}-{n}", kvm=args.kvm)
+        try:
+            guest.wait_for(rb"HYZER-CUT booted", args.boot_timeout)
+            guest.wait_for(rb"^acknowledged ", 120)
+            time.sleep(rng.uniform(0.5, args.write_seconds))
+            guest.cut()
+        finally:
+            guest.stop()
+        acknowledged = set(m.decode() for m in ACK.findall(guest.output()))
+        integrity, present = check_store(dump_store(disk, work / f"{label}-{n}-store"))
+        missing = acknowledged - present
+        result = {"acknowledged": len(acknowledged), "missing": len(missing), "integrity": integrity,
+                  "boot_s": round(time.monotonic() - guest.started, 1)}
+        log(f"{label} cut {n + 1}/{count}: {result}")
+        results.append(result)
+    return results
+
+
+def snapshot(args, work, disk, size):
+    """The headless kiosk's board for the same data, at the screen's size."""
+    store = dump_store(disk, work / "snapshot-store")
+    script = work / "board.txt"
+    script.write_text("expect-screen board\nwait 2000\nsnapshot board\n")
+    shots = work / "snapshot"
+    shutil.rmtree(shots, ignore_errors=True)
+    run([str(Path(args.bin) / "hyzer-kiosk"), "--data", str(store.parent), "--headless", "--size", f"{size[0]}x{size[1]}",
+         "--script", str(script), "--snapshots", str(shots)], capture_output=True)
+    return sorted(shots.glob("*-board.png"))[-1]
+
+
+def image_size(png):
+    out = subprocess.run(["identify", "-format", "%w %h", str(png)], check=True, capture_output=True, text=True).stdout
+    return tuple(int(x) for x in out.split())
+
+
+def difference(a, b):
+    """ImageMagick's normalised RMSE between two images of one size (0: the same)."""
+    out = subprocess.run(["compare", "-metric", "RMSE", str(a), str(b), "null:"], capture_output=True, text=True)
+    return float(re.search(r"\(([0-9.e-]+)\)", out.stderr).group(1))
+
+
+def mean_brightness(png):
+    out = subprocess.run(["convert", str(png), "-colorspace", "gray", "-format", "%[fx:mean]", "info:"],
+                         check=True, capture_output=True, text=True).stdout
+    return float(out)
+
+
+def boot_to_board(args, work, disk, kernel, initrd, figures):
+    append = "root=/dev/vda rw console=ttyS0 quiet loglevel=3 consoleblank=0 vt.global_cursor_default=0 systemd.show_status=0"
+    guest = Guest(work, disk, kernel, initrd, append, "boot", kvm=args.kvm)
+    try:
+        ready = guest.wait_for(rb"HYZER-PROBE ready uptime=([0-9.]+) unit_start_us=(\d+) ready_us=(\d+)", args.boot_timeout)
+        powered_on_to_ready = time.monotonic() - guest.started
+        uptime, start_us, ready_us = float(ready.group(1)), int(ready.group(2)), int(ready.group(3))
+        time.sleep(1)  # the probe's pause covers this; the board has been up since READY=1
+        screen = guest.screendump(work / "boot.png")
+        analyze = guest.wait_for(rb"HYZER-PROBE analyze ([^\r\n]*)", 120).group(1).decode()
+        figures["power_on_to_board_s"] = round(powered_on_to_ready, 1)
+        figures["guest_uptime_at_board_s"] = uptime
+        figures["kiosk_unit_start_to_first_frame_s"] = round((ready_us - start_us) / 1e6, 2)
+        figures["systemd_analyze"] = analyze
+        size = image_size(screen)
+        reference = snapshot(args, work, disk, size)
+        figures["screen_size"] = f"{size[0]}x{size[1]}"
+        figures["screen_mean"] = round(mean_brightness(screen), 3)
+        figures["screen_vs_headless_rmse"] = round(difference(screen, reference), 4)
+        shutil.copy(screen, work / "appliance-boot.png")
+        if args.screenshot:
+            run(["convert", str(screen), "-strip", str(args.screenshot)])
+        log(f"board after {powered_on_to_ready:.1f} s (kiosk's share {figures['kiosk_unit_start_to_first_frame_s']} s); {analyze}")
+
+        frozen = guest.wait_for(rb"HYZER-PROBE freeze pid=(\d+) uptime=([0-9.]+)", 120)
+        back = guest.wait_for(rb"HYZER-PROBE restarted pid=(\d+) uptime=([0-9.]+)", 120)
+        figures["watchdog_freeze_to_board_s"] = round(float(back.group(2)) - float(frozen.group(2)), 1)
+        time.sleep(1)
+        again = guest.screendump(work / "after-watchdog.png")
+        figures["after_watchdog_vs_headless_rmse"] = round(difference(again, reference), 4)
+        log(f"frozen kiosk restarted by the watchdog, board back after {figures['watchdog_freeze_to_board_s']} s")
+
+        if args.memory:
+            pss = guest.wait_for(rb"HYZER-PROBE pss_kb=(\d+)", 180)
+            figures["kiosk_pss_mb"] = round(int(pss.group(1)) / 1024, 1)
+            cpu = guest.wait_for(rb"HYZER-PROBE cpu ticks=(\d+) seconds=(\d+) hz=(\d+)", 120)
+            ticks, seconds, hz = (int(cpu.group(i)) for i in (1, 2, 3))
+            figures["kiosk_idle_cpu_percent"] = round(100 * ticks / hz / seconds, 2)
+            figures["kiosk_pss_by_mapping_kb"] = [
+                f"{m.group(1).decode()} {m.group(2).decode()}"
+                for m in re.finditer(rb"HYZER-PROBE mapping kb=(\d+) name=([^\r\n]*)", guest.output())]
+    finally:
+        (work / "boot.console").write_bytes(guest.output())
+        guest.stop()
+    return figures
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--debs", nargs="+", help="the hyzer-kiosk (and hyzer-server) .deb files")
+    parser.add_argument("--bin", help="a build folder with hyzer-kiosk, for the headless reference")
+    parser.add_argument("--can-run", action="store_true", help="only say whether the test can run here (exit 0) or why not (exit 3)")
+    parser.add_argument("--cuts", type=int, default=int(os.environ.get("CUTS", 20)))
+    parser.add_argument("--control-cuts", type=int, default=3, help="negative control: cuts with fsync off")
+    parser.add_argument("--memory", action="store_true", help="also measure PSS and idle CPU (a minute more)")
+    parser.add_argument("--screenshot", type=Path, help="where to keep the boot screen as PNG")
+    parser.add_argument("--cache", default=os.environ.get("HYZER_APPLIANCE_CACHE", "/var/cache/hyzer-appliance"))
+    parser.add_argument("--work", type=Path, help="keep the run's files here (default: a temporary folder)")
+    parser.add_argument("--seed", type=int, default=int(os.environ.get("SEED", time.time())))
+    parser.add_argument("--write-seconds", type=float, default=4.0, help="longest a writer runs before its cut")
+    parser.add_argument("--boot-timeout", type=float, default=600)
+    parser.add_argument("--kvm", action="store_true", help="use KVM (it hangs on these machines; TCG by default)")
+    args = parser.parse_args()
+
+    missing = [tool for tool in ("qemu-system-x86_64", "debootstrap", "mkfs.ext4", "e2fsck", "debugfs", "sqlite3", "convert", "chroot")
+               if shutil.which(tool) is None]
+
+    if missing or os.geteuid() != 0 or platform.machine() != "x86_64":
+        why = (f"missing {', '.join(missing)}" if missing else "not root (debootstrap and chroot need it)"
+               if os.geteuid() != 0 else f"the emulated appliance is x86_64 (this machine is {platform.machine()})")
+        log(f"SKIPPED: {why}")
+        print(json.dumps({"skipped": why}))
+        return 3 if args.can_run else 0
+    if args.can_run:
+        return 0
+    if not args.debs or not args.bin:
+        parser.error("--debs and --bin are required")
+
+    work = args.work or Path(tempfile.mkdtemp(prefix="hyzer-appliance-"))
+    work.mkdir(parents=True, exist_ok=True)
+    log(f"work in {work}, seed {args.seed}")
+    started = time.monotonic()
+    disk, kernel, initrd, tree = image(args, work)
+    shutil.rmtree(tree)
+    figures = {"seed": args.seed}
+
+    # The negative control first, on a copy: the same cuts with fsync off must lose scores.
+    control = work / "control.img"
+    run(["cp", "--sparse=always", str(disk), str(control)])
+    lost = cuts(args, work, control, kernel, initrd, args.control_cuts, unsafe=True, label="control")
+    control.unlink()
+    figures["control_cuts"] = len(lost)
+    figures["control_lost_acknowledged"] = sum(r["missing"] for r in lost)
+
+    done = cuts(args, work, disk, kernel, initrd, args.cuts, unsafe=False, label="cut")
+    figures["cuts"] = len(done)
+    figures["acknowledged"] = sum(r["acknowledged"] for r in done)
+    figures["lost_acknowledged"] = sum(r["missing"] for r in done)
+    figures["integrity_not_ok"] = sum(r["integrity"] != "ok" for r in done)
+    figures["cut_cycle_s_median"] = sorted(r["boot_s"] for r in done)[len(done) // 2] if done else None
+
+    boot_to_board(args, work, disk, kernel, initrd, figures)
+    figures["total_s"] = round(time.monotonic() - started, 1)
+
+    failures = []
+    if figures["control_lost_acknowledged"] == 0:
+        failures.append("the negative control lost nothing: the cuts would not catch a store that does not fsync")
+    if figures["lost_acknowledged"]:
+        failures.append(f"{figures['lost_acknowledged']} acknowledged scores lost")
+    if figures["integrity_not_ok"]:
+        failures.append(f"integrity_check failed after {figures['integrity_not_ok']} cuts")
+    if figures["screen_mean"] < 0.02:
+        failures.append("the screen is black")
+    # The same board as the headless kiosk draws for the same data, give or take a clock.
+    if figures["screen_vs_headless_rmse"] > args_limit():
+        failures.append(f"the screen is not the board (RMSE {figures['screen_vs_headless_rmse']} against the headless snapshot)")
+    if figures["after_watchdog_vs_headless_rmse"] > args_limit():
+        failures.append("the board did not come back after the watchdog restart")
+    figures["failures"] = failures
+    print(json.dumps(figures, sort_keys=True))
+    if not args.work and not failures:
+        shutil.rmtree(work, ignore_errors=True)
+    for failure in failures:
+        log(f"FAILED: {failure}")
+    return 1 if failures else 0
+
+
+def args_limit():
+    """Largest RMSE still "the board": the same data drawn by the same code differs only in
+    what the clock writes; a black, blank or other screen is far above it."""
+    return float(os.environ.get("HYZER_BOARD_RMSE_LIMIT", "0.08"))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
