@@ -6,7 +6,7 @@ import KioskRender
 
 /// `hyzer-bench render-instructions` (issue 13 item 7): instructions per reshuffle frame at
 /// 1920×1080 with the software renderer, counted by callgrind. Wall-clock frame times on a
-/// loaded x86 machine say little about a 1.5 GHz Cortex-A72; an instruction count is the same
+/// loaded x86 machine say little about a Pi 4's 1.5 GHz Cortex cores; an instruction count is the same
 /// whatever the machine's load, and scales to the Pi by its instructions per second.
 ///
 /// The benchmark runs itself under `valgrind --tool=callgrind --instr-atstart=no`: the inner
