@@ -103,6 +103,7 @@ public final class Display {
         guard TTF_Init() == 0 else { throw RenderError("TTF_Init failed") }
         wakeEventType = SDL_RegisterEvents(1)
         videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+        ownWaitPollMs = Self.ownWaitPollMs(forDriver: videoDriver, headless: mode == .headless)
         self.rotate = rotate
         if mode != .headless, ["offscreen", "dummy", "evdev"].contains(videoDriver) {
             // SDL falls back to drawing nowhere when no real display answers: that is
@@ -274,27 +275,56 @@ public final class Display {
     /// Waits up to `timeoutMs` for input (0 polls). An idle board spends its time here.
     public func waitEvent(timeoutMs: Int) -> DisplayEvent? {
         var event = SDL_Event()
-        if surface != nil, timeoutMs > 0 {
-            // Headless: SDL's dummy driver has nothing to block on and would poll every
-            // millisecond; nobody types at a headless kiosk, so just sleep (wakes from
-            // other threads are seen at the latest when the timeout ends).
-            if SDL_PollEvent(&event) == 1 { return translate(event) ?? .wake }
-            usleep(useconds_t(min(timeoutMs, 1_000) * 1_000))
-            return waitEvent(timeoutMs: 0)
+        guard timeoutMs > 0 else { return SDL_PollEvent(&event) == 1 ? translate(event) ?? .wake : nil }
+        guard let pollInterval = ownWaitPollMs else {
+            // X11 and Wayland block in the kernel until input or a wake-up arrives.
+            guard SDL_WaitEventTimeout(&event, Int32(min(timeoutMs, Int(Int32.max)))) == 1 else { return nil }
+            return translate(event) ?? .wake
         }
-        let got = timeoutMs <= 0 ? SDL_PollEvent(&event) : SDL_WaitEventTimeout(&event, Int32(min(timeoutMs, Int(Int32.max))))
-        guard got == 1 else { return nil }
-        return translate(event) ?? .wake
+        // No blocking wait in this driver: SDL would pump and sleep 1 ms at a time, a
+        // thousand wake-ups a second on an idle board (16% of a CPU under the appliance
+        // test's emulation). Sleep on the waker's semaphore instead, and read input every
+        // `pollInterval` ms; a wake-up from another thread (the knob, a score) ends the
+        // sleep at once.
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMs) * 1_000_000
+        while true {
+            inputPolls += 1
+            if SDL_PollEvent(&event) == 1 { return translate(event) ?? .wake }
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { return nil }
+            let slice = min(deadline - now, UInt64(pollInterval) * 1_000_000)
+            if wakeSignal.wait(timeout: .now() + .nanoseconds(Int(slice))) == .success {
+                // The waker's SDL event is queued too; it reads as a wake.
+                return SDL_PollEvent(&event) == 1 ? translate(event) ?? .wake : .wake
+            }
+        }
+    }
+
+    /// For drivers that cannot block until input (KMSDRM, headless), how often input is read
+    /// while nothing else wakes the loop; nil where SDL blocks in the kernel (X11, Wayland).
+    /// 20 ms for KMSDRM: a key or a touch at most 20 ms late (the knob is not read here: its
+    /// own thread wakes the loop). Headless: nobody types, so a second.
+    public let ownWaitPollMs: Int?
+    /// Times input was read while waiting with `ownWaitPollMs` (tests count the wake-ups).
+    public private(set) var inputPolls = 0
+    private let wakeSignal = DispatchSemaphore(value: 0)
+
+    public static func ownWaitPollMs(forDriver driver: String, headless: Bool) -> Int? {
+        if headless { return 1_000 }
+        return ["x11", "wayland"].contains(driver) ? nil : 20
     }
 
     /// Safe to call from any thread: makes a waiting `waitEvent` return `.wake`
-    /// (`SDL_PushEvent` is SDL's one thread-safe way into the event loop).
+    /// (`SDL_PushEvent` is SDL's one thread-safe way into the event loop; the semaphore ends
+    /// the sleep of a driver that cannot block on SDL's queue).
     public var waker: @Sendable () -> Void {
         let type = wakeEventType
+        let signal = wakeSignal
         return {
             var event = SDL_Event()
             event.type = type
             SDL_PushEvent(&event)
+            signal.signal()
         }
     }
 

@@ -155,8 +155,20 @@ def install(args, tree):
     run(chroot + ["apt-get", "update", "-qq"], env=env)
     run(chroot + ["sh", "-c", "apt-get install -y -qq --no-install-recommends /tmp/debs/*.deb"], env=env)
     shutil.rmtree(debs)
-    # The test's settings, its seeded round, and its two helpers (not part of the product).
-    (tree / "etc/hyzer/kiosk.conf").write_text('log_level = "info"\n')
+    # The test's settings, its seeded round, and its helpers (not part of the product). At
+    # debug level the kiosk logs each knob event, which the GPIO stage counts.
+    gpio = gpio_modules(tree)
+    settings = 'log_level = "debug"\n'
+    if gpio:
+        settings += '[knob]\ninput = "gpiod"\n'
+        modules = tree / "usr/local/lib/hyzer-test"
+        modules.mkdir(parents=True)
+        for module in gpio:
+            shutil.copy(module, modules)
+        shutil.copy(HERE / "guest/hyzer-gpio-sim-setup", tree / "usr/local/sbin/")
+        shutil.copy(HERE / "guest/hyzer-gpio-sim.service", tree / "etc/systemd/system/")
+        run(chroot + ["systemctl", "enable", "hyzer-gpio-sim.service"], capture_output=True)
+    (tree / "etc/hyzer/kiosk.conf").write_text(settings)
     dropin = tree / "etc/systemd/system/hyzer-kiosk.service.d"
     dropin.mkdir(parents=True)
     # QEMU's std VGA (bochs-drm) has no 3D: Mesa's KMS-aware software rasterizer draws instead.
@@ -172,6 +184,22 @@ def install(args, tree):
         raise RuntimeError("hyzer init made no database in the image")
     run(chroot + ["chown", "-R", "hyzer:hyzer", "/var/lib/hyzer"])
     run(chroot + ["apt-get", "clean"])
+
+
+def gpio_modules(tree):
+    """gpio-sim.ko and irq_sim.ko for the image's kernel (gpio-sim/build-module), or [] with a
+    message when they cannot be built here; the matching headers are installed if missing."""
+    release = sorted(p.name for p in (tree / "lib/modules").iterdir())[-1]
+    if not Path(f"/usr/src/linux-headers-{release}").exists() or not Path("/usr/src/linux-source-6.1.tar.xz").exists():
+        log(f"installing linux-headers-{release} and linux-source-6.1 for gpio-sim")
+        subprocess.run(["apt-get", "install", "-y", "-qq", f"linux-headers-{release}", "linux-source-6.1"],
+                       capture_output=True, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+    out = tree.parent / "gpio-sim"
+    built = subprocess.run([str(HERE / "gpio-sim/build-module"), release, str(out)], capture_output=True, text=True)
+    if built.returncode != 0:
+        log(f"GPIO stage skipped: gpio-sim could not be built for {release}: {built.stderr.strip()[-300:]}")
+        return []
+    return [out / "irq_sim.ko", out / "gpio-sim.ko"]
 
 
 def dump_store(disk, into):
@@ -288,6 +316,14 @@ def boot_to_board(args, work, disk, kernel, initrd, figures):
         figures["after_watchdog_vs_headless_rmse"] = round(difference(again, reference), 4)
         log(f"frozen kiosk restarted by the watchdog, board back after {figures['watchdog_freeze_to_board_s']} s")
 
+        if args.gpio:
+            knob = guest.wait_for(rb"HYZER-PROBE gpio detents=(\d+) presses=(\d+) buzzer_high=(\d+) samples=(\d+)", 180)
+            figures["gpio_detents"], figures["gpio_presses"], figures["gpio_buzzer_high_samples"], samples = (
+                int(knob.group(i)) for i in (1, 2, 3, 4))
+            figures["gpio_buzzer_samples"] = samples
+            log(f"gpio-sim: {figures['gpio_detents']} detents, {figures['gpio_presses']} presses, buzzer high in "
+                f"{figures['gpio_buzzer_high_samples']} of {samples} samples")
+
         if args.memory:
             pss = guest.wait_for(rb"HYZER-PROBE pss_kb=(\d+)", 180)
             figures["kiosk_pss_mb"] = round(int(pss.group(1)) / 1024, 1)
@@ -339,6 +375,7 @@ def main():
     log(f"work in {work}, seed {args.seed}")
     started = time.monotonic()
     disk, kernel, initrd, tree = image(args, work)
+    args.gpio = (tree / "usr/local/lib/hyzer-test/gpio-sim.ko").exists()
     shutil.rmtree(tree)
     figures = {"seed": args.seed}
 
@@ -374,6 +411,10 @@ def main():
         failures.append(f"the screen is not the board (RMSE {figures['screen_vs_headless_rmse']} against the headless snapshot)")
     if figures["after_watchdog_vs_headless_rmse"] > args_limit():
         failures.append("the board did not come back after the watchdog restart")
+    if args.gpio and (figures["gpio_detents"], figures["gpio_presses"]) != (3, 1):
+        failures.append(f"gpio-sim: {figures['gpio_detents']} detents and {figures['gpio_presses']} presses, not 3 and 1")
+    if args.gpio and figures["gpio_buzzer_high_samples"] == 0:
+        failures.append("gpio-sim: the buzzer line never went high while the knob turned")
     figures["failures"] = failures
     print(json.dumps(figures, sort_keys=True))
     if not args.work and not failures:

@@ -1,5 +1,6 @@
 import KioskCore
 import KioskHardware
+import Logging
 import ServiceLifecycle
 
 /// The encoder and its push switch: the driver's own threads decode edges and tick the
@@ -13,11 +14,17 @@ public struct KnobService: Service {
 
     public func run() async throws {
         let (driver, inbox) = (driver, inbox)
+        // `--log-level debug` shows every detent and press in the journal: an installer
+        // turning the knob sees at once whether the wiring is right.
+        let logger = Logger(label: "hyzer.knob")
         try await withThrowingDiscardingTaskGroup { group in
             // The stream ends when the driver's run returns (shutdown, or input ended).
             group.addTask {
                 for await event in driver.events {
-                    if let mapped = KnobInput.kioskEvent(for: event) { inbox.post(.event(mapped)) }
+                    if let mapped = KnobInput.kioskEvent(for: event) {
+                        logger.debug("knob event \(mapped)")
+                        inbox.post(.event(mapped))
+                    }
                 }
             }
             do {
