@@ -411,8 +411,8 @@ def main():
         failures.append(f"the screen is not the board (RMSE {figures['screen_vs_headless_rmse']} against the headless snapshot)")
     if figures["after_watchdog_vs_headless_rmse"] > args_limit():
         failures.append("the board did not come back after the watchdog restart")
-    if args.gpio and (figures["gpio_detents"], figures["gpio_presses"]) != (3, 1):
-        failures.append(f"gpio-sim: {figures['gpio_detents']} detents and {figures['gpio_presses']} presses, not 3 and 1")
+    if args.gpio and (figures["gpio_detents"], figures["gpio_presses"]) != (12, 1):
+        failures.append(f"gpio-sim: {figures['gpio_detents']} detents and {figures['gpio_presses']} presses, not 12 and 1")
     if args.gpio and figures["gpio_buzzer_high_samples"] == 0:
         failures.append("gpio-sim: the buzzer line never went high while the knob turned")
     figures["failures"] = failures
