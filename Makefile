@@ -14,11 +14,14 @@ SWIFT ?= swift
 #   QR codes: libqrencode draws them on the kiosk; zbarimg (zbar-tools) reads them back in tests
 #   packages (`make deb`): dpkg-dev (dpkg-shlibdeps) and lintian; systemd-analyze checks the units
 #   benchmarks: valgrind (callgrind counts instructions per frame: hyzer-bench render-instructions)
-#   the emulated appliance (board/appliance-test): QEMU, debootstrap (e2fsprogs' e2fsck and debugfs)
+#   the emulated appliance (board/appliance-test): QEMU (qemu-utils: qemu-img, to look into its
+#   disk images by hand), debootstrap, e2fsprogs' e2fsck and debugfs; on amd64, where it runs,
+#   the kernel's headers and linux-source-6.1 to build gpio-sim for the image's kernel
 APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev zlib1g-dev libqrencode-dev zbar-tools \
 	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
 	xvfb xauth xdotool imagemagick chromium chromium-driver python3-venv dpkg-dev lintian systemd valgrind \
-	qemu-system-x86 debootstrap e2fsprogs
+	qemu-system-x86 qemu-utils debootstrap e2fsprogs \
+	$(if $(filter amd64,$(shell dpkg --print-architecture 2>/dev/null)),linux-headers-amd64 linux-source-6.1,)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Extra flags for the programs `make run` starts, e.g. DATA=--data=/tmp/hyzer
 DATA ?=
@@ -142,16 +145,14 @@ deb: release
 CUTS ?= 20
 APPLIANCE := python3 board/appliance-test/appliance_test.py --debs dist/hyzer-kiosk_*.deb --bin "$$($(SWIFT) build --show-bin-path)"
 
-appliance-test: deps
-	@python3 board/appliance-test/appliance_test.py --can-run || exit 0; \
-	$(MAKE) deb && $(SWIFT) build --product hyzer-kiosk && \
-	$(APPLIANCE) --cuts $(CUTS) --memory --screenshot docs/screens/appliance-boot.png
-
+APPLIANCE_FLAGS = --cuts $(CUTS) --memory --screenshot docs/screens/appliance-boot.png
 # The short form `make test` runs: boot to board, 5 cuts (and the control's 3), the watchdog.
+appliance-test-short: APPLIANCE_FLAGS = --cuts 5
+
 # Where it cannot run (not root, no QEMU) it says so and builds nothing.
-appliance-test-short: deps
+appliance-test appliance-test-short: deps
 	@python3 board/appliance-test/appliance_test.py --can-run || exit 0; \
-	$(MAKE) deb && $(SWIFT) build --product hyzer-kiosk && $(APPLIANCE) --cuts 5
+	$(MAKE) deb && $(SWIFT) build --product hyzer-kiosk && $(APPLIANCE) $(APPLIANCE_FLAGS)
 
 # Contact sheets (issue 15): every screen at every panel size and group size, drawn by the
 # headless kiosk and tiled into one PNG a screen in docs/screens/contact/.

@@ -180,6 +180,7 @@ let package = Package(
         .target(
             name: "HyzerTestSupport",
             dependencies: [
+                "HyzerSystem",
                 "HyzerServer",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

@@ -8,7 +8,7 @@ public enum ServerSettingsFile {
     public static let defaultPath = "/etc/hyzer/server.conf"
 
     public static let schema: [ConfigKey] = [
-        ConfigKey("data", .text(expects: "an absolute path", check: { $0.hasPrefix("/") ? nil : "not an absolute path" })),
+        ConfigKey("data", .absolutePath),
         ConfigKey("host", .text(expects: "an IP address to listen on, e.g. \"0.0.0.0\"", check: address)),
         ConfigKey("port", .integer(1...65535)),
         ConfigKey("log_level", .choice(HyzerLogging.levels)),

@@ -5,7 +5,6 @@ import TOMLKit
 /// takes. The schema is the whole list: a key not on it stops the start.
 public struct ConfigKey: Sendable {
     public enum Kind: Sendable {
-        case string
         case boolean
         case integer(ClosedRange<Int>)
         case number(ClosedRange<Double>)
@@ -29,7 +28,6 @@ public struct ConfigKey: Sendable {
     /// What the key takes, in the words of an error message.
     public var expectation: String {
         switch kind {
-        case .string: "a string in quotes"
         case .boolean: "true or false"
         case .integer(let range): "a whole number from \(range.lowerBound) to \(range.upperBound)"
         case .number(let range): "a number from \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"
@@ -42,6 +40,13 @@ public struct ConfigKey: Sendable {
     static func format(_ number: Double) -> String {
         number == number.rounded() ? String(Int(number)) : String(number)
     }
+}
+
+extension ConfigKey.Kind {
+    /// A directory or file named from the root (`data = "/var/lib/hyzer"`): a relative one
+    /// would depend on the working directory systemd happens to give.
+    public static let absolutePath = Self.text(
+        expects: "an absolute path", check: { $0.hasPrefix("/") ? nil : "not an absolute path" })
 }
 
 /// A value read from a configuration file, checked against its key.
@@ -181,9 +186,6 @@ public struct ConfigFile: Sendable {
             .failure(ConfigErrorText("\(shown) is not allowed; it takes \(key.expectation)"))
         }
         switch key.kind {
-        case .string:
-            guard let string = value.tomlValue.string else { return wrong() }
-            return .success(.string(string))
         case .boolean:
             guard let bool = value.tomlValue.bool else { return wrong() }
             return .success(.boolean(bool))

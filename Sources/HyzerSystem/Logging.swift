@@ -22,6 +22,12 @@ public enum HyzerLogging {
         return level
     }
 
+    /// The level a program runs at: its `--log-level` flag, else its settings file's
+    /// `log_level`, else info. Both were checked when they were read.
+    public static func level(flag: String?, file: ConfigFile?) -> Logger.Level {
+        (flag ?? file?.string("log_level")).flatMap { try? level($0) } ?? .info
+    }
+
     /// Takes `--log-level LEVEL` (or `--log-level=LEVEL`) out of `arguments`, wherever it
     /// stands: the tools with many subcommands (`hyzer`, `hyzer-bench`) take it once, before
     /// their parser, instead of on each subcommand. Nil when it is not there.

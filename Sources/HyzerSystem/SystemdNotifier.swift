@@ -61,9 +61,6 @@ public final class SystemdNotifier: @unchecked Sendable {
 
     public func stopping() { send("STOPPING=1") }
 
-    /// A status line `systemctl status` shows.
-    public func status(_ text: String) { send("STATUS=\(text.replacingOccurrences(of: "\n", with: " "))") }
-
     /// From the display loop, each time round: pings the watchdog when due. Returns when the
     /// next ping is due, for the loop's sleep (nil: no watchdog).
     @discardableResult
@@ -82,28 +79,39 @@ public final class SystemdNotifier: @unchecked Sendable {
     /// One datagram; false when it could not be sent (systemd gone: nothing to do about it).
     @discardableResult
     public func send(_ message: String) -> Bool {
-        guard let socketPath else { return false }
+        guard let socketPath, let address = UnixSocketAddress(socketPath) else { return false }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var path = Array(socketPath.utf8)
-        // An abstract socket's name starts with a NUL byte, written `@` in the variable.
+        let bytes = Array(message.utf8)
+        let sent = address.withSockaddr { sendto(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL), $0, $1) }
+        return sent == bytes.count
+    }
+}
+
+/// An AF_UNIX socket's address as systemd writes one in `$NOTIFY_SOCKET`: a path, or an
+/// abstract name with `@` first (its first byte is NUL on the wire).
+public struct UnixSocketAddress {
+    private var storage = sockaddr_un()
+    private let length: socklen_t
+
+    /// Nil when the name does not fit `sun_path`.
+    public init?(_ name: String) {
+        var path = Array(name.utf8)
         if path.first == UInt8(ascii: "@") { path[0] = 0 }
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard path.count < capacity else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+        guard path.count < MemoryLayout.size(ofValue: storage.sun_path) else { return nil }
+        storage.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &storage.sun_path) { bytes in
             for (index, byte) in path.enumerated() { bytes[index] = byte }
         }
         // An abstract name's length is exact (no terminating NUL counts); a path's has one.
-        let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count + (path.first == 0 ? 0 : 1)
-        let bytes = Array(message.utf8)
-        let sent = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                sendto(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL), address, socklen_t(length))
-            }
+        length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + path.count + (path.first == 0 ? 0 : 1))
+    }
+
+    /// `body` with the address as the socket calls take it (`bind`, `sendto`).
+    public func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+        withUnsafePointer(to: storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
         }
-        return sent == bytes.count
     }
 }

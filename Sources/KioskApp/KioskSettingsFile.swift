@@ -11,7 +11,7 @@ public enum KioskSettingsFile {
 
     /// Every key the file may hold; anything else stops the start.
     public static let schema: [ConfigKey] = [
-        ConfigKey("data", .text(expects: "an absolute path", check: absolutePath)),
+        ConfigKey("data", .absolutePath),
         ConfigKey("server", .text(expects: "an http:// or https:// address, or \"\" for none", check: serverAddress)),
         ConfigKey("log_level", .choice(HyzerLogging.levels)),
         ConfigKey("display.rotation", .integerChoice([0, 90])),
@@ -72,8 +72,6 @@ public enum KioskSettingsFile {
         check: lineProblem)
 
     static func lineProblem(_ text: String) -> String? { GpioLineSpec(parsing: text) == nil ? "not a GPIO line" : nil }
-
-    static func absolutePath(_ text: String) -> String? { text.hasPrefix("/") ? nil : "not an absolute path" }
 
     static func serverAddress(_ text: String) -> String? {
         guard !text.isEmpty else { return nil }

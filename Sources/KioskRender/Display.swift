@@ -294,7 +294,10 @@ public final class Display {
             guard now < deadline else { return nil }
             let slice = min(deadline - now, UInt64(pollInterval) * 1_000_000)
             if wakeSignal.wait(timeout: .now() + .nanoseconds(Int(slice))) == .success {
-                // The waker's SDL event is queued too; it reads as a wake.
+                // Every wake-up since is one more signal, and its SDL event is queued: the
+                // loop reads those events before it sleeps again, so the signals go now (or
+                // each would end a later sleep for nothing).
+                while wakeSignal.wait(timeout: .now()) == .success {}
                 return SDL_PollEvent(&event) == 1 ? translate(event) ?? .wake : .wake
             }
         }
@@ -319,12 +322,13 @@ public final class Display {
     /// the sleep of a driver that cannot block on SDL's queue).
     public var waker: @Sendable () -> Void {
         let type = wakeEventType
-        let signal = wakeSignal
+        // Only a display that sleeps on it: nobody would take the signals otherwise.
+        let signal = ownWaitPollMs == nil ? nil : wakeSignal
         return {
             var event = SDL_Event()
             event.type = type
             SDL_PushEvent(&event)
-            signal.signal()
+            signal?.signal()
         }
     }
 

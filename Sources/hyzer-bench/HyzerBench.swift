@@ -138,7 +138,7 @@ struct HyzerBench: AsyncParsableCommand {
             if inner {
                 try RenderInstructionsBenchmark.inner(cycles: cycles, fonts: assets.appendingPathComponent("fonts"))
             } else {
-                try emit(try RenderInstructionsBenchmark.run(cycles: cycles))
+                try emit(try await RenderInstructionsBenchmark.run(cycles: cycles))
             }
         }
     }

@@ -115,23 +115,40 @@ enum RenderBenchmark {
     /// A 20-player round whose order flips back and forth: every row moves every time.
     static func reshuffleFrames(fonts: URL) throws -> (Double, Double, Int) {
         let display = try Display(mode: .headless, size: Viewport(width: 1920, height: 1080), fontsDirectory: fonts)
+        var samples: [Double] = []
+        try reshuffles(40, on: display) { cycle, drawAndPresent in
+            let start = nowNs()
+            drawAndPresent()
+            if cycle > 0 { samples.append(Double(nowNs() - start) / 1e6) }  // the first cycle warms the text cache
+        }
+        return (percentile(samples, 50), percentile(samples, 99), samples.count)
+    }
+
+    /// The reshuffle the frame benchmarks draw (`render`, `render-instructions`): `cycles`
+    /// times the 20 rows change order, each change drawn at every frame of its slide.
+    /// `frame` is handed each frame's draw and present to wrap (a timer, callgrind's count),
+    /// with the cycle it belongs to: cycle 0 warms the text cache, as on a kiosk that has
+    /// shown the board. The wall clock is the machine's unless `wallClock` fixes it.
+    static func reshuffles(
+        _ cycles: Int, on display: Display, wallClock: Date? = nil,
+        frame: (_ cycle: Int, _ drawAndPresent: () -> Void) -> Void
+    ) throws {
         let bench = try BenchRound()
         var state = KioskState(viewport: display.viewport)
         var now: Millis = 0
-        var samples: [Double] = []
-        for cycle in 0..<40 {
+        for cycle in 0..<cycles {
             state.handle(.dataChanged(bench.data(flipped: cycle % 2 == 1), .remoteSync), now: now)
             let end = now + MotionTokens.reshuffleBudget
             while now <= end {
-                let start = nowNs()
-                display.draw(state, now: now, wallClock: SystemClock().date)
-                display.present()
-                if cycle > 0 { samples.append(Double(nowNs() - start) / 1e6) }  // the first cycle warms the text cache
+                let date = wallClock ?? SystemClock().date
+                frame(cycle) {
+                    display.draw(state, now: now, wallClock: date)
+                    display.present()
+                }
                 now += MotionTokens.frameInterval
             }
             now += 2_000
         }
-        return (percentile(samples, 50), percentile(samples, 99), samples.count)
     }
 
     /// Press to save in crown entry → SQLite commit → reload → state → frame drawn: the

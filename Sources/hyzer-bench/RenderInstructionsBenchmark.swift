@@ -3,6 +3,7 @@ import Foundation
 import HyzerKit
 import KioskCore
 import KioskRender
+import Subprocess
 
 /// `hyzer-bench render-instructions` (issue 13 item 7): instructions per reshuffle frame at
 /// 1920×1080 with the software renderer, counted by callgrind. Wall-clock frame times on a
@@ -16,41 +17,35 @@ import KioskRender
 enum RenderInstructionsBenchmark {
     static let innerFlag = "--callgrind-inner"
 
-    static func run(cycles: Int) throws -> Figures {
+    static func run(cycles: Int) async throws -> Figures {
         guard hyzer_callgrind_available() != 0 else {
             throw BenchError("built without valgrind's headers (apt install valgrind, then rebuild)")
         }
         let dumps = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-callgrind-\(UUID())")
         try FileManager.default.createDirectory(at: dumps, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dumps) }
-        let valgrind = try executable("valgrind")
         // Valgrind 3.19 (Debian 12) cannot read the DWARF 5 the Swift toolchain writes and
         // gives up on the binary: it runs a copy without the debug sections (the code and the
         // symbols callgrind names functions by stay).
         let stripped = dumps.appendingPathComponent("hyzer-bench")
         try FileManager.default.copyItem(
             at: URL(fileURLWithPath: HyzerPaths.runningExecutable ?? CommandLine.arguments[0]), to: stripped)
-        let strip = Process()
-        strip.executableURL = try executable("strip")
-        strip.arguments = ["--strip-debug", stripped.path]
-        try strip.run()
-        strip.waitUntilExit()
-        guard strip.terminationStatus == 0 else { throw BenchError("strip --strip-debug failed") }
-        let process = Process()
-        process.executableURL = valgrind
-        process.arguments = [
-            "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=\(dumps.path)/frame",
-            stripped.path, "render-instructions", innerFlag, "--cycles", String(cycles),
-        ]
-        process.standardOutput = FileHandle.nullDevice
+        let strip = try await Subprocess.run(
+            .name("strip"), arguments: ["--strip-debug", stripped.path], output: .discarded, error: .discarded)
+        guard strip.terminationStatus.isSuccess else { throw BenchError("strip --strip-debug failed (binutils)") }
         // The copy is not beside the checkout's assets: tell it where they are.
-        var environment = ProcessInfo.processInfo.environment
-        if let assets = HyzerPaths.assetsDirectory() { environment["HYZER_ASSETS"] = assets.path }
-        process.environment = environment
+        let assets = HyzerPaths.assetsDirectory()?.path
         let started = ContinuousClock.now
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchError("valgrind exited \(process.terminationStatus)") }
+        let callgrind = try await Subprocess.run(
+            .name("valgrind"),
+            arguments: [
+                "--tool=callgrind", "--instr-atstart=no", "--callgrind-out-file=\(dumps.path)/frame",
+                stripped.path, "render-instructions", innerFlag, "--cycles", String(cycles),
+            ],
+            environment: .inherit.updating(["HYZER_ASSETS": assets]), output: .discarded, error: .discarded)
+        guard callgrind.terminationStatus.isSuccess else {
+            throw BenchError("valgrind --tool=callgrind failed (\(callgrind.terminationStatus))")
+        }
         // One dump a frame: frame.1, frame.2, ... (the final dump at exit is "frame", unsuffixed).
         let frames = try FileManager.default.contentsOfDirectory(atPath: dumps.path).filter { $0.hasPrefix("frame.") }
         var counts: [Double] = []
@@ -76,30 +71,11 @@ enum RenderInstructionsBenchmark {
     static func inner(cycles: Int, fonts: URL) throws {
         guard hyzer_running_on_valgrind() != 0 else { throw BenchError("\(innerFlag) is for the run under callgrind") }
         let display = try Display(mode: .headless, size: Viewport(width: 1920, height: 1080), fontsDirectory: fonts)
-        let bench = try RenderBenchmark.BenchRound()
-        var state = KioskState(viewport: display.viewport)
-        var now: Millis = 0
         let wallClock = Date(timeIntervalSince1970: 1_800_000_000)
-        for cycle in 0...cycles {
-            state.handle(.dataChanged(bench.data(flipped: cycle % 2 == 1), .remoteSync), now: now)
-            let end = now + MotionTokens.reshuffleBudget
-            while now <= end {
-                // The first cycle warms the text cache, as on a kiosk that has shown the board.
-                if cycle > 0 { hyzer_callgrind_start() }
-                display.draw(state, now: now, wallClock: wallClock)
-                display.present()
-                if cycle > 0 { hyzer_callgrind_stop_and_dump() }
-                now += MotionTokens.frameInterval
-            }
-            now += 2_000
+        try RenderBenchmark.reshuffles(cycles + 1, on: display, wallClock: wallClock) { cycle, drawAndPresent in
+            if cycle > 0 { hyzer_callgrind_start() }
+            drawAndPresent()
+            if cycle > 0 { hyzer_callgrind_stop_and_dump() }
         }
-    }
-
-    static func executable(_ name: String) throws -> URL {
-        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
-            let url = URL(fileURLWithPath: String(directory)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-        }
-        throw BenchError("\(name) is not installed (apt install \(name))")
     }
 }

@@ -101,7 +101,8 @@ struct Workspace: Sendable {
 
 /// A project executable built beside hyzer-bench, in the same configuration.
 func siblingBinary(_ name: String) throws -> URL {
-    let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    let own = URL(fileURLWithPath: HyzerPaths.runningExecutable ?? CommandLine.arguments[0]).resolvingSymlinksInPath()
+        .deletingLastPathComponent()
     let url = own.appendingPathComponent(name)
     guard FileManager.default.isExecutableFile(atPath: url.path) else {
         throw BenchError("\(url.path) is missing: build it in the same configuration (swift build -c release --product \(name))")

@@ -6,7 +6,6 @@ import HyzerSystem
 import KioskApp
 import KioskCore
 import KioskRender
-import Logging
 
 struct KioskOptions: ParsableArguments {
     @Option(help: ArgumentHelp(HyzerPaths.Owner.device.dataOptionHelp))
@@ -94,11 +93,6 @@ struct KioskOptions: ParsableArguments {
     static let pageSeconds: ClosedRange<Double> = 3...120
     static let rowsPerPage: ClosedRange<Int> = 1...100
 
-    /// The level to log at: the flag, else the file's, else info.
-    func logLevel(file: ConfigFile?) -> Logger.Level {
-        (logLevel ?? file?.string("log_level")).flatMap { try? HyzerLogging.level($0) } ?? .info
-    }
-
     /// The settings file's values, then the flags over them.
     func configuration(file: ConfigFile?) throws -> KioskConfiguration {
         var configuration = KioskConfiguration(dataDirectory: HyzerPaths.dataDirectory(explicit: data))
@@ -121,13 +115,10 @@ struct KioskOptions: ParsableArguments {
     }
 
     /// What `--check-config` checks beyond the file's own keys: what the values name on
-    /// this machine (the DRM card's path).
+    /// this machine (the DRM card's path, which only the file sets).
     func check(_ configuration: KioskConfiguration, file: ConfigFile?) throws {
-        if let card = configuration.drmCard {
-            do { _ = try DRMCard.deviceIndex(of: card) } catch {
-                throw file?.error("display.card", "\(error)") ?? ConfigError(file: "", line: nil, key: nil, problem: "\(error)")
-            }
-        }
+        guard let file, let card = configuration.drmCard else { return }
+        do { _ = try DRMCard.deviceIndex(of: card) } catch { throw file.error("display.card", "\(error)") }
     }
 
     /// The headless script, when one was given.

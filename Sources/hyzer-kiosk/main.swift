@@ -18,7 +18,7 @@ func refuse(_ error: any Error) -> Never {
 let file: ConfigFile?
 do { file = try KioskSettingsFile.read(path: options.config) } catch { refuse(error) }
 // Once, before anything logs.
-HyzerLogging.bootstrap(level: options.logLevel(file: file))
+HyzerLogging.bootstrap(level: HyzerLogging.level(flag: options.logLevel, file: file))
 if options.checkConfig {
     do { try options.check(try options.configuration(file: file), file: file) } catch { refuse(error) }
     print("\(file?.path ?? "no settings file (\(KioskSettingsFile.defaultPath))"): ok")

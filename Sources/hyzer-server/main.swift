@@ -92,7 +92,7 @@ struct Serve: AsyncParsableCommand {
             FileHandle.standardError.write(Data("hyzer-server: \(error)\n".utf8))
             throw ExitCode(78)
         }
-        let level = (logLevel ?? file?.string("log_level")).flatMap { try? HyzerLogging.level($0) } ?? .info
+        let level = HyzerLogging.level(flag: logLevel, file: file)
         HyzerLogging.bootstrap(level: level)
         if checkConfig {
             print("\(file?.path ?? "no settings file (\(ServerSettingsFile.defaultPath))"): ok")

@@ -30,8 +30,9 @@ struct DurabilityCheck: AsyncParsableCommand {
         do {
             round = try db.activeRounds().first ?? db.createDemoRound(players: 4, holesPlayed: 0)
         } catch { throw CommandFailure(error) }
-        // Holes 1-9 exist on every course (a round may predate its pars: none recorded).
-        let holes = max(1, min(9, round.pars.count > 0 ? round.pars.count : 9))
+        // Holes 1-9 exist on every course of 9 holes or more (a round may predate its pars:
+        // none recorded).
+        let holes = round.pars.isEmpty ? 9 : min(9, round.pars.count)
         var generator = SystemRandomNumberGenerator()
         var written = 0
         while scores.map({ written < $0 }) ?? true {

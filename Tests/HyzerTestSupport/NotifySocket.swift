@@ -1,4 +1,5 @@
 import Foundation
+import HyzerSystem
 
 #if canImport(Glibc)
 import Glibc
@@ -13,15 +14,8 @@ public final class NotifySocket: @unchecked Sendable {
     public init(path: String) throws {
         self.path = path
         fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        var bytes = Array(path.utf8)
-        if bytes.first == UInt8(ascii: "@") { bytes[0] = 0 }
-        withUnsafeMutableBytes(of: &address.sun_path) { for (i, b) in bytes.enumerated() { $0[i] = b } }
-        let length = MemoryLayout<sockaddr_un>.offset(of: \.sun_path)! + bytes.count + (bytes.first == 0 ? 0 : 1)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(length)) }
-        }
+        guard let address = UnixSocketAddress(path) else { throw POSIXError(.ENAMETOOLONG) }
+        let bound = address.withSockaddr { bind(fd, $0, $1) }
         guard fd >= 0, bound == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EINVAL) }
     }
 

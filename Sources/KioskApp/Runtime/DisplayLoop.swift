@@ -34,10 +34,7 @@ public final class DisplayLoop {
     /// Input drawn at once, motion at its frame rate, the sync badge's flicker at most 4 times a second.
     private var pacer = RedrawPacer()
 
-    init(
-        session: KioskSession, display: Display, inbox: KioskInbox, clock: any HyzerClock,
-        notifier: SystemdNotifier = SystemdNotifier(environment: [:])
-    ) {
+    init(session: KioskSession, display: Display, inbox: KioskInbox, clock: any HyzerClock, notifier: SystemdNotifier) {
         self.session = session
         self.display = display
         self.inbox = inbox
