@@ -123,6 +123,8 @@ let package = Package(
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CSDL2TTF", pkgConfig: "SDL2_ttf", providers: [.apt(["libsdl2-ttf-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // libdrm: the board's own scanout on a console (dumb buffers, page flips), no GL.
+        .systemLibrary(name: "CDRM", pkgConfig: "libdrm", providers: [.apt(["libdrm-dev"])]),
         // glibc's <malloc.h> (mallopt, malloc_info), as a bare modulemap + header.
         .systemLibrary(name: "CMalloc"),
         // Callgrind's client requests for `hyzer-bench render-instructions`: a modulemap + header.
@@ -134,7 +136,7 @@ let package = Package(
         // Draws a KioskState with SDL2 + SDL2_ttf: windowed, full-screen or headless.
         .target(
             name: "KioskRender",
-            dependencies: ["KioskCore", "HyzerKit", "CSDL2", "CSDL2TTF", "CZlib", "CFontconfig", "CQRencode"]),
+            dependencies: ["KioskCore", "HyzerKit", "CSDL2", "CSDL2TTF", "CZlib", "CFontconfig", "CQRencode", "CDRM"]),
         // The kiosk's glue: store <-> state machine <-> display <-> knob, and the loops.
         .target(
             name: "KioskApp",

@@ -19,9 +19,20 @@ public struct KioskConfiguration: Sendable {
         case keyboard
     }
 
+    /// How a full-screen board reaches a console's panel.
+    public enum Output: String, Sendable, CaseIterable {
+        /// Direct KMS on a console (no X11 or Wayland session), SDL's window in a session.
+        case auto
+        /// Direct KMS: DRM dumb buffers, no GL (`Display.Mode.kms`).
+        case kms
+        /// SDL's own drivers everywhere (on a console, KMSDRM through GBM, EGL and Mesa).
+        case sdl
+    }
+
     public var dataDirectory: URL
     public var assetsDirectory: URL?
     public var display: Display.Mode = .window(fullscreen: true)
+    public var output: Output = .auto
     public var size = Viewport(width: 1280, height: 720)
     public var rotate = false
     /// Nil keeps the setting saved from the menu.
@@ -30,6 +41,10 @@ public struct KioskConfiguration: Sendable {
     public var boardPageInterval: Millis?
     /// Rotating rows on a board page; nil: as many as fit at the minimum sizes.
     public var boardRowsPerPage: Int?
+    /// Idle dimming: after this long with nobody at the knob and no new score the screen
+    /// dims to `dimLevel`; nil never dims.
+    public var dimAfter: Millis? = 30 * 60_000
+    public var dimLevel = 0.3
     /// Create a demo round when none is active (`make run`).
     public var demo = false
     public var knob: Knob = .auto
@@ -154,6 +169,12 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
     inbox.setWaker(display.waker)
     let loop = DisplayLoop(
         session: session, display: display, inbox: inbox, clock: clock, notifier: configuration.notifier)
+    loop.onPanelChange = { [logger = configuration.logger] change in logger.notice("\(change)") }
+    if let panel = display.panel {
+        configuration.logger.info(
+            "display: direct KMS on \(panel.card), \(panel.width == 0 ? "no panel connected yet" : "\(panel.width)×\(panel.height)")"
+        )
+    }
     let loopEnded = Latch()
 
     // Every service is named: without a name, swift-service-lifecycle names it
@@ -228,19 +249,38 @@ private func openScreen(_ configuration: KioskConfiguration) throws -> (HyzerDat
     guard let assets = configuration.assetsDirectory else {
         throw KioskError("cannot find the assets folder (fonts, courses); run from the checkout or set HYZER_ASSETS")
     }
-    if let card = configuration.drmCard {
-        // SDL reads its hints from the environment too; set before SDL_Init.
-        setenv("SDL_KMSDRM_DEVICE_INDEX", String(try DRMCard.deviceIndex(of: card)), 1)
-    }
+    let mode = try displayMode(configuration)
     let display = try Display(
-        mode: configuration.display, size: configuration.size, rotate: configuration.rotate,
+        mode: mode, size: configuration.size, rotate: configuration.rotate,
         fontsDirectory: assets.appendingPathComponent("fonts"))
     let session = try KioskSession(
         store: store, viewport: display.viewport, now: configuration.clock.uptimeMilliseconds,
         reduceMotion: configuration.reduceMotion,
-        paging: (configuration.boardPageInterval, configuration.boardRowsPerPage))
+        paging: (configuration.boardPageInterval, configuration.boardRowsPerPage),
+        dimming: (configuration.dimAfter, configuration.dimLevel))
     session.statusGatherer.display = (display.videoDriver, display.rendererName)
     return (store, display, session)
+}
+
+/// The display mode: a full-screen board on a console (no X11 or Wayland session) drives
+/// the panel directly through KMS unless `display.output = "sdl"`.
+private func displayMode(_ configuration: KioskConfiguration) throws -> Display.Mode {
+    if let card = configuration.drmCard {
+        // For SDL's KMSDRM when it draws (output "sdl"); SDL reads its hints from the
+        // environment too. Set before SDL_Init.
+        setenv("SDL_KMSDRM_DEVICE_INDEX", String(try DRMCard.deviceIndex(of: card)), 1)
+    }
+    guard configuration.display == .window(fullscreen: true), configuration.output != .sdl else {
+        return configuration.display
+    }
+    let environment = ProcessInfo.processInfo.environment
+    let session = ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(environment[$0] ?? "").isEmpty }
+    if configuration.output == .auto, session { return configuration.display }
+    guard let card = Display.consoleCard(configured: configuration.drmCard) else {
+        if configuration.output == .kms { throw KioskError("display.output is \"kms\" but /dev/dri has no display card") }
+        return configuration.display
+    }
+    return .kms(card: card)
 }
 
 /// The encoder when configured and present; nil means the keyboard (which the display

@@ -65,7 +65,7 @@ public final class KioskSession {
     /// nil keeps the defaults.
     public init(
         store: HyzerDatabase, viewport: Viewport, now: Millis, reduceMotion: Bool? = nil,
-        paging: (interval: Millis?, rowsPerPage: Int?) = (nil, nil)
+        paging: (interval: Millis?, rowsPerPage: Int?) = (nil, nil), dimming: (after: Millis?, level: Double) = (nil, 0.3)
     ) throws {
         self.store = store
         statusGatherer = KioskStatusGatherer(store: store)
@@ -78,6 +78,9 @@ public final class KioskSession {
                 boardRowsPerPage: settings.boardRowsPerPage)
         }
         if let rows = paging.rowsPerPage { settings.boardRowsPerPage = rows }
+        settings = KioskSettings(
+            reduceMotion: settings.reduceMotion, boardPageInterval: settings.boardPageInterval,
+            boardRowsPerPage: settings.boardRowsPerPage, dimAfter: dimming.after, dimLevel: dimming.level)
         state = KioskState(settings: settings, viewport: viewport)
         state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
         checkStorage(now: now)

@@ -19,7 +19,10 @@ public enum KioskSettingsFile {
             "display.size", .text(expects: "WIDTHxHEIGHT, e.g. \"1280x720\"", check: { viewport($0) == nil ? "not a size" : nil })
         ),
         ConfigKey("display.card", .text(expects: "\"auto\" or a path under /dev/dri/ (by-path is stable)", check: drmCard)),
+        ConfigKey("display.output", .choice(KioskConfiguration.Output.allCases.map(\.rawValue))),
         ConfigKey("display.reduce_motion", .boolean),
+        ConfigKey("display.dim_after_minutes", .integer(0...1440)),
+        ConfigKey("display.dim_level", .integer(5...100)),
         ConfigKey("board.page_seconds", .number(3...120)),
         ConfigKey("board.rows_per_page", .integer(1...100)),
         ConfigKey("knob.input", .choice(KioskConfiguration.Knob.allCases.map(\.rawValue))),
@@ -47,7 +50,12 @@ public enum KioskSettingsFile {
         if let rotation = file.int("display.rotation") { configuration.rotate = rotation == 90 }
         if let size = file.string("display.size").flatMap(viewport) { configuration.size = size }
         if let card = file.string("display.card") { configuration.drmCard = card == "auto" ? nil : card }
+        if let output = file.string("display.output").flatMap(KioskConfiguration.Output.init) { configuration.output = output }
         if let reduce = file.bool("display.reduce_motion") { configuration.reduceMotion = reduce }
+        if let minutes = file.int("display.dim_after_minutes") {
+            configuration.dimAfter = minutes == 0 ? nil : Millis(minutes) * 60_000
+        }
+        if let percent = file.int("display.dim_level") { configuration.dimLevel = Double(percent) / 100 }
         if let seconds = file.double("board.page_seconds") {
             configuration.boardPageInterval = Millis((seconds * 1_000).rounded())
         }

@@ -39,6 +39,11 @@ public struct KioskState: Sendable, Equatable {
     /// The board's page on show, when the group does not fit (issue 15).
     public internal(set) var boardPaging = Screen.Board.Paging()
     public private(set) var lastInputAt: Millis = 0
+    /// Dimmed for want of anyone at the tee (`KioskSettings.dimAfter`); the next touch of
+    /// the knob, tap or key only brightens it, and a new score does too.
+    public private(set) var dimmed = false
+    /// The last input or new score: dimming counts from here.
+    public private(set) var lastActivityAt: Millis = 0
     /// Logical screen size, for touch hit-testing.
     public private(set) var viewport = Viewport(width: 1280, height: 720)
     /// The bundled first names behind the name wheel, read once by the shell (empty: the wheel
@@ -88,6 +93,7 @@ public struct KioskState: Sendable, Equatable {
         if let notice { candidates.append(notice.shownAt + MotionTokens.noticeLifetime) }
         if screen.isTransient { candidates.append(lastInputAt + MotionTokens.idleTimeout) }
         if let refresh = screen.behavior.refreshDue { candidates.append(refresh) }
+        if let dimAt { candidates.append(dimAt) }
         return candidates.min().map { max($0, now) }
     }
 
@@ -102,6 +108,7 @@ public struct KioskState: Sendable, Equatable {
             // page, for a whole interval.
             if !wasPaging, boardPageFlipAt != nil { showBoardPage(0, now: now, fade: false) }
         }
+        if event.isInput, wake(now) { return [] }
         switch event {
         case .turned(let steps):
             input(now)
@@ -119,7 +126,10 @@ public struct KioskState: Sendable, Equatable {
             effects += behavior.touched(x: x, y: y, layout: Layout(viewport: viewport), in: &self, now: now)
         case .tick:
             effects += tick(now: now)
+            if let dimAt, now >= dimAt { dimmed = true }
         case .dataChanged(let newData, let trigger):
+            // A score from anywhere: someone wants to see it.
+            if newData != data { _ = wake(now) }
             dataChanged(newData, trigger: trigger, now: now)
             effects += askForDeviceNames()
         case .syncChanged(let indicator):
@@ -171,6 +181,22 @@ public struct KioskState: Sendable, Equatable {
             }
         }
         return effects
+    }
+
+    /// When the screen dims unless someone comes first; nil when it is dimmed or never dims.
+    private var dimAt: Millis? {
+        guard !dimmed, let after = settings.dimAfter else { return nil }
+        return lastActivityAt + after
+    }
+
+    /// Someone is here: the dimming starts over. True when the screen was dimmed, so the
+    /// input that woke it does nothing else (a turn in the dark must not change a score).
+    private mutating func wake(_ now: Millis) -> Bool {
+        lastActivityAt = now
+        guard dimmed else { return false }
+        dimmed = false
+        lastInputAt = now
+        return true
     }
 
     private mutating func input(_ now: Millis) {

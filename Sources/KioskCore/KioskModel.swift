@@ -102,13 +102,20 @@ public struct KioskSettings: Sendable, Equatable {
     public var boardPageInterval: Millis
     /// Rotating rows on a board page; nil: as many as fit at the minimum sizes (never more).
     public var boardRowsPerPage: Int?
+    /// Idle dimming (kiosk.conf's display.dim_after_minutes and dim_level): after this long
+    /// with nobody at the knob and no new score, the screen dims; nil never dims.
+    public var dimAfter: Millis?
+    /// The screen's brightness while dimmed, 0.05 to 1.
+    public var dimLevel: Double
     public init(
         reduceMotion: Bool = false, boardPageInterval: Millis = MotionTokens.boardPageInterval,
-        boardRowsPerPage: Int? = nil
+        boardRowsPerPage: Int? = nil, dimAfter: Millis? = nil, dimLevel: Double = 0.3
     ) {
         self.reduceMotion = reduceMotion
         self.boardPageInterval = max(1_000, boardPageInterval)
         self.boardRowsPerPage = boardRowsPerPage
+        self.dimAfter = dimAfter.map { max(1_000, $0) }
+        self.dimLevel = min(1, max(0.05, dimLevel))
     }
 }
 
@@ -331,5 +338,15 @@ public struct RedrawPacer: Sendable, Equatable {
         lastDraw = now
         input = false
         drewMotion = moving
+    }
+}
+
+extension KioskEvent {
+    /// A person at the kiosk: the knob, a tap or a key (not the clock, the store or sync).
+    public var isInput: Bool {
+        switch self {
+        case .turned, .pressed, .longPressed, .touch, .typed: true
+        default: false
+        }
     }
 }

@@ -17,15 +17,21 @@ public enum DisplayEvent: Sendable, Equatable {
     /// A tap or click, in logical (layout) coordinates.
     case tap(x: Double, y: Double)
     case resized(Viewport)
+    /// The panel went away or came back (direct KMS output only); the text says which.
+    case panel(String)
     /// Another thread asked the loop to wake (knob input, data change).
     case wake
 }
 
-/// The kiosk's screen: an SDL window (full-screen or not, optionally rotated to portrait)
-/// or, headless, an off-screen surface with SDL's software renderer.
+/// The kiosk's screen: an SDL window (full-screen or not, optionally rotated to portrait),
+/// a console's panel driven directly through KMS (`KMSScanout`), or, headless, an off-screen
+/// surface. The last two draw with SDL's software renderer into memory.
 public final class Display {
     public enum Mode: Sendable, Equatable {
         case window(fullscreen: Bool)
+        /// Full screen on a console: frames into DRM dumb buffers on `card` (a /dev/dri
+        /// path), input from evdev through SDL. No GL is loaded.
+        case kms(card: String)
         case headless
     }
 
@@ -35,6 +41,7 @@ public final class Display {
     public let videoDriver: String
     private let window: OpaquePointer?
     private let surface: UnsafeMutablePointer<SDL_Surface>?
+    private let scanout: KMSScanout?
     private let renderer: OpaquePointer
     private let canvas: Canvas
     private let rotate: Bool
@@ -89,8 +96,13 @@ public final class Display {
     ///   - size: logical size; for a full-screen window the display's own size is used.
     ///   - rotate: portrait: the logical canvas is the screen turned 90°.
     public init(mode: Mode, size: Viewport, rotate: Bool = false, fontsDirectory: URL, title: String = "Hyzer") throws {
-        if mode == .headless {
-            SDL_SetHint(SDL_HINT_VIDEODRIVER, "dummy")
+        // Over SDL_VIDEODRIVER too (a plain hint loses to the environment): these modes
+        // draw without SDL's display drivers whatever the environment asks for.
+        switch mode {
+        case .headless: SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "dummy", SDL_HINT_OVERRIDE)
+        // SDL's dummy video with its evdev input: keys, wheels and touches without a window.
+        case .kms: SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "evdev", SDL_HINT_OVERRIDE)
+        case .window: break
         }
         // SIGTERM and SIGINT belong to the kiosk's service group (graceful shutdown);
         // SDL would otherwise take them over and turn them into a quit event.
@@ -102,10 +114,11 @@ public final class Display {
         }
         guard TTF_Init() == 0 else { throw RenderError("TTF_Init failed") }
         wakeEventType = SDL_RegisterEvents(1)
-        videoDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+        let sdlDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
+        videoDriver = if case .kms = mode { "KMS" } else { sdlDriver }
         ownWaitPollMs = Self.ownWaitPollMs(forDriver: videoDriver, headless: mode == .headless)
         self.rotate = rotate
-        if mode != .headless, ["offscreen", "dummy", "evdev"].contains(videoDriver) {
+        if case .window = mode, ["offscreen", "dummy", "evdev"].contains(sdlDriver) {
             // SDL falls back to drawing nowhere when no real display answers: that is
             // not a kiosk, so say so instead of running invisibly.
             SDL_Quit()
@@ -113,8 +126,21 @@ public final class Display {
         }
 
         switch mode {
-        case .headless:
-            let logical = rotate ? Viewport(width: min(size.width, size.height), height: max(size.width, size.height)) : size
+        case .headless, .kms:
+            var scanout: KMSScanout?
+            var frameSize = size
+            if case .kms(let card) = mode {
+                do { scanout = try KMSScanout(cardPath: card) } catch let error as RenderError {
+                    SDL_Quit()
+                    throw RenderError(message: Display.noDisplayMessage("KMS: \(error.description)"))
+                }
+                // The panel's own size; with none plugged in yet, the configured one.
+                if let panel = scanout?.size { frameSize = Viewport(width: panel.width, height: panel.height) }
+            }
+            let logical =
+                rotate
+                ? Viewport(width: min(frameSize.width, frameSize.height), height: max(frameSize.width, frameSize.height))
+                : frameSize
             guard
                 let surface = SDL_CreateRGBSurfaceWithFormat(
                     0, Int32(logical.width), Int32(logical.height), 32,
@@ -122,6 +148,7 @@ public final class Display {
                 let renderer = SDL_CreateSoftwareRenderer(surface)
             else { throw RenderError("cannot create the off-screen renderer") }
             self.surface = surface
+            self.scanout = scanout
             self.window = nil
             self.renderer = renderer
             viewport = logical
@@ -146,6 +173,7 @@ public final class Display {
             SDL_ShowCursor(fullscreen ? SDL_DISABLE : SDL_ENABLE)
             self.window = window
             self.surface = nil
+            self.scanout = nil
             self.renderer = renderer
             var pw: Int32 = 0
             var ph: Int32 = 0
@@ -233,7 +261,26 @@ public final class Display {
         }
     }
 
-    public func present() { SDL_RenderPresent(renderer) }
+    public func present() {
+        guard let scanout, let surface else { return SDL_RenderPresent(renderer) }
+        // The software renderer may hold draws back in a batch: all of them into the surface first.
+        SDL_RenderFlush(renderer)
+        scanout.present(
+            pixels: surface.pointee.pixels, pitch: Int(surface.pointee.pitch),
+            width: Int(surface.pointee.w), height: Int(surface.pointee.h), rotate: rotate)
+    }
+
+    /// The panel's card and size with direct KMS output (nil size: no panel plugged in).
+    public var panel: (card: String, width: Int, height: Int)? {
+        guard let scanout else { return nil }
+        return (scanout.cardPath, scanout.size?.width ?? 0, scanout.size?.height ?? 0)
+    }
+
+    /// The card to drive on a console: `configured` if given, else the first card in
+    /// /dev/dri with connectors (a Pi 5's card0 is its render-only GPU); nil when there is none.
+    public static func consoleCard(configured: String?) -> String? {
+        configured ?? KMSScanout.displayCards().first
+    }
 
     /// Draws `state` where nothing shows (a 1×1 target): what it leaves behind is its texts,
     /// rasterized into the cache, and its ellipsized forms. The kiosk warms the screen a press
@@ -289,6 +336,7 @@ public final class Display {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMs) * 1_000_000
         while true {
             inputPolls += 1
+            if let scanout, scanout.checkHotplug(), let change = scanout.lastChange { return .panel(change) }
             if SDL_PollEvent(&event) == 1 { return translate(event) ?? .wake }
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else { return nil }
@@ -366,6 +414,8 @@ public final class Display {
             var w: Int32 = 0
             var h: Int32 = 0
             SDL_GetRendererOutputSize(renderer, &w, &h)
+            // A touch panel reports where on the glass, which is the turned frame when rotated.
+            if turnsFrame, scanout != nil { (w, h) = (h, w) }
             return tap(physicalX: Double(event.tfinger.x) * Double(w), physicalY: Double(event.tfinger.y) * Double(h))
         case SDL_WINDOWEVENT.rawValue where event.window.event == UInt8(SDL_WINDOWEVENT_SIZE_CHANGED.rawValue):
             var w: Int32 = 0
@@ -382,9 +432,13 @@ public final class Display {
         }
     }
 
+    /// Whether the drawn (portrait) frame is turned onto the screen: a rotated window or
+    /// panel, not a headless surface.
+    private var turnsFrame: Bool { rotate && (window != nil || scanout != nil) }
+
     /// Undoes the 90° turn for taps on a rotated screen.
     private func tap(physicalX x: Double, physicalY y: Double) -> DisplayEvent {
-        guard rotate, window != nil else { return .tap(x: x, y: y) }
+        guard turnsFrame else { return .tap(x: x, y: y) }
         return .tap(x: y, y: Double(viewport.height) - x)
     }
 }

@@ -42,8 +42,12 @@ struct Painter {
         case .confirmRound(let confirm): paint(confirm)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
-        if case .status = state.screen, state.notice?.text == state.storageWarning { return }
-        paintNotice()
+        let statusFacts: Bool = if case .status = state.screen { true } else { false }
+        if !(statusFacts && state.notice?.text == state.storageWarning) { paintNotice() }
+        // Idle: the whole frame under black, so any panel dims (HDMI has no backlight to turn down).
+        if state.dimmed {
+            canvas.fill(Rect(x: 0, y: 0, w: layout.width, h: layout.height), RGB(0x000000), alpha: 1 - state.settings.dimLevel)
+        }
     }
 
     // MARK: Shared pieces

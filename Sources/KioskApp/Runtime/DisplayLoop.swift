@@ -22,6 +22,8 @@ public final class DisplayLoop {
     var onExternalWrite: () -> Void = {}
     /// Called once, right after the first frame is on screen.
     var onFirstFrame: () -> Void = {}
+    /// Called when the panel goes or comes back (direct KMS), with what happened.
+    var onPanelChange: (String) -> Void = { _ in }
     /// Called once after `onFirstFrame`: where the kiosk starts its services.
     var afterFirstFrame: () -> Void = {}
     public private(set) var frames = 0
@@ -179,6 +181,9 @@ public final class DisplayLoop {
         switch event {
         case .quit, .wake:
             break
+        case .panel(let change):
+            // The scanout has shown the last frame again on a panel that came back.
+            onPanelChange(change)
         case .tap(let x, let y):
             session.send(.touch(x: x, y: y), now: now)
         case .resized(let viewport):
