@@ -337,10 +337,14 @@ public final class Display {
         while true {
             inputPolls += 1
             if let scanout, scanout.checkHotplug(), let change = scanout.lastChange { return .panel(change) }
-            if SDL_PollEvent(&event) == 1 { return translate(event) ?? .wake }
+            if SDL_PollEvent(&event) == 1 {
+                if event.type != wakeEventType { lastInputNs = DispatchTime.now().uptimeNanoseconds }
+                return translate(event) ?? .wake
+            }
             let now = DispatchTime.now().uptimeNanoseconds
             guard now < deadline else { return nil }
-            let slice = min(deadline - now, UInt64(pollInterval) * 1_000_000)
+            let interval = Self.inputPollMs(base: pollInterval, sinceInputMs: (now &- lastInputNs) / 1_000_000)
+            let slice = min(deadline - now, UInt64(interval) * 1_000_000)
             if wakeSignal.wait(timeout: .now() + .nanoseconds(Int(slice))) == .success {
                 // Every wake-up since is one more signal, and its SDL event is queued: the
                 // loop reads those events before it sleeps again, so the signals go now (or
@@ -351,14 +355,26 @@ public final class Display {
         }
     }
 
-    /// For drivers that cannot block until input (KMSDRM, headless), how often input is read
-    /// while nothing else wakes the loop; nil where SDL blocks in the kernel (X11, Wayland).
-    /// 20 ms for KMSDRM: a key or a touch at most 20 ms late (the knob is not read here: its
-    /// own thread wakes the loop). Headless: nobody types, so a second.
+    /// For drivers that cannot block until input (the console: evdev or KMSDRM; headless),
+    /// how often input is read while nothing else wakes the loop (see `inputPollMs`); nil
+    /// where SDL blocks in the kernel (X11, Wayland). 20 ms on the console: a key or a touch
+    /// at most 20 ms late (the knob is not read here: its own thread wakes the loop).
+    /// Headless: nobody types, so a second.
     public let ownWaitPollMs: Int?
     /// Times input was read while waiting with `ownWaitPollMs` (tests count the wake-ups).
     public private(set) var inputPolls = 0
     private let wakeSignal = DispatchSemaphore(value: 0)
+
+    /// When input was last read (keys, wheels, touches), for `inputPollMs`.
+    private var lastInputNs: UInt64 = 0
+
+    /// How often to read input now: `base` while someone has typed or touched in the last 5 s
+    /// (a name being typed, taps in a row), then at most 10 times a second. An idle board
+    /// reads its input 10 times a second instead of 50, and the first key or tap after a
+    /// quiet spell is at most 100 ms late; the knob, on its own thread, is never late.
+    public static func inputPollMs(base: Int, sinceInputMs: UInt64) -> Int {
+        sinceInputMs < 5_000 ? base : max(base, 100)
+    }
 
     public static func ownWaitPollMs(forDriver driver: String, headless: Bool) -> Int? {
         if headless { return 1_000 }

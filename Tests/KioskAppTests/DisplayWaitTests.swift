@@ -21,6 +21,15 @@ import Testing
         #expect(Display.ownWaitPollMs(forDriver: "dummy", headless: true) == 1_000)
     }
 
+    @Test func inputIsReadOftenOnlyWhileSomeoneIsTyping() {
+        #expect(Display.inputPollMs(base: 20, sinceInputMs: 0) == 20)
+        #expect(Display.inputPollMs(base: 20, sinceInputMs: 4_999) == 20)
+        #expect(Display.inputPollMs(base: 20, sinceInputMs: 5_000) == 100)
+        // Headless reads once a second whatever happens.
+        #expect(Display.inputPollMs(base: 1_000, sinceInputMs: 0) == 1_000)
+        #expect(Display.inputPollMs(base: 1_000, sinceInputMs: 60_000) == 1_000)
+    }
+
     /// Idle, the wait reads input once a slice, not once a millisecond. Negative control: with
     /// a 1 ms slice (what SDL's own wait does on these drivers) it reads about 2,500 times.
     @Test func anIdleWaitWakesOncePerSliceNotPerMillisecond() async throws {
