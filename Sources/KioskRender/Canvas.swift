@@ -24,7 +24,9 @@ final class Canvas {
     let renderer: OpaquePointer
     private let fontsDirectory: URL
     private var fonts: [FontKey: CachedFont] = [:]
-    private var texts: [TextKey: CachedText] = [:]
+    private var texts: [TintedKey: CachedText] = [:]
+    /// Drawn widths by text, whatever its colour: measuring answers from here.
+    private var widths: [TextKey: Int32] = [:]
     private var fits: [FitKey: String] = [:]
     /// The QR code on screen and its text (one at a time: add a phone, the summary card).
     private var lastQR: (text: String, code: QRCode?)?
@@ -60,6 +62,12 @@ final class Canvas {
         var text: TextKey
         var width: Int
     }
+    /// A text drawn in its colour: the cache holds each text in each colour it is shown in.
+    struct TintedKey: Hashable {
+        var text: TextKey
+        var tint: RGB
+    }
+    static let white = RGB(0xFFFFFF)
     final class CachedText {
         let texture: OpaquePointer
         let width: Int32
@@ -92,6 +100,7 @@ final class Canvas {
         for text in texts.values { SDL_DestroyTexture(text.texture) }
         for font in fonts.values { TTF_CloseFont(font.font) }
         texts.removeAll()
+        widths.removeAll()
         fits.removeAll()
         fonts.removeAll()
         cachedTextBytes = 0
@@ -245,7 +254,7 @@ final class Canvas {
         _ string: String, _ role: FontRole, size: Int, _ color: RGB, x: Double, midY: Double,
         align: Align = .left, alpha: Double = 1, maxWidth: Double? = nil
     ) -> Double {
-        guard !string.isEmpty, let cached = cachedText(string, role, size) else { return 0 }
+        guard !string.isEmpty, let cached = cachedText(string, role, size, tint: color) else { return 0 }
         var w = Double(cached.width)
         var h = Double(cached.height)
         if let maxWidth, w > maxWidth, maxWidth > 0 {
@@ -260,7 +269,11 @@ final class Canvas {
         case .center: left = x - w / 2
         case .right: left = x - w
         }
-        SDL_SetTextureColorMod(cached.texture, color.r, color.g, color.b)
+        // Invisible (a fade's first frame): nothing to copy.
+        guard alpha * 255 >= 1 else { return w }
+        // The texture is in its colour already: a colour modulation would send SDL's software
+        // renderer to its generic per-pixel blit, four fifths of a 1080p board frame's
+        // instructions (callgrind), where a plain alpha blit skips the clear pixels.
         SDL_SetTextureAlphaMod(cached.texture, UInt8(clamping: Int(alpha * 255)))
         var dst = SDL_FRect(x: Float(left.rounded()), y: Float((midY - h / 2).rounded()), w: Float(w), h: Float(h))
         SDL_RenderCopyF(renderer, cached.texture, nil, &dst)
@@ -275,7 +288,7 @@ final class Canvas {
     /// cache with prefixes nobody sees.
     func measure(_ string: String, _ role: FontRole, size: Int) -> Double {
         guard !string.isEmpty else { return 0 }
-        if let hit = texts[TextKey(role: role, size: size, text: string)] { return Double(hit.width) }
+        if let width = widths[TextKey(role: role, size: size, text: string)] { return Double(width) }
         if let plain = plainFont(string, role, size: size) {
             setShaping(plain, .plain)
             var w: Int32 = 0
@@ -312,15 +325,18 @@ final class Canvas {
         return result
     }
 
-    private func cachedText(_ string: String, _ role: FontRole, _ size: Int) -> CachedText? {
+    private func cachedText(_ string: String, _ role: FontRole, _ size: Int, tint: RGB = Canvas.white) -> CachedText? {
         useCounter += 1
-        let key = TextKey(role: role, size: size, text: string)
+        let key = TintedKey(text: TextKey(role: role, size: size, text: string), tint: tint)
         if let hit = texts[key] {
             hit.lastUse = useCounter
             return hit
         }
         guard let surface = rasterize(string, role, size: size) else { return nil }
         defer { SDL_FreeSurface(surface) }
+        if tint != Canvas.white { Self.tint(surface, tint) }
+        if widths.count >= Self.maxCachedTexts * 4 { widths.removeAll(keepingCapacity: true) }
+        widths[key.text] = surface.pointee.w
         guard let texture = SDL_CreateTextureFromSurface(renderer, surface) else { return nil }
         SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_BLEND)
         rasterizations += 1
@@ -331,6 +347,26 @@ final class Canvas {
         texts[key] = entry
         cachedTextBytes += entry.bytes
         return entry
+    }
+
+    /// Multiplies a white text surface (32-bit ARGB) by `tint`, as SDL's colour modulation
+    /// would at every draw: glyphs take the colour, colour emoji are tinted the same way.
+    static func tint(_ surface: UnsafeMutablePointer<SDL_Surface>, _ tint: RGB) {
+        guard SDL_LockSurface(surface) == 0 else { return }
+        defer { SDL_UnlockSurface(surface) }
+        let s = surface.pointee
+        let (r, g, b) = (UInt32(tint.r), UInt32(tint.g), UInt32(tint.b))
+        for y in 0..<Int(s.h) {
+            let row = (s.pixels + y * Int(s.pitch)).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<Int(s.w) {
+                let p = row[x]
+                guard p >> 24 != 0 else { continue }
+                let pr = (p >> 16 & 0xFF) * r / 255
+                let pg = (p >> 8 & 0xFF) * g / 255
+                let pb = (p & 0xFF) * b / 255
+                row[x] = p & 0xFF00_0000 | pr << 16 | pg << 8 | pb
+            }
+        }
     }
 
     /// Drops the least recently used quarter of the entries (names of old rounds, stale
