@@ -26,7 +26,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Extra flags for the programs `make run` starts, e.g. DATA=--data=/tmp/hyzer
 DATA ?=
 BENCHMARKS ?= standings store history knob-latency knob-accuracy render render-instructions sync-latency name-entry
-# A desktop session gets a window; a bare console gets full-screen KMSDRM.
+# A desktop session gets a window; a bare console gets the full-screen board through KMS.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
 .PHONY: deps build lint format test browser-test run bench bench-compare clean screens release install deb appliance-test appliance-test-short
@@ -139,7 +139,7 @@ deb: release
 	board/package/build-debs "$$($(SWIFT) build $(RELEASE) --show-bin-path)"
 
 # The emulated appliance (board/appliance-test): the kiosk package installed into a minimal
-# Debian 12 image (cached in /var/cache/hyzer-appliance), booted under QEMU with KMSDRM.
+# Debian 12 image (cached in /var/cache/hyzer-appliance), booted under QEMU; the kiosk draws through KMS.
 # Power cuts with a negative control, boot to board, the watchdog, and (full form) memory.
 # CUTS=200 for a long run. Skips, saying why, where QEMU cannot run.
 CUTS ?= 20
