@@ -96,6 +96,14 @@ public final class Display {
     ///   - size: logical size; for a full-screen window the display's own size is used.
     ///   - rotate: portrait: the logical canvas is the screen turned 90°.
     public init(mode: Mode, size: Viewport, rotate: Bool = false, fontsDirectory: URL, title: String = "Hyzer") throws {
+        // The panel first, before anything of SDL's: a card that cannot drive one is an error
+        // that leaves SDL's process-wide state (its hints) as it was.
+        var scanout: KMSScanout?
+        if case .kms(let card) = mode {
+            do { scanout = try KMSScanout(cardPath: card) } catch let error as RenderError {
+                throw RenderError(message: Display.noDisplayMessage("KMS: \(error.description)"))
+            }
+        }
         // Over SDL_VIDEODRIVER too (a plain hint loses to the environment): these modes
         // draw without SDL's display drivers whatever the environment asks for.
         switch mode {
@@ -127,16 +135,9 @@ public final class Display {
 
         switch mode {
         case .headless, .kms:
-            var scanout: KMSScanout?
+            // The panel's own size; with none plugged in yet (or headless), the configured one.
             var frameSize = size
-            if case .kms(let card) = mode {
-                do { scanout = try KMSScanout(cardPath: card) } catch let error as RenderError {
-                    SDL_Quit()
-                    throw RenderError(message: Display.noDisplayMessage("KMS: \(error.description)"))
-                }
-                // The panel's own size; with none plugged in yet, the configured one.
-                if let panel = scanout?.size { frameSize = Viewport(width: panel.width, height: panel.height) }
-            }
+            if let panel = scanout?.size { frameSize = Viewport(width: panel.width, height: panel.height) }
             let logical =
                 rotate
                 ? Viewport(width: min(frameSize.width, frameSize.height), height: max(frameSize.width, frameSize.height))
