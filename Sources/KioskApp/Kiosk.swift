@@ -44,7 +44,7 @@ public struct KioskConfiguration: Sendable {
     /// Idle dimming: after this long with nobody at the knob and no new score the screen
     /// dims to `dimLevel`; nil never dims.
     public var dimAfter: Millis? = 30 * 60_000
-    public var dimLevel = 0.3
+    public var dimLevel = KioskSettings.defaultDimLevel
     /// Create a demo round when none is active (`make run`).
     public var demo = false
     public var knob: Knob = .auto

@@ -65,22 +65,19 @@ public final class KioskSession {
     /// nil keeps the defaults.
     public init(
         store: HyzerDatabase, viewport: Viewport, now: Millis, reduceMotion: Bool? = nil,
-        paging: (interval: Millis?, rowsPerPage: Int?) = (nil, nil), dimming: (after: Millis?, level: Double) = (nil, 0.3)
+        paging: (interval: Millis?, rowsPerPage: Int?) = (nil, nil),
+        dimming: (after: Millis?, level: Double) = (nil, KioskSettings.defaultDimLevel)
     ) throws {
         self.store = store
         statusGatherer = KioskStatusGatherer(store: store)
         settingsURL = store.directory?.appendingPathComponent("kiosk-settings.json")
         var settings = settingsURL.map(Self.loadSettings) ?? KioskSettings()
         if let reduceMotion { settings.reduceMotion = reduceMotion }
-        if let interval = paging.interval {
-            settings = KioskSettings(
-                reduceMotion: settings.reduceMotion, boardPageInterval: interval,
-                boardRowsPerPage: settings.boardRowsPerPage)
-        }
-        if let rows = paging.rowsPerPage { settings.boardRowsPerPage = rows }
+        // Through the initializer, which keeps each setting in its bounds.
         settings = KioskSettings(
-            reduceMotion: settings.reduceMotion, boardPageInterval: settings.boardPageInterval,
-            boardRowsPerPage: settings.boardRowsPerPage, dimAfter: dimming.after, dimLevel: dimming.level)
+            reduceMotion: settings.reduceMotion, boardPageInterval: paging.interval ?? settings.boardPageInterval,
+            boardRowsPerPage: paging.rowsPerPage ?? settings.boardRowsPerPage, dimAfter: dimming.after,
+            dimLevel: dimming.level)
         state = KioskState(settings: settings, viewport: viewport)
         state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
         checkStorage(now: now)

@@ -107,9 +107,11 @@ public struct KioskSettings: Sendable, Equatable {
     public var dimAfter: Millis?
     /// The screen's brightness while dimmed, 0.05 to 1.
     public var dimLevel: Double
+    /// kiosk.conf's default display.dim_level (30 %).
+    public static let defaultDimLevel = 0.3
     public init(
         reduceMotion: Bool = false, boardPageInterval: Millis = MotionTokens.boardPageInterval,
-        boardRowsPerPage: Int? = nil, dimAfter: Millis? = nil, dimLevel: Double = 0.3
+        boardRowsPerPage: Int? = nil, dimAfter: Millis? = nil, dimLevel: Double = KioskSettings.defaultDimLevel
     ) {
         self.reduceMotion = reduceMotion
         self.boardPageInterval = max(1_000, boardPageInterval)

@@ -95,8 +95,8 @@ final class KMSScanout {
 
     let cardPath: String
     private let fd: Int32
-    /// The kernel's uevents (netlink), or -1 where they cannot be read: then a failed page
-    /// flip is the only sign of a change.
+    /// The kernel's uevents (netlink), or -1 where they cannot be read: then a panel that
+    /// goes and comes back is not noticed (the next start finds it).
     private let uevents: Int32
     private var connectorID: UInt32?
     private var crtcID: UInt32 = 0
@@ -189,10 +189,9 @@ final class KMSScanout {
 
     /// After a hotplug: lost, back, or the same.
     private func reconnect() -> Bool {
-        let wasLit = size != nil
         let previous = size
         guard connect(keepSize: previous) else {
-            guard wasLit else { return false }
+            guard previous != nil else { return false }
             // Off: no scanout from buffers the panel cannot show, and a clean mode set later.
             drmModeSetCrtc(fd, crtcID, 0, 0, 0, nil, 0, nil)
             lit = false
@@ -201,8 +200,9 @@ final class KMSScanout {
             lastChange = "panel lost on \(cardPath)"
             return true
         }
-        guard !wasLit || !lit else { return false }
-        lastChange = "panel back on \(cardPath) at \(size!.width)×\(size!.height)"
+        // Lit still: the same panel and mode, nothing to do.
+        guard previous == nil || !lit, let size else { return false }
+        lastChange = "panel back on \(cardPath) at \(size.width)×\(size.height)"
         if let frame = lastFrame {
             present(pixels: frame.pixels, pitch: frame.pitch, width: frame.width, height: frame.height, rotate: frame.rotate)
         }
@@ -248,7 +248,7 @@ final class KMSScanout {
         guard let choice, let info = modeInfos[choice.connector]?[choice.mode] else { return false }
         let newSize = (width: Int(info.hdisplay), height: Int(info.vdisplay))
         let same =
-            size != nil && connectorID == choice.connector && crtcID == choice.crtc && size! == newSize
+            size.map { $0 == newSize } ?? false && connectorID == choice.connector && crtcID == choice.crtc
             && info.clock == mode.clock
         if same { return true }
         awaitFlip()
