@@ -3,6 +3,7 @@
 
 SWIFT ?= swift
 # Debian packages the project and its tests need (build headers, tools the tests call).
+#   server tests: PostgreSQL (the tests start a throwaway server of their own with initdb/pg_ctl)
 #   build: SQLite, libgpiod v1, SDL2 + SDL2_ttf, libdrm (the console scanout), zlib (PNG snapshots)
 #   tests: Xvfb, xauth and xdotool drive the kiosk in a real window; sqlite3 for the audits
 #   names in any script (issue 14): fontconfig finds fallback faces among these Noto fonts
@@ -17,7 +18,7 @@ SWIFT ?= swift
 #   the emulated appliance (board/appliance-test): QEMU (qemu-utils: qemu-img, to look into its
 #   disk images by hand), debootstrap, e2fsprogs' e2fsck and debugfs; on amd64, where it runs,
 #   the kernel's headers and linux-source-6.1 to build gpio-sim for the image's kernel
-APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev libdrm-dev zlib1g-dev libqrencode-dev zbar-tools \
+APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 postgresql libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev libdrm-dev zlib1g-dev libqrencode-dev zbar-tools \
 	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
 	xvfb xauth xdotool imagemagick chromium chromium-driver python3-venv dpkg-dev lintian systemd valgrind \
 	qemu-system-x86 qemu-utils debootstrap e2fsprogs \

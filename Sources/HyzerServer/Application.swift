@@ -22,13 +22,15 @@ public struct ServerConfiguration: Sendable {
     public var webDirectory: URL?
     /// The live board's event stream.
     public var liveBoard: LiveBoardPolicy
+    /// PostgreSQL instead of SQLite in `dataDirectory` (`--database postgres://…`).
+    public var database: PostgresLocation?
 
     public init(
         dataDirectory: URL, host: String = "0.0.0.0", port: Int = 8630, logLevel: Logger.Level = .info,
         clock: any HyzerClock = SystemClock(), deviceCodes: DeviceCodePolicy = DeviceCodePolicy(),
         webDirectory: URL? = HyzerPaths.assetsDirectory(containing: "web/phone.html")?.appendingPathComponent(
             "web", isDirectory: true),
-        liveBoard: LiveBoardPolicy = LiveBoardPolicy()
+        liveBoard: LiveBoardPolicy = LiveBoardPolicy(), database: PostgresLocation? = nil
     ) {
         self.dataDirectory = dataDirectory
         self.host = host
@@ -38,13 +40,14 @@ public struct ServerConfiguration: Sendable {
         self.deviceCodes = deviceCodes
         self.webDirectory = webDirectory
         self.liveBoard = liveBoard
+        self.database = database
     }
 }
 
 /// The routes, without a server: `buildApplication` serves them, tests may drive them
 /// with HummingbirdTesting's `.router` framework.
 public func buildRouter(
-    storage: some SyncStorage & DeviceAuthorizationStorage & LiveBoardStorage & InviteStorage, hub: PokeHub,
+    storage: some ServerStorage, hub: PokeHub,
     deviceCodes: DeviceCodePolicy = DeviceCodePolicy(), pages: WebPages = WebPages(directory: nil),
     liveBoard: LiveBoardPolicy = LiveBoardPolicy(), clock: any HyzerClock = SystemClock()
 ) -> Router<ServerRequestContext> {
@@ -83,17 +86,23 @@ public struct GroupServer<App: ApplicationProtocol>: Service {
     public let app: App
     let hub: PokeHub
     let logger: Logger
+    /// What the storage runs beside the app (PostgreSQL's listener), stopped with it.
+    var services: [any Service] = []
 
     public func run() async throws {
         let hub = self.hub
         let logger = self.logger
-        try await withGracefulShutdownHandler {
-            try await app.run()
-        } onGracefulShutdown: {
-            Task {
-                await hub.finishAll()
-                logger.info("shutting down: live sockets closed")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for service in services { group.addTask { try await service.run() } }
+            try await withGracefulShutdownHandler {
+                try await app.run()
+            } onGracefulShutdown: {
+                Task {
+                    await hub.finishAll()
+                    logger.info("shutting down: live sockets closed")
+                }
             }
+            group.cancelAll()
         }
     }
 }
@@ -106,21 +115,23 @@ public func buildApplication(
 ) async throws -> GroupServer<some ApplicationProtocol> {
     var logger = Logger(label: "hyzer.server")
     logger.logLevel = config.logLevel
-    let storage = try SQLiteStorage(directory: config.dataDirectory, clock: config.clock, logger: logger)
+    let storage = try await openServerStorage(
+        data: config.dataDirectory, database: config.database, clock: config.clock, logger: logger)
     return buildApplication(config, storage: storage, logger: logger, onServerRunning: onServerRunning)
 }
 
 /// The same, around a storage the caller opened (tests keep a handle on it). The
 /// storage's clock is the caller's; `config.clock` is only used to open one.
 public func buildApplication(
-    _ config: ServerConfiguration, storage: SQLiteStorage, logger: Logger,
+    _ config: ServerConfiguration, storage: any ServerStorage, logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> GroupServer<some ApplicationProtocol> {
     let hub = PokeHub()
     let router = buildRouter(
         storage: storage, hub: hub, deviceCodes: config.deviceCodes, pages: WebPages(directory: config.webDirectory),
         liveBoard: config.liveBoard, clock: storage.clock)
-    logger.info("storage open", metadata: ["data": "\(config.dataDirectory.path)", "epoch": "\(storage.epoch)"])
+    let place = config.database.map(\.description) ?? config.dataDirectory.path
+    logger.info("storage open", metadata: ["data": "\(place)", "epoch": "\(storage.epoch)"])
     let runningLogger = logger
     let app = Application(
         router: router,
@@ -142,5 +153,5 @@ public func buildApplication(
         },
         logger: logger
     )
-    return GroupServer(app: app, hub: hub, logger: logger)
+    return GroupServer(app: app, hub: hub, logger: logger, services: storage.services(hub: hub, logger: logger))
 }

@@ -11,6 +11,10 @@ import HyzerSyncProtocol
 /// writers send the poke before the handler goes on to answer.
 public actor PokeHub {
     private var subscribers: [String: [UUID: AsyncStream<Poke>.Continuation]] = [:]
+    /// The last poke sent to each group. With several instances over PostgreSQL a push is
+    /// announced twice on its own instance (by the route, and by the database's NOTIFY that
+    /// every instance hears): a poke that does not move the head of its epoch is dropped.
+    private var lastPoke: [String: Poke] = [:]
 
     public init() {}
 
@@ -27,6 +31,8 @@ public actor PokeHub {
     }
 
     public func publish(groupID: String, poke: Poke) {
+        if let last = lastPoke[groupID], last.epoch == poke.epoch, last.head >= poke.head { return }
+        lastPoke[groupID] = poke
         for continuation in subscribers[groupID, default: [:]].values { continuation.yield(poke) }
     }
 

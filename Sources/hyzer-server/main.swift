@@ -8,9 +8,16 @@ import Logging
 import SQLiteFaults
 import ServiceLifecycle
 
+/// Where the data is: `--data DIR` (SQLite, the default) or `--database postgres://…`.
 struct DataDirectory: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(HyzerPaths.Owner.server.dataOptionHelp))
     var data: String?
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A PostgreSQL database instead of SQLite in --data: postgres://USER[:PASSWORD]@HOST[:PORT]/DB, or over a Unix socket postgres://USER@/DB?host=/run/postgresql (default: the settings file's database).",
+            valueName: "url"))
+    var database: String?
 
     var url: URL { HyzerPaths.dataDirectory(explicit: data, for: .server) }
 
@@ -18,24 +25,44 @@ struct DataDirectory: ParsableArguments {
     func url(file: ConfigFile?) -> URL {
         HyzerPaths.dataDirectory(explicit: data ?? file?.string("data"), for: .server)
     }
+
+    /// `--database`, else the settings file's `database`; nil for SQLite.
+    func location(file: ConfigFile? = nil) throws -> PostgresLocation? {
+        guard let text = database ?? file?.string("database") else { return nil }
+        do { return try PostgresLocation(url: text) } catch { throw ValidationError(error.description) }
+    }
+
+    /// Opens the storage these options name, with a message that says where it failed.
+    func open(file: ConfigFile? = nil) async throws -> any ServerStorage {
+        let location = try location(file: file)
+        let directory = url(file: file)
+        do {
+            return try await openServerStorage(data: directory, database: location)
+        } catch let error as StorageError {
+            throw Fail(description: error.description)
+        } catch {
+            throw Fail(description: StorageFault.cannotOpen("the server database", in: directory.path, error))
+        }
+    }
 }
 
 /// An admin subcommand that works on the server's database: it names what it does with
-/// the storage, and opening the storage in `--data` is written once, here.
+/// the storage, and opening the storage (`--data` or `--database`) is written once, here.
 protocol StorageCommand: AsyncParsableCommand {
     var data: DataDirectory { get }
-    func run(on storage: SQLiteStorage) async throws
+    func run(on storage: any ServerStorage) async throws
 }
 
 extension StorageCommand {
     func run() async throws {
-        let storage: SQLiteStorage
+        let storage = try await data.open()
         do {
-            storage = try SQLiteStorage(directory: data.url)
+            try await run(on: storage)
         } catch {
-            throw Fail(description: StorageFault.cannotOpen("the server database", in: data.url.path, error))
+            try? await storage.close()
+            throw error
         }
-        try await run(on: storage)
+        try await storage.close()
     }
 }
 
@@ -102,12 +129,15 @@ struct Serve: AsyncParsableCommand {
         let config = ServerConfiguration(
             dataDirectory: dataDirectory, host: host ?? file?.string("host") ?? "0.0.0.0",
             port: port ?? file?.int("port") ?? 8630, logLevel: level,
-            deviceCodes: DeviceCodePolicy(lifetime: deviceCodeLifetime, interval: deviceCodeInterval))
+            deviceCodes: DeviceCodePolicy(lifetime: deviceCodeLifetime, interval: deviceCodeInterval),
+            database: try data.location(file: file))
         // Type=notify: started once it listens.
         let notifier = SystemdNotifier()
         let app: any Service
         do {
             app = try await buildApplication(config) { _ in notifier.ready() }
+        } catch let error as StorageError {
+            throw Fail(description: error.description)
         } catch {
             throw Fail(description: StorageFault.cannotOpen("the server database", in: dataDirectory.path, error))
         }
@@ -134,7 +164,7 @@ struct GroupCommand: AsyncParsableCommand {
         @Argument(help: "The group's name.") var name: String
         @OptionGroup var data: DataDirectory
 
-        func run(on storage: SQLiteStorage) async throws {
+        func run(on storage: any ServerStorage) async throws {
             let (group, token) = try await storage.createGroup(name: name)
             FileHandle.standardError.write(
                 Data("created group \"\(group.name)\" (\(group.id)); its admin token follows, keep it safe:\n".utf8))
@@ -146,7 +176,7 @@ struct GroupCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List groups.")
         @OptionGroup var data: DataDirectory
 
-        func run(on storage: SQLiteStorage) async throws {
+        func run(on storage: any ServerStorage) async throws {
             for group in try await storage.groups() {
                 let devices = try await storage.devices(groupID: group.id)
                 print("\(group.id)  \(group.name)  (\(devices.filter { $0.revokedAt == nil }.count) devices)")
@@ -158,7 +188,7 @@ struct GroupCommand: AsyncParsableCommand {
 extension GroupCommand {
     /// The group named by its id or, when no id matches, by its exact name (refused when two
     /// groups share it).
-    static func find(_ name: String, in storage: SQLiteStorage) async throws -> GroupInfo {
+    static func find(_ name: String, in storage: any ServerStorage) async throws -> GroupInfo {
         let groups = try await storage.groups()
         if let byID = groups.first(where: { $0.id == name }) { return byID }
         let named = groups.filter { $0.name == name }
@@ -183,7 +213,7 @@ extension GroupCommand {
         var baseURL: String?
         @OptionGroup var data: DataDirectory
 
-        func run(on storage: SQLiteStorage) async throws {
+        func run(on storage: any ServerStorage) async throws {
             let group = try await GroupCommand.find(self.group, in: storage)
             let trimmed = try GroupCommand.baseURL(baseURL)
             let token = try await storage.createViewToken(groupID: group.id)
@@ -201,7 +231,7 @@ extension GroupCommand {
         var baseURL: String?
         @OptionGroup var data: DataDirectory
 
-        func run(on storage: SQLiteStorage) async throws {
+        func run(on storage: any ServerStorage) async throws {
             let group = try await GroupCommand.find(self.group, in: storage)
             let base = try GroupCommand.baseURL(baseURL)
             let invite = try await storage.createInvite(
@@ -227,7 +257,7 @@ extension GroupCommand {
         @Argument(help: "The group's id or name.") var group: String
         @OptionGroup var data: DataDirectory
 
-        func run(on storage: SQLiteStorage) async throws {
+        func run(on storage: any ServerStorage) async throws {
             let group = try await GroupCommand.find(self.group, in: storage)
             let count = try await storage.revokeViewTokens(groupID: group.id)
             print("revoked \(count) board and summary link\(count == 1 ? "" : "s") of \"\(group.name)\"")
@@ -245,7 +275,7 @@ struct DeviceCommand: AsyncParsableCommand {
         @Argument(help: "Group id.") var group: String
         @OptionGroup var data: DataDirectory
 
-        func run(on storage: SQLiteStorage) async throws {
+        func run(on storage: any ServerStorage) async throws {
             for d in try await storage.devices(groupID: group) {
                 print("\(d.deviceID)  \(d.name)  \(d.revokedAt == nil ? "active" : "revoked")")
             }
@@ -258,7 +288,7 @@ struct DeviceCommand: AsyncParsableCommand {
         @Argument(help: "Device id.") var device: String
         @OptionGroup var data: DataDirectory
 
-        func run(on storage: SQLiteStorage) async throws {
+        func run(on storage: any ServerStorage) async throws {
             do { try await storage.revoke(groupID: group, deviceID: device) } catch { throw Fail(description: "\(error)") }
             print("revoked \(device)")
         }
@@ -275,7 +305,7 @@ extension DeviceCommand {
         @Option(help: "Group id (hyzer-server group list).") var group: String
         @OptionGroup var data: DataDirectory
 
-        func run(on storage: SQLiteStorage) async throws {
+        func run(on storage: any ServerStorage) async throws {
             do {
                 let approved = try await storage.approveDevice(userCode: code, groupID: group)
                 print("approved \(approved.name) (\(approved.deviceID)); it joins the group at its next poll")
@@ -290,7 +320,7 @@ extension DeviceCommand {
         @Argument(help: "The code on the device's screen.") var code: String
         @OptionGroup var data: DataDirectory
 
-        func run(on storage: SQLiteStorage) async throws {
+        func run(on storage: any ServerStorage) async throws {
             do { try await storage.denyDevice(userCode: code) } catch let error as DeviceApprovalError {
                 throw Fail(description: "cannot deny \(code): \(error)")
             }
@@ -304,7 +334,7 @@ struct Backup: StorageCommand {
     @OptionGroup var data: DataDirectory
     @Option(help: "Backup file to write.") var to: String
 
-    func run(on storage: SQLiteStorage) async throws {
+    func run(on storage: any ServerStorage) async throws {
         try await storage.backup(to: URL(fileURLWithPath: to))
         print("backed up to \(to)")
     }
@@ -312,13 +342,23 @@ struct Backup: StorageCommand {
 
 struct Restore: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Replace the database with a backup (server stopped). Gives it a new epoch: devices re-pull and re-push.")
+        abstract:
+            "Replace the database with a backup (SQLite: server stopped). Gives it a new epoch: devices re-pull and re-push.")
     @OptionGroup var data: DataDirectory
     @Option(help: "Backup file to restore.") var from: String
 
     func run() async throws {
         guard FileManager.default.fileExists(atPath: from) else { throw Fail(description: "no backup file at \(from)") }
-        let epoch = try SQLiteStorage.restore(backup: URL(fileURLWithPath: from), into: data.url)
+        let backup = URL(fileURLWithPath: from)
+        let epoch: String
+        if let location = try data.location() {
+            // PostgreSQL: the instances may keep running; they hear the new epoch.
+            do { epoch = try await PostgresStorage.restore(backup: backup, into: location) } catch let error as StorageError {
+                throw Fail(description: error.description)
+            }
+        } else {
+            epoch = try SQLiteStorage.restore(backup: backup, into: data.url)
+        }
         print("restored \(from); new epoch \(epoch)")
     }
 }

@@ -19,24 +19,24 @@ import Testing
         let h = try Harness(clock: clock)
         let t0 = Self.start.timeIntervalSince1970
 
-        let createdAt = try await h.storage.pool.read { db in try ServerMetaRow.fetchOne(db, key: "created_at")?.value }
+        let createdAt = try await h.sqlite.pool.read { db in try ServerMetaRow.fetchOne(db, key: "created_at")?.value }
         #expect(createdAt == "2027-01-15T08:00:00Z")
 
         let g = try await h.group()
-        let group = try await h.storage.pool.read { db in try GroupRow.fetchOne(db, key: g.groupID) }
+        let group = try await h.sqlite.pool.read { db in try GroupRow.fetchOne(db, key: g.groupID) }
         #expect(group?.createdAt == t0)
         #expect(try await h.storage.devices(groupID: g.groupID).map(\.enrolledAt) == [t0])
 
         clock.advance(by: .seconds(90))
         let f = try Fixture()
         _ = try await h.storage.push(groupID: g.groupID, deviceID: g.device, records: f.setupRecords)
-        let received = try await h.storage.pool.read { db in try ChangeRow.fetchAll(db).map(\.receivedAt) }
+        let received = try await h.sqlite.pool.read { db in try ChangeRow.fetchAll(db).map(\.receivedAt) }
         #expect(received == [t0 + 90, t0 + 90])
 
         clock.advance(by: .seconds(30))
         try await h.storage.revoke(groupID: g.groupID, deviceID: g.device)
         #expect(try await h.storage.devices(groupID: g.groupID).map(\.revokedAt) == [t0 + 120])
-        let credentials = try await h.storage.pool.read { db in
+        let credentials = try await h.sqlite.pool.read { db in
             try CredentialRow.filter(CredentialRow.Columns.deviceID == g.device).fetchAll(db)
         }
         #expect(credentials.map(\.createdAt) == [t0])

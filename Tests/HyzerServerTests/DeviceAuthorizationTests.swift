@@ -40,14 +40,14 @@ import Testing
         for secret in [codes.deviceCode, DeviceUserCode.normalize(codes.userCode)!] {
             #expect(file.range(of: Data(secret.utf8)) == nil && wal.range(of: Data(secret.utf8)) == nil)
         }
-        let row = try await h.storage.pool.read { db in try DeviceAuthorizationRow.fetchOne(db) }
+        let row = try await h.sqlite.pool.read { db in try DeviceAuthorizationRow.fetchOne(db) }
         #expect(row?.deviceCodeHash == Tokens.hash(codes.deviceCode))
         #expect(row?.expiresAt == Self.start.timeIntervalSince1970 + 600)
     }
 
-    @Test func pendingThenSlowDownThenApprovedThenSpent() async throws {
+    @Test(arguments: Backend.allCases) func pendingThenSlowDownThenApprovedThenSpent(_ backend: Backend) async throws {
         let clock = ManualClock(date: Self.start)
-        let h = try Harness(clock: clock)
+        let h = try await Harness.make(backend, clock: clock)
         let (group, _) = try await h.storage.createGroup(name: "League")
         let codes = try await h.storage.authorizeDevice(deviceID: "kiosk-1", name: "Clubhouse", policy: policy)
 
@@ -81,9 +81,9 @@ import Testing
     /// its token was revoked (when the device id is free to enroll once more).
     /// Negative control: without the `redeemedAt` check in `exchangeDeviceCode` this test
     /// failed (the replay got a fresh token for the revoked device); checked once, by hand.
-    @Test func aSpentCodeCannotReEnrollARevokedDevice() async throws {
+    @Test(arguments: Backend.allCases) func aSpentCodeCannotReEnrollARevokedDevice(_ backend: Backend) async throws {
         let clock = ManualClock(date: Self.start)
-        let h = try Harness(clock: clock)
+        let h = try await Harness.make(backend, clock: clock)
         let (group, _) = try await h.storage.createGroup(name: "League")
         let codes = try await h.storage.authorizeDevice(deviceID: "kiosk-1", name: "Clubhouse", policy: policy)
         _ = try await h.storage.approveDevice(userCode: codes.userCode, groupID: group.id)
@@ -98,9 +98,9 @@ import Testing
         #expect(try await h.storage.devices(groupID: group.id).allSatisfy { $0.revokedAt != nil })
     }
 
-    @Test func codesExpireAfterTenMinutes() async throws {
+    @Test(arguments: Backend.allCases) func codesExpireAfterTenMinutes(_ backend: Backend) async throws {
         let clock = ManualClock(date: Self.start)
-        let h = try Harness(clock: clock)
+        let h = try await Harness.make(backend, clock: clock)
         let (group, _) = try await h.storage.createGroup(name: "League")
         let late = try await h.storage.authorizeDevice(deviceID: "kiosk-1", name: "A", policy: policy)
         let approvedInTime = try await h.storage.authorizeDevice(deviceID: "kiosk-2", name: "B", policy: policy)
@@ -117,8 +117,8 @@ import Testing
         #expect(try await h.storage.devices(groupID: group.id).isEmpty)
     }
 
-    @Test func wrongCodesAreRefusedWithWhatToDo() async throws {
-        let h = try Harness(clock: ManualClock(date: Self.start))
+    @Test(arguments: Backend.allCases) func wrongCodesAreRefusedWithWhatToDo(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend, clock: ManualClock(date: Self.start))
         let (group, _) = try await h.storage.createGroup(name: "League")
         let codes = try await h.storage.authorizeDevice(deviceID: "kiosk-1", name: "A", policy: policy)
         await #expect(throws: DeviceApprovalError.malformed) {
@@ -141,8 +141,8 @@ import Testing
         }
     }
 
-    @Test func aDeviceIDInUseCannotBeApproved() async throws {
-        let h = try Harness(clock: ManualClock(date: Self.start))
+    @Test(arguments: Backend.allCases) func aDeviceIDInUseCannotBeApproved(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend, clock: ManualClock(date: Self.start))
         let g = try await h.group(device: "kiosk-1")
         let codes = try await h.storage.authorizeDevice(deviceID: "kiosk-1", name: "Impostor", policy: policy)
         await #expect(throws: DeviceApprovalError.deviceTaken("kiosk-1")) {
@@ -150,8 +150,8 @@ import Testing
         }
     }
 
-    @Test func pendingCodesAreBounded() async throws {
-        let h = try Harness(clock: ManualClock(date: Self.start))
+    @Test(arguments: Backend.allCases) func pendingCodesAreBounded(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend, clock: ManualClock(date: Self.start))
         let small = DeviceCodePolicy(maxPending: 3)
         for i in 0..<3 { _ = try await h.storage.authorizeDevice(deviceID: "k\(i)", name: "K", policy: small) }
         await #expect(throws: DeviceApprovalError.tooManyPending) {
@@ -161,8 +161,8 @@ import Testing
 
     /// The routes: RFC 8628's error codes in the 400 body, the admin's API approval, and an
     /// admin of one group refused when it names another.
-    @Test func routesAnswerWithCodesAndCheckTheGroup() async throws {
-        let h = try Harness(clock: ManualClock(date: Self.start))
+    @Test(arguments: Backend.allCases) func routesAnswerWithCodesAndCheckTheGroup(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend, clock: ManualClock(date: Self.start))
         let (g, adminG) = try await h.storage.createGroup(name: "G")
         let (_, adminH) = try await h.storage.createGroup(name: "H")
         try await h.test { client in

@@ -12,9 +12,9 @@ import Testing
 /// minutes, and gives the phone a device token of its own. The phone's page is tested in a
 /// real Chromium (Tests/Browser/phone.py).
 @Suite struct InviteTests {
-    @Test func anInviteEnrollsOnePhoneOnce() async throws {
+    @Test(arguments: Backend.allCases) func anInviteEnrollsOnePhoneOnce(_ backend: Backend) async throws {
         let clock = ManualClock()
-        let h = try Harness(clock: clock)
+        let h = try await Harness.make(backend, clock: clock)
         let g = try await h.group()
         let invite = try await h.storage.createInvite(groupID: g.groupID, createdBy: g.device, lifetime: 600)
         #expect(invite.path == "/join/\(invite.code)" && DeviceUserCode.normalize(invite.code) == invite.code)
@@ -31,9 +31,9 @@ import Testing
 
     /// Negative control (by hand): with the expiry check removed from `redeemInvite`, the
     /// late redemption below enrolled the phone and this test failed.
-    @Test func anInviteExpiresAfterItsLifetime() async throws {
+    @Test(arguments: Backend.allCases) func anInviteExpiresAfterItsLifetime(_ backend: Backend) async throws {
         let clock = ManualClock()
-        let h = try Harness(clock: clock)
+        let h = try await Harness.make(backend, clock: clock)
         let g = try await h.group()
         let invite = try await h.storage.createInvite(groupID: g.groupID, createdBy: "admin", lifetime: 600)
         clock.advance(by: .seconds(601))
@@ -53,8 +53,8 @@ import Testing
         }
     }
 
-    @Test func theRoutesAskForATokenToInviteAndNoneToRedeem() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func theRoutesAskForATokenToInviteAndNoneToRedeem(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let view = try await h.storage.createViewToken(groupID: g.groupID)
         try await h.test { client in

@@ -24,8 +24,8 @@ import Testing
         LiveBoard(try #require(await h.storage.liveBoardSource(groupID: groupID)))
     }
 
-    @Test func theBoardRanksARoundInPlayAsTheDevicesDo() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func theBoardRanksARoundInPlayAsTheDevicesDo(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let f = try Fixture()
         // Pine Hollow is par 3 a hole: Nate 2 (−1 thru 1); Mike, a guest, 4 and 3 (+1 thru 2).
@@ -43,8 +43,8 @@ import Testing
         #expect(board.head == 5 && board.group.name == "League")
     }
 
-    @Test func tiesDisagreementsAndDNFReadAsOnTheKiosk() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func tiesDisagreementsAndDNFReadAsOnTheKiosk(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let f = try Fixture()
         // Two devices disagree on Nate's hole 1 (neither supersedes the other): one open
@@ -79,8 +79,10 @@ import Testing
         #expect(final.status == "completed" && final.rows.allSatisfy { $0.position == "–" && $0.progress == "DNF" })
     }
 
-    @Test func withNothingInPlayTheLastRoundWithScoresIsShownNotADiscardedOne() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func withNothingInPlayTheLastRoundWithScoresIsShownNotADiscardedOne(
+        _ backend: Backend
+    ) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let played = try Fixture(status: .active)
         _ = try await h.storage.push(
@@ -105,8 +107,8 @@ import Testing
     /// A view token reads its group's board and nothing else. Negative control (by hand):
     /// with `SQLiteStorage.principal` also resolving view tokens (as a device's, without a
     /// device id), the sync routes took it for a known token (403, not 401) and this failed.
-    @Test func aViewTokenReadsTheBoardAndNothingElse() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func aViewTokenReadsTheBoardAndNothingElse(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let other = try await h.group("Other league")
         let view = try await h.storage.createViewToken(groupID: g.groupID)

@@ -10,8 +10,8 @@ import Testing
 
 /// Everything the server must refuse, with a clear 4xx and without falling over.
 @Suite struct RefusalTests {
-    @Test func healthNeedsNoToken() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func healthNeedsNoToken(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         try await h.test { client in
             try await client.execute(uri: "/health", method: .get) { response in
                 #expect(response.status == .ok)
@@ -22,8 +22,8 @@ import Testing
         }
     }
 
-    @Test func wrongTokenIsRefused() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func wrongTokenIsRefused(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         try await h.test { client in
             for token in ["hzd_not-a-real-token", g.token + "x", ""] {
@@ -40,8 +40,8 @@ import Testing
         }
     }
 
-    @Test func revokedTokenIsRefused() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func revokedTokenIsRefused(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         try await h.test { client in
             try await client.execute(uri: "/v1/pull", method: .get, headers: headers(token: g.token, device: g.device)) { r in
@@ -69,8 +69,8 @@ import Testing
     /// memory of recent tokens only orders the checks, it never lets one through.
     /// (Negative control: with `push(as:)`'s in-transaction check replaced by the claimed
     /// device alone, the second push below is answered 200 and its event stored.)
-    @Test func aTokenRevokedSinceItsLastPushIsRefusedInsideThePush() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func aTokenRevokedSinceItsLastPushIsRefusedInsideThePush(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let f = try Fixture()
         try await h.test { client in
@@ -96,8 +96,8 @@ import Testing
     /// A stranger's request is refused for its token before its body or its query is
     /// looked at: an unknown token with a malformed body is a 401, not a 400. With a good
     /// token the same body and query are a 400.
-    @Test func theTokenIsRefusedBeforeTheBodyOrQueryIsRead() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func theTokenIsRefusedBeforeTheBodyOrQueryIsRead(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         try await h.test { client in
             let garbage = ByteBuffer(string: "{ not json")
@@ -119,8 +119,8 @@ import Testing
         }
     }
 
-    @Test func groupsAreIsolated() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func groupsAreIsolated(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let one = try await h.group("One")
         let two = try await h.group("Two")
         let f = try Fixture()
@@ -163,8 +163,8 @@ import Testing
         }
     }
 
-    @Test func spoofedDeviceIDIsRefused() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func spoofedDeviceIDIsRefused(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let one = try await h.group("One", device: "kiosk-1")
         let two = try await h.group("Two", device: "phone-2")
         try await h.test { client in
@@ -206,8 +206,8 @@ import Testing
         }
     }
 
-    @Test func malformedAndOversizedBodiesAreRefusedWithoutACrash() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func malformedAndOversizedBodiesAreRefusedWithoutACrash(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let device = headers(token: g.token, device: g.device)
         try await h.test { client in

@@ -37,7 +37,7 @@ import Testing
         ]
         for (message, attempt) in attempts {
             let error = await #expect(throws: DatabaseError.self) {
-                try await h.storage.pool.write { db in try attempt(db) }
+                try await h.sqlite.pool.write { db in try attempt(db) }
             }
             #expect(error?.resultCode == .SQLITE_CONSTRAINT)
             #expect(error?.extendedResultCode == .SQLITE_CONSTRAINT_TRIGGER)
@@ -46,7 +46,7 @@ import Testing
         // Nothing changed: the transaction of each attempt rolled back.
         let after = try await h.storage.pull(groupID: g.groupID, after: 0, limit: 100)
         #expect(after.records == before.records)
-        #expect(try await h.storage.pool.read { db in try EventRow.fetchCount(db) } == 1)
+        #expect(try await h.sqlite.pool.read { db in try EventRow.fetchCount(db) } == 1)
     }
 
     /// Every table reads back through its record: the snake_case columns and the Swift
@@ -61,7 +61,7 @@ import Testing
         let results = try await h.storage.push(groupID: g.groupID, deviceID: g.device, records: records).results
         #expect(results.map(\.status) == [.created, .created, .created, .created])
 
-        let (meta, groups, credentials, devices, changes, current, events) = try await h.storage.pool.read { db in
+        let (meta, groups, credentials, devices, changes, current, events) = try await h.sqlite.pool.read { db in
             (
                 try ServerMetaRow.fetchAll(db), try GroupRow.fetchAll(db), try CredentialRow.fetchAll(db),
                 try DeviceRow.fetchAll(db),

@@ -4,22 +4,54 @@ import Hummingbird
 import HummingbirdTesting
 import HyzerKit
 import HyzerSyncProtocol
+import HyzerTestSupport
 import Logging
 import Testing
 
 @testable import HyzerServer
 
-/// A server storage in a temp directory and the application around it, driven in-process.
+/// The server's storage backends. The conformance tests run once on each: every test
+/// taking a `Backend` argument is a rule both must keep.
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite, postgres
+    var testDescription: String { rawValue }
+}
+
+/// A server storage (SQLite in a temp directory, or a fresh database on the tests' own
+/// PostgreSQL server) and the application around it, driven in-process.
 final class Harness: Sendable {
     let dir: URL
-    let storage: SQLiteStorage
+    let storage: any ServerStorage
 
+    /// SQLite, for the tests of what only SQLite has (its file, its state file).
     init(clock: any HyzerClock = SystemClock()) throws {
         dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-server-test-\(UUID().uuidString)")
         storage = try SQLiteStorage(directory: dir, clock: clock)
     }
 
-    deinit { try? FileManager.default.removeItem(at: dir) }
+    private init(dir: URL, storage: any ServerStorage) {
+        self.dir = dir
+        self.storage = storage
+    }
+
+    static func make(_ backend: Backend, clock: any HyzerClock = SystemClock()) async throws -> Harness {
+        switch backend {
+        case .sqlite: return try Harness(clock: clock)
+        case .postgres:
+            let location = try await TestPostgres.shared.freshDatabase()
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-server-test-\(UUID().uuidString)")
+            return Harness(dir: dir, storage: try await PostgresStorage.open(location, clock: clock))
+        }
+    }
+
+    /// The SQLite storage of an `init(clock:)` harness.
+    var sqlite: SQLiteStorage { storage as! SQLiteStorage }
+
+    deinit {
+        try? FileManager.default.removeItem(at: dir)
+        // A PostgreSQL storage's connections close with it.
+        if let postgres = storage as? PostgresStorage { Task { await postgres.close() } }
+    }
 
     func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         var logger = Logger(label: "test")

@@ -115,7 +115,7 @@ import Testing
         let h = try Harness()
         let g = try await h.group()
         let f = try Fixture()
-        try await h.storage.pool.writeWithoutTransaction { db in
+        try await h.sqlite.pool.writeWithoutTransaction { db in
             _ = try db.checkpoint(.truncate)
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             // PRAGMA takes no bound parameter; the value is a number read just above.

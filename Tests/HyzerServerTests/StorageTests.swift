@@ -18,8 +18,8 @@ import Testing
     /// of the scores); one made after the finish is refused. Negative control (by hand):
     /// with `validate` refusing every event of a completed round, as before, the late score
     /// below was rejected and so were the kiosk's in KioskAppTests/ShareQRTests.
-    @Test func aScoreMadeBeforeTheFinishCountsWhenItArrivesLate() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func aScoreMadeBeforeTheFinishCountsWhenItArrivesLate(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let f = try Fixture()
         var finished = f.round
@@ -33,8 +33,8 @@ import Testing
         #expect(refused.status == .rejected && refused.reason?.contains("its scores are final") == true)
     }
 
-    @Test func validatesEveryEvent() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func validatesEveryEvent(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let f = try Fixture()
         #expect(try await pushed(h, g, f.setupRecords).allSatisfy { $0.status == .created })
@@ -65,8 +65,8 @@ import Testing
     /// Issue 14: the server's side of tombstones and round pars. A tombstone beats a later
     /// edit; a round's own pars decide its holes, on a deleted course too; a round without
     /// pars on a deleted course, or a tombstone carrying pars, is refused.
-    @Test func tombstonesAndRoundParsDecideWhatIsValid() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func tombstonesAndRoundParsDecideWhatIsValid(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let f = try Fixture()
         var round = f.round
@@ -96,8 +96,8 @@ import Testing
         #expect(LiveBoard(source).rounds.first?.holes == 12)
     }
 
-    @Test func refusesEventsForCompletedOrUnstartedRounds() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func refusesEventsForCompletedOrUnstartedRounds(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         var f = try Fixture(status: .setup)
         _ = try await pushed(h, g, f.setupRecords)
@@ -119,8 +119,8 @@ import Testing
         #expect(result.reason?.contains("completed") == true)
     }
 
-    @Test func duplicatesKeepTheirFirstSequence() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func duplicatesKeepTheirFirstSequence(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let f = try Fixture()
         let event = f.event()
@@ -138,8 +138,8 @@ import Testing
         #expect(try await h.storage.head(groupID: g.groupID) == first.last?.seq)
     }
 
-    @Test func roundsMergeByLifecycleThenTime() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func roundsMergeByLifecycleThenTime(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let f = try Fixture()
         _ = try await pushed(h, g, f.setupRecords)
@@ -161,8 +161,8 @@ import Testing
         #expect(refused.reason?.contains("participant list") == true)
     }
 
-    @Test func pullPagesThroughTheFeed() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func pullPagesThroughTheFeed(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let f = try Fixture()
         _ = try await pushed(h, g, f.setupRecords + (1...9).map { .scoreEvent(f.event(hole: $0)) })

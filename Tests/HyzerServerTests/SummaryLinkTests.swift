@@ -19,8 +19,8 @@ import Testing
         return String(path.dropFirst(3))
     }
 
-    @Test func aLinkReadsItsRoundsSummaryCardByCard() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func aLinkReadsItsRoundsSummaryCardByCard(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let f = try Fixture(status: .active)
         // Pine Hollow, par 3 a hole, 9 holes: Nate 2 on hole 1, Mike (a guest) 4 and 3; then
@@ -51,8 +51,8 @@ import Testing
         }
     }
 
-    @Test func aLinkForARoundStillOnItsWayAsksThePageToWait() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func aLinkForARoundStillOnItsWayAsksThePageToWait(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let f = try Fixture(status: .completed)
         try await h.test { client in
@@ -71,8 +71,8 @@ import Testing
     /// Negative controls of the capability: a link reads nothing but its round, needs a
     /// device's token to be made, and another group's round stays out of reach even through
     /// a link made for its id.
-    @Test func aLinkReadsItsRoundAndNothingElse() async throws {
-        let h = try Harness()
+    @Test(arguments: Backend.allCases) func aLinkReadsItsRoundAndNothingElse(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
         let g = try await h.group()
         let other = try await h.group("Other league")
         let f = try Fixture(status: .completed)

@@ -3,15 +3,45 @@ import GRDB
 import HyzerKit
 import HyzerSyncProtocol
 
+/// A statement already in a group's feed, by (kind, id, version): the key a retried push
+/// is recognised by.
+struct StatementKey: Hashable, Sendable {
+    var kind: String
+    var id: UUID
+    var version: UUID
+}
+
+/// What a push batch reads from and appends to, one per backend. PushBatch decides every
+/// result (validation, duplicates, which version is current); a ledger only stores. The
+/// SQLite ledger reads as it goes inside GRDB's write transaction; the PostgreSQL one reads
+/// everything a batch can ask for up front and records the writes, because postgres-nio is
+/// asynchronous and the decisions are not (one copy of the rules for both backends).
+protocol FeedLedger {
+    /// The stored statements these records might repeat.
+    func storedStatements(groupID: String, records: [SyncRecord]) throws -> [StatementKey: FeedEntry]
+    /// The cells of these score events, those that are stored.
+    func eventCells(groupID: String, ids: Set<UUID>) throws -> [UUID: EventRow]
+    /// The stamp of a record's current version, nil when the group has none.
+    func currentStamp(groupID: String, kind: RecordKind, id: UUID) throws -> ChangeStamp?
+    /// The statement that is a record's current version.
+    func currentRecord(groupID: String, kind: RecordKind, id: UUID) throws -> SyncRecord?
+    /// Appends a statement to the feed; returns its seq.
+    mutating func append(_ change: ChangeRow) throws -> Int64
+    /// Makes `record` (appended as `row.seq`) the record's current version.
+    mutating func makeCurrent(_ row: CurrentRecordRow, record: SyncRecord) throws
+    /// Indexes a score event by its cell.
+    mutating func insertEvent(_ row: EventRow) throws
+}
+
 /// One push transaction: validates each record against what the group already has
 /// (including earlier records of the same batch) and appends the accepted ones.
 ///
 /// What a batch looks up record by record (is this statement already stored? which cell
 /// is a superseded event in?) is read up front in one query each, then kept current as the
 /// batch appends: building a query-interface request per record cost a third of a push.
-struct PushBatch {
+struct PushBatch<Ledger: FeedLedger> {
     let groupID: String
-    let db: Database
+    private(set) var ledger: Ledger
     /// The stored statements this batch's records might repeat, by (kind, id, version).
     private var stored: [StatementKey: FeedEntry] = [:]
     /// The cells of the score events this batch's corrections supersede, by event id.
@@ -25,42 +55,16 @@ struct PushBatch {
     private var playedCourses: [UUID: Course?] = [:]
     private let decoder = SyncCoding.decoder()
 
-    init(groupID: String, db: Database, records: [SyncRecord]) throws {
+    init(groupID: String, ledger: Ledger, records: [SyncRecord]) throws {
         self.groupID = groupID
-        self.db = db
-        // The unique index (group_id, kind, record_id, version) serves both IN lists.
-        let kinds = Set(records.map(\.kind.rawValue))
-        let ids = Set(records.map(\.id))
-        for change
-            in try ChangeRow
-            .filter(
-                ChangeRow.Columns.groupID == groupID && kinds.contains(ChangeRow.Columns.kind)
-                    && ids.contains(ChangeRow.Columns.recordID)
-            )
-            .fetchAll(db)
-        {
-            guard let seq = change.seq else { continue }
-            stored[StatementKey(kind: change.kind, id: change.recordID, version: change.version)] = FeedEntry(
-                seq: seq, payload: change.payload)
-        }
+        self.ledger = ledger
+        stored = try ledger.storedStatements(groupID: groupID, records: records)
         let superseded = Set(
             records.flatMap { record -> [UUID] in
                 if case .scoreEvent(let e) = record { return e.supersedes }
                 return []
             })
-        if !superseded.isEmpty {
-            for row in try EventRow.filter(EventRow.Columns.groupID == groupID && superseded.contains(EventRow.Columns.eventID))
-                .fetchAll(db)
-            {
-                cells[row.eventID] = row
-            }
-        }
-    }
-
-    private struct StatementKey: Hashable {
-        var kind: String
-        var id: UUID
-        var version: UUID
+        if !superseded.isEmpty { cells = try ledger.eventCells(groupID: groupID, ids: superseded) }
     }
 
     mutating func apply(_ record: SyncRecord, deviceID: String, now: Double, encoder: JSONEncoder) throws -> PushResult {
@@ -81,25 +85,21 @@ struct PushBatch {
         }
         if let reason = try problem(with: record) { return result(.rejected, reason: reason) }
 
-        var change = ChangeRow(
-            seq: nil, groupID: groupID, kind: record.kind.rawValue, recordID: record.id,
-            version: record.version, payload: payload, pushedBy: deviceID, receivedAt: now)
-        try change.insert(db)
-        guard let seq = change.seq else { throw DatabaseError(message: "the feed did not assign a seq") }
+        let seq = try ledger.append(
+            ChangeRow(
+                seq: nil, groupID: groupID, kind: record.kind.rawValue, recordID: record.id,
+                version: record.version, payload: payload, pushedBy: deviceID, receivedAt: now))
         stored[key] = FeedEntry(seq: seq, payload: payload)
         if let stamp = record.stamp {
-            let current = try CurrentRecordRow.fetchOne(db, key: currentKey(record.kind, record.id)).map {
-                ChangeStamp(lifecycle: $0.lifecycle, updatedAt: $0.updatedAt, version: $0.version)
-            }
+            let current = try ledger.currentStamp(groupID: groupID, kind: record.kind, id: record.id)
             // An older version is still appended to the feed (every device applies the
             // same rule and ignores it), but it does not become current.
             if current.map({ $0 < stamp }) ?? true {
-                // `save`: update the row or insert it (current_records is WITHOUT ROWID,
-                // which GRDB's `upsert` cannot read a rowid back from).
-                try CurrentRecordRow(
-                    groupID: groupID, kind: record.kind.rawValue, recordID: record.id, seq: seq,
-                    lifecycle: stamp.lifecycle, updatedAt: stamp.updatedAt, version: stamp.version
-                ).save(db)
+                try ledger.makeCurrent(
+                    CurrentRecordRow(
+                        groupID: groupID, kind: record.kind.rawValue, recordID: record.id, seq: seq,
+                        lifecycle: stamp.lifecycle, updatedAt: stamp.updatedAt, version: stamp.version),
+                    record: record)
                 switch record {
                 case .round(let r):
                     rounds[r.id] = r
@@ -114,7 +114,7 @@ struct PushBatch {
             let cell = EventRow(
                 groupID: groupID, eventID: e.id, roundID: e.roundID, participantID: e.participantID,
                 hole: e.hole, seq: seq)
-            try cell.insert(db)
+            try ledger.insertEvent(cell)
             cells[e.id] = cell
         }
         return result(.created, seq: seq)
@@ -196,23 +196,83 @@ struct PushBatch {
         return found
     }
 
-    /// The primary key of a record's row in `current_records`.
-    private func currentKey(_ kind: RecordKind, _ id: UUID) -> [String: (any DatabaseValueConvertible)?] {
-        [
-            CurrentRecordRow.Columns.groupID.name: groupID,
-            CurrentRecordRow.Columns.kind.name: kind.rawValue,
-            CurrentRecordRow.Columns.recordID.name: id,
-        ]
+    private func currentPayload(_ kind: RecordKind, _ id: UUID) throws -> SyncRecord? {
+        try ledger.currentRecord(groupID: groupID, kind: kind, id: id)
+    }
+}
+
+/// The SQLite ledger: reads and writes inside GRDB's write transaction, as it goes.
+struct SQLiteFeedLedger: FeedLedger {
+    let db: Database
+    private let decoder = SyncCoding.decoder()
+
+    func storedStatements(groupID: String, records: [SyncRecord]) throws -> [StatementKey: FeedEntry] {
+        // The unique index (group_id, kind, record_id, version) serves both IN lists.
+        let kinds = Set(records.map(\.kind.rawValue))
+        let ids = Set(records.map(\.id))
+        var stored: [StatementKey: FeedEntry] = [:]
+        for change
+            in try ChangeRow
+            .filter(
+                ChangeRow.Columns.groupID == groupID && kinds.contains(ChangeRow.Columns.kind)
+                    && ids.contains(ChangeRow.Columns.recordID)
+            )
+            .fetchAll(db)
+        {
+            guard let seq = change.seq else { continue }
+            stored[StatementKey(kind: change.kind, id: change.recordID, version: change.version)] = FeedEntry(
+                seq: seq, payload: change.payload)
+        }
+        return stored
+    }
+
+    func eventCells(groupID: String, ids: Set<UUID>) throws -> [UUID: EventRow] {
+        var cells: [UUID: EventRow] = [:]
+        for row in try EventRow.filter(EventRow.Columns.groupID == groupID && ids.contains(EventRow.Columns.eventID)).fetchAll(db)
+        {
+            cells[row.eventID] = row
+        }
+        return cells
+    }
+
+    func currentStamp(groupID: String, kind: RecordKind, id: UUID) throws -> ChangeStamp? {
+        try CurrentRecordRow.fetchOne(db, key: currentKey(groupID, kind, id)).map {
+            ChangeStamp(lifecycle: $0.lifecycle, updatedAt: $0.updatedAt, version: $0.version)
+        }
     }
 
     /// The statement that is the current version of a record: its `changes` row, joined
     /// from `current_records`.
-    private func currentPayload(_ kind: RecordKind, _ id: UUID) throws -> SyncRecord? {
+    func currentRecord(groupID: String, kind: RecordKind, id: UUID) throws -> SyncRecord? {
         let current = FeedEntry.current.filter(
             CurrentRecordRow.Columns.groupID == groupID
                 && CurrentRecordRow.Columns.kind == kind.rawValue
                 && CurrentRecordRow.Columns.recordID == id)
         guard let entry = try FeedEntry.joining(required: current).fetchOne(db) else { return nil }
         return try? decoder.decode(SyncRecord.self, from: entry.payload)
+    }
+
+    mutating func append(_ change: ChangeRow) throws -> Int64 {
+        var change = change
+        try change.insert(db)
+        guard let seq = change.seq else { throw DatabaseError(message: "the feed did not assign a seq") }
+        return seq
+    }
+
+    mutating func makeCurrent(_ row: CurrentRecordRow, record: SyncRecord) throws {
+        // `save`: update the row or insert it (current_records is WITHOUT ROWID, which
+        // GRDB's `upsert` cannot read a rowid back from).
+        try row.save(db)
+    }
+
+    mutating func insertEvent(_ row: EventRow) throws { try row.insert(db) }
+
+    /// The primary key of a record's row in `current_records`.
+    private func currentKey(_ groupID: String, _ kind: RecordKind, _ id: UUID) -> [String: (any DatabaseValueConvertible)?] {
+        [
+            CurrentRecordRow.Columns.groupID.name: groupID,
+            CurrentRecordRow.Columns.kind.name: kind.rawValue,
+            CurrentRecordRow.Columns.recordID.name: id,
+        ]
     }
 }

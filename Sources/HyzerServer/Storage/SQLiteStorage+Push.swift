@@ -37,7 +37,7 @@ extension SQLiteStorage {
             try await self.pool.write { db in
                 let (principal, deviceID) = try access(db)
                 let encoder = SyncCoding.encoder()
-                var batch = try PushBatch(groupID: principal.groupID, db: db, records: records)
+                var batch = try PushBatch(groupID: principal.groupID, ledger: SQLiteFeedLedger(db: db), records: records)
                 var results: [PushResult] = []
                 results.reserveCapacity(records.count)
                 for record in records {

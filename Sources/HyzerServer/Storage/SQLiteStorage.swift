@@ -32,7 +32,7 @@ public final class SQLiteStorage: SyncStorage {
     public let epoch: String
     let pool: DatabasePool
     /// Where every stored timestamp comes from (a `ManualClock` in tests).
-    let clock: any HyzerClock
+    public let clock: any HyzerClock
     /// The highest seq written to the state file, so it only ever moves forward.
     let headMark: Mutex<Int64>
     /// When the free space was last looked at, and the warning it gave.

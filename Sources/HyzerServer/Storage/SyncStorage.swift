@@ -1,5 +1,8 @@
 import Foundation
+import HyzerKit
 import HyzerSyncProtocol
+import Logging
+import ServiceLifecycle
 
 /// Who a request is, from its bearer token.
 public struct Principal: Sendable, Hashable {
@@ -65,4 +68,38 @@ public protocol SyncStorage: Sendable {
     /// `pull`, checked in the read's own transaction like `push(as:records:)`.
     func pull(as claim: DeviceClaim, after: Int64, limit: Int) async throws -> PullResponse
     func head(groupID: String) async throws -> Int64
+}
+
+/// Everything the server asks of a backend: sync, joining, the board, backups. SQLite
+/// (`SQLiteStorage`, one group's own box, the default) and PostgreSQL (`PostgresStorage`,
+/// many groups on several instances) both conform; the routes take either.
+public protocol ServerStorage: SyncStorage, DeviceAuthorizationStorage, LiveBoardStorage, InviteStorage {
+    /// Where stored timestamps come from.
+    var clock: any HyzerClock { get }
+    /// A consistent copy of the database, taken while serving.
+    func backup(to url: URL) async throws
+    /// What the backend runs beside the HTTP server (PostgreSQL's listener for the other
+    /// instances' pushes), poking `hub`.
+    func services(hub: PokeHub, logger: Logger) -> [any Service]
+    func close() async throws
+}
+
+/// Where the server keeps its data: SQLite in `--data` (nil), or PostgreSQL.
+public func openServerStorage(
+    data directory: URL, database: PostgresLocation?, clock: any HyzerClock = SystemClock(),
+    logger: Logger = Logger(label: "hyzer.server.storage")
+) async throws -> any ServerStorage {
+    if let database { return try await PostgresStorage.open(database, clock: clock, logger: logger) }
+    return try SQLiteStorage(directory: directory, clock: clock, logger: logger)
+}
+
+extension SQLiteStorage: ServerStorage {
+    /// One process serves a SQLite database: nothing else to hear from.
+    public func services(hub: PokeHub, logger: Logger) -> [any Service] { [] }
+}
+
+extension PostgresStorage: ServerStorage {
+    public func services(hub: PokeHub, logger: Logger) -> [any Service] {
+        [PostgresFeedListener(storage: self, hub: hub, logger: logger)]
+    }
 }

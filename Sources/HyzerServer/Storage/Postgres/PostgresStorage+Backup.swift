@@ -1,0 +1,80 @@
+import Foundation
+import HyzerKit
+import Logging
+import PostgresNIO
+
+/// The epoch, backup and restore on PostgreSQL: pg_dump and pg_restore, with the epoch rule
+/// of SQLite (a restored database gets a new epoch, so every device re-pulls and re-pushes
+/// what the backup lacks).
+extension PostgresStorage {
+    /// Takes the epoch another instance announced (a restore).
+    func adoptEpoch(_ epoch: String) {
+        let old = currentEpochValue(replacingWith: epoch)
+        if old != epoch { logger.warning("new epoch", metadata: ["epoch": "\(epoch)", "reason": "the database was restored"]) }
+    }
+
+    /// Reads the epoch again (the listener does on every reconnect).
+    func refreshEpoch(_ connection: PostgresConnection) async throws {
+        if let epoch = try await Self.metaValue(connection, key: "epoch", logger: logger) { adoptEpoch(epoch) }
+    }
+
+    /// A consistent copy of the whole database (pg_dump's custom format, one snapshot), safe
+    /// while serving.
+    public func backup(to url: URL) async throws {
+        try? FileManager.default.removeItem(at: url)
+        try await Self.run(
+            "pg_dump", ["--format=custom", "--no-owner", "--file", url.path] + location.libpq.arguments,
+            environment: location.libpq.environment)
+    }
+
+    /// Replaces the database's tables with a backup's (every instance may keep running:
+    /// they hear the new epoch) and gives it a new epoch. Returns the epoch.
+    public static func restore(
+        backup: URL, into location: PostgresLocation, logger: Logger = Logger(label: "hyzer.server.storage")
+    ) async throws -> String {
+        guard FileManager.default.fileExists(atPath: backup.path) else {
+            throw StorageError.notFound("no backup file at \(backup.path)")
+        }
+        try await run(
+            "pg_restore",
+            ["--clean", "--if-exists", "--no-owner", "--single-transaction"] + location.libpq.arguments + [backup.path],
+            environment: location.libpq.environment)
+        let storage = try await open(location, logger: logger)
+        defer { Task { await storage.close() } }
+        let epoch = UUID().uuidString.lowercased()
+        try await storage.transaction { connection in
+            try await connection.query("UPDATE server_meta SET value = \(epoch) WHERE key = 'epoch'", logger: logger)
+            try await connection.query(
+                "SELECT pg_notify(\(Self.channel), \(PostgresFeedListener.epochMessage(epoch)))", logger: logger)
+        }
+        return epoch
+    }
+
+    /// Runs a PostgreSQL client program to its end; its error output becomes the message.
+    /// Nothing blocks a thread of Swift concurrency's pool: the error output goes to a
+    /// file, and the exit is awaited through the termination handler.
+    static func run(_ program: String, _ arguments: [String], environment: [String: String]) async throws {
+        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-\(program)-\(UUID().uuidString).err")
+        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: errorFile) }
+        let errors = try FileHandle(forWritingTo: errorFile)
+        defer { try? errors.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        let (finished, done) = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in done.finish() }
+        do { try process.run() } catch {
+            throw StorageError.invalid("cannot run \(program) (install the postgresql-client package): \(error)")
+        }
+        for await _ in finished {}
+        guard process.terminationStatus == 0 else {
+            let output = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+            let message = output.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw StorageError.invalid("\(program) failed (exit \(process.terminationStatus)): \(message)")
+        }
+    }
+}

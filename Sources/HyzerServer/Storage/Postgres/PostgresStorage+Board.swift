@@ -1,0 +1,174 @@
+import Foundation
+import HyzerKit
+import HyzerSyncProtocol
+import Logging
+import PostgresNIO
+
+/// The live board and summary links on PostgreSQL, with SQLiteStorage+Board's rules.
+extension PostgresStorage: LiveBoardStorage {
+    public func createViewToken(groupID: String) async throws -> String {
+        let token = Tokens.generate(prefix: "hzv_")
+        let now = self.now
+        let logger = self.logger
+        try await transaction { connection in
+            guard try await Self.group(connection, id: groupID, logger: logger) != nil else {
+                throw StorageError.notFound("no group \(groupID)")
+            }
+            try await connection.query(
+                "INSERT INTO view_tokens (token_hash, group_id, created_at) VALUES (\(Tokens.hash(token)), \(groupID), \(now))",
+                logger: logger)
+        }
+        return token
+    }
+
+    public func createSummaryLink(groupID: String, roundID: UUID) async throws -> String {
+        let token = Tokens.generate(prefix: "hzs_")
+        let now = self.now
+        let logger = self.logger
+        try await transaction { connection in
+            guard try await Self.group(connection, id: groupID, logger: logger) != nil else {
+                throw StorageError.notFound("no group \(groupID)")
+            }
+            try await connection.query(
+                """
+                INSERT INTO summary_links (token_hash, group_id, round_id, created_at)
+                VALUES (\(Tokens.hash(token)), \(groupID), \(roundID), \(now))
+                """, logger: logger)
+        }
+        return token
+    }
+
+    public func viewGroup(token: String) async throws -> String? {
+        guard token.utf8.count <= Tokens.longest else { return nil }
+        let hash = Tokens.hash(token)
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            try await Self.first(
+                connection, "SELECT group_id FROM view_tokens WHERE token_hash = \(hash) AND revoked_at IS NULL",
+                as: String.self, logger: logger)
+        }
+    }
+
+    public func revokeViewTokens(groupID: String) async throws -> Int {
+        let now = self.now
+        let logger = self.logger
+        return try await transaction { connection in
+            let views = try await Self.first(
+                connection,
+                """
+                WITH revoked AS (
+                    UPDATE view_tokens SET revoked_at = \(now) WHERE group_id = \(groupID) AND revoked_at IS NULL RETURNING 1)
+                SELECT count(*) FROM revoked
+                """, as: Int64.self, logger: logger)
+            let links = try await Self.first(
+                connection,
+                """
+                WITH revoked AS (
+                    UPDATE summary_links SET revoked_at = \(now) WHERE group_id = \(groupID) AND revoked_at IS NULL RETURNING 1)
+                SELECT count(*) FROM revoked
+                """, as: Int64.self, logger: logger)
+            return Int((views ?? 0) + (links ?? 0))
+        }
+    }
+
+    public func summaryRound(token: String) async throws -> (groupID: String, roundID: UUID)? {
+        guard token.utf8.count <= Tokens.longest else { return nil }
+        let rows = try await client.query(
+            "SELECT group_id, round_id FROM summary_links WHERE token_hash = \(Tokens.hash(token)) AND revoked_at IS NULL",
+            logger: logger)
+        for try await (groupID, roundID) in rows.decode((String, UUID).self) { return (groupID, roundID) }
+        return nil
+    }
+
+    public func roundSource(groupID: String, roundID: UUID) async throws -> LiveBoardSource? {
+        let logger = self.logger
+        return try await transaction(readOnly: true) { connection in
+            guard
+                let seq = try await Self.first(
+                    connection,
+                    """
+                    SELECT seq FROM current_records
+                    WHERE group_id = \(groupID) AND kind = \(RecordKind.round.rawValue) AND record_id = \(roundID)
+                    """, as: Int64.self, logger: logger)
+            else { return nil }
+            return try await Self.boardSource(connection, groupID: groupID, roundSeqs: [seq], logger: logger)
+        }
+    }
+
+    public func liveBoardSource(groupID: String) async throws -> LiveBoardSource? {
+        let logger = self.logger
+        return try await transaction(readOnly: true) { connection in
+            let inPlay = [RoundStatus.active, .awaitingFinalization].map(ChangeStamp.lifecycle(of:))
+            let round = RecordKind.round.rawValue
+            var roundSeqs: [Int64] = []
+            for try await seq in try await connection.query(
+                """
+                SELECT seq FROM current_records
+                WHERE group_id = \(groupID) AND kind = \(round) AND lifecycle = ANY(\(inPlay))
+                """, logger: logger
+            ).decode(Int64.self) {
+                roundSeqs.append(seq)
+            }
+            if roundSeqs.isEmpty {
+                // Nothing in play: the last round finished with scores (as on SQLite, among
+                // the newest `finishedRoundsLookedAt`).
+                let last = try await Self.first(
+                    connection,
+                    """
+                    SELECT c.seq FROM (
+                        SELECT seq, record_id, updated_at FROM current_records
+                        WHERE group_id = \(groupID) AND kind = \(round)
+                              AND lifecycle = \(ChangeStamp.lifecycle(of: .completed))
+                        ORDER BY updated_at DESC LIMIT \(SQLiteStorage.finishedRoundsLookedAt)
+                    ) c
+                    WHERE EXISTS (SELECT 1 FROM events e WHERE e.group_id = \(groupID) AND e.round_id = c.record_id)
+                    ORDER BY c.updated_at DESC LIMIT 1
+                    """, as: Int64.self, logger: logger)
+                if let last { roundSeqs = [last] }
+            }
+            return try await Self.boardSource(connection, groupID: groupID, roundSeqs: roundSeqs, logger: logger)
+        }
+    }
+
+    /// These rounds (by their current records' feed seqs) with their courses and score events.
+    private static func boardSource(
+        _ connection: PostgresConnection, groupID: String, roundSeqs: [Int64], logger: Logger
+    ) async throws -> LiveBoardSource? {
+        guard let group = try await Self.group(connection, id: groupID, logger: logger) else { return nil }
+        let decoder = SyncCoding.decoder()
+        func records(_ query: PostgresQuery) async throws -> [SyncRecord] {
+            var records: [SyncRecord] = []
+            for try await payload in try await connection.query(query, logger: logger).decode(Data.self) {
+                if let record = try? decoder.decode(SyncRecord.self, from: payload) { records.append(record) }
+            }
+            return records
+        }
+        let rounds = try await records("SELECT payload FROM changes WHERE seq = ANY(\(roundSeqs))").compactMap {
+            record -> RoundRecord? in
+            if case .round(let r) = record { return r }
+            return nil
+        }
+        var courses: [UUID: CourseRecord] = [:]
+        for case .course(let c) in try await records(
+            """
+            SELECT ch.payload FROM current_records c JOIN changes ch ON ch.seq = c.seq
+            WHERE c.group_id = \(groupID) AND c.kind = \(RecordKind.course.rawValue)
+                  AND c.record_id = ANY(\(Array(Set(rounds.map(\.courseID)))))
+            """)
+        {
+            courses[c.id] = c
+        }
+        var events: [UUID: [ScoreEvent]] = [:]
+        for case .scoreEvent(let e) in try await records(
+            """
+            SELECT ch.payload FROM events e JOIN changes ch ON ch.seq = e.seq
+            WHERE e.group_id = \(groupID) AND e.round_id = ANY(\(rounds.map(\.id)))
+            """)
+        {
+            events[e.roundID, default: []].append(e.event)
+        }
+        return LiveBoardSource(
+            group: group, head: try await head(connection, groupID: groupID, logger: logger), rounds: rounds, courses: courses,
+            events: events)
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import HyzerSyncProtocol
+import Logging
+import PostgresNIO
+
+/// Groups, credentials and devices on PostgreSQL: the same rules as SQLiteStorage+Groups
+/// and +Devices.
+extension PostgresStorage {
+    public func createGroup(name: String) async throws -> (group: GroupInfo, adminToken: String) {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty, trimmed.count <= 80 else { throw StorageError.invalid("a group needs a name of 1–80 characters") }
+        let group = GroupInfo(id: UUID().uuidString.lowercased(), name: trimmed)
+        let token = Tokens.generate(prefix: "hza_")
+        let now = self.now
+        let logger = self.logger
+        // Only the token's hash is stored: a copy of the database grants nothing.
+        try await transaction { connection in
+            try await connection.query(
+                "INSERT INTO groups (id, name, created_at) VALUES (\(group.id), \(group.name), \(now))", logger: logger)
+            try await connection.query(
+                """
+                INSERT INTO credentials (token_hash, group_id, role, device_id, created_at)
+                VALUES (\(Tokens.hash(token)), \(group.id), \(Principal.Role.admin.rawValue), NULL, \(now))
+                """, logger: logger)
+        }
+        return (group, token)
+    }
+
+    public func groups() async throws -> [GroupInfo] {
+        let rows = try await client.query("SELECT id, name FROM groups ORDER BY created_at, id", logger: logger)
+        var groups: [GroupInfo] = []
+        for try await (id, name) in rows.decode((String, String).self) { groups.append(GroupInfo(id: id, name: name)) }
+        return groups
+    }
+
+    public func group(id: String) async throws -> GroupInfo? {
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            try await Self.group(connection, id: id, logger: logger)
+        }
+    }
+
+    static func group(_ connection: PostgresConnection, id: String, logger: Logger) async throws -> GroupInfo? {
+        try await first(connection, "SELECT name FROM groups WHERE id = \(id)", as: String.self, logger: logger)
+            .map { GroupInfo(id: id, name: $0) }
+    }
+
+    public func authenticate(token: String) async throws -> Principal? {
+        let logger = self.logger
+        return try await client.withConnection { connection in
+            try await Self.principal(connection, token: token, logger: logger)
+        }
+    }
+
+    /// The token's principal; nil for an unknown or revoked token. `lockingCredential`
+    /// holds the credential's row until the transaction ends (`FOR SHARE`): a revocation
+    /// then waits for the push that checked it, or the push, waiting on the revocation,
+    /// reads the row again and finds it revoked. Nothing is accepted after a revocation.
+    static func principal(
+        _ connection: PostgresConnection, token: String, lockingCredential: Bool = false, logger: Logger
+    ) async throws -> Principal? {
+        guard token.utf8.count <= Tokens.longest else { return nil }
+        let hash = Tokens.hash(token)
+        let query: PostgresQuery =
+            try lockingCredential
+            ? "SELECT group_id, role, device_id FROM credentials WHERE token_hash = \(hash) AND revoked_at IS NULL FOR SHARE"
+            : "SELECT group_id, role, device_id FROM credentials WHERE token_hash = \(hash) AND revoked_at IS NULL"
+        for try await (groupID, role, deviceID) in try await connection.query(query, logger: logger)
+            .decode((String, String, String?).self)
+        {
+            guard let role = Principal.Role(rawValue: role) else { return nil }
+            return Principal(groupID: groupID, role: role, deviceID: deviceID)
+        }
+        return nil
+    }
+
+    // MARK: Devices
+
+    public func enroll(groupID: String, deviceID: String, name: String) async throws -> String {
+        let trimmed = try SQLiteStorage.validEnrollment(deviceID: deviceID, name: name)
+        let now = self.now
+        let logger = self.logger
+        return try await transaction { connection in
+            try await Self.insertEnrollment(
+                connection, groupID: groupID, deviceID: deviceID, name: trimmed, at: now, logger: logger)
+        }
+    }
+
+    /// Enrolls the device inside the caller's transaction and returns its new token.
+    static func insertEnrollment(
+        _ connection: PostgresConnection, groupID: String, deviceID: String, name: String, at now: Double, logger: Logger
+    ) async throws -> String {
+        if let owner = try await activeOwner(connection, deviceID: deviceID, logger: logger) {
+            throw taken(deviceID, owner: owner, groupID: groupID)
+        }
+        let token = Tokens.generate(prefix: "hzd_")
+        do {
+            // Re-enrolling a revoked device in the same group reuses its row.
+            try await connection.query(
+                """
+                INSERT INTO devices (group_id, device_id, name, enrolled_at, revoked_at)
+                VALUES (\(groupID), \(deviceID), \(name), \(now), NULL)
+                ON CONFLICT (group_id, device_id) DO UPDATE SET
+                    name = excluded.name, enrolled_at = excluded.enrolled_at, revoked_at = NULL
+                """, logger: logger)
+        } catch  where sqlState(error) == "23505" {
+            // Another request enrolled the same id a moment ago (devices_one_active); the
+            // transaction is aborted, so nothing more can be read to say where.
+            throw StorageError.conflict("device id \(deviceID) was enrolled a moment ago; revoke it first to enroll it again")
+        }
+        try await connection.query(
+            """
+            INSERT INTO credentials (token_hash, group_id, role, device_id, created_at)
+            VALUES (\(Tokens.hash(token)), \(groupID), \(Principal.Role.device.rawValue), \(deviceID), \(now))
+            """, logger: logger)
+        return token
+    }
+
+    private static func taken(_ deviceID: String, owner: String, groupID: String) -> StorageError {
+        .conflict(
+            owner == groupID
+                ? "device \(deviceID) is already enrolled in this group; revoke it first to enroll it again"
+                : "device id \(deviceID) is already taken by another device")
+    }
+
+    static func activeOwner(_ connection: PostgresConnection, deviceID: String, logger: Logger) async throws -> String? {
+        try await first(
+            connection, "SELECT group_id FROM devices WHERE device_id = \(deviceID) AND revoked_at IS NULL", as: String.self,
+            logger: logger)
+    }
+
+    public func devices(groupID: String) async throws -> [DeviceInfo] {
+        let rows = try await client.query(
+            """
+            SELECT device_id, name, enrolled_at, revoked_at FROM devices WHERE group_id = \(groupID)
+            ORDER BY enrolled_at, device_id
+            """, logger: logger)
+        var devices: [DeviceInfo] = []
+        for try await (id, name, enrolledAt, revokedAt) in rows.decode((String, String, Double, Double?).self) {
+            devices.append(DeviceInfo(deviceID: id, name: name, enrolledAt: enrolledAt, revokedAt: revokedAt))
+        }
+        return devices
+    }
+
+    /// Revokes the device and every token it holds; its records stay.
+    public func revoke(groupID: String, deviceID: String) async throws {
+        let now = self.now
+        let logger = self.logger
+        try await transaction { connection in
+            let revoked = try await Self.first(
+                connection,
+                """
+                UPDATE devices SET revoked_at = \(now)
+                WHERE group_id = \(groupID) AND device_id = \(deviceID) AND revoked_at IS NULL RETURNING device_id
+                """, as: String.self, logger: logger)
+            guard revoked != nil else { throw StorageError.notFound("no enrolled device \(deviceID) in this group") }
+            try await connection.query(
+                """
+                UPDATE credentials SET revoked_at = \(now)
+                WHERE group_id = \(groupID) AND device_id = \(deviceID) AND revoked_at IS NULL
+                """, logger: logger)
+        }
+    }
+}
