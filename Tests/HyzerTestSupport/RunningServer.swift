@@ -9,11 +9,11 @@ import ServiceLifecycle
 public final class RunningServer: Sendable {
     public let port: Int
     public let baseURL: String
-    public let storage: SQLiteStorage
+    public let storage: any ServerStorage
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(port: Int, host: String, storage: SQLiteStorage, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(port: Int, host: String, storage: any ServerStorage, group: ServiceGroup, task: Task<Void, any Error>) {
         self.port = port
         self.storage = storage
         self.baseURL = "http://\(host):\(port)"
@@ -25,7 +25,8 @@ public final class RunningServer: Sendable {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var appLogger = Logger(label: "hyzer.server")
         appLogger.logLevel = config.logLevel
-        let storage = try SQLiteStorage(directory: config.dataDirectory, clock: config.clock, logger: appLogger)
+        let storage = try await openServerStorage(
+            data: config.dataDirectory, database: config.database, clock: config.clock, logger: appLogger)
         let app = buildApplication(config, storage: storage, logger: appLogger) { port in
             continuation.yield(port)
             continuation.finish()
@@ -76,6 +77,6 @@ public final class RunningServer: Sendable {
             task.cancel()
             waiter.cancel()
         }
-        try? storage.close()
+        try? await storage.close()
     }
 }

@@ -32,12 +32,16 @@ extension PostgresStorage: SyncStorage {
     ) async throws -> (principal: Principal, response: PushResponse) {
         let now = self.now
         let logger = self.logger
+        let seams = pushSeams.withLock { $0 }
         let (principal, results, head) = try await transaction { connection in
             let (principal, deviceID) = try await access(connection)
             let groupID = principal.groupID
             // Serialises the group's pushes until this commits: no later push of the group
             // can draw a seq before this one's rows are visible (the pull cursor's safety).
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockSpace), hashtext(\(groupID)))", logger: logger)
+            if seams.serialisesPushes {
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(\(Self.lockSpace), hashtext(\(groupID)))", logger: logger)
+            }
             let ledger = try await PostgresFeedLedger.read(connection, groupID: groupID, records: records, logger: logger)
             var batch = try PushBatch(groupID: groupID, ledger: ledger, records: records)
             let encoder = SyncCoding.encoder()
@@ -59,6 +63,7 @@ extension PostgresStorage: SyncStorage {
                     "SELECT pg_notify(\(Self.channel), \(PostgresFeedListener.feedMessage(groupID: groupID, head: head)))",
                     logger: logger)
             }
+            await seams.beforeCommit?(records)
             return (principal, results, head)
         }
         return (principal, PushResponse(epoch: epoch, head: head, results: results))

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerSyncProtocol
 import Logging
 import PostgresNIO
 import Synchronization
@@ -37,6 +38,15 @@ public final class PostgresStorage: Sendable {
     static let lockSpace: Int32 = 8630
 
     public var epoch: String { currentEpoch.withLock { $0 } }
+
+    /// Seams for the tests of the push path (never set in production): whether pushes are
+    /// serialised per group, and a pause just before a push commits. The cursor test turns
+    /// the serialisation off to show that it is what keeps a record from being skipped.
+    struct PushSeams: Sendable {
+        var serialisesPushes = true
+        var beforeCommit: (@Sendable (_ records: [SyncRecord]) async -> Void)?
+    }
+    let pushSeams = Mutex(PushSeams())
 
     /// Sets the epoch and returns the one it replaces.
     func currentEpochValue(replacingWith epoch: String) -> String {

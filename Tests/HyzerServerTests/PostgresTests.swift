@@ -1,0 +1,193 @@
+import Foundation
+import HyzerKit
+import HyzerSyncProtocol
+import HyzerTestSupport
+import Logging
+import ServiceLifecycle
+import Synchronization
+import Testing
+
+@testable import HyzerServer
+
+/// What only the PostgreSQL backend has: its schema's own guards, several instances over
+/// one database, pg_dump/pg_restore. (The rules both backends keep are the storage tests
+/// that take a `Backend`.) Every test runs on the tests' own throwaway PostgreSQL server.
+@Suite struct PostgresTests {
+    @Test func databaseURLsAreReadAsLibpqWritesThem() throws {
+        let socket = try PostgresLocation(url: "postgres://hyzer@/league?host=/run/postgresql")
+        #expect(socket.socketDirectory == "/run/postgresql" && socket.host == nil && socket.database == "league")
+        #expect(socket.user == "hyzer" && socket.port == 5432)
+        let tcp = try PostgresLocation(url: "postgresql://app:s3cret@db.example.org:6432/hyzer?sslmode=require")
+        #expect(tcp.host == "db.example.org" && tcp.port == 6432 && tcp.password == "s3cret" && tcp.tls == .require)
+        #expect(!tcp.description.contains("s3cret"), "a password never reaches a log")
+        for (bad, says) in [
+            ("mysql://a@b/c", "postgres:// URL"), ("postgres://a@b/", "no database"), ("postgres://b/c", "no user"),
+            ("postgres://a@/c", "no host"), ("postgres://a@b/c?sslmode=maybe", "sslmode"),
+        ] {
+            #expect(throws: StorageError.self) { try PostgresLocation(url: bad) }
+            do { _ = try PostgresLocation(url: bad) } catch { #expect(error.description.contains(says), "\(bad): \(error)") }
+        }
+    }
+
+    /// The feed and the score events are append-only in the database itself. Negative
+    /// control: with the trigger dropped, the same UPDATE goes through (so the refusal
+    /// above came from the trigger, not from a typo in the statement).
+    @Test func theDatabaseRefusesToRewriteTheFeed() async throws {
+        let h = try await Harness.make(.postgres)
+        let location = try #require((h.storage as? PostgresStorage)?.location)
+        let g = try await h.group()
+        let f = try Fixture()
+        _ = try await h.storage.push(groupID: g.groupID, deviceID: g.device, records: f.setupRecords + [.scoreEvent(f.event())])
+        for statement in [
+            "UPDATE changes SET pushed_by = 'someone else'", "DELETE FROM changes", "TRUNCATE changes CASCADE",
+            "UPDATE events SET hole = 2", "DELETE FROM events", "TRUNCATE events",
+        ] {
+            let result = try await TestPostgres.shared.execute(statement, in: location)
+            #expect(result.status != 0, "\(statement) was allowed")
+            #expect(result.stderr.contains("append-only"), "\(statement): \(result.stderr)")
+        }
+        #expect(try await h.storage.pull(groupID: g.groupID, after: 0, limit: 10).records.count == 3)
+
+        let dropped = try await TestPostgres.shared.execute("DROP TRIGGER changes_append_only_update ON changes", in: location)
+        #expect(dropped.status == 0, "\(dropped.stderr)")
+        let rewritten = try await TestPostgres.shared.execute("UPDATE changes SET pushed_by = 'someone else'", in: location)
+        #expect(rewritten.status == 0, "without the trigger the rewrite goes through: \(rewritten.stderr)")
+    }
+
+    /// Migrations are named, applied once, and recorded; reopening keeps the epoch.
+    @Test func migrationsAreNamedAndAppliedOnce() async throws {
+        let location = try await TestPostgres.shared.freshDatabase()
+        let first = try await PostgresStorage.open(location)
+        let epoch = first.epoch
+        await first.close()
+        let again = try await PostgresStorage.open(location)
+        #expect(again.epoch == epoch)
+        await again.close()
+        let names = try await TestPostgres.shared.execute("SELECT name FROM hyzer_migrations ORDER BY applied_at", in: location)
+        #expect(names.stdout.split(separator: "\n").map(String.init) == PostgresSchema.migrations.map(\.name))
+        #expect(Set(PostgresSchema.migrations.map(\.name)).count == PostgresSchema.migrations.count)
+    }
+
+    /// A restore puts the backup's data back and gives a new epoch, which a running
+    /// instance hears at once (devices then re-pull and re-push what the backup lacks).
+    @Test func aRestoreBringsTheBackupBackUnderANewEpoch() async throws {
+        let location = try await TestPostgres.shared.freshDatabase()
+        let serving = try await PostgresStorage.open(location)
+        let hub = PokeHub()
+        let listening = Task { try await PostgresFeedListener(storage: serving, hub: hub, logger: Logger(label: "test")).run() }
+        defer { listening.cancel() }
+        let (group, _) = try await serving.createGroup(name: "League")
+        _ = try await serving.enroll(groupID: group.id, deviceID: "phone", name: "Phone")
+        let f = try Fixture()
+        _ = try await serving.push(groupID: group.id, deviceID: "phone", records: f.setupRecords)
+        let backup = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-pg-\(UUID().uuidString).dump")
+        defer { try? FileManager.default.removeItem(at: backup) }
+        try await serving.backup(to: backup)
+        _ = try await serving.push(groupID: group.id, deviceID: "phone", records: [.scoreEvent(f.event())])
+        #expect(try await serving.head(groupID: group.id) == 3)
+
+        let before = serving.epoch
+        let epoch = try await PostgresStorage.restore(backup: backup, into: location)
+        #expect(epoch != before)
+        #expect(try await serving.head(groupID: group.id) == 2, "the score pushed after the backup is gone")
+        var heard = false
+        for _ in 0..<100 where !heard {
+            heard = serving.epoch == epoch
+            if !heard { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(heard, "the running instance still answers with the old epoch")
+        #expect(try await serving.pull(groupID: group.id, after: 0, limit: 10).epoch == epoch)
+        await serving.close()
+    }
+
+    /// A push through one instance pokes the live sockets of another.
+    @Test func aPushThroughOneInstancePokesTheOthers() async throws {
+        let location = try await TestPostgres.shared.freshDatabase()
+        let a = try await PostgresStorage.open(location)
+        let b = try await PostgresStorage.open(location)
+        let hubB = PokeHub()
+        let listening = Task { try await PostgresFeedListener(storage: b, hub: hubB, logger: Logger(label: "test")).run() }
+        defer { listening.cancel() }
+        let (group, _) = try await a.createGroup(name: "League")
+        _ = try await a.enroll(groupID: group.id, deviceID: "phone", name: "Phone")
+        let (_, pokes) = await hubB.subscribe(groupID: group.id)
+        let f = try Fixture()
+        // The listener may still be connecting: push until B hears one (each push moves the head).
+        var heard: Poke?
+        for attempt in 0..<20 where heard == nil {
+            let pushed = try await a.push(
+                groupID: group.id, deviceID: "phone",
+                records: attempt == 0 ? f.setupRecords : [.scoreEvent(f.event(hole: attempt))])
+            heard = await withTaskGroup(of: Poke?.self) { race in
+                race.addTask {
+                    for await poke in pokes where poke.head >= pushed.head { return poke }
+                    return nil
+                }
+                race.addTask {
+                    try? await Task.sleep(for: .milliseconds(500))
+                    return nil
+                }
+                let first = await race.next() ?? nil
+                race.cancelAll()
+                return first
+            }
+        }
+        #expect(heard?.epoch == a.epoch)
+        await a.close()
+        await b.close()
+    }
+
+    /// The pull cursor never skips a record: a push that drew a lower seq but commits late
+    /// is still pulled, because the group's pushes are serialised (the later push waits for
+    /// the lock, so nothing above the late seq is visible before it).
+    ///
+    /// Negative control: with the serialisation off, the same interleaving makes the puller
+    /// move past the late record, and it is never pulled.
+    @Test func thePullCursorNeverSkipsARecordThatCommitsLate() async throws {
+        #expect(try await skippedRecords(serialised: true).isEmpty)
+        #expect(try await skippedRecords(serialised: false).count == 1, "the control did not reproduce the skip")
+    }
+
+    /// Pushes a slow event (held open just before its commit) and a fast one, pulls while
+    /// the slow one is open, then pulls the rest; returns the events never pulled.
+    private func skippedRecords(serialised: Bool) async throws -> Set<UUID> {
+        let h = try await Harness.make(.postgres)
+        let storage = try #require(h.storage as? PostgresStorage)
+        let g = try await h.group()
+        let f = try Fixture()
+        _ = try await storage.push(groupID: g.groupID, deviceID: g.device, records: f.setupRecords)
+        var cursor = try await storage.pull(groupID: g.groupID, after: 0, limit: 100).next
+        let slow = f.event(0, hole: 1)
+        let fast = f.event(1, hole: 1)
+        let (inWindow, enteredWindow) = AsyncStream<Void>.makeStream()
+        let (release, released) = AsyncStream<Void>.makeStream()
+        storage.pushSeams.withLock {
+            $0.serialisesPushes = serialised
+            $0.beforeCommit = { records in
+                guard records.contains(where: { $0.id == slow.id }) else { return }
+                enteredWindow.yield()
+                for await _ in release { break }
+            }
+        }
+        let slowPush = Task { try await storage.push(groupID: g.groupID, deviceID: g.device, records: [.scoreEvent(slow)]) }
+        for await _ in inWindow { break }  // the slow push has its seq, not yet committed
+        let fastPush = Task { try await storage.push(groupID: g.groupID, deviceID: g.device, records: [.scoreEvent(fast)]) }
+        if serialised {
+            try await Task.sleep(for: .seconds(1))  // it waits for the lock: nothing to await
+        } else {
+            _ = try await fastPush.value
+        }
+        var pulled: Set<UUID> = []
+        let during = try await storage.pull(groupID: g.groupID, after: cursor, limit: 100)
+        pulled.formUnion(during.records.map(\.record.id))
+        cursor = during.next
+        released.yield()
+        released.finish()
+        _ = try await slowPush.value
+        _ = try await fastPush.value
+        storage.pushSeams.withLock { $0 = PostgresStorage.PushSeams() }
+        let after = try await storage.pull(groupID: g.groupID, after: cursor, limit: 100)
+        pulled.formUnion(after.records.map(\.record.id))
+        return Set([slow.id, fast.id]).subtracting(pulled)
+    }
+}
