@@ -55,7 +55,9 @@ extension PostgresStorage {
     /// file, and the exit is awaited through the termination handler.
     static func run(_ program: String, _ arguments: [String], environment: [String: String]) async throws {
         let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-\(program)-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
+            throw StorageError.invalid("cannot write \(errorFile.path) to run \(program)")
+        }
         defer { try? FileManager.default.removeItem(at: errorFile) }
         let errors = try FileHandle(forWritingTo: errorFile)
         defer { try? errors.close() }
