@@ -4,7 +4,7 @@ import PostgresNIO
 /// Where a PostgreSQL database is, from a `postgres://` URL as libpq writes them:
 /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`, or over a Unix socket with the
 /// socket's directory as `?host=/path/to/dir` (the host part may then be empty:
-/// `postgres://hyzer@/hyzer?host=/run/postgresql`). `sslmode=disable|prefer|require`
+/// `postgres://hyzer@/hyzer?host=/run/postgresql`, `&port=N` for another port). `sslmode=disable|prefer|require`
 /// chooses TLS over TCP (default `prefer`, libpq's default).
 public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
     public enum TLSMode: String, Sendable, Equatable { case disable, prefer, require }
@@ -54,9 +54,25 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             }
             tls = known
         }
+        var port = url.port ?? 5432
+        if let text = query["port"] {
+            guard let number = Int(text), (1...65535).contains(number) else {
+                throw .invalid("port must be 1–65535, got \"\(text)\"")
+            }
+            port = number
+        }
         self.init(
-            user: user, password: url.password, host: socket == nil ? host : nil, port: url.port ?? 5432, database: database,
+            user: user, password: url.password, host: socket == nil ? host : nil, port: port, database: database,
             socketDirectory: socket, tls: tls)
+    }
+
+    /// The location as a URL `init(url:)` reads back (with its password, if it has one).
+    public var url: String {
+        let credentials = user + (password.map { ":\($0)" } ?? "")
+        if let socketDirectory {
+            return "postgres://\(credentials)@/\(database)?host=\(socketDirectory)" + (port == 5432 ? "" : "&port=\(port)")
+        }
+        return "postgres://\(credentials)@\(host ?? "localhost"):\(port)/\(database)?sslmode=\(tls.rawValue)"
     }
 
     /// The location without its password, for logs and messages.
@@ -77,6 +93,22 @@ public struct PostgresLocation: Sendable, Equatable, CustomStringConvertible {
             case .require: .require(.makeClientConfiguration())
             }
         return PostgresClient.Configuration(
+            host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: mode)
+    }
+
+    /// The same, for one connection outside the pool (`PostgresStorage.open`'s first try).
+    func connectionConfiguration() throws -> PostgresConnection.Configuration {
+        if let socketDirectory {
+            return PostgresConnection.Configuration(
+                unixSocketPath: "\(socketDirectory)/.s.PGSQL.\(port)", username: user, password: password, database: database)
+        }
+        let mode: PostgresConnection.Configuration.TLS =
+            switch tls {
+            case .disable: .disable
+            case .prefer: .prefer(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            case .require: .require(try NIOSSLContext(configuration: .makeClientConfiguration()))
+            }
+        return PostgresConnection.Configuration(
             host: host ?? "localhost", port: port, username: user, password: password, database: database, tls: mode)
     }
 

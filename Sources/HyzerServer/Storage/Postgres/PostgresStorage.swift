@@ -74,6 +74,16 @@ public final class PostgresStorage: Sendable {
         _ location: PostgresLocation, clock: any HyzerClock = SystemClock(),
         logger: Logger = Logger(label: "hyzer.server.storage")
     ) async throws -> PostgresStorage {
+        // One plain connection first: the pool would retry an unreachable server with
+        // backoff for a minute and then report only that its circuit breaker tripped; this
+        // says at once what is wrong (no such socket, refused, authentication).
+        do {
+            let probe = try await PostgresConnection.connect(
+                configuration: try location.connectionConfiguration(), id: 0, logger: logger)
+            try await probe.close()
+        } catch {
+            throw StorageError.invalid("cannot use the PostgreSQL database \(location): \(Self.describe(error))")
+        }
         var configuration = location.clientConfiguration
         configuration.options.maximumConnections = 16
         // The pool's own log, errors only: it warns when a lease comes before `run()` has
@@ -194,6 +204,7 @@ public final class PostgresStorage: Sendable {
             if let message = error.serverInfo?[.message] {
                 return "\(message) (SQLSTATE \(error.serverInfo?[.sqlState] ?? "?"))"
             }
+            if let underlying = error.underlying { return "\(underlying)" }
             return "\(error.code)"
         }
         return "\(error)"
