@@ -4,6 +4,7 @@
 import ArgumentParser
 import Foundation
 import HyzerKit
+import HyzerServer
 import HyzerSystem
 import KioskHardware
 
@@ -19,7 +20,7 @@ struct HyzerBench: AsyncParsableCommand {
             """,
         subcommands: [
             Standings.self, Store.self, History.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self,
-            Soak.self, NameEntry.self, RenderInstructions.self,
+            Soak.self, NameEntry.self, RenderInstructions.self, ServerLoad.self,
         ])
 
     /// `--log-level` is taken before the parser (it belongs to no one subcommand); the
@@ -165,6 +166,39 @@ struct HyzerBench: AsyncParsableCommand {
 
         func run() async throws {
             try await data.run("sync") { try await SyncBenchmark.run(in: $0) }
+        }
+    }
+
+    struct ServerLoad: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "server-load",
+            abstract: "Many groups scoring at once against real hyzer-server processes: ingest events/s, cross-device p50/p99.")
+        @Option(help: "Groups, each with one round in play.") var groups = 100
+        @Option(help: "Devices per group: one watches (poke socket, pulls), the others score.") var devices = 10
+        @Option(help: "Server instances (more than one needs --database).") var instances = 1
+        @Option(help: "A PostgreSQL database (postgres://…) to serve from, emptied first; default SQLite.")
+        var database: String?
+        @Option(help: "Events a second offered by all scorers together.") var rate = 1000.0
+        @Option(help: "Seconds measured (after 3 s of warm-up).") var seconds = 20.0
+        @OptionGroup var data: DataOption
+
+        func validate() throws {
+            guard groups > 0, devices > 1, instances > 0, rate > 0, seconds > 0 else {
+                throw ValidationError("--groups, --instances, --rate and --seconds must be positive, --devices at least 2")
+            }
+            guard instances == 1 || database != nil else {
+                throw ValidationError("several instances share one database: give --database postgres://…")
+            }
+        }
+
+        func run() async throws {
+            let location: PostgresLocation?
+            do { location = try database.map { try PostgresLocation(url: $0) } } catch {
+                throw ValidationError("\(error)")
+            }
+            let options = ServerLoadBenchmark.Options(
+                groups: groups, devices: devices, instances: instances, database: location, rate: rate, seconds: seconds)
+            try await data.run("server-load") { try await ServerLoadBenchmark.run(options, in: $0) }
         }
     }
 
