@@ -251,6 +251,10 @@ struct LiveController<Storage: SyncStorage> {
         let hub = self.hub
         router.ws("v1/live") { request, context in
             _ = try context.requireDevice(request)
+            // A plain GET (no WebSocket handshake) would otherwise get an empty 200.
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                throw HTTPError(.upgradeRequired, message: "this is a WebSocket: send the upgrade handshake")
+            }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, wsContext in
             guard let principal = wsContext.requestContext.principal else { return }

@@ -223,13 +223,13 @@ async function load() {
     statusEl.textContent = "Cannot reach the group server; trying again…";
     return setTimeout(load, 3000);
   }
-  if (response.ok) return render(await response.json());
-  if (response.status === 503) {
+  if (response.status === 202) {
     // The kiosk's push of this round is still on its way.
     statusEl.textContent = "Waiting for the kiosk to send this round…";
     const seconds = Number(response.headers.get("Retry-After")) || 3;
     return setTimeout(load, seconds * 1000);
   }
+  if (response.ok) return render(await response.json());
   statusEl.className = "status refused";
   statusEl.textContent = response.status === 404
     ? "This summary link is unknown or was revoked. Scan the kiosk's summary card again."

@@ -45,12 +45,16 @@ struct SummaryController<Storage: LiveBoardStorage> {
         }
         guard let source = try await storage.roundSource(groupID: groupID, roundID: roundID) else {
             // The kiosk asks for the link as the round finishes; its push can still be on
-            // the way (or waiting for the network). The page asks again.
-            var headers = HTTPFields()
-            headers[.retryAfter] = String(Self.retryAfter)
-            throw HTTPError(
-                .serviceUnavailable, headers: headers,
-                message: "this round has not reached the server yet; the page asks again in \(Self.retryAfter) s")
+            // the way (or waiting for the network). Not an error of the server's (no 5xx):
+            // the link is good and the page asks again after Retry-After.
+            var response = try JSONBody.response(
+                SummaryPending(
+                    message: "this round has not reached the server yet; the page asks again in \(Self.retryAfter) s",
+                    retryAfter: Self.retryAfter),
+                status: .accepted)
+            response.headers[.retryAfter] = String(Self.retryAfter)
+            response.headers[.cacheControl] = "no-store"
+            return response
         }
         guard let summary = RoundSummary(source) else {
             throw HTTPError(.unprocessableContent, message: "this round's course cannot be read on the server")
@@ -59,4 +63,10 @@ struct SummaryController<Storage: LiveBoardStorage> {
         response.headers[.cacheControl] = "no-store"
         return response
     }
+}
+
+/// The answer for a summary whose round is still on its way (202).
+struct SummaryPending: Codable, Sendable {
+    var message: String
+    var retryAfter: Int
 }
