@@ -7,12 +7,13 @@ import HyzerSystem
 public enum ServerSettingsFile {
     public static let defaultPath = "/etc/hyzer/server.conf"
 
-    public static let schema: [ConfigKey] = [
-        ConfigKey("data", .absolutePath),
-        ConfigKey("host", .text(expects: "an IP address to listen on, e.g. \"0.0.0.0\"", check: address)),
-        ConfigKey("port", .integer(1...65535)),
-        ConfigKey("log_level", .choice(HyzerLogging.levels)),
-    ]
+    public static let schema: [ConfigKey] =
+        [
+            ConfigKey("data", .absolutePath),
+            ConfigKey("host", .text(expects: "an IP address to listen on, e.g. \"0.0.0.0\"", check: address)),
+            ConfigKey("port", .integer(1...65535)),
+            ConfigKey("log_level", .choice(HyzerLogging.levels)),
+        ] + operationsKeys
 
     /// Reads the file (nil when it is absent and was not asked for by name).
     public static func read(path: String?) throws(ConfigError) -> ConfigFile? {
