@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import NIOSSL
 
 /// Which servers a device trusts over https: the system's CAs, or, for a group server
@@ -14,8 +15,14 @@ public enum ServerTrust {
         guard let caFile else { return nil }
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.trustRoots = .file(caFile)
+        configuration.shutdownTimeout = shutdownTimeout
         return configuration
     }
+
+    /// How long a closing connection waits for the server's close_notify. NIOSSL's 5 s
+    /// default held every stop of the engine (its poke socket) for 5 s against this
+    /// server; nothing is left to read by then, so waiting longer buys nothing.
+    static let shutdownTimeout = TimeAmount.milliseconds(500)
 
     /// The poke socket's TLS. swift-websocket's client sends the URL's host as the TLS
     /// server name (SNI), which TLS does not allow for an address: NIOSSL refuses before it
