@@ -216,3 +216,70 @@ import Testing
         await server.stop()
     }
 }
+
+/// The real `hyzer-server serve` with the operations flags: TLS files that cannot serve
+/// stop the start with exit 78 and one line (a wrong path, a key of another certificate,
+/// half a pair), a bad value is refused, and a server started with them serves https to a
+/// device with the CA, keeps `/metrics` for the admin, and limits a token.
+@Suite(.serialized) struct ServeOperationsFlagsTests {
+    @Test func serveChecksItsTLSFilesAndServesWithTheFlags() async throws {
+        let certificates = try await TestCertificates.make()
+        let other = try await TestCertificates.make(name: "Other CA")
+        let dir = temporaryDirectory("serve-flags")
+        defer {
+            certificates.remove()
+            other.remove()
+            try? FileManager.default.removeItem(at: dir)
+        }
+        let cert = certificates.serverCertificate.path
+        let key = certificates.serverKey.path
+        let refusals: [([String], String)] = [
+            (["--tls-cert", dir.appendingPathComponent("none.pem").path, "--tls-key", key], "cannot read the TLS certificate"),
+            (["--tls-cert", cert, "--tls-key", other.serverKey.path], "does not go with the certificate"),
+            (["--tls-cert", cert], "needs both a certificate and a key"),
+        ]
+        for (flags, message) in refusals {
+            let run = try await Binary.run("hyzer-server", ["serve", "--data", dir.path, "--port", "0"] + flags)
+            #expect(run.status == 78, "\(flags): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(flags): \(run.stderr)")
+        }
+        for flags in [["--metrics", "everyone"], ["--rate-limit", "lots"], ["--burst", "-1"]] {
+            let run = try await Binary.run("hyzer-server", ["serve", "--data", dir.path] + flags)
+            #expect(run.status != 0 && run.status != 78, "\(flags): \(run.status)")
+            #expect(run.stderr.contains(flags[0]), "\(run.stderr)")
+        }
+
+        let storage = try SQLiteStorage(directory: dir)
+        let (_, admin) = try await storage.createGroup(name: "Flags League")
+        try storage.close()
+        let port = try freePort()
+        let url = "https://127.0.0.1:\(port)"
+        let server = try await ServerProcessTests.ServerProcess(
+            dir: dir, port: port,
+            extra: ["--tls-cert", cert, "--tls-key", key, "--metrics", "admin", "--rate-limit", "1/min", "--burst", "2"])
+        let ca = certificates.caCertificate.path
+        var healthy = false
+        for _ in 0..<200 where !healthy {
+            healthy = (try? await SyncClient.health(server: url, ca: ca)) != nil
+            if !healthy { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(healthy, "\(server.logText)")
+        let tls = ServerTrust.configuration(caFile: ca)
+        func get(_ path: String, token: String?) async throws -> Int {
+            try await SyncClient.exchange(
+                .sync, "GET", url + path, token: token, deviceID: nil, body: nil, timeout: .seconds(5), tls: tls
+            ).status
+        }
+        #expect(try await get("/metrics", token: nil) == 401)
+        #expect(try await get("/metrics", token: admin) == 200)
+        #expect(try await get("/metrics", token: admin) == 200)
+        // The burst of two is spent: the admin token is told to come back in a minute.
+        do {
+            _ = try await get("/metrics", token: admin)
+            Issue.record("a third request in a burst of two was answered")
+        } catch {
+            #expect((59...60).contains((error as? SyncClientError)?.retryAfter ?? 0), "\(error)")
+        }
+        #expect(try await server.terminate() == 0)
+    }
+}
