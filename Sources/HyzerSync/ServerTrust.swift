@@ -73,6 +73,12 @@ public enum ServerTrust {
             privateCA
             ? "the server's certificate was not issued by the CA file this device was enrolled with (enroll again with the right --ca)"
             : "the server's certificate is not issued by a CA this device trusts; for a private CA, enroll with --ca FILE"
-        return .untrusted("\(hint) (\(text))")
+        // BoringSSL's own line (a path into its sources) is for the log, not the screen.
+        let reason =
+            text.contains("CERTIFICATE_VERIFY_FAILED")
+            ? "certificate verify failed"
+            : (error as? NIOSSLExtraError) == .failedToValidateHostname
+                ? "the certificate is for another name than the server's address" : text
+        return .untrusted("\(hint) (\(reason))")
     }
 }
