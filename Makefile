@@ -13,12 +13,13 @@ SWIFT ?= swift
 #   screens: ImageMagick tiles the contact sheets (`make screens`)
 #   browser tests: Chromium and its WebDriver, driven by Selenium (from PyPI, in a venv)
 #   QR codes: libqrencode draws them on the kiosk; zbarimg (zbar-tools) reads them back in tests
+#   TLS tests: openssl makes a throwaway CA and the server's certificate (TestCertificates)
 #   packages (`make deb`): dpkg-dev (dpkg-shlibdeps) and lintian; systemd-analyze checks the units
 #   benchmarks: valgrind (callgrind counts instructions per frame: hyzer-bench render-instructions)
 #   the emulated appliance (board/appliance-test): QEMU (qemu-utils: qemu-img, to look into its
 #   disk images by hand), debootstrap, e2fsprogs' e2fsck and debugfs; on amd64, where it runs,
 #   the kernel's headers and linux-source-6.1 to build gpio-sim for the image's kernel
-APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 postgresql libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev libdrm-dev zlib1g-dev libqrencode-dev zbar-tools \
+APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 postgresql libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev libdrm-dev zlib1g-dev libqrencode-dev zbar-tools openssl \
 	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
 	xvfb xauth xdotool imagemagick chromium chromium-driver python3-venv dpkg-dev lintian systemd valgrind \
 	qemu-system-x86 qemu-utils debootstrap e2fsprogs \

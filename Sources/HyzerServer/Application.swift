@@ -4,6 +4,7 @@ import HummingbirdWebSocket
 import HyzerKit
 import HyzerSyncProtocol
 import Logging
+import NIOSSL
 import ServiceLifecycle
 
 public struct ServerConfiguration: Sendable {
@@ -24,6 +25,12 @@ public struct ServerConfiguration: Sendable {
     public var liveBoard: LiveBoardPolicy
     /// PostgreSQL instead of SQLite in `dataDirectory` (`--database postgres://…`).
     public var database: PostgresLocation?
+    /// Server operations (docs/architecture.md, "Server operations"): HTTPS and WSS with
+    /// this configuration (`ServerTLS`; nil serves plain HTTP), who reads `/metrics`, and
+    /// each bearer token's rate (off unless given: `hyzer-server serve` sets its default).
+    public var tls: TLSConfiguration?
+    public var metrics: MetricsAccess = .open
+    public var rateLimit: RateLimitPolicy = .off
 
     public init(
         dataDirectory: URL, host: String = "0.0.0.0", port: Int = 8630, logLevel: Logger.Level = .info,
@@ -49,12 +56,15 @@ public struct ServerConfiguration: Sendable {
 public func buildRouter(
     storage: some ServerStorage, hub: PokeHub,
     deviceCodes: DeviceCodePolicy = DeviceCodePolicy(), pages: WebPages = WebPages(directory: nil),
-    liveBoard: LiveBoardPolicy = LiveBoardPolicy(), clock: any HyzerClock = SystemClock()
+    liveBoard: LiveBoardPolicy = LiveBoardPolicy(), clock: any HyzerClock = SystemClock(),
+    operations: ServerOperations = ServerOperations()
 ) -> Router<ServerRequestContext> {
     let router = Router(context: ServerRequestContext.self)
+    if let metrics = operations.metrics { router.middlewares.add(MetricsMiddleware(metrics: metrics)) }
     router.middlewares.add(LogRequestsMiddleware(.debug))
     router.middlewares.add(StorageFaultMiddleware())
     router.middlewares.add(BearerTokenMiddleware())
+    if let limiter = operations.limiter { router.middlewares.add(RateLimitMiddleware(limiter: limiter)) }
     HealthController(storage: storage).addRoutes(to: router)
     // Push and pull check the token in their own transaction; the other routes have it
     // looked up first.
@@ -71,9 +81,11 @@ public func buildRouter(
     invites.addAuthenticatedRoutes(to: authenticated.group("v1"))
     summaries.addAuthenticatedRoutes(to: authenticated.group("v1"))
     LiveController(storage: storage, hub: hub).addRoutes(to: authenticated)
+    operations.addMetricsRoute(to: authenticated, hub: hub)
     // The board takes view tokens only, looked up by its own routes (never by AuthMiddleware).
     BoardController(storage: storage, hub: hub, policy: liveBoard, clock: clock).addRoutes(to: router)
     pages.addRoutes(to: router)
+    ServerRoutes.addMethodNotAllowed(to: router, metricsServed: operations.servesMetrics)
     return router
 }
 
@@ -129,7 +141,7 @@ public func buildApplication(
     let hub = PokeHub()
     let router = buildRouter(
         storage: storage, hub: hub, deviceCodes: config.deviceCodes, pages: WebPages(directory: config.webDirectory),
-        liveBoard: config.liveBoard, clock: storage.clock)
+        liveBoard: config.liveBoard, clock: storage.clock, operations: ServerOperations(config, storage: storage))
     let place = config.database.map(\.description) ?? config.dataDirectory.path
     logger.info("storage open", metadata: ["data": "\(place)", "epoch": "\(storage.epoch)"])
     let runningLogger = logger
@@ -144,7 +156,8 @@ public func buildApplication(
                 http1: .init(idleTimeout: .seconds(5)),
                 ws: .init(
                     autoPing: .enabled(timePeriod: .seconds(30)),
-                    closeTimeout: .seconds(2)))),
+                    closeTimeout: .seconds(2)))
+        ).secured(by: config.tls),
         configuration: .init(address: .hostname(config.host, port: config.port), serverName: "hyzer-server"),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? config.port

@@ -44,3 +44,8 @@ public actor PokeHub {
         subscribers = [:]
     }
 }
+
+extension PokeHub {
+    /// Open sockets over all groups (`/metrics`' live-socket gauge).
+    public var totalSubscribers: Int { subscribers.values.reduce(0) { $0 + $1.count } }
+}

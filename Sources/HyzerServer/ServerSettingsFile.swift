@@ -7,23 +7,24 @@ import HyzerSystem
 public enum ServerSettingsFile {
     public static let defaultPath = "/etc/hyzer/server.conf"
 
-    public static let schema: [ConfigKey] = [
-        ConfigKey("data", .absolutePath),
-        ConfigKey("host", .text(expects: "an IP address to listen on, e.g. \"0.0.0.0\"", check: address)),
-        ConfigKey("port", .integer(1...65535)),
-        ConfigKey("log_level", .choice(HyzerLogging.levels)),
-        // PostgreSQL instead of SQLite in `data` (several instances over one database).
-        ConfigKey(
-            "database",
-            .text(
-                expects: "a postgres:// URL, e.g. \"postgres://hyzer@/hyzer?host=/run/postgresql\"",
-                check: { text in
-                    do throws(StorageError) {
-                        _ = try PostgresLocation(url: text)
-                        return nil
-                    } catch { return error.description }
-                })),
-    ]
+    public static let schema: [ConfigKey] =
+        [
+            ConfigKey("data", .absolutePath),
+            ConfigKey("host", .text(expects: "an IP address to listen on, e.g. \"0.0.0.0\"", check: address)),
+            ConfigKey("port", .integer(1...65535)),
+            ConfigKey("log_level", .choice(HyzerLogging.levels)),
+            // PostgreSQL instead of SQLite in `data` (several instances over one database).
+            ConfigKey(
+                "database",
+                .text(
+                    expects: "a postgres:// URL, e.g. \"postgres://hyzer@/hyzer?host=/run/postgresql\"",
+                    check: { text in
+                        do throws(StorageError) {
+                            _ = try PostgresLocation(url: text)
+                            return nil
+                        } catch { return error.description }
+                    })),
+        ] + operationsKeys
 
     /// Reads the file (nil when it is absent and was not asked for by name).
     public static func read(path: String?) throws(ConfigError) -> ConfigFile? {

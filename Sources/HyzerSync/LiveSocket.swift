@@ -92,12 +92,17 @@ public final class LiveSocket: Service, Sendable {
         config.additionalHeaders[HTTPField.Name(SyncProtocol.deviceHeader)!] = link.deviceID
         config.autoPing = .enabled(timePeriod: .seconds(20))
         config.closeTimeout = .seconds(2)
+        let trust = ServerTrust.socket(caFile: link.caFile, serverURL: link.serverURL)
+        config.sniHostname = trust.serverName
         let decoder = SyncCoding.decoder()
         while !Task.isCancelled && !isStopped {
             schedule.connecting(now: seconds(clock.uptime))
             connection.withLock { $0.connected = false }
             do {
-                try await WebSocketClient.connect(url: url, configuration: config, logger: logger) { inbound, _, _ in
+                try await WebSocketClient.connect(
+                    url: url, configuration: config, tlsConfiguration: trust.tls,
+                    logger: logger
+                ) { inbound, _, _ in
                     let (done, finished) = AsyncStream<Void>.makeStream()
                     let stopped = self.connection.withLock { c -> Bool in
                         c.close = finished

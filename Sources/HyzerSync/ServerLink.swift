@@ -16,10 +16,14 @@ public struct ServerLink: Codable, Sendable, Equatable {
     public var deviceName: String
     public var deviceToken: String
     public var enrolledAt: Date
+    /// The private CA's PEM file (absolute) that the server's https certificate must chain
+    /// to (`--ca` at enrollment, `ServerTrust`); nil trusts the system's CAs. Absent from
+    /// links written before it existed, which decode as nil.
+    public var caFile: String?
 
     public init(
         serverURL: String, groupID: String, groupName: String, deviceID: String, deviceName: String,
-        deviceToken: String, enrolledAt: Date
+        deviceToken: String, enrolledAt: Date, caFile: String? = nil
     ) {
         self.serverURL = Self.normalize(serverURL)
         self.groupID = groupID
@@ -28,6 +32,7 @@ public struct ServerLink: Codable, Sendable, Equatable {
         self.deviceName = deviceName
         self.deviceToken = deviceToken
         self.enrolledAt = enrolledAt
+        self.caFile = caFile
     }
 
     /// The change feed this link reads: one server, one group.

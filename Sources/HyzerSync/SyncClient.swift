@@ -3,6 +3,7 @@ import Foundation
 import HyzerSyncProtocol
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// Why a request did not produce an answer.
 public enum SyncClientError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -13,13 +14,27 @@ public enum SyncClientError: Error, Sendable, Equatable, CustomStringConvertible
     case http(status: Int, message: String)
     /// The server answered something this client cannot read.
     case badResponse(String)
+    /// The server's TLS certificate was refused (signed by no CA this device trusts, or
+    /// for another name): retrying will not help, a person must give the right CA.
+    case untrusted(String)
+    /// 429: this device's token is over the server's rate; no request before
+    /// `retryAfter` seconds (its `Retry-After`).
+    case rateLimited(retryAfter: Double, message: String)
 
     public var description: String {
         switch self {
         case .unreachable(let why): "server unreachable: \(why)"
         case .http(let status, let message): "server refused (\(status)): \(message)"
         case .badResponse(let why): "unexpected server response: \(why)"
+        case .untrusted(let why): "server's certificate refused: \(why)"
+        case .rateLimited(let seconds, let message): "server busy (429): \(message) (retry after \(Int(seconds)) s)"
         }
+    }
+
+    /// How long the server asked this device to wait, when it did.
+    public var retryAfter: Double? {
+        if case .rateLimited(let seconds, _) = self { return seconds }
+        return nil
     }
 
     /// 401/403: the token is wrong or revoked; retrying soon will not help.
@@ -49,6 +64,8 @@ public struct SyncClient: Sendable {
     public var token: String
     public var timeout: TimeAmount
     private let http: HTTPClient
+    /// The link's private CA, when it has one (`ServerTrust`).
+    private let tls: TLSConfiguration?
 
     public init(link: ServerLink, timeout: TimeAmount = .seconds(10), http: HTTPClient = .sync) {
         self.baseURL = link.serverURL
@@ -56,29 +73,32 @@ public struct SyncClient: Sendable {
         self.token = link.deviceToken
         self.timeout = timeout
         self.http = http
+        self.tls = ServerTrust.configuration(caFile: link.caFile)
     }
 
     public func push(_ records: [SyncRecord]) async throws(SyncClientError) -> PushResponse {
         let body = try Self.encode(PushRequest(deviceID: deviceID, records: records))
         return try await Self.send(
-            http, "POST", baseURL + "/v1/push", token: token, deviceID: deviceID, body: body, timeout: timeout)
+            http, "POST", baseURL + "/v1/push", token: token, deviceID: deviceID, body: body, timeout: timeout, tls: tls)
     }
 
     public func pull(after: Int64, limit: Int = SyncProtocol.defaultPullLimit) async throws(SyncClientError) -> PullResponse {
         try await Self.send(
             http, "GET", baseURL + "/v1/pull?after=\(after)&limit=\(limit)", token: token, deviceID: deviceID,
-            body: nil, timeout: timeout)
+            body: nil, timeout: timeout, tls: tls)
     }
 
     /// A phone's invite to this device's group (`POST /v1/invites`): the kiosk shows it as a
     /// QR code of `serverURL + invite.path`.
     public func createInvite() async throws(SyncClientError) -> Invite {
-        try await Self.send(http, "POST", baseURL + "/v1/invites", token: token, deviceID: deviceID, body: nil, timeout: timeout)
+        try await Self.send(
+            http, "POST", baseURL + "/v1/invites", token: token, deviceID: deviceID, body: nil, timeout: timeout, tls: tls)
     }
 
     /// The group's devices (`GET /v1/devices`): their names, for attribution.
     public func devices() async throws(SyncClientError) -> DeviceList {
-        try await Self.send(http, "GET", baseURL + "/v1/devices", token: token, deviceID: deviceID, body: nil, timeout: timeout)
+        try await Self.send(
+            http, "GET", baseURL + "/v1/devices", token: token, deviceID: deviceID, body: nil, timeout: timeout, tls: tls)
     }
 
     /// A link to a round's summary page (`POST /v1/rounds/ROUND/summary-link`): the kiosk's
@@ -86,23 +106,26 @@ public struct SyncClient: Sendable {
     public func createSummaryLink(roundID: UUID) async throws(SyncClientError) -> SummaryLink {
         try await Self.send(
             http, "POST", baseURL + "/v1/rounds/\(roundID.uuidString)/summary-link", token: token, deviceID: deviceID,
-            body: nil, timeout: timeout)
+            body: nil, timeout: timeout, tls: tls)
     }
 
     /// Enrolls a device with the group's admin token; the answer carries its own token.
     public static func enroll(
         server: String, groupToken: String, deviceID: String, name: String,
-        http: HTTPClient = .sync
+        http: HTTPClient = .sync, ca: String? = nil
     ) async throws(SyncClientError) -> EnrollResponse {
         let body = try encode(EnrollRequest(deviceID: deviceID, name: name))
         return try await send(
             http, "POST", ServerLink.normalize(server) + "/v1/devices", token: groupToken, deviceID: nil,
-            body: body, timeout: .seconds(10))
+            body: body, timeout: .seconds(10), tls: ServerTrust.configuration(caFile: ca))
     }
 
-    public static func health(server: String, http: HTTPClient = .sync) async throws(SyncClientError) -> HealthResponse {
+    public static func health(
+        server: String, http: HTTPClient = .sync, ca: String? = nil
+    ) async throws(SyncClientError) -> HealthResponse {
         try await send(
-            http, "GET", ServerLink.normalize(server) + "/health", token: nil, deviceID: nil, body: nil, timeout: .seconds(5))
+            http, "GET", ServerLink.normalize(server) + "/health", token: nil, deviceID: nil, body: nil, timeout: .seconds(5),
+            tls: ServerTrust.configuration(caFile: ca))
     }
 
     static func encode<T: Encodable>(_ value: T) throws(SyncClientError) -> Data {
@@ -111,10 +134,10 @@ public struct SyncClient: Sendable {
 
     static func send<T: Decodable>(
         _ http: HTTPClient, _ method: String, _ url: String, token: String?, deviceID: String?,
-        body: Data?, timeout: TimeAmount
+        body: Data?, timeout: TimeAmount, tls: TLSConfiguration? = nil
     ) async throws(SyncClientError) -> T {
         let (status, data) = try await exchange(
-            http, method, url, token: token, deviceID: deviceID, body: body, timeout: timeout)
+            http, method, url, token: token, deviceID: deviceID, body: body, timeout: timeout, tls: tls)
         guard (200..<300).contains(status) else {
             let message =
                 (try? SyncCoding.decoder().decode(ErrorResponse.self, from: data).error.message)
@@ -132,9 +155,10 @@ public struct SyncClient: Sendable {
     /// body of a 400); only no answer at all throws.
     static func exchange(
         _ http: HTTPClient, _ method: String, _ url: String, token: String?, deviceID: String?,
-        body: Data?, timeout: TimeAmount
+        body: Data?, timeout: TimeAmount, tls: TLSConfiguration? = nil
     ) async throws(SyncClientError) -> (status: Int, data: Data) {
         var request = HTTPClientRequest(url: url)
+        request.tlsConfiguration = tls
         request.method = HTTPMethod(rawValue: method)
         if let token { request.headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let deviceID { request.headers.add(name: SyncProtocol.deviceHeader, value: deviceID) }
@@ -144,12 +168,21 @@ public struct SyncClient: Sendable {
         }
         let status: Int
         let bytes: ByteBuffer
+        let retryAfter: String?
         do {
             let response = try await http.execute(request, timeout: timeout)
             status = Int(response.status.code)
+            retryAfter = response.headers.first(name: "Retry-After")
             bytes = try await response.body.collect(upTo: 64 << 20)
         } catch {
-            throw .unreachable("\(error)")
+            throw ServerTrust.failure(error, privateCA: tls != nil) ?? .unreachable("\(error)")
+        }
+        if status == 429 {
+            let message =
+                (try? SyncCoding.decoder().decode(ErrorResponse.self, from: Data(bytes.readableBytesView)).error.message)
+                ?? "too many requests"
+            // Seconds, as this server sends it; a date or nothing waits one second.
+            throw .rateLimited(retryAfter: max(1, retryAfter.flatMap(Double.init) ?? 1), message: message)
         }
         return (status, Data(bytes.readableBytesView))
     }

@@ -275,7 +275,7 @@ public final class SyncEngine: Service, Sendable {
 
     private func handleFailure(_ error: any Error) async {
         let failures = loop.withLock { state in
-            state.scheduler.failed(now: now(), using: &state.rng)
+            state.scheduler.failed(now: now(), retryAfter: (error as? SyncClientError)?.retryAfter, using: &state.rng)
             return state.scheduler.failures
         }
         let status: SyncStatus
@@ -285,6 +285,10 @@ public final class SyncEngine: Service, Sendable {
                 status = .offline
             case .http(let code, let message) where code == 401 || code == 403:
                 status = .error("the server refuses this device: \(message)")
+            case .rateLimited:
+                // A pause the server asked for (the scheduler waits it out), not a fault to show.
+                logger.notice("sync paused by the server", metadata: ["error": "\(error)"])
+                return
             default:
                 status = .error(error.description)
             }

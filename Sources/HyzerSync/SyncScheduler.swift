@@ -64,6 +64,10 @@ public struct SyncScheduler: Sendable {
     public private(set) var failures = 0
     /// While set, no request goes out before this time (backoff after a failure).
     public private(set) var retryAt: Double?
+    /// The server's own "not before" (a 429's `Retry-After`). Kept apart from `retryAt`
+    /// because a poke socket coming up clears the backoff but must not clear this: the
+    /// server is reachable, it asked for a pause.
+    public private(set) var notBefore: Double?
     public private(set) var lastPullAt: Double?
     public private(set) var socketConnected = false
     public private(set) var activeRound = false
@@ -75,6 +79,7 @@ public struct SyncScheduler: Sendable {
     public var pollInterval: Double { policy.pollInterval(socketConnected: socketConnected, activeRound: activeRound) }
 
     public func next(now: Double) -> Decision {
+        if let notBefore, now < notBefore { return .wait(until: max(notBefore, retryAt ?? 0)) }
         if let retryAt, now < retryAt { return .wait(until: retryAt) }
         if pushWanted { return .push }
         if pullWanted { return .pull }
@@ -121,9 +126,12 @@ public struct SyncScheduler: Sendable {
 
     /// A request failed (unreachable or refused): what was wanted stays wanted, and
     /// nothing goes out again before the backoff delay.
-    public mutating func failed(now: Double, using rng: inout some RandomNumberGenerator) {
+    /// `retryAfter`: the seconds the server asked for (429); no request goes out before
+    /// they pass, however short the backoff at this attempt.
+    public mutating func failed(now: Double, retryAfter: Double? = nil, using rng: inout some RandomNumberGenerator) {
         failures += 1
         retryAt = now + policy.retry.delay(attempt: failures, using: &rng)
+        if let retryAfter { notBefore = max(notBefore ?? now, now + retryAfter) }
     }
 }
 

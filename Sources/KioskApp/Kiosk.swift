@@ -58,6 +58,8 @@ public struct KioskConfiguration: Sendable {
     /// The group server "Join a group" asks for a code (`--server`); nil: the join screen
     /// says how to give one.
     public var server: String?
+    /// The private CA (PEM) of an https group server (`--ca`), kept with the link on joining.
+    public var serverCA: String?
     public var clock: any HyzerClock = SystemClock()
     public var logger = Logger(label: "hyzer.kiosk")
     /// systemd's notify socket and watchdog, from the environment systemd gives the unit.
@@ -226,7 +228,8 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
     services.append(.init(service: share, failureTerminationBehavior: .ignore, serviceName: "share"))
     if let server = configuration.server {
         let join = JoinService(
-            server: server, store: store, inbox: inbox, clock: configuration.clock, sync: sync, logger: configuration.logger)
+            server: server, store: store, inbox: inbox, clock: configuration.clock, sync: sync, logger: configuration.logger,
+            ca: configuration.serverCA)
         session.onJoin = { join.requestCode() }
         services.append(.init(service: join, failureTerminationBehavior: .ignore, serviceName: "join"))
     }
@@ -336,7 +339,7 @@ public func playKioskScript(_ configuration: KioskConfiguration, script: KioskSc
         let posts = KioskInbox()
         let join = JoinService(
             server: server, store: session.store, inbox: posts, clock: configuration.clock, sync: SyncSlot(),
-            logger: configuration.logger)
+            logger: configuration.logger, ca: configuration.serverCA)
         session.onJoin = { join.requestCode() }
         joining = Task { try? await join.run() }
         inbox = posts

@@ -13,6 +13,7 @@ public enum KioskSettingsFile {
     public static let schema: [ConfigKey] = [
         ConfigKey("data", .absolutePath),
         ConfigKey("server", .text(expects: "an http:// or https:// address, or \"\" for none", check: serverAddress)),
+        ConfigKey("server_ca", .absolutePath),
         ConfigKey("log_level", .choice(HyzerLogging.levels)),
         ConfigKey("display.rotation", .integerChoice([0, 90])),
         ConfigKey(
@@ -47,6 +48,7 @@ public enum KioskSettingsFile {
     public static func apply(_ file: ConfigFile, to configuration: inout KioskConfiguration) {
         if let data = file.string("data") { configuration.dataDirectory = URL(fileURLWithPath: data, isDirectory: true) }
         if let server = file.string("server") { configuration.server = server.isEmpty ? nil : server }
+        if let ca = file.string("server_ca") { configuration.serverCA = ca }
         if let rotation = file.int("display.rotation") { configuration.rotate = rotation == 90 }
         if let size = file.string("display.size").flatMap(viewport) { configuration.size = size }
         if let card = file.string("display.card") { configuration.drmCard = card == "auto" ? nil : card }

@@ -78,7 +78,13 @@ enum SoakBenchmark {
         let port = try freePort()
         let serverURL = "http://127.0.0.1:\(port)"
         let server = try await ChildProcess.start(
-            serverBinary, ["--data", serverDir.path, "--port", String(port), "--host", "127.0.0.1", "--log-level", "warning"],
+            // No rate limit: the soak measures the kiosk, and its writers (--rate up to 1000/s)
+            // may go past a token's default 20/s.
+            serverBinary,
+            [
+                "--data", serverDir.path, "--port", String(port), "--host", "127.0.0.1", "--log-level", "warning",
+                "--rate-limit", "0",
+            ],
             output: .file(serverDir.appendingPathComponent("server.log")))
         let teardown = Teardown()
         teardown.add {

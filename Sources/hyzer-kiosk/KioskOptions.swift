@@ -57,6 +57,10 @@ struct KioskOptions: ParsableArguments {
 
     @Option(help: "The group server to join from the menu (Join a group), e.g. http://192.168.1.10:8630.")
     var server: String?
+    @Option(
+        help: ArgumentHelp(
+            "The private CA (PEM) of an https group server; the join keeps it with the link.", valueName: "file"))
+    var ca: String?
 
     @Option(
         name: .customLong("log-level"),
@@ -111,6 +115,7 @@ struct KioskOptions: ParsableArguments {
         if let boardRowsPerPage { configuration.boardRowsPerPage = boardRowsPerPage }
         if let knob { configuration.knob = knob }
         if let server { configuration.server = server }
+        if let ca { configuration.serverCA = URL(fileURLWithPath: ca).standardizedFileURL.path }
         return configuration
     }
 

@@ -16,6 +16,11 @@ struct Device: AsyncParsableCommand {
         @Option(name: .customLong("group-token"), help: "The group's admin token (hyzer-server group create prints it).")
         var groupToken: String
         @Option(help: "A name for this device, e.g. \"Clubhouse kiosk\".") var name: String
+        @Option(
+            help: ArgumentHelp(
+                "The private CA (PEM) an https server's certificate is issued by; kept with the link for every later sync.",
+                valueName: "file"))
+        var ca: String?
         @OptionGroup var data: DataOptions
 
         func validate() throws {
@@ -27,12 +32,15 @@ struct Device: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             let answer: EnrollResponse
+            let caFile: String?
             do {
-                answer = try await SyncClient.enroll(server: server, groupToken: groupToken, deviceID: db.deviceID, name: name)
+                caFile = try ca.map(ServerTrust.checkCAFile)
+                answer = try await SyncClient.enroll(
+                    server: server, groupToken: groupToken, deviceID: db.deviceID, name: name, ca: caFile)
             } catch {
                 throw CommandFailure(message: "enrollment failed: \(error)")
             }
-            let link = ServerLink(server: server, enrolled: answer, deviceName: name, at: db.clock.date)
+            let link = ServerLink(server: server, enrolled: answer, deviceName: name, at: db.clock.date, caFile: caFile)
             try link.save(to: db.files)
             print("enrolled \"\(name)\" (device \(db.deviceID)) in group \"\(answer.groupName)\" at \(link.serverURL)")
             print(
@@ -54,6 +62,7 @@ struct Device: AsyncParsableCommand {
             let cursor = try db.syncCursor()
             let counts = try db.outboxCounts()
             print("server: \(link.serverURL), group \"\(link.groupName)\" (\(link.groupID)), device name \"\(link.deviceName)\"")
+            if let caFile = link.caFile { print("trusts the server's certificate through the CA in \(caFile)") }
             print("cursor: \(cursor.cursor) (epoch \(cursor.epoch ?? "none yet"))")
             print(
                 "not yet on the server: \(try db.pendingSyncCount()); outbox: "

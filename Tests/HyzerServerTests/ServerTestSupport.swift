@@ -53,12 +53,16 @@ final class Harness: Sendable {
         if let postgres = storage as? PostgresStorage { Task { await postgres.close() } }
     }
 
-    func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    /// The configuration `test` serves with when it is given none.
+    var config: ServerConfiguration { ServerConfiguration(dataDirectory: dir, host: "127.0.0.1", port: 0) }
+
+    /// `config`: another configuration (operations tests: metrics, rate limits).
+    func test(
+        _ config: ServerConfiguration? = nil, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void
+    ) async throws {
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let app = buildApplication(
-            ServerConfiguration(dataDirectory: dir, host: "127.0.0.1", port: 0),
-            storage: storage, logger: logger)
+        let app = buildApplication(config ?? self.config, storage: storage, logger: logger)
         try await app.app.test(.router) { client in try await body(client) }
     }
 

@@ -110,3 +110,33 @@ import Testing
         #expect(s.next(now: 0) == .pull)
     }
 }
+
+/// A 429's `Retry-After` in the pure scheduler, time injected: no request before it,
+/// however short the backoff, and a poke socket coming up does not clear it.
+@Suite struct RetryAfterSchedulerTests {
+    @Test func noRequestGoesOutBeforeTheServersRetryAfter() {
+        var rng = SeededGenerator(seed: 7)
+        var s = SyncScheduler()
+        s.failed(now: 100, retryAfter: 30, using: &rng)
+        #expect(s.next(now: 100) == .wait(until: 130))
+        #expect(s.next(now: 129.9) == .wait(until: 130))
+        // The socket proves the server reachable: the backoff is cleared, the pause is not.
+        s.socketUp()
+        #expect(s.next(now: 110) == .wait(until: 130))
+        #expect(s.next(now: 130) == .push)
+        // A second, shorter Retry-After never shortens the first.
+        s.failed(now: 131, retryAfter: 60, using: &rng)
+        s.failed(now: 132, retryAfter: 1, using: &rng)
+        #expect(s.next(now: 180) == .wait(until: 191))
+    }
+
+    /// Negative control: the same failure without `Retry-After` retries within the
+    /// backoff (at most half a second at the first attempt).
+    @Test func withoutRetryAfterTheBackoffAloneDecides() {
+        var rng = SeededGenerator(seed: 7)
+        var s = SyncScheduler()
+        s.failed(now: 100, using: &rng)
+        #expect(s.next(now: 100.5) == .push)
+        #expect(s.notBefore == nil)
+    }
+}

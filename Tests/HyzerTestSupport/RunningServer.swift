@@ -13,10 +13,12 @@ public final class RunningServer: Sendable {
     private let group: ServiceGroup
     private let task: Task<Void, any Error>
 
-    private init(port: Int, host: String, storage: any ServerStorage, group: ServiceGroup, task: Task<Void, any Error>) {
+    private init(
+        port: Int, host: String, tls: Bool, storage: any ServerStorage, group: ServiceGroup, task: Task<Void, any Error>
+    ) {
         self.port = port
         self.storage = storage
-        self.baseURL = "http://\(host):\(port)"
+        self.baseURL = "\(tls ? "https" : "http")://\(host):\(port)"
         self.group = group
         self.task = task
     }
@@ -48,7 +50,7 @@ public final class RunningServer: Sendable {
             throw StorageError.invalid("the server did not start")
         }
         let host = config.host == "0.0.0.0" ? "127.0.0.1" : config.host
-        return RunningServer(port: port, host: host, storage: storage, group: group, task: task)
+        return RunningServer(port: port, host: host, tls: config.tls != nil, storage: storage, group: group, task: task)
     }
 
     /// Graceful: in-flight requests finish, live sockets close, then the storage closes.

@@ -27,18 +27,24 @@ import Testing
         let join: JoinService
         let running: Task<Void, any Error>
 
-        static func start(_ label: String, lifetime: Int = 600) async throws -> Rig {
+        /// `tls`: serve https with this server certificate; `ca`: the kiosk's `--ca`.
+        static func start(
+            _ label: String, lifetime: Int = 600, tls: TestCertificates? = nil, ca: String? = nil
+        ) async throws -> Rig {
             let root = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-\(label)-\(UUID())")
-            let server = try await RunningServer.start(
-                ServerConfiguration(
-                    dataDirectory: root.appendingPathComponent("server"), host: "127.0.0.1", port: 0, logLevel: .warning,
-                    deviceCodes: DeviceCodePolicy(lifetime: lifetime, interval: 1)))
+            var config = ServerConfiguration(
+                dataDirectory: root.appendingPathComponent("server"), host: "127.0.0.1", port: 0, logLevel: .warning,
+                deviceCodes: DeviceCodePolicy(lifetime: lifetime, interval: 1))
+            if let tls {
+                config.tls = try ServerTLS.configuration(certificate: tls.serverCertificate.path, key: tls.serverKey.path)
+            }
+            let server = try await RunningServer.start(config)
             let (group, admin) = try await server.storage.createGroup(name: "Tuesday League")
             let store = try HyzerDatabase.open(dataDirectory: root.appendingPathComponent("kiosk"), assets: nil)
-            return Rig(root: root, server: server, groupID: group.id, admin: admin, store: store)
+            return Rig(root: root, server: server, groupID: group.id, admin: admin, store: store, ca: ca)
         }
 
-        private init(root: URL, server: RunningServer, groupID: String, admin: String, store: HyzerDatabase) {
+        private init(root: URL, server: RunningServer, groupID: String, admin: String, store: HyzerDatabase, ca: String?) {
             self.root = root
             self.server = server
             self.groupID = groupID
@@ -47,7 +53,7 @@ import Testing
             var logger = Logger(label: "test.join")
             logger.logLevel = .warning
             let join = JoinService(
-                server: server.baseURL, store: store, inbox: inbox, clock: SystemClock(), sync: sync, logger: logger)
+                server: server.baseURL, store: store, inbox: inbox, clock: SystemClock(), sync: sync, logger: logger, ca: ca)
             self.join = join
             running = Task { try await join.run() }
         }
@@ -115,6 +121,45 @@ import Testing
         // Asked again once in a group: the screen is told so rather than left waiting.
         rig.join.requestCode()
         #expect(try await rig.nextProgress() == .failed(JoinService.alreadyInAGroup))
+        await rig.stop()
+    }
+
+    /// An https server with a private CA: the kiosk started with `--ca` gets its code, joins,
+    /// and keeps the CA in its link for the sync that follows. Negative control: without
+    /// `--ca` the join screen says the server's certificate was refused.
+    @Test func theKioskJoinsAnHTTPSServerWithItsCA() async throws {
+        let certificates = try await TestCertificates.make()
+        defer { certificates.remove() }
+        let bare = try await Rig.start("join-tls-bare", tls: certificates)
+        bare.join.requestCode()
+        let refused = try await bare.nextProgress()
+        if case .failed(let message) = refused {
+            #expect(message.contains("certificate refused") && message.contains("--ca"), "\(message)")
+        } else {
+            Issue.record("joined or waited without the CA: \(String(describing: refused))")
+        }
+        await bare.stop()
+
+        let ca = certificates.caCertificate.path
+        let rig = try await Rig.start("join-tls", tls: certificates, ca: ca)
+        rig.join.requestCode()
+        guard case .waiting(let code, _, _) = try await rig.nextProgress() else {
+            Issue.record("no code shown")
+            return await rig.stop()
+        }
+        _ = try await SyncClient.approveDevice(
+            server: rig.server.baseURL, adminToken: rig.admin, userCode: code, groupID: rig.groupID, ca: ca)
+        #expect(try await rig.nextProgress() == .joined(group: "Tuesday League"))
+        let link = try #require(try ServerLink.load(from: rig.root.appendingPathComponent("kiosk")))
+        #expect(link.caFile == ca && link.serverURL.hasPrefix("https://"))
+        try rig.store.savePlayer(try Player(displayName: "Cal"))
+        rig.sync.localWrite()
+        var onServer = false
+        for _ in 0..<100 where !onServer {
+            onServer = try await rig.server.storage.head(groupID: rig.groupID) > 0
+            if !onServer { try await Task.sleep(nanoseconds: 100_000_000) }
+        }
+        #expect(onServer, "nothing reached the server over https within 10 s")
         await rig.stop()
     }
 

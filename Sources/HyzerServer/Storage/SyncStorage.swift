@@ -78,6 +78,8 @@ public protocol ServerStorage: SyncStorage, DeviceAuthorizationStorage, LiveBoar
     var clock: any HyzerClock { get }
     /// A consistent copy of the database, taken while serving.
     func backup(to url: URL) async throws
+    /// Records stored, by group id (`/metrics`).
+    func recordCounts() async throws -> [String: Int]
     /// What the backend runs beside the HTTP server (PostgreSQL's listener for the other
     /// instances' pushes), poking `hub`.
     func services(hub: PokeHub, logger: Logger) -> [any Service]

@@ -34,6 +34,8 @@ public struct JoinService: Service {
     static let alreadyInAGroup = "This kiosk is already in a group and syncs with it (see Menu → Status)"
 
     let server: String
+    /// The server's private CA (`--ca`), for the join's requests and kept in the link.
+    let ca: String?
     let store: HyzerDatabase
     let inbox: KioskInbox
     let clock: any HyzerClock
@@ -43,9 +45,11 @@ public struct JoinService: Service {
     private let requestSink: AsyncStream<Void>.Continuation
 
     public init(
-        server: String, store: HyzerDatabase, inbox: KioskInbox, clock: any HyzerClock, sync: SyncSlot, logger: Logger
+        server: String, store: HyzerDatabase, inbox: KioskInbox, clock: any HyzerClock, sync: SyncSlot, logger: Logger,
+        ca: String? = nil
     ) {
         self.server = ServerLink.normalize(server)
+        self.ca = ca
         self.store = store
         self.inbox = inbox
         self.clock = clock
@@ -83,7 +87,7 @@ public struct JoinService: Service {
         report(.requesting)
         let codes: DeviceAuthorizationResponse
         do {
-            codes = try await SyncClient.authorizeDevice(server: server, deviceID: store.deviceID, name: deviceName)
+            codes = try await SyncClient.authorizeDevice(server: server, deviceID: store.deviceID, name: deviceName, ca: ca)
         } catch {
             logger.warning("asking \(server) for a join code failed: \(error)")
             return report(.failed("Cannot get a code from \(server): \(error)"))
@@ -100,7 +104,7 @@ public struct JoinService: Service {
             if Task.isCancelled { return }
             let poll: DeviceTokenPoll
             do {
-                poll = try await SyncClient.pollDeviceToken(server: server, deviceCode: codes.deviceCode)
+                poll = try await SyncClient.pollDeviceToken(server: server, deviceCode: codes.deviceCode, ca: ca)
             } catch .unreachable(let why) {
                 // A blip on the way: keep polling until the code would have expired anyway.
                 logger.notice("join poll: \(why)")
@@ -130,7 +134,8 @@ public struct JoinService: Service {
         let service: SyncService
         do {
             guard let directory = store.directory else { throw KioskError("an in-memory kiosk cannot keep a group link") }
-            try ServerLink(server: server, enrolled: answer, deviceName: deviceName, at: clock.date).save(to: directory)
+            try ServerLink(server: server, enrolled: answer, deviceName: deviceName, at: clock.date, caFile: ca).save(
+                to: directory)
             guard let loaded = try SyncService(store: store, inbox: inbox) else {
                 throw KioskError("the saved link was not found")
             }

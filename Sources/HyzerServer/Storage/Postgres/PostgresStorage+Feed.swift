@@ -69,6 +69,14 @@ extension PostgresStorage: SyncStorage {
         return (principal, PushResponse(epoch: epoch, head: head, results: results))
     }
 
+    /// Records stored, by group (`/metrics`): one grouped count over the feed's index.
+    public func recordCounts() async throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let rows = try await client.query("SELECT group_id, count(*) FROM changes GROUP BY group_id", logger: logger)
+        for try await (group, count) in rows.decode((String, Int).self) { counts[group] = count }
+        return counts
+    }
+
     public func head(groupID: String) async throws -> Int64 {
         let logger = self.logger
         return try await client.withConnection { connection in try await Self.head(connection, groupID: groupID, logger: logger) }
