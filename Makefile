@@ -31,7 +31,7 @@ BENCHMARKS ?= standings store history knob-latency knob-accuracy render render-i
 # A desktop session gets a window; a bare console gets the full-screen board through KMS.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
-.PHONY: deps build lint format test browser-test run bench bench-compare clean screens release install deb appliance-test appliance-test-short
+.PHONY: deps build lint format test browser-test fuzz-api run bench bench-compare clean screens release install deb appliance-test appliance-test-short
 
 # Idempotent: installs only what is missing, so it is cheap to run before every target.
 deps:
@@ -67,6 +67,7 @@ test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) browser-test
+	$(MAKE) fuzz-api
 	$(MAKE) appliance-test-short
 
 # The server's web pages in a real headless Chromium against the built hyzer-server and
@@ -83,6 +84,18 @@ browser-test: deps $(BROWSER_VENV)/bin/python
 	$(BROWSER_VENV)/bin/python Tests/Browser/live_board.py --bin "$$($(SWIFT) build --show-bin-path)"
 	$(BROWSER_VENV)/bin/python Tests/Browser/phone.py --bin "$$($(SWIFT) build --show-bin-path)"
 	$(BROWSER_VENV)/bin/python Tests/Browser/summary.py --bin "$$($(SWIFT) build --show-bin-path)"
+
+# schemathesis (from PyPI, in a venv) with every check against docs/openapi.yaml and a real
+# hyzer-server, each operation with the token it takes (Tests/Api/fuzz_api.py).
+API_VENV := .build/api-venv
+
+$(API_VENV)/bin/schemathesis:
+	python3 -m venv $(API_VENV)
+	$(API_VENV)/bin/pip install --quiet schemathesis
+
+fuzz-api: deps $(API_VENV)/bin/schemathesis
+	$(SWIFT) build --product hyzer-server
+	python3 Tests/Api/fuzz_api.py --bin "$$($(SWIFT) build --show-bin-path)" --schemathesis $(API_VENV)/bin/schemathesis
 
 # The kiosk on the embedded default: a local database in .run/ with the seeded courses,
 # a demo round when none is active, the keyboard (arrows, Enter, Escape) as the knob,

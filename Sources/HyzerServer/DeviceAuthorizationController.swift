@@ -25,7 +25,7 @@ extension DeviceApprovalError {
         switch self {
         case .malformed: HTTPError(.badRequest, message: description)
         case .unknown, .unknownGroup: HTTPError(.notFound, message: description)
-        case .expired, .alreadyApproved, .alreadyDenied: HTTPError(.gone, message: description)
+        case .expired, .alreadyApproved, .alreadyDenied: HTTPError(.conflict, message: description)
         case .otherGroup: HTTPError(.forbidden, message: description)
         case .deviceTaken: HTTPError(.conflict, message: description)
         case .tooManyPending: HTTPError(.tooManyRequests, message: description)

@@ -8,7 +8,7 @@ extension InviteError {
         switch self {
         case .malformed: HTTPError(.badRequest, message: description)
         case .unknown: HTTPError(.notFound, message: description)
-        case .expired, .used: HTTPError(.gone, message: description)
+        case .expired, .used: HTTPError(.conflict, message: description)
         }
     }
 }

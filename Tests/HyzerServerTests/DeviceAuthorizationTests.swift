@@ -192,7 +192,7 @@ import Testing
             #expect(approved.status == .ok)
             #expect(try decode(DeviceApprovalResponse.self, approved).groupID == g.id)
             let twice = try await approve(adminG, g.id)
-            #expect(twice.status == .gone)
+            #expect(twice.status == .conflict)
             #expect(errorMessage(twice).contains("already approved"))
         }
     }

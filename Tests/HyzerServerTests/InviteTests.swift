@@ -84,11 +84,11 @@ import Testing
                 uri: "/v1/devices", method: .get, headers: headers(token: phone.deviceToken, device: "phone-7"))
             #expect(devices.status == .ok)
             #expect(try decode(DeviceList.self, devices).devices.contains { $0.name == "Priya's phone" })
-            // Spent: 410 with the reason; a bad device id: 400, and the invite is not spent.
+            // Spent: 409 with the reason; a bad device id: 400, and the invite is not spent.
             let again = try await client.execute(
                 uri: "/v1/invites/redeem", method: .post, headers: headers(token: nil),
                 body: try body(InviteRedemption(code: invite.code, deviceID: "phone-8", name: "Eve's phone")))
-            #expect(again.status == .gone && errorMessage(again).contains("already used"))
+            #expect(again.status == .conflict && errorMessage(again).contains("already used"))
             let second = try decode(
                 Invite.self, try await client.execute(uri: "/v1/invites", method: .post, headers: headers(token: g.admin)))
             let badID = try await client.execute(

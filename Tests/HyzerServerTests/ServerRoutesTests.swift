@@ -101,6 +101,12 @@ import Testing
                     }
                 }
             }
+            // A method no route is registered for (QUERY, a made-up one) is a 405 too.
+            for method in [HTTPRequest.Method("QUERY")!, HTTPRequest.Method("BREW")!] {
+                let r = try await client.execute(uri: "/v1/push", method: method, headers: [:])
+                #expect(r.status == .methodNotAllowed && r.headers[.allow] == "POST", "\(method): \(r.status)")
+                #expect(try await client.execute(uri: "/v1/nothing", method: method).status == .notFound)
+            }
             #expect(try await client.execute(uri: "/v1/nothing", method: .put).status == .notFound)
             #expect(try await client.execute(uri: "/v1/nothing", method: .get).status == .notFound)
         }

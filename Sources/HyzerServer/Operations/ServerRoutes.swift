@@ -42,7 +42,7 @@ public enum ServerRoutes {
     ]
 
     /// The methods a client may send; any of them not declared on a path answers 405.
-    static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
+    static let methods: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options, .trace]
 
     /// Hummingbird's endpoint path drops a trailing slash (`/phone/` is `/phone`).
     static func key(_ path: String) -> String { path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path }
@@ -55,9 +55,22 @@ public enum ServerRoutes {
         return route.takesToken && route.methods.contains(method)
     }
 
+    /// The declared route a request path names (`{name}` matches one segment), if any.
+    static func route(matching path: String) -> Route? {
+        let segments = key(path).split(separator: "/", omittingEmptySubsequences: false)
+        return all.first { route in
+            let pattern = key(route.path).split(separator: "/", omittingEmptySubsequences: false)
+            return pattern.count == segments.count
+                && zip(pattern, segments).allSatisfy { p, s in p.hasPrefix("{") ? !s.isEmpty : p == s }
+        }
+    }
+
     /// Registers 405 for every method a path does not declare. Call last, after the real
     /// routes; `/metrics` only when it is served (switched off, it is not found at all).
+    /// Methods outside `methods` (QUERY, CONNECT, a made-up one) have no route to register:
+    /// `OtherMethodMiddleware` answers them the same.
     static func addMethodNotAllowed(to router: Router<ServerRequestContext>, metricsServed: Bool) {
+        router.middlewares.add(OtherMethodMiddleware(metricsServed: metricsServed))
         for route in all where metricsServed || route.path != "/metrics" {
             let allow = route.methods.map(\.rawValue).joined(separator: ", ")
             for method in methods where !route.methods.contains(method) {
@@ -69,5 +82,27 @@ public enum ServerRoutes {
                 }
             }
         }
+    }
+}
+
+/// 405 for a method the router has no route for at all on a declared path (the routes in
+/// `ServerRoutes.addMethodNotAllowed` cover the usual methods; Hummingbird would answer
+/// anything else 404).
+struct OtherMethodMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+    let metricsServed: Bool
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        guard !ServerRoutes.methods.contains(request.method), let route = ServerRoutes.route(matching: request.uri.path),
+            metricsServed || route.path != "/metrics", !route.methods.contains(request.method)
+        else { return try await next(request, context) }
+        let allow = route.methods.map(\.rawValue).joined(separator: ", ")
+        throw HTTPError(
+            .methodNotAllowed, headers: [.allow: allow],
+            message: "\(request.method.rawValue) is not allowed on \(route.path); it takes \(allow)")
     }
 }
