@@ -19,7 +19,7 @@ struct HyzerBench: AsyncParsableCommand {
             """,
         subcommands: [
             Standings.self, Store.self, History.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self,
-            Soak.self, NameEntry.self, RenderInstructions.self,
+            Soak.self, NameEntry.self, RenderInstructions.self, SyncSim.self,
         ])
 
     /// `--log-level` is taken before the parser (it belongs to no one subcommand); the
