@@ -120,6 +120,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The deterministic simulation of sync under faults: the real engine and the real
+        // server storage over a simulated network and clock (tests and `hyzer-bench sync-sim`).
+        .target(
+            name: "HyzerSyncSimulation",
+            dependencies: [
+                "HyzerKit", "HyzerStore", "HyzerSync", "HyzerSyncProtocol", "HyzerServer",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "hyzer-server",
             dependencies: [
@@ -181,7 +191,7 @@ let package = Package(
                 "CValgrind",
                 "HyzerSystem",
                 "HyzerKit", "HyzerStore", "KioskHardware", "HyzerSync", "HyzerSyncProtocol", "HyzerServer",
-                "KioskCore", "KioskRender", "KioskApp", "HyzerTestSupport",
+                "KioskCore", "KioskRender", "KioskApp", "HyzerTestSupport", "HyzerSyncSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
@@ -239,6 +249,7 @@ let package = Package(
             name: "HyzerSyncTests",
             dependencies: [
                 "HyzerSync", "HyzerSyncProtocol", "HyzerServer", "HyzerStore", "HyzerKit", "HyzerTestSupport", "SQLiteFaults",
+                "HyzerSyncSimulation",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -90,7 +90,7 @@ public final class SyncEngine: Service, Sendable {
     public let database: HyzerDatabase
     public let link: ServerLink
     public let options: Options
-    private let client: SyncClient
+    private let client: any SyncTransport
     private let clock: any HyzerClock
     private let logger: Logger
     /// Monotonic origin of the scheduler's seconds.
@@ -125,6 +125,26 @@ public final class SyncEngine: Service, Sendable {
         self.link = link
         self.options = options
         self.client = SyncClient(link: link, timeout: .milliseconds(Int64(options.requestTimeout * 1000)))
+        self.clock = clock
+        self.logger = logger
+        self.origin = clock.uptime
+        self.loop = Mutex(LoopState(scheduler: SyncScheduler(policy: options.policy)))
+        self.wakeup = Wakeup(clock: clock)
+    }
+
+    /// An engine whose requests go through `transport` instead of HTTP: the deterministic
+    /// simulation drives the real push/pull/epoch/outbox code over a simulated network.
+    /// A separate initializer (rather than a parameter of the one above) so that the HTTP
+    /// path's construction stays exactly as it is.
+    public init(
+        database: HyzerDatabase, link: ServerLink, transport: any SyncTransport, options: Options = Options(),
+        clock: (any HyzerClock)? = nil, logger: Logger = Logger(label: "hyzer.sync")
+    ) {
+        let clock = clock ?? database.clock
+        self.database = database
+        self.link = link
+        self.options = options
+        self.client = transport
         self.clock = clock
         self.logger = logger
         self.origin = clock.uptime
@@ -532,5 +552,37 @@ public final class SyncEngine: Service, Sendable {
         report.pending = try await database.read(SyncStore.pendingCount)
         await markSynced()
         return report
+    }
+
+    // MARK: Steps
+
+    // For a caller that schedules the engine itself instead of `run()`'s loop and timers:
+    // the deterministic simulation, which picks which device takes which step from a seed.
+    // Each step is what the loop does for that decision, so the simulation exercises the
+    // loop's code paths (claim, release, complete, the epoch reset, the cursor) one by one.
+
+    /// What `run()` does before its loop: rows a crashed earlier process left `inFlight`
+    /// are pending again (A1). Returns how many.
+    public func recoverOutbox() async throws -> Int {
+        let reset = try await database.write(SyncStore.resetInFlight)
+        loop.withLock { $0.needsReconcile = true }
+        return reset
+    }
+
+    /// One push batch, as the loop sends it after `localDataChanged()` (the outbox is
+    /// reconciled with the domain first). True when more is pending.
+    public func pushStep() async throws -> Bool {
+        loop.withLock { state in
+            if state.localWrite { state.needsReconcile = true }
+            state.localWrite = false
+        }
+        return try await pushOnce().more
+    }
+
+    /// One pull page, as the loop pulls it (a poll also reconciles before the next push).
+    /// True when the feed has more.
+    public func pullStep() async throws -> Bool {
+        loop.withLock { $0.needsReconcile = true }
+        return try await pullOnce().more
     }
 }

@@ -20,7 +20,7 @@ struct HyzerBench: AsyncParsableCommand {
             """,
         subcommands: [
             Standings.self, Store.self, History.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self,
-            Soak.self, NameEntry.self, RenderInstructions.self, ServerLoad.self,
+            Soak.self, NameEntry.self, RenderInstructions.self, ServerLoad.self, SyncSim.self,
         ])
 
     /// `--log-level` is taken before the parser (it belongs to no one subcommand); the
