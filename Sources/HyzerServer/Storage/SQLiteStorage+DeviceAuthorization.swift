@@ -94,6 +94,46 @@ struct DeviceAuthorizationRow: ServerRecord, PersistableRecord {
     }
 }
 
+/// The rules of a code's life, one copy for both backends: what a poll gets, and whether
+/// the admin can still decide.
+extension DeviceAuthorizationRow {
+    /// What a poll with this code comes to, before anything is written.
+    enum Poll: Equatable {
+        /// Refused for good, or not yet (`authorizationPending`, `slowDown`).
+        case refused(DeviceTokenRefusal, String)
+        /// Approved: enroll the device in this group, and spend the code.
+        case enroll(groupID: String)
+    }
+
+    /// Also notes the poll's time when the code is still waiting (the caller stores it).
+    mutating func poll(at now: Double) -> Poll {
+        // Single use: a spent code is refused even after its device was revoked, so a
+        // copy of the code can never enroll the device again.
+        if redeemedAt != nil {
+            return .refused(.invalidGrant, "this device code was already exchanged for a token; ask for a new one")
+        }
+        if deniedAt != nil { return .refused(.accessDenied, "the group's admin denied this device") }
+        guard now < expiresAt else {
+            return .refused(.expiredToken, "the code expired before it was approved; ask for a new one")
+        }
+        guard let groupID else {
+            let tooSoon = polledAt.map { now - $0 < pollInterval } ?? false
+            polledAt = now
+            return tooSoon
+                ? .refused(.slowDown, "polled sooner than \(Int(pollInterval)) s after the last poll")
+                : .refused(.authorizationPending, "waiting for the group's admin to approve the code")
+        }
+        return .enroll(groupID: groupID)
+    }
+
+    /// Why the admin can no longer approve or deny this code, or nil while it waits.
+    func decisionProblem(at now: Double) -> DeviceApprovalError? {
+        if groupID != nil || redeemedAt != nil { return .alreadyApproved }
+        if deniedAt != nil { return .alreadyDenied }
+        return now < expiresAt ? nil : .expired
+    }
+}
+
 extension SQLiteStorage: DeviceAuthorizationStorage {
     public func authorizeDevice(
         deviceID: String, name: String, policy: DeviceCodePolicy
@@ -135,22 +175,12 @@ extension SQLiteStorage: DeviceAuthorizationStorage {
             guard var row = try DeviceAuthorizationRow.fetchOne(db, key: Tokens.hash(deviceCode)) else {
                 return .refused(.invalidGrant, "unknown device code; ask for a new one")
             }
-            // Single use: a spent code is refused even after its device was revoked, so a
-            // copy of the code can never enroll the device again.
-            if row.redeemedAt != nil {
-                return .refused(.invalidGrant, "this device code was already exchanged for a token; ask for a new one")
-            }
-            if row.deniedAt != nil { return .refused(.accessDenied, "the group's admin denied this device") }
-            guard now < row.expiresAt else {
-                return .refused(.expiredToken, "the code expired before it was approved; ask for a new one")
-            }
-            guard let groupID = row.groupID else {
-                let tooSoon = row.polledAt.map { now - $0 < row.pollInterval } ?? false
-                row.polledAt = now
-                try row.update(db)
-                return tooSoon
-                    ? .refused(.slowDown, "polled sooner than \(Int(row.pollInterval)) s after the last poll")
-                    : .refused(.authorizationPending, "waiting for the group's admin to approve the code")
+            let groupID: String
+            switch row.poll(at: now) {
+            case .refused(let refusal, let message):
+                if refusal == .authorizationPending || refusal == .slowDown { try row.update(db) }
+                return .refused(refusal, message)
+            case .enroll(let approved): groupID = approved
             }
             guard let group = try GroupRow.fetchOne(db, key: groupID) else {
                 return .refused(.accessDenied, "the group this device was approved for no longer exists")
@@ -195,9 +225,7 @@ extension SQLiteStorage: DeviceAuthorizationStorage {
             let row = try DeviceAuthorizationRow.filter(DeviceAuthorizationRow.CodeColumn.userCodeHash == Tokens.hash(letters))
                 .fetchOne(db)
         else { throw DeviceApprovalError.unknown }
-        if row.groupID != nil || row.redeemedAt != nil { throw DeviceApprovalError.alreadyApproved }
-        if row.deniedAt != nil { throw DeviceApprovalError.alreadyDenied }
-        guard now < row.expiresAt else { throw DeviceApprovalError.expired }
+        if let problem = row.decisionProblem(at: now) { throw problem }
         return row
     }
 

@@ -45,6 +45,14 @@ struct InviteRow: ServerRecord, PersistableRecord {
     var redeemedBy: String?
 }
 
+extension InviteRow {
+    /// Why this invite cannot be redeemed now, or nil: one rule for both backends.
+    static func redemptionProblem(redeemedAt: Double?, expiresAt: Double, now: Double) -> InviteError? {
+        if redeemedAt != nil { return .used }
+        return expiresAt > now ? nil : .expired
+    }
+}
+
 extension SQLiteStorage: InviteStorage {
     public func createInvite(groupID: String, createdBy: String, lifetime: Int) async throws -> Invite {
         let now = self.now
@@ -73,8 +81,9 @@ extension SQLiteStorage: InviteStorage {
         let epoch = self.epoch
         return try await pool.write { db in
             guard var invite = try InviteRow.fetchOne(db, key: Tokens.hash(letters)) else { throw InviteError.unknown }
-            guard invite.redeemedAt == nil else { throw InviteError.used }
-            guard invite.expiresAt > now else { throw InviteError.expired }
+            if let problem = InviteRow.redemptionProblem(redeemedAt: invite.redeemedAt, expiresAt: invite.expiresAt, now: now) {
+                throw problem
+            }
             guard let group = try GroupRow.fetchOne(db, key: invite.groupID) else { throw InviteError.unknown }
             let token = try Self.insertEnrollment(db, groupID: group.id, deviceID: deviceID, name: trimmed, at: now)
             invite.redeemedAt = now

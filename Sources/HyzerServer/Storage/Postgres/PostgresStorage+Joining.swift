@@ -43,34 +43,27 @@ extension PostgresStorage: DeviceAuthorizationStorage, InviteStorage {
         }
     }
 
-    private struct CodeRow: Sendable {
-        var deviceCodeHash: Data
-        var deviceID: String
-        var name: String
-        var expiresAt: Double
-        var pollInterval: Double
-        var polledAt: Double?
-        var groupID: String?
-        var deniedAt: Double?
-        var redeemedAt: Double?
-    }
-
+    /// The code's row, locked until the transaction ends (two instances redeeming the same
+    /// code at once: one waits, then sees it spent).
     private static func code(
         _ connection: PostgresConnection, where condition: PostgresQuery, logger: Logger
     ) async throws
-        -> CodeRow?
+        -> DeviceAuthorizationRow?
     {
         var query: PostgresQuery = """
-            SELECT device_code_hash, device_id, name, expires_at, poll_interval, polled_at, group_id, denied_at, redeemed_at
+            SELECT device_code_hash, user_code_hash, device_id, name, created_at, expires_at, poll_interval, polled_at,
+                   group_id, approved_at, denied_at, redeemed_at
             FROM device_authorizations WHERE
             """
         query.sql += " " + condition.sql + " FOR UPDATE"
         query.binds = condition.binds
         let rows = try await connection.query(query, logger: logger)
-        for try await row in rows.decode((Data, String, String, Double, Double, Double?, String?, Double?, Double?).self) {
-            return CodeRow(
-                deviceCodeHash: row.0, deviceID: row.1, name: row.2, expiresAt: row.3, pollInterval: row.4, polledAt: row.5,
-                groupID: row.6, deniedAt: row.7, redeemedAt: row.8)
+        for try await row in rows.decode(
+            (Data, Data, String, String, Double, Double, Double, Double?, String?, Double?, Double?, Double?).self)
+        {
+            return DeviceAuthorizationRow(
+                deviceCodeHash: row.0, userCodeHash: row.1, deviceID: row.2, name: row.3, createdAt: row.4, expiresAt: row.5,
+                pollInterval: row.6, polledAt: row.7, groupID: row.8, approvedAt: row.9, deniedAt: row.10, redeemedAt: row.11)
         }
         return nil
     }
@@ -82,23 +75,19 @@ extension PostgresStorage: DeviceAuthorizationStorage, InviteStorage {
         let logger = self.logger
         let hash = Tokens.hash(deviceCode)
         return try await transaction { connection -> DeviceTokenOutcome in
-            guard let row = try await Self.code(connection, where: "device_code_hash = \(hash)", logger: logger) else {
+            guard var row = try await Self.code(connection, where: "device_code_hash = \(hash)", logger: logger) else {
                 return .refused(.invalidGrant, "unknown device code; ask for a new one")
             }
-            if row.redeemedAt != nil {
-                return .refused(.invalidGrant, "this device code was already exchanged for a token; ask for a new one")
-            }
-            if row.deniedAt != nil { return .refused(.accessDenied, "the group's admin denied this device") }
-            guard now < row.expiresAt else {
-                return .refused(.expiredToken, "the code expired before it was approved; ask for a new one")
-            }
-            guard let groupID = row.groupID else {
-                let tooSoon = row.polledAt.map { now - $0 < row.pollInterval } ?? false
-                try await connection.query(
-                    "UPDATE device_authorizations SET polled_at = \(now) WHERE device_code_hash = \(hash)", logger: logger)
-                return tooSoon
-                    ? .refused(.slowDown, "polled sooner than \(Int(row.pollInterval)) s after the last poll")
-                    : .refused(.authorizationPending, "waiting for the group's admin to approve the code")
+            let groupID: String
+            switch row.poll(at: now) {
+            case .refused(let refusal, let message):
+                if refusal == .authorizationPending || refusal == .slowDown {
+                    try await connection.query(
+                        "UPDATE device_authorizations SET polled_at = \(row.polledAt) WHERE device_code_hash = \(hash)",
+                        logger: logger)
+                }
+                return .refused(refusal, message)
+            case .enroll(let approved): groupID = approved
             }
             guard let group = try await Self.group(connection, id: groupID, logger: logger) else {
                 return .refused(.accessDenied, "the group this device was approved for no longer exists")
@@ -148,15 +137,13 @@ extension PostgresStorage: DeviceAuthorizationStorage, InviteStorage {
     private static func waitingCode(
         _ connection: PostgresConnection, _ userCode: String, now: Double, logger: Logger
     )
-        async throws -> CodeRow
+        async throws -> DeviceAuthorizationRow
     {
         guard let letters = DeviceUserCode.normalize(userCode) else { throw DeviceApprovalError.malformed }
         guard let row = try await code(connection, where: "user_code_hash = \(Tokens.hash(letters))", logger: logger) else {
             throw DeviceApprovalError.unknown
         }
-        if row.groupID != nil || row.redeemedAt != nil { throw DeviceApprovalError.alreadyApproved }
-        if row.deniedAt != nil { throw DeviceApprovalError.alreadyDenied }
-        guard now < row.expiresAt else { throw DeviceApprovalError.expired }
+        if let problem = row.decisionProblem(at: now) { throw problem }
         return row
     }
 
@@ -200,8 +187,9 @@ extension PostgresStorage: DeviceAuthorizationStorage, InviteStorage {
             var invite: (groupID: String, expiresAt: Double, redeemedAt: Double?)?
             for try await row in rows.decode((String, Double, Double?).self) { invite = row }
             guard let invite else { throw InviteError.unknown }
-            guard invite.redeemedAt == nil else { throw InviteError.used }
-            guard invite.expiresAt > now else { throw InviteError.expired }
+            if let problem = InviteRow.redemptionProblem(redeemedAt: invite.redeemedAt, expiresAt: invite.expiresAt, now: now) {
+                throw problem
+            }
             guard let group = try await Self.group(connection, id: invite.groupID, logger: logger) else {
                 throw InviteError.unknown
             }
