@@ -54,6 +54,20 @@ import Testing
         #expect(rewritten.status == 0, "without the trigger the rewrite goes through: \(rewritten.stderr)")
     }
 
+    /// A link for a group that is not there is "not found" (the foreign key answers), and
+    /// nothing is stored.
+    @Test func aLinkForAGroupThatIsNotThereIsNotFound() async throws {
+        let h = try await Harness.make(.postgres)
+        await #expect(throws: StorageError.notFound("no group nope")) { try await h.storage.createViewToken(groupID: "nope") }
+        await #expect(throws: StorageError.notFound("no group nope")) {
+            try await h.storage.createSummaryLink(groupID: "nope", roundID: UUID())
+        }
+        let location = try #require((h.storage as? PostgresStorage)?.location)
+        let rows = try await TestPostgres.shared.execute(
+            "SELECT (SELECT count(*) FROM view_tokens) + (SELECT count(*) FROM summary_links)", in: location)
+        #expect(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
     /// Migrations are named, applied once, and recorded; reopening keeps the epoch.
     @Test func migrationsAreNamedAndAppliedOnce() async throws {
         let location = try await TestPostgres.shared.freshDatabase()

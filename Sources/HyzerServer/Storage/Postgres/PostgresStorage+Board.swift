@@ -8,34 +8,29 @@ import PostgresNIO
 extension PostgresStorage: LiveBoardStorage {
     public func createViewToken(groupID: String) async throws -> String {
         let token = Tokens.generate(prefix: "hzv_")
-        let now = self.now
-        let logger = self.logger
-        try await transaction { connection in
-            guard try await Self.group(connection, id: groupID, logger: logger) != nil else {
-                throw StorageError.notFound("no group \(groupID)")
-            }
-            try await connection.query(
-                "INSERT INTO view_tokens (token_hash, group_id, created_at) VALUES (\(Tokens.hash(token)), \(groupID), \(now))",
-                logger: logger)
-        }
+        try await insert(
+            "INSERT INTO view_tokens (token_hash, group_id, created_at) VALUES (\(Tokens.hash(token)), \(groupID), \(now))",
+            forGroup: groupID)
         return token
     }
 
     public func createSummaryLink(groupID: String, roundID: UUID) async throws -> String {
         let token = Tokens.generate(prefix: "hzs_")
-        let now = self.now
-        let logger = self.logger
-        try await transaction { connection in
-            guard try await Self.group(connection, id: groupID, logger: logger) != nil else {
-                throw StorageError.notFound("no group \(groupID)")
-            }
-            try await connection.query(
-                """
-                INSERT INTO summary_links (token_hash, group_id, round_id, created_at)
-                VALUES (\(Tokens.hash(token)), \(groupID), \(roundID), \(now))
-                """, logger: logger)
-        }
+        try await insert(
+            """
+            INSERT INTO summary_links (token_hash, group_id, round_id, created_at)
+            VALUES (\(Tokens.hash(token)), \(groupID), \(roundID), \(now))
+            """, forGroup: groupID)
         return token
+    }
+
+    /// One insert of a row that names a group: the foreign key answers for an unknown group.
+    private func insert(_ query: PostgresQuery, forGroup groupID: String) async throws {
+        do {
+            try await client.query(query, logger: logger)
+        } catch  where Self.sqlState(error) == "23503" {
+            throw StorageError.notFound("no group \(groupID)")
+        }
     }
 
     public func viewGroup(token: String) async throws -> String? {
