@@ -114,6 +114,31 @@ import Testing
         await serving.close()
     }
 
+    /// A restore keeps what was revoked since the backup (SQLite's rule). Negative
+    /// control: the same backup restored into a database that never revoked anything still
+    /// grants the token.
+    @Test func aRestoreKeepsTheRevocationsMadeSinceTheBackup() async throws {
+        let location = try await TestPostgres.shared.freshDatabase()
+        let storage = try await PostgresStorage.open(location)
+        let (group, _) = try await storage.createGroup(name: "League")
+        let stolen = try await storage.enroll(groupID: group.id, deviceID: "stolen", name: "Phone")
+        let kept = try await storage.enroll(groupID: group.id, deviceID: "kept", name: "Kiosk")
+        let backup = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-pg-\(UUID().uuidString).dump")
+        defer { try? FileManager.default.removeItem(at: backup) }
+        try await storage.backup(to: backup)
+        try await storage.revoke(groupID: group.id, deviceID: "stolen")
+        _ = try await PostgresStorage.restore(backup: backup, into: location)
+        #expect(try await storage.authenticate(token: stolen) == nil)
+        #expect(try await storage.authenticate(token: kept)?.deviceID == "kept")
+        await storage.close()
+
+        let elsewhere = try await TestPostgres.shared.freshDatabase()
+        _ = try await PostgresStorage.restore(backup: backup, into: elsewhere)
+        let copy = try await PostgresStorage.open(elsewhere)
+        #expect(try await copy.authenticate(token: stolen)?.deviceID == "stolen", "the backup itself grants the token")
+        await copy.close()
+    }
+
     /// A push through one instance pokes the live sockets of another.
     @Test func aPushThroughOneInstancePokesTheOthers() async throws {
         let location = try await TestPostgres.shared.freshDatabase()

@@ -209,6 +209,39 @@ import Testing
         #expect(after > before)
     }
 
+    /// A restore keeps what was revoked since the backup: a stolen phone's token does not
+    /// come back with an older copy. Negative control: the backup alone, put in place
+    /// without the restore command, still grants the token.
+    @Test func aRestoreKeepsTheRevocationsMadeSinceTheBackup() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-revoked-\(UUID().uuidString)")
+        let bare = dir.appendingPathExtension("bare")
+        let backup = dir.appendingPathExtension("backup")
+        defer { for url in [dir, bare, backup] { try? FileManager.default.removeItem(at: url) } }
+        let storage = try SQLiteStorage(directory: dir)
+        let (group, _) = try await storage.createGroup(name: "League")
+        let stolen = try await storage.enroll(groupID: group.id, deviceID: "stolen", name: "Phone")
+        let kept = try await storage.enroll(groupID: group.id, deviceID: "kept", name: "Kiosk")
+        let view = try await storage.createViewToken(groupID: group.id)
+        try await storage.backup(to: backup)
+        try await storage.revoke(groupID: group.id, deviceID: "stolen")
+        #expect(try await storage.revokeViewTokens(groupID: group.id) == 1)
+        try storage.close()
+
+        _ = try SQLiteStorage.restore(backup: backup, into: dir)
+        let restored = try SQLiteStorage(directory: dir)
+        #expect(try await restored.authenticate(token: stolen) == nil)
+        #expect(try await restored.viewGroup(token: view) == nil)
+        #expect(try await restored.authenticate(token: kept)?.deviceID == "kept")
+        #expect(try await restored.devices(groupID: group.id).first { $0.deviceID == "stolen" }?.revokedAt != nil)
+        try restored.close()
+
+        try FileManager.default.createDirectory(at: bare, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: backup, to: bare.appendingPathComponent(SQLiteStorage.fileName))
+        let copy = try SQLiteStorage(directory: bare)
+        #expect(try await copy.authenticate(token: stolen)?.deviceID == "stolen", "the backup itself grants the token")
+        try copy.close()
+    }
+
     @Test func epochSurvivesRestartsButNotARestore() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-epoch-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }

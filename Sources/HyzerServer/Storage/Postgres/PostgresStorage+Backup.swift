@@ -35,6 +35,7 @@ extension PostgresStorage {
         guard FileManager.default.fileExists(atPath: backup.path) else {
             throw StorageError.notFound("no backup file at \(backup.path)")
         }
+        let carried = try await revocations(of: location, logger: logger)
         try await run(
             "pg_restore",
             ["--clean", "--if-exists", "--no-owner", "--single-transaction"] + location.libpq.arguments + [backup.path],
@@ -43,11 +44,88 @@ extension PostgresStorage {
         defer { Task { await storage.close() } }
         let epoch = UUID().uuidString.lowercased()
         try await storage.transaction { connection in
+            if let carried {
+                let applied = try await apply(carried, connection, logger: logger)
+                if applied > 0 {
+                    logger.notice("revocations made since the backup carried over", metadata: ["rows": "\(applied)"])
+                }
+            }
             try await connection.query("UPDATE server_meta SET value = \(epoch) WHERE key = 'epoch'", logger: logger)
             try await connection.query(
                 "SELECT pg_notify(\(Self.channel), \(PostgresFeedListener.epochMessage(epoch)))", logger: logger)
         }
         return epoch
+    }
+
+    /// The revocations of the database a restore is about to replace (SQLiteStorage's rule):
+    /// nil (with a warning) when they cannot be read, or the database has no schema yet.
+    static func revocations(of location: PostgresLocation, logger: Logger) async throws -> Revocations? {
+        do {
+            let storage = try await open(location, logger: logger)
+            defer { Task { await storage.close() } }
+            return try await storage.transaction(readOnly: true) { connection in
+                var r = Revocations()
+                func hashes(_ query: PostgresQuery) async throws -> [Revocations.Credential] {
+                    var found: [Revocations.Credential] = []
+                    for try await (hash, at) in try await connection.query(query, logger: logger).decode((Data, Double).self) {
+                        found.append(.init(tokenHash: hash, revokedAt: at))
+                    }
+                    return found
+                }
+                r.credentials = try await hashes("SELECT token_hash, revoked_at FROM credentials WHERE revoked_at IS NOT NULL")
+                r.viewTokens = try await hashes("SELECT token_hash, revoked_at FROM view_tokens WHERE revoked_at IS NOT NULL")
+                r.summaryLinks = try await hashes(
+                    "SELECT token_hash, revoked_at FROM summary_links WHERE revoked_at IS NOT NULL")
+                let devices = try await connection.query(
+                    "SELECT group_id, device_id, revoked_at FROM devices WHERE revoked_at IS NOT NULL", logger: logger)
+                for try await (group, device, at) in devices.decode((String, String, Double).self) {
+                    r.devices.append(.init(groupID: group, deviceID: device, revokedAt: at))
+                }
+                return r
+            }
+        } catch {
+            logger.warning(
+                "cannot read the revocations of the database being replaced; revoke again what was revoked since the backup",
+                metadata: ["error": "\(describe(error))"])
+            return nil
+        }
+    }
+
+    /// Applies revocations to the rows still live; returns how many it revoked.
+    static func apply(_ r: Revocations, _ connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var applied = 0
+        func count(_ query: PostgresQuery) async throws {
+            for try await _ in try await connection.query(query, logger: logger).decode(Int.self) { applied += 1 }
+        }
+        for c in r.credentials {
+            try await count(
+                """
+                UPDATE credentials SET revoked_at = \(c.revokedAt) WHERE token_hash = \(c.tokenHash) AND revoked_at IS NULL
+                RETURNING 1
+                """)
+        }
+        for c in r.viewTokens {
+            try await count(
+                """
+                UPDATE view_tokens SET revoked_at = \(c.revokedAt) WHERE token_hash = \(c.tokenHash) AND revoked_at IS NULL
+                RETURNING 1
+                """)
+        }
+        for c in r.summaryLinks {
+            try await count(
+                """
+                UPDATE summary_links SET revoked_at = \(c.revokedAt) WHERE token_hash = \(c.tokenHash) AND revoked_at IS NULL
+                RETURNING 1
+                """)
+        }
+        for d in r.devices {
+            try await count(
+                """
+                UPDATE devices SET revoked_at = \(d.revokedAt)
+                WHERE group_id = \(d.groupID) AND device_id = \(d.deviceID) AND revoked_at IS NULL RETURNING 1
+                """)
+        }
+        return applied
     }
 
     /// Runs a PostgreSQL client program to its end; its error output becomes the message.
