@@ -35,6 +35,8 @@ enum ServerLoadBenchmark {
     static func run(_ options: Options, in workspace: Workspace) async throws -> Figures {
         let server = try siblingBinary("hyzer-server")
         let dataDirectory = workspace.subdirectory("server")
+        // The instances' logs go in the workspace, which only SQLite's data would create.
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         let groups = try await prepare(options, data: dataDirectory)
         log(
             "server-load: \(options.groups) groups x \(options.devices) devices on \(options.instances) instance(s), \(options.database.map { "\($0)" } ?? "SQLite")"
