@@ -63,13 +63,16 @@ lint:
 format:
 	$(SWIFT) format format --in-place --parallel --recursive $(LINT_PATHS)
 
-# The sync simulation's 1,000 seeds and the three-instance PostgreSQL load run on their own
-# after the rest: a few CPU-minutes that would otherwise share the two cores with the tests
-# that time real servers on loopback.
+# Run on their own after the rest, each group in a test process of its own: the tests that
+# hold TLS servers, a joining kiosk's polls and three PostgreSQL-backed instances (they missed
+# their liveness bounds when the whole suite shared the two cores with them), then the sync
+# simulation's 1,000 seeds (a few CPU-minutes).
+SEPARATE_TESTS := ServerOperationsTests|JoinServiceTests|CLITLSTests|MultiInstanceTests
 test: deps lint
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --skip "SimulationTests|MultiInstanceTests"
-	$(SWIFT) test --skip-build --filter "SimulationTests|MultiInstanceTests"
+	$(SWIFT) test --skip-build --skip "$(SEPARATE_TESTS)|SimulationTests"
+	$(SWIFT) test --skip-build --filter "$(SEPARATE_TESTS)"
+	$(SWIFT) test --skip-build --filter SimulationTests
 	$(MAKE) browser-test
 	$(MAKE) fuzz-api
 	$(MAKE) appliance-test-short
