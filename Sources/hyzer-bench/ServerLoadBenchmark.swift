@@ -45,7 +45,7 @@ enum ServerLoadBenchmark {
         var processes: [ChildProcess] = []
         var urls: [String] = []
         for index in 0..<options.instances {
-            let port = try freeLoopbackPort()
+            let port = try SoakBenchmark.freePort()
             let place = options.database.map { ["--database", $0.url] } ?? ["--data", dataDirectory.path]
             processes.append(
                 try await ChildProcess.start(
@@ -65,7 +65,6 @@ enum ServerLoadBenchmark {
 
         // The watchers: a socket and a puller per group.
         var watchers: [Task<Void, Never>] = []
-        var sockets: [LiveSocket] = []
         for (index, group) in groups.enumerated() {
             let link = group.link(device: 0, url: urls[index % urls.count])
             let client = SyncClient(link: link, http: http)
@@ -74,7 +73,6 @@ enum ServerLoadBenchmark {
                 event in
                 if case .poke = event { poke.yield() }
             }
-            sockets.append(socket)
             watchers.append(Task { try? await socket.run() })
             watchers.append(
                 Task {
@@ -155,7 +153,6 @@ enum ServerLoadBenchmark {
         tally.measuring.store(false, ordering: .relaxed)
         let unseen = tally.sent.withLock { $0.count }
         for watcher in watchers { watcher.cancel() }
-        for socket in sockets { _ = socket }
         try? await http.shutdown()
         let samples = tally.latencies.withLock { $0 }
         log(
@@ -232,23 +229,5 @@ enum ServerLoadBenchmark {
             try await Task.sleep(for: .milliseconds(25))
         }
         throw BenchError("the server at \(url) did not come up")
-    }
-
-    /// A free loopback port (bound, then released for the server to take).
-    static func freeLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        guard bound == 0 else { throw BenchError("cannot bind a loopback port") }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
