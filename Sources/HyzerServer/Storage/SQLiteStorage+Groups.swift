@@ -34,17 +34,15 @@ extension SQLiteStorage {
     }
 
     /// The token's principal, inside a transaction the caller already holds; nil for an
-    /// unknown or revoked token.
+    /// unknown or revoked token. A statement SQLite keeps prepared: every push and pull
+    /// asks it, the push inside the single writer.
     static func principal(_ db: Database, token: String) throws -> Principal? {
         guard token.utf8.count <= Tokens.longest else { return nil }
-        guard
-            let credential =
-                try CredentialRow
-                .filter(key: Tokens.hash(token))
-                .filter(CredentialRow.Columns.revokedAt == nil)
-                .fetchOne(db),
-            let role = Principal.Role(rawValue: credential.role)
+        let statement = try db.cachedStatement(
+            sql: "SELECT group_id, role, device_id FROM credentials WHERE token_hash = ? AND revoked_at IS NULL")
+        guard let row = try Row.fetchOne(statement, arguments: [Tokens.hash(token)]),
+            let role = Principal.Role(rawValue: row[1])
         else { return nil }
-        return Principal(groupID: credential.groupID, role: role, deviceID: credential.deviceID)
+        return Principal(groupID: row[0], role: role, deviceID: row[2])
     }
 }

@@ -35,6 +35,12 @@ public final class SQLiteStorage: SyncStorage {
     public let clock: any HyzerClock
     /// The highest seq written to the state file, so it only ever moves forward.
     let headMark: Mutex<Int64>
+    /// The state file, open for writing for the life of this instance (`noteHead`).
+    let stateFile: Int32
+    /// Decoded rounds and courses by seq, for validating pushes (`RecordMemo`).
+    let recordMemo = RecordMemo()
+    /// Pushes waiting for the writer, committed together (`commitPushes`).
+    let commits = PushCommitQueue()
     /// When the free space was last looked at, and the warning it gave.
     let spaceWatch = Mutex<(checkedAt: Duration?, warning: String?)>((nil, nil))
     let logger: Logger
@@ -68,6 +74,12 @@ public final class SQLiteStorage: SyncStorage {
             self.epoch = epoch
             headMark = Mutex(head)
             try Self.writeState(directory, epoch: epoch, head: head)
+            let statePath = directory.appendingPathComponent(Self.stateFileName).path
+            stateFile = open(statePath, O_WRONLY | O_CLOEXEC)
+            guard stateFile >= 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: statePath])
+            }
+            recordMemo.committed(through: head)
             noteSpace()
         } catch {
             throw StorageFault.classify(error, path: path) ?? error
@@ -78,4 +90,6 @@ public final class SQLiteStorage: SyncStorage {
     var now: Double { clock.date.timeIntervalSince1970 }
 
     public func close() throws { try pool.close() }
+
+    deinit { _ = Glibc.close(stateFile) }
 }
