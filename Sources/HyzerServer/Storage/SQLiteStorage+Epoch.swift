@@ -77,11 +77,11 @@ extension SQLiteStorage {
     /// torn one reads as no state file, which gives a new epoch); the restore command
     /// rotates the epoch explicitly anyway.
     func noteHead(_ head: Int64) {
-        let failure = headMark.withLock { mark -> Int32? in
-            guard head > mark else { return nil }
-            mark = head
+        let failure = stateMark.withLock { mark -> Int32? in
+            guard head > mark.head, mark.file >= 0 else { return nil }
+            mark.head = head
             let bytes = Self.stateBytes(epoch: epoch, head: head)
-            let written = bytes.withUnsafeBytes { pwrite(stateFile, $0.baseAddress, $0.count, 0) }
+            let written = bytes.withUnsafeBytes { pwrite(mark.file, $0.baseAddress, $0.count, 0) }
             return written == bytes.count ? nil : errno
         }
         if let failure {

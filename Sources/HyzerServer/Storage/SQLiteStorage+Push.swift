@@ -48,15 +48,21 @@ extension SQLiteStorage {
         let memo = recordMemo
         return try await named {
             try await self.pool.write { db in
-                let outcomes = pushes.map { push in
-                    Result { () throws -> PushOutcome in
+                var outcomes: [Result<PushOutcome, any Error>] = []
+                for push in pushes {
+                    do {
                         var outcome: PushOutcome?
                         try db.inSavepoint {
                             outcome = try Self.apply(push, db: db, memo: memo, now: now)
                             return .commit
                         }
                         guard let outcome else { throw DatabaseError(message: "a push's savepoint ended without its results") }
-                        return outcome
+                        outcomes.append(.success(outcome))
+                    } catch {
+                        // An error that ended the whole transaction (SQLite rolls back on a
+                        // full disk, for one) fails every push in it, as itself.
+                        guard db.isInsideTransaction else { throw error }
+                        outcomes.append(.failure(error))
                     }
                 }
                 // Decoded statements may be remembered up to the head as this commits (not
@@ -130,6 +136,12 @@ final class PushCommitQueue: Sendable {
     typealias Commit = @Sendable ([PendingPush]) async throws -> [Result<PushOutcome, any Error>]
 
     private let state = Mutex<(waiting: [Waiting], draining: Bool)>(([], false))
+    private let transactions = Atomic<Int>(0)
+
+    /// Pushes waiting for a transaction (not the ones in the transaction under way).
+    var waiting: Int { state.withLock { $0.waiting.count } }
+    /// Transactions run so far.
+    var batches: Int { transactions.load(ordering: .relaxed) }
 
     /// Waits for the transaction that commits `push`. `commit` runs a batch; the push that
     /// finds the queue idle starts draining it with its own (they are all the storage's).
@@ -155,6 +167,7 @@ final class PushCommitQueue: Sendable {
                 return taken
             }
             if batch.isEmpty { return }
+            transactions.add(1, ordering: .relaxed)
             do {
                 let outcomes = try await commit(batch.map(\.push))
                 for (waiting, outcome) in zip(batch, outcomes) { waiting.reply.resume(with: outcome) }

@@ -33,10 +33,9 @@ public final class SQLiteStorage: SyncStorage {
     let pool: DatabasePool
     /// Where every stored timestamp comes from (a `ManualClock` in tests).
     public let clock: any HyzerClock
-    /// The highest seq written to the state file, so it only ever moves forward.
-    let headMark: Mutex<Int64>
-    /// The state file, open for writing for the life of this instance (`noteHead`).
-    let stateFile: Int32
+    /// The highest seq written to the state file, so it only ever moves forward, and the
+    /// file, open for writing until `close` (-1 after).
+    let stateMark: Mutex<(head: Int64, file: Int32)>
     /// Decoded rounds and courses by seq, for validating pushes (`RecordMemo`).
     let recordMemo = RecordMemo()
     /// Pushes waiting for the writer, committed together (`commitPushes`).
@@ -72,13 +71,11 @@ public final class SQLiteStorage: SyncStorage {
 
             let (epoch, head) = try Self.decideEpoch(pool, directory: directory, logger: logger)
             self.epoch = epoch
-            headMark = Mutex(head)
             try Self.writeState(directory, epoch: epoch, head: head)
             let statePath = directory.appendingPathComponent(Self.stateFileName).path
-            stateFile = open(statePath, O_WRONLY | O_CLOEXEC)
-            guard stateFile >= 0 else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: statePath])
-            }
+            let stateFile = open(statePath, O_WRONLY | O_CLOEXEC)
+            guard stateFile >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: statePath]) }
+            stateMark = Mutex((head, stateFile))
             recordMemo.committed(through: head)
             noteSpace()
         } catch {
@@ -89,7 +86,17 @@ public final class SQLiteStorage: SyncStorage {
     /// Seconds since 1970 by the injected clock, the unit every `*_at` column stores.
     var now: Double { clock.date.timeIntervalSince1970 }
 
-    public func close() throws { try pool.close() }
+    public func close() throws {
+        closeStateFile()
+        try pool.close()
+    }
 
-    deinit { _ = Glibc.close(stateFile) }
+    deinit { closeStateFile() }
+
+    private func closeStateFile() {
+        stateMark.withLock { mark in
+            if mark.file >= 0 { _ = Glibc.close(mark.file) }
+            mark.file = -1
+        }
+    }
 }

@@ -1,0 +1,125 @@
+import Foundation
+import HyzerSyncProtocol
+import Synchronization
+import Testing
+
+@testable import HyzerServer
+
+/// SQLite's group commit: pushes that arrive while the writer is busy are committed in the
+/// next transaction together, each in a savepoint of its own.
+@Suite struct GroupCommitTests {
+    /// Holds SQLite's writer (as a long transaction would) until `release`.
+    final class WriterHold: Sendable {
+        private final class Flag: Sendable { let value = Atomic<Bool>(false) }
+        private let gate = DispatchSemaphore(value: 0)
+        private let task: Task<Void, any Error>
+
+        init(_ storage: SQLiteStorage) async throws {
+            let gate = self.gate
+            let held = Flag()
+            task = Task.detached {
+                try await storage.pool.writeWithoutTransaction { _ in
+                    held.value.store(true, ordering: .relaxed)
+                    gate.wait()
+                }
+            }
+            try await until { held.value.load(ordering: .relaxed) }
+        }
+
+        func release() async throws {
+            gate.signal()
+            try await task.value
+        }
+    }
+
+    static func until(_ condition: () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(condition())
+    }
+
+    @Test func pushesThatWaitForTheWriterCommitInOneTransaction() async throws {
+        let h = try Harness()
+        let storage = h.sqlite
+        let g = try await h.group()
+        let f = try Fixture()
+        _ = try await storage.push(groupID: g.groupID, deviceID: g.device, records: f.setupRecords)
+        let before = storage.commits.batches
+
+        let hold = try await WriterHold(storage)
+        func push(_ hole: Int) async throws -> PushResponse {
+            try await storage.push(groupID: g.groupID, deviceID: g.device, records: [.scoreEvent(f.event(hole: hole))])
+        }
+        // The first push's transaction waits for the writer; the other eight wait for it.
+        let first = Task { try await push(1) }
+        try await Self.until { storage.commits.batches - before == 1 }
+        let rest = Task {
+            try await withThrowingTaskGroup(of: PushResponse.self) { group in
+                for hole in 2...9 { group.addTask { try await push(hole) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        try await Self.until { storage.commits.waiting == 8 }
+        try await hold.release()
+        let responses = try await [first.value] + rest.value
+
+        #expect(responses.count == 9)
+        #expect(responses.allSatisfy { $0.results.map(\.status) == [.created] })
+        #expect(Set(responses.compactMap { $0.results.first?.seq }).count == 9)
+        #expect(storage.commits.batches - before == 2)
+        let pulled = try await storage.pull(groupID: g.groupID, after: 0, limit: 100)
+        #expect(pulled.records.count == 2 + 9)
+    }
+
+    /// A push refused inside the shared transaction (its token revoked) is rolled back
+    /// alone: the pushes around it in the same transaction are committed.
+    @Test func aRefusedPushDoesNotTakeTheOthersInItsTransactionWithIt() async throws {
+        let h = try Harness()
+        let storage = h.sqlite
+        let g = try await h.group()
+        let revoked = try await storage.enroll(groupID: g.groupID, deviceID: "lost-phone", name: "Lost")
+        try await storage.revoke(groupID: g.groupID, deviceID: "lost-phone")
+        let f = try Fixture()
+        _ = try await storage.push(groupID: g.groupID, deviceID: g.device, records: f.setupRecords)
+        let before = storage.commits.batches
+
+        let hold = try await WriterHold(storage)
+        let first = Task {
+            try await storage.push(as: DeviceClaim(token: g.token, device: g.device), records: [.scoreEvent(f.event(hole: 1))])
+        }
+        try await Self.until { storage.commits.batches - before == 1 }
+        let lost = Task {
+            try await storage.push(
+                as: DeviceClaim(token: revoked, device: "lost-phone"), records: [.scoreEvent(f.event(hole: 2))])
+        }
+        let last = Task {
+            try await storage.push(as: DeviceClaim(token: g.token, device: g.device), records: [.scoreEvent(f.event(hole: 3))])
+        }
+        try await Self.until { storage.commits.waiting == 2 }
+        try await hold.release()
+
+        #expect(try await first.value.response.results.map(\.status) == [.created])
+        await #expect(throws: AccessRefusal.self) { try await lost.value }
+        #expect(try await last.value.response.results.map(\.status) == [.created])
+        #expect(storage.commits.batches - before == 2)
+        let holes = try await storage.pull(groupID: g.groupID, after: 0, limit: 100).records.compactMap { pulled -> Int? in
+            if case .scoreEvent(let e) = pulled.record { return e.hole }
+            return nil
+        }
+        #expect(holes.sorted() == [1, 3])
+    }
+
+    /// A decoded statement is remembered only once its seq is committed: a seq a
+    /// rolled-back transaction drew can name another statement later.
+    @Test func theMemoRemembersOnlyCommittedSeqs() throws {
+        let memo = RecordMemo()
+        let f = try Fixture()
+        memo.committed(through: 10)
+        memo.remember(.course(f.course), seq: 10)
+        memo.remember(.round(f.round), seq: 11)
+        #expect(memo.record(seq: 10) == .course(f.course))
+        #expect(memo.record(seq: 11) == nil)
+        memo.committed(through: 11)
+        memo.remember(.round(f.round), seq: 11)
+        #expect(memo.record(seq: 11) == .round(f.round))
+    }
+}
