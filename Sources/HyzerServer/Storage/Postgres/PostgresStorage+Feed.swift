@@ -2,20 +2,26 @@ import Foundation
 import HyzerSyncProtocol
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// Push and pull on PostgreSQL: the feed, its head, and the pokes to other instances.
 extension PostgresStorage: SyncStorage {
     public func push(groupID: String, deviceID: String, records: [SyncRecord]) async throws -> PushResponse {
-        try await push(records: records) { _ in (Principal(groupID: groupID, role: .device, deviceID: deviceID), deviceID) }
-            .response
+        try await push(records: records) { _, _ in
+            (Principal(groupID: groupID, role: .device, deviceID: deviceID), deviceID, false)
+        }
+        .response
     }
 
     public func push(as claim: DeviceClaim, records: [SyncRecord]) async throws -> (principal: Principal, response: PushResponse)
     {
         let logger = self.logger
-        return try await push(records: records) { connection in
-            try await Self.principal(connection, token: claim.token, lockingCredential: true, logger: logger)
-                .requireDevice(claimed: claim.device)
+        return try await push(records: records) { connection, lockingGroup in
+            let (principal, deviceID) = try await Self.pushPrincipal(
+                connection, token: claim.token, lockingGroup: lockingGroup, logger: logger
+            )
+            .requireDevice(claimed: claim.device)
+            return (principal, deviceID, lockingGroup)
         }
     }
 
@@ -25,20 +31,28 @@ extension PostgresStorage: SyncStorage {
 
     /// One transaction per batch, committed before this returns (`synchronous_commit` on:
     /// the commit is on the server's disk), so the caller's acknowledgement is never ahead
-    /// of it.
+    /// of it. Five round trips for a batch that appends: BEGIN, the principal with the
+    /// group's lock, the ledger's reads, its writes with the head and the NOTIFY, COMMIT
+    /// (each trip costs both processes a wake-up, and they share the cores).
+    ///
+    /// `access` names the device and may take the group's push lock in the same statement
+    /// (it is told whether to, and says whether it did).
     private func push(
         records: [SyncRecord],
-        access: @escaping @Sendable (PostgresConnection) async throws -> (principal: Principal, deviceID: String)
+        access:
+            @escaping @Sendable (PostgresConnection, _ lockingGroup: Bool) async throws -> (
+                principal: Principal, deviceID: String, lockedGroup: Bool
+            )
     ) async throws -> (principal: Principal, response: PushResponse) {
         let now = self.now
         let logger = self.logger
         let seams = pushSeams.withLock { $0 }
         let (principal, results, head) = try await transaction { connection in
-            let (principal, deviceID) = try await access(connection)
+            let (principal, deviceID, locked) = try await access(connection, seams.serialisesPushes)
             let groupID = principal.groupID
             // Serialises the group's pushes until this commits: no later push of the group
             // can draw a seq before this one's rows are visible (the pull cursor's safety).
-            if seams.serialisesPushes {
+            if seams.serialisesPushes && !locked {
                 try await connection.query(
                     "SELECT pg_advisory_xact_lock(\(Self.lockSpace), hashtext(\(groupID)))", logger: logger)
             }
@@ -56,13 +70,12 @@ extension PostgresStorage: SyncStorage {
                 if let seq = result.seq { result.seq = seqs.real(seq) }
                 return result
             }
-            let head = try await Self.head(connection, groupID: groupID, logger: logger)
-            if seqs.count > 0 {
-                // Delivered to every listening instance when (and only if) this commits.
-                try await connection.query(
-                    "SELECT pg_notify(\(Self.channel), \(PostgresFeedListener.feedMessage(groupID: groupID, head: head)))",
-                    logger: logger)
-            }
+            // Under the group's lock the seqs just drawn are the group's newest; a batch of
+            // duplicates only asks for the head.
+            let head =
+                if seams.serialisesPushes, let last = seqs.drawn.last { last } else {
+                    try await Self.head(connection, groupID: groupID, logger: logger)
+                }
             await seams.beforeCommit?(records)
             return (principal, results, head)
         }
@@ -90,36 +103,67 @@ extension PostgresStorage: SyncStorage {
 
     public func pull(groupID: String, after: Int64, limit: Int) async throws -> PullResponse {
         let epoch = self.epoch
-        let logger = self.logger
-        return try await transaction(readOnly: true) { connection in
-            try await Self.page(connection, groupID: groupID, after: after, limit: limit, epoch: epoch, logger: logger)
+        let rows = try await client.query(
+            """
+            SELECT (SELECT coalesce(max(seq), 0) FROM changes WHERE group_id = \(groupID)), seq, payload
+            FROM (SELECT 1) one
+            LEFT JOIN LATERAL (
+                SELECT seq, payload FROM changes WHERE group_id = \(groupID) AND seq > \(after) ORDER BY seq LIMIT \(limit)
+            ) page ON true
+            ORDER BY seq
+            """, logger: logger)
+        var head: Int64 = 0
+        var records: [PulledRecord] = []
+        for try await (groupHead, seq, payload) in rows.decode((Int64, Int64?, Data?).self) {
+            head = groupHead
+            if let seq, let payload { records.append(PulledRecord(seq: seq, record: try Self.decodePulled(payload))) }
         }
+        return Self.page(records, after: after, head: head, epoch: epoch)
     }
 
+    /// One statement: the token's principal, the group's head and the page, all from the
+    /// statement's one snapshot (so `hasMore` agrees with the page, as a REPEATABLE READ
+    /// transaction of three statements did in five round trips). The page is only handed
+    /// out once the principal is checked.
     public func pull(as claim: DeviceClaim, after: Int64, limit: Int) async throws -> PullResponse {
         let epoch = self.epoch
-        let logger = self.logger
-        return try await transaction(readOnly: true) { connection in
-            let (principal, _) = try await Self.principal(connection, token: claim.token, logger: logger)
-                .requireDevice(claimed: claim.device)
-            return try await Self.page(
-                connection, groupID: principal.groupID, after: after, limit: limit, epoch: epoch, logger: logger)
+        // An over-long token is no token (refused below, as an unknown one), not a query.
+        let token = claim.token.utf8.count <= Tokens.longest ? claim.token : ""
+        let rows = try await client.query(
+            """
+            WITH p AS (
+                SELECT group_id, role, device_id FROM credentials
+                WHERE token_hash = \(Tokens.hash(token)) AND revoked_at IS NULL)
+            SELECT p.group_id, p.role, p.device_id,
+                (SELECT coalesce(max(seq), 0) FROM changes WHERE group_id = p.group_id), page.seq, page.payload
+            FROM p LEFT JOIN LATERAL (
+                SELECT seq, payload FROM changes WHERE group_id = p.group_id AND seq > \(after) ORDER BY seq LIMIT \(limit)
+            ) page ON true
+            ORDER BY page.seq
+            """, logger: logger)
+        var principal: Principal?
+        var head: Int64 = 0
+        var payloads: [(Int64, Data)] = []
+        for try await (groupID, role, deviceID, groupHead, seq, payload)
+            in rows.decode((String, String, String?, Int64, Int64?, Data?).self)
+        {
+            if principal == nil {
+                guard let role = Principal.Role(rawValue: role) else { break }
+                principal = Principal(groupID: groupID, role: role, deviceID: deviceID)
+            }
+            head = groupHead
+            if let seq, let payload { payloads.append((seq, payload)) }
         }
+        _ = try principal.requireDevice(claimed: claim.device)
+        let records = try payloads.map { PulledRecord(seq: $0.0, record: try Self.decodePulled($0.1)) }
+        return Self.page(records, after: after, head: head, epoch: epoch)
     }
 
-    private static func page(
-        _ connection: PostgresConnection, groupID: String, after: Int64, limit: Int, epoch: String, logger: Logger
-    ) async throws -> PullResponse {
-        let decoder = SyncCoding.decoder()
-        var records: [PulledRecord] = []
-        let rows = try await connection.query(
-            "SELECT seq, payload FROM changes WHERE group_id = \(groupID) AND seq > \(after) ORDER BY seq LIMIT \(limit)",
-            logger: logger)
-        for try await (seq, payload) in rows.decode((Int64, Data).self) {
-            records.append(PulledRecord(seq: seq, record: try decoder.decode(SyncRecord.self, from: payload)))
-        }
-        // The same snapshot as the page (REPEATABLE READ), so `hasMore` agrees with it.
-        let head = try await Self.head(connection, groupID: groupID, logger: logger)
+    private static func decodePulled(_ payload: Data) throws -> SyncRecord {
+        try SyncCoding.decoder().decode(SyncRecord.self, from: payload)
+    }
+
+    private static func page(_ records: [PulledRecord], after: Int64, head: Int64, epoch: String) -> PullResponse {
         let next = records.last?.seq ?? after
         return PullResponse(epoch: epoch, records: records, next: next, head: head, hasMore: next < head)
     }
@@ -150,16 +194,7 @@ struct PostgresFeedLedger: FeedLedger {
         _ connection: PostgresConnection, groupID: String, records: [SyncRecord], logger: Logger
     ) async throws -> PostgresFeedLedger {
         var ledger = PostgresFeedLedger()
-        let decoder = SyncCoding.decoder()
         let ids = Array(Set(records.map(\.id)))
-        let statements = try await connection.query(
-            """
-            SELECT kind, record_id, version, seq, payload FROM changes
-            WHERE group_id = \(groupID) AND record_id = ANY(\(ids))
-            """, logger: logger)
-        for try await (kind, id, version, seq, payload) in statements.decode((String, UUID, UUID, Int64, Data).self) {
-            ledger.stored[StatementKey(kind: kind, id: id, version: version)] = FeedEntry(seq: seq, payload: payload)
-        }
         let superseded = Array(
             Set(
                 records.flatMap { record -> [UUID] in
@@ -177,8 +212,10 @@ struct PostgresFeedLedger: FeedLedger {
                     groupID: groupID, eventID: event, roundID: round, participantID: participant, hole: hole, seq: seq)
             }
         }
-        // The current versions: of each record named, of each event's round and round's
-        // course; then of the courses of the rounds just read.
+        // One query for the rest: the statements stored under the batch's ids (a retry's
+        // repeats), the current version of each record named and of each event's round,
+        // and the current version of those rounds' courses. A round names its course in
+        // its payload, the protocol's JSON (`data.courseID`), which the query reads.
         var wanted = Set(ids)
         for record in records {
             switch record {
@@ -187,28 +224,51 @@ struct PostgresFeedLedger: FeedLedger {
             default: break
             }
         }
-        var asked: Set<UUID> = []
-        while !wanted.isEmpty {
-            asked.formUnion(wanted)
-            let rows = try await connection.query(
-                """
+        let rows = try await connection.query(
+            """
+            WITH cur AS (
                 SELECT c.kind, c.record_id, c.lifecycle, c.updated_at, c.version, ch.payload
                 FROM current_records c JOIN changes ch ON ch.seq = c.seq
-                WHERE c.group_id = \(groupID) AND c.record_id = ANY(\(Array(wanted)))
-                """, logger: logger)
-            var next: Set<UUID> = []
-            for try await (kind, id, lifecycle, updatedAt, version, payload)
-                in rows.decode((String, UUID, Int, Double, UUID, Data).self)
-            {
-                let record = try? decoder.decode(SyncRecord.self, from: payload)
+                WHERE c.group_id = \(groupID) AND c.record_id = ANY(\(Array(wanted))))
+            SELECT true, kind, record_id, version, seq, payload, NULL::int, NULL::float8 FROM changes
+                WHERE group_id = \(groupID) AND record_id = ANY(\(ids))
+            UNION ALL
+            SELECT false, kind, record_id, version, NULL::int8, payload, lifecycle, updated_at FROM cur
+            UNION ALL
+            SELECT false, c.kind, c.record_id, c.version, NULL::int8, ch.payload, c.lifecycle, c.updated_at
+                FROM cur r
+                JOIN current_records c ON c.group_id = \(groupID) AND c.kind = 'course'
+                    AND c.record_id = (convert_from(r.payload, 'UTF8')::jsonb #>> '{data,courseID}')::uuid
+                JOIN changes ch ON ch.seq = c.seq
+                WHERE r.kind = 'round' AND NOT c.record_id = ANY(\(Array(wanted)))
+            """, logger: logger)
+        for try await (stored, kind, id, version, seq, payload, lifecycle, updatedAt)
+            in rows.decode((Bool, String, UUID, UUID, Int64?, Data, Int?, Double?).self)
+        {
+            if stored, let seq {
+                ledger.stored[StatementKey(kind: kind, id: id, version: version)] = FeedEntry(seq: seq, payload: payload)
+            } else if let lifecycle, let updatedAt {
                 ledger.current[RecordKey(kind: kind, id: id)] = (
-                    ChangeStamp(lifecycle: lifecycle, updatedAt: updatedAt, version: version), record
+                    ChangeStamp(lifecycle: lifecycle, updatedAt: updatedAt, version: version), decoded(payload)
                 )
-                if case .round(let r)? = record, !asked.contains(r.courseID) { next.insert(r.courseID) }
             }
-            wanted = next
         }
         return ledger
+    }
+
+    /// Decoded rounds and courses by their exact bytes: the same statement is read for
+    /// every event of a round, and the bytes are the whole key (no seq to go stale when a
+    /// restore reuses seqs, on this instance or another).
+    private static let decodedPayloads = Mutex<[Data: SyncRecord]>([:])
+
+    private static func decoded(_ payload: Data) -> SyncRecord? {
+        if let known = decodedPayloads.withLock({ $0[payload] }) { return known }
+        guard let record = try? SyncCoding.decoder().decode(SyncRecord.self, from: payload) else { return nil }
+        decodedPayloads.withLock { memo in
+            if memo.count >= RecordMemo.capacity { memo.removeAll(keepingCapacity: true) }
+            memo[payload] = record
+        }
+        return record
     }
 
     func storedStatements(groupID: String, records: [SyncRecord]) throws -> [StatementKey: FeedEntry] { stored }
@@ -246,48 +306,52 @@ struct PostgresFeedLedger: FeedLedger {
         func real(_ seq: Int64) -> Int64 { seq < 0 ? drawn[Int(-seq) - 1] : seq }
     }
 
-    /// Stores the batch's decisions: the appended statements, the new current versions,
-    /// the new events' cells.
+    /// Stores the batch's decisions in one statement: seqs drawn for what was appended
+    /// (in order, so a group's seqs stay dense when nothing fails, as on SQLite), the
+    /// statements, the new current versions, the new events' cells, and the NOTIFY that
+    /// every instance hears if (and only when) this commits. The inserts are data-modifying
+    /// CTEs: they run once each, and the foreign keys to `changes` are checked at the end
+    /// of the statement, when its rows are there.
     func write(_ connection: PostgresConnection, logger: Logger) async throws -> Seqs {
-        guard !appended.isEmpty else { return Seqs(drawn: []) }
-        var drawn: [Int64] = []
-        drawn.reserveCapacity(appended.count)
-        let draw = try await connection.query(
-            "SELECT nextval('changes_seq_seq') FROM generate_series(1, \(appended.count))", logger: logger)
-        for try await seq in draw.decode(Int64.self) { drawn.append(seq) }
-        drawn.sort()
-        let seqs = Seqs(drawn: drawn)
-        let first = appended[0]
-        try await connection.query(
-            """
-            INSERT INTO changes (seq, group_id, kind, record_id, version, payload, pushed_by, received_at)
-            SELECT s, \(first.groupID), k, r, v, p, \(first.pushedBy), \(first.receivedAt)
-            FROM unnest(\(drawn), \(appended.map(\.kind)), \(appended.map(\.recordID)), \(appended.map(\.version)),
-                        \(appended.map { ByteBuffer(data: $0.payload) })) AS t(s, k, r, v, p)
-            """, logger: logger)
+        guard let first = appended.first else { return Seqs(drawn: []) }
+        // Provisional seq -k is the k-th seq drawn.
+        func slot(_ seq: Int64) -> Int { Int(-seq) }
         let currents = Array(madeCurrent.values)
-        if !currents.isEmpty {
-            try await connection.query(
-                """
+        let rows = try await connection.query(
+            """
+            WITH s AS (
+                SELECT array_agg(x ORDER BY x) AS seqs
+                FROM (SELECT nextval('changes_seq_seq') AS x FROM generate_series(1, \(appended.count))) d),
+            ins AS (
+                INSERT INTO changes (seq, group_id, kind, record_id, version, payload, pushed_by, received_at)
+                SELECT s.seqs[t.o::int], \(first.groupID), t.k, t.r, t.v, t.p, \(first.pushedBy), \(first.receivedAt)
+                FROM s, unnest(\(appended.map(\.kind)), \(appended.map(\.recordID)), \(appended.map(\.version)),
+                               \(appended.map { ByteBuffer(data: $0.payload) })) WITH ORDINALITY AS t(k, r, v, p, o)),
+            cur AS (
                 INSERT INTO current_records (group_id, kind, record_id, seq, lifecycle, updated_at, version)
-                SELECT \(first.groupID), k, r, s, l, u, v
-                FROM unnest(\(currents.map(\.kind)), \(currents.map(\.recordID)), \(currents.map { seqs.real($0.seq) }),
-                            \(currents.map(\.lifecycle)), \(currents.map(\.updatedAt)), \(currents.map(\.version)))
-                    AS t(k, r, s, l, u, v)
+                SELECT \(first.groupID), t.k, t.r, s.seqs[t.o::int], t.l, t.u, t.v
+                FROM s, unnest(\(currents.map(\.kind)), \(currents.map(\.recordID)), \(currents.map { slot($0.seq) }),
+                               \(currents.map(\.lifecycle)), \(currents.map(\.updatedAt)), \(currents.map(\.version)))
+                    AS t(k, r, o, l, u, v)
                 ON CONFLICT (group_id, kind, record_id) DO UPDATE SET
                     seq = excluded.seq, lifecycle = excluded.lifecycle, updated_at = excluded.updated_at,
-                    version = excluded.version
-                """, logger: logger)
-        }
-        if !indexed.isEmpty {
-            try await connection.query(
-                """
+                    version = excluded.version),
+            ev AS (
                 INSERT INTO events (group_id, event_id, round_id, participant_id, hole, seq)
-                SELECT \(first.groupID), e, r, p, h, s
-                FROM unnest(\(indexed.map(\.eventID)), \(indexed.map(\.roundID)), \(indexed.map(\.participantID)),
-                            \(indexed.map(\.hole)), \(indexed.map { seqs.real($0.seq) })) AS t(e, r, p, h, s)
-                """, logger: logger)
-        }
-        return seqs
+                SELECT \(first.groupID), t.e, t.r, t.p, t.h, s.seqs[t.o::int]
+                FROM s, unnest(\(indexed.map(\.eventID)), \(indexed.map(\.roundID)), \(indexed.map(\.participantID)),
+                               \(indexed.map(\.hole)), \(indexed.map { slot($0.seq) })) AS t(e, r, p, h, o))
+            SELECT s.seqs, pg_notify(\(PostgresStorage.channel),
+                -- PostgresFeedListener.feedMessage: "feed HEAD GROUP"
+                'feed ' || s.seqs[array_length(s.seqs, 1)] || ' ' || \(first.groupID))::text
+            FROM s
+            """, logger: logger)
+        for try await (drawn, _) in rows.decode(([Int64], String).self) { return Seqs(drawn: drawn) }
+        throw NoSeqsDrawn()
+    }
+
+    /// The write statement returned no row (its aggregate always returns one).
+    struct NoSeqsDrawn: Error, CustomStringConvertible {
+        var description: String { "the feed drew no seqs for a batch" }
     }
 }
