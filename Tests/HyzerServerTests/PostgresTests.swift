@@ -91,9 +91,10 @@ import Testing
         let listening = Task { try await PostgresFeedListener(storage: serving, hub: hub, logger: Logger(label: "test")).run() }
         defer { listening.cancel() }
         let (group, _) = try await serving.createGroup(name: "League")
-        _ = try await serving.enroll(groupID: group.id, deviceID: "phone", name: "Phone")
+        let token = try await serving.enroll(groupID: group.id, deviceID: "phone", name: "Phone")
+        let phone = DeviceClaim(token: token, device: "phone")
         let f = try Fixture()
-        _ = try await serving.push(groupID: group.id, deviceID: "phone", records: f.setupRecords)
+        _ = try await serving.push(as: phone, records: f.setupRecords)
         let backup = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-pg-\(UUID().uuidString).dump")
         defer { try? FileManager.default.removeItem(at: backup) }
         try await serving.backup(to: backup)
@@ -111,6 +112,11 @@ import Testing
         }
         #expect(heard, "the running instance still answers with the old epoch")
         #expect(try await serving.pull(groupID: group.id, after: 0, limit: 10).epoch == epoch)
+        // The statements the instance prepared on its connections before the restore
+        // recreated the tables still push and pull.
+        let again = try await serving.push(as: phone, records: [.scoreEvent(f.event(hole: 2))])
+        #expect(again.response.results.map(\.status) == [.created])
+        #expect(try await serving.pull(as: phone, after: 0, limit: 10).records.count == 3)
         await serving.close()
     }
 

@@ -129,30 +129,18 @@ extension PostgresStorage: SyncStorage {
         let epoch = self.epoch
         // An over-long token is no token (refused below, as an unknown one), not a query.
         let token = claim.token.utf8.count <= Tokens.longest ? claim.token : ""
-        let rows = try await client.query(
-            """
-            WITH p AS (
-                SELECT group_id, role, device_id FROM credentials
-                WHERE token_hash = \(Tokens.hash(token)) AND revoked_at IS NULL)
-            SELECT p.group_id, p.role, p.device_id,
-                (SELECT coalesce(max(seq), 0) FROM changes WHERE group_id = p.group_id), page.seq, page.payload
-            FROM p LEFT JOIN LATERAL (
-                SELECT seq, payload FROM changes WHERE group_id = p.group_id AND seq > \(after) ORDER BY seq LIMIT \(limit)
-            ) page ON true
-            ORDER BY page.seq
-            """, logger: logger)
+        let rows = try await client.execute(
+            PostgresStatements.Pull(tokenHash: Tokens.hash(token), after: after, limit: Int64(limit)), logger: logger)
         var principal: Principal?
         var head: Int64 = 0
         var payloads: [(Int64, Data)] = []
-        for try await (groupID, role, deviceID, groupHead, seq, payload)
-            in rows.decode((String, String, String?, Int64, Int64?, Data?).self)
-        {
+        for try await row in rows {
             if principal == nil {
-                guard let role = Principal.Role(rawValue: role) else { break }
-                principal = Principal(groupID: groupID, role: role, deviceID: deviceID)
+                guard let role = Principal.Role(rawValue: row.role) else { break }
+                principal = Principal(groupID: row.groupID, role: role, deviceID: row.deviceID)
             }
-            head = groupHead
-            if let seq, let payload { payloads.append((seq, payload)) }
+            head = row.head
+            if let seq = row.seq, let payload = row.payload { payloads.append((seq, payload)) }
         }
         _ = try principal.requireDevice(claimed: claim.device)
         let records = try payloads.map { PulledRecord(seq: $0.0, record: try Self.decodePulled($0.1)) }
@@ -224,32 +212,15 @@ struct PostgresFeedLedger: FeedLedger {
             default: break
             }
         }
-        let rows = try await connection.query(
-            """
-            WITH cur AS (
-                SELECT c.kind, c.record_id, c.lifecycle, c.updated_at, c.version, ch.payload
-                FROM current_records c JOIN changes ch ON ch.seq = c.seq
-                WHERE c.group_id = \(groupID) AND c.record_id = ANY(\(Array(wanted))))
-            SELECT true, kind, record_id, version, seq, payload, NULL::int, NULL::float8 FROM changes
-                WHERE group_id = \(groupID) AND record_id = ANY(\(ids))
-            UNION ALL
-            SELECT false, kind, record_id, version, NULL::int8, payload, lifecycle, updated_at FROM cur
-            UNION ALL
-            SELECT false, c.kind, c.record_id, c.version, NULL::int8, ch.payload, c.lifecycle, c.updated_at
-                FROM cur r
-                JOIN current_records c ON c.group_id = \(groupID) AND c.kind = 'course'
-                    AND c.record_id = (convert_from(r.payload, 'UTF8')::jsonb #>> '{data,courseID}')::uuid
-                JOIN changes ch ON ch.seq = c.seq
-                WHERE r.kind = 'round' AND NOT c.record_id = ANY(\(Array(wanted)))
-            """, logger: logger)
-        for try await (stored, kind, id, version, seq, payload, lifecycle, updatedAt)
-            in rows.decode((Bool, String, UUID, UUID, Int64?, Data, Int?, Double?).self)
-        {
-            if stored, let seq {
-                ledger.stored[StatementKey(kind: kind, id: id, version: version)] = FeedEntry(seq: seq, payload: payload)
-            } else if let lifecycle, let updatedAt {
-                ledger.current[RecordKey(kind: kind, id: id)] = (
-                    ChangeStamp(lifecycle: lifecycle, updatedAt: updatedAt, version: version), decoded(payload)
+        let rows = try await connection.execute(
+            PostgresStatements.LedgerRead(groupID: groupID, wanted: Array(wanted), ids: ids), logger: logger)
+        for try await row in rows {
+            if row.stored, let seq = row.seq {
+                ledger.stored[StatementKey(kind: row.kind, id: row.id, version: row.version)] = FeedEntry(
+                    seq: seq, payload: row.payload)
+            } else if let lifecycle = row.lifecycle, let updatedAt = row.updatedAt {
+                ledger.current[RecordKey(kind: row.kind, id: row.id)] = (
+                    ChangeStamp(lifecycle: lifecycle, updatedAt: updatedAt, version: row.version), decoded(row.payload)
                 )
             }
         }
@@ -306,47 +277,14 @@ struct PostgresFeedLedger: FeedLedger {
         func real(_ seq: Int64) -> Int64 { seq < 0 ? drawn[Int(-seq) - 1] : seq }
     }
 
-    /// Stores the batch's decisions in one statement: seqs drawn for what was appended
-    /// (in order, so a group's seqs stay dense when nothing fails, as on SQLite), the
-    /// statements, the new current versions, the new events' cells, and the NOTIFY that
-    /// every instance hears if (and only when) this commits. The inserts are data-modifying
-    /// CTEs: they run once each, and the foreign keys to `changes` are checked at the end
-    /// of the statement, when its rows are there.
+    /// Stores the batch's decisions in one statement (`PostgresStatements.FeedWrite`).
     func write(_ connection: PostgresConnection, logger: Logger) async throws -> Seqs {
-        guard let first = appended.first else { return Seqs(drawn: []) }
-        // Provisional seq -k is the k-th seq drawn.
-        func slot(_ seq: Int64) -> Int { Int(-seq) }
-        let currents = Array(madeCurrent.values)
-        let rows = try await connection.query(
-            """
-            WITH s AS (
-                SELECT array_agg(x ORDER BY x) AS seqs
-                FROM (SELECT nextval('changes_seq_seq') AS x FROM generate_series(1, \(appended.count))) d),
-            ins AS (
-                INSERT INTO changes (seq, group_id, kind, record_id, version, payload, pushed_by, received_at)
-                SELECT s.seqs[t.o::int], \(first.groupID), t.k, t.r, t.v, t.p, \(first.pushedBy), \(first.receivedAt)
-                FROM s, unnest(\(appended.map(\.kind)), \(appended.map(\.recordID)), \(appended.map(\.version)),
-                               \(appended.map { ByteBuffer(data: $0.payload) })) WITH ORDINALITY AS t(k, r, v, p, o)),
-            cur AS (
-                INSERT INTO current_records (group_id, kind, record_id, seq, lifecycle, updated_at, version)
-                SELECT \(first.groupID), t.k, t.r, s.seqs[t.o::int], t.l, t.u, t.v
-                FROM s, unnest(\(currents.map(\.kind)), \(currents.map(\.recordID)), \(currents.map { slot($0.seq) }),
-                               \(currents.map(\.lifecycle)), \(currents.map(\.updatedAt)), \(currents.map(\.version)))
-                    AS t(k, r, o, l, u, v)
-                ON CONFLICT (group_id, kind, record_id) DO UPDATE SET
-                    seq = excluded.seq, lifecycle = excluded.lifecycle, updated_at = excluded.updated_at,
-                    version = excluded.version),
-            ev AS (
-                INSERT INTO events (group_id, event_id, round_id, participant_id, hole, seq)
-                SELECT \(first.groupID), t.e, t.r, t.p, t.h, s.seqs[t.o::int]
-                FROM s, unnest(\(indexed.map(\.eventID)), \(indexed.map(\.roundID)), \(indexed.map(\.participantID)),
-                               \(indexed.map(\.hole)), \(indexed.map { slot($0.seq) })) AS t(e, r, p, h, o))
-            SELECT s.seqs, pg_notify(\(PostgresStorage.channel),
-                -- PostgresFeedListener.feedMessage: "feed HEAD GROUP"
-                'feed ' || s.seqs[array_length(s.seqs, 1)] || ' ' || \(first.groupID))::text
-            FROM s
-            """, logger: logger)
-        for try await (drawn, _) in rows.decode(([Int64], String).self) { return Seqs(drawn: drawn) }
+        guard !appended.isEmpty else { return Seqs(drawn: []) }
+        let rows = try await connection.execute(
+            PostgresStatements.FeedWrite(
+                appended: appended, currents: Array(madeCurrent.values), events: indexed, channel: PostgresStorage.channel),
+            logger: logger)
+        for try await drawn in rows { return Seqs(drawn: drawn) }
         throw NoSeqsDrawn()
     }
 

@@ -85,17 +85,11 @@ extension PostgresStorage {
     {
         guard lockingGroup else { return try await principal(connection, token: token, lockingCredential: true, logger: logger) }
         guard token.utf8.count <= Tokens.longest else { return nil }
-        let hash = Tokens.hash(token)
-        let rows = try await connection.query(
-            """
-            WITH c AS (
-                SELECT group_id, role, device_id FROM credentials
-                WHERE token_hash = \(hash) AND revoked_at IS NULL FOR SHARE)
-            SELECT group_id, role, device_id, pg_advisory_xact_lock(\(lockSpace), hashtext(group_id))::text FROM c
-            """, logger: logger)
-        for try await (groupID, role, deviceID, _) in rows.decode((String, String, String?, String).self) {
-            guard let role = Principal.Role(rawValue: role) else { return nil }
-            return Principal(groupID: groupID, role: role, deviceID: deviceID)
+        let rows = try await connection.execute(
+            PostgresStatements.PushPrincipal(tokenHash: Tokens.hash(token), lockSpace: lockSpace), logger: logger)
+        for try await row in rows {
+            guard let role = Principal.Role(rawValue: row.role) else { return nil }
+            return Principal(groupID: row.groupID, role: role, deviceID: row.deviceID)
         }
         return nil
     }
