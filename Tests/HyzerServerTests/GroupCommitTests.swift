@@ -10,24 +10,27 @@ import Testing
 @Suite struct GroupCommitTests {
     /// Holds SQLite's writer (as a long transaction would) until `release`.
     final class WriterHold: Sendable {
-        private final class Flag: Sendable { let value = Atomic<Bool>(false) }
-        private let gate = DispatchSemaphore(value: 0)
+        private final class Flags: Sendable {
+            let held = Atomic<Bool>(false)
+            let released = Atomic<Bool>(false)
+        }
+        private let flags = Flags()
         private let task: Task<Void, any Error>
 
         init(_ storage: SQLiteStorage) async throws {
-            let gate = self.gate
-            let held = Flag()
+            let flags = self.flags
+            // The writer is GRDB's own thread, not the cooperative pool's: it may poll.
             task = Task.detached {
                 try await storage.pool.writeWithoutTransaction { _ in
-                    held.value.store(true, ordering: .relaxed)
-                    gate.wait()
+                    flags.held.store(true, ordering: .relaxed)
+                    while !flags.released.load(ordering: .relaxed) { usleep(1000) }
                 }
             }
-            try await until { held.value.load(ordering: .relaxed) }
+            try await until { flags.held.load(ordering: .relaxed) }
         }
 
         func release() async throws {
-            gate.signal()
+            flags.released.store(true, ordering: .relaxed)
             try await task.value
         }
     }
