@@ -2,9 +2,11 @@ import Foundation
 import GRDB
 import HyzerKit
 
-// The server's tables as GRDB records, one per table, so every query goes through the
-// query interface (typed columns, bound values) instead of SQL text. The tables are the
-// shipped schema's (ServerSchema.swift).
+// The server's tables as GRDB records, one per table, so queries go through the query
+// interface (typed columns, bound values) instead of SQL text. The exceptions are what runs
+// inside the single writer for every record pushed (`SQLiteFeedLedger`, the token lookup):
+// prepared SQL there, with bound values, because building requests was the server's
+// ceiling. The tables are the shipped schema's (ServerSchema.swift).
 //
 // Times are stored as seconds since 1970 (REAL), as the first schema did; ids and versions
 // as 16-byte blobs (GRDB's default for UUID, the same bytes the first raw-SQL code bound).
@@ -119,16 +121,12 @@ struct FeedEntry: Decodable, Sendable, FetchableRecord, TableRecord {
 
     var seq: Int64
     var payload: Data
-
-    /// The row of `current_records` that points at this change, if it is the current version.
-    static let current = hasOne(CurrentRecordRow.self, using: CurrentRecordRow.changeForeignKey)
 }
 
 /// A row of `current_records`: the winning version of a mutable record (course, player,
 /// round), kept to validate new pushes.
 struct CurrentRecordRow: ServerRecord, PersistableRecord {
     static let databaseTableName = "current_records"
-    static let changeForeignKey = ForeignKey([Columns.seq], to: [ChangeRow.Columns.seq])
 
     var groupID: String
     var kind: String
