@@ -68,10 +68,13 @@ enum PostgresStatements {
     }
 
     /// What a push batch reads before it decides (`PostgresFeedLedger.read`): the
-    /// statements stored under its ids (`stored` true, with their seq), and the current
-    /// version of each record it names, of each event's round, and of those rounds'
-    /// courses (a round names its course in its payload, the protocol's JSON
-    /// `data.courseID`).
+    /// statements stored under its (kind, id)s (`stored` true, with their seq), and the
+    /// current version of each record it names, of each event's round, and of those
+    /// rounds' courses (a round names its course in its payload, the protocol's JSON
+    /// `data.courseID`). Every lookup names the whole key of an index, (group, kind, id):
+    /// the plan this statement keeps stays an index probe however the group's feed grows
+    /// (with only the group in the key it read the group's whole feed, a push slower with
+    /// every score).
     struct LedgerRead: PostgresPreparedStatement {
         typealias Row = (
             stored: Bool, kind: String, id: UUID, version: UUID, seq: Int64?, payload: Data, lifecycle: Int?,
@@ -80,10 +83,12 @@ enum PostgresStatements {
         static let sql = """
             WITH cur AS (
                 SELECT c.kind, c.record_id, c.lifecycle, c.updated_at, c.version, ch.payload
-                FROM current_records c JOIN changes ch ON ch.seq = c.seq
-                WHERE c.group_id = $1 AND c.record_id = ANY($2))
-            SELECT true, kind, record_id, version, seq, payload, NULL::int, NULL::float8 FROM changes
-                WHERE group_id = $1 AND record_id = ANY($3)
+                FROM unnest($2::text[], $3::uuid[]) AS w(k, r)
+                JOIN current_records c ON c.group_id = $1 AND c.kind = w.k AND c.record_id = w.r
+                JOIN changes ch ON ch.seq = c.seq)
+            SELECT true, ch.kind, ch.record_id, ch.version, ch.seq, ch.payload, NULL::int, NULL::float8
+                FROM unnest($4::text[], $5::uuid[]) AS q(k, r)
+                JOIN changes ch ON ch.group_id = $1 AND ch.kind = q.k AND ch.record_id = q.r
             UNION ALL
             SELECT false, kind, record_id, version, NULL::int8, payload, lifecycle, updated_at FROM cur
             UNION ALL
@@ -92,18 +97,27 @@ enum PostgresStatements {
                 JOIN current_records c ON c.group_id = $1 AND c.kind = 'course'
                     AND c.record_id = (convert_from(r.payload, 'UTF8')::jsonb #>> '{data,courseID}')::uuid
                 JOIN changes ch ON ch.seq = c.seq
-                WHERE r.kind = 'round' AND NOT c.record_id = ANY($2)
+                WHERE r.kind = 'round' AND NOT EXISTS (SELECT 1 FROM cur WHERE cur.record_id = c.record_id)
             """
 
+        struct Key: Hashable {
+            var kind: String
+            var id: UUID
+        }
+
         var groupID: String
-        var wanted: [UUID]
-        var ids: [UUID]
+        /// The records whose current version the batch needs.
+        var wanted: [Key]
+        /// The records whose stored statements the batch might repeat.
+        var named: [Key]
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 3)
+            var bindings = PostgresBindings(capacity: 5)
             bindings.append(groupID)
-            bindings.append(wanted)
-            bindings.append(ids)
+            bindings.append(wanted.map(\.kind))
+            bindings.append(wanted.map(\.id))
+            bindings.append(named.map(\.kind))
+            bindings.append(named.map(\.id))
             return bindings
         }
 

@@ -182,7 +182,6 @@ struct PostgresFeedLedger: FeedLedger {
         _ connection: PostgresConnection, groupID: String, records: [SyncRecord], logger: Logger
     ) async throws -> PostgresFeedLedger {
         var ledger = PostgresFeedLedger()
-        let ids = Array(Set(records.map(\.id)))
         let superseded = Array(
             Set(
                 records.flatMap { record -> [UUID] in
@@ -204,16 +203,18 @@ struct PostgresFeedLedger: FeedLedger {
         // repeats), the current version of each record named and of each event's round,
         // and the current version of those rounds' courses. A round names its course in
         // its payload, the protocol's JSON (`data.courseID`), which the query reads.
-        var wanted = Set(ids)
+        typealias Key = PostgresStatements.LedgerRead.Key
+        let named = Set(records.map { Key(kind: $0.kind.rawValue, id: $0.id) })
+        var wanted = named
         for record in records {
             switch record {
-            case .scoreEvent(let e): wanted.insert(e.roundID)
-            case .round(let r): wanted.insert(r.courseID)
+            case .scoreEvent(let e): wanted.insert(Key(kind: RecordKind.round.rawValue, id: e.roundID))
+            case .round(let r): wanted.insert(Key(kind: RecordKind.course.rawValue, id: r.courseID))
             default: break
             }
         }
         let rows = try await connection.execute(
-            PostgresStatements.LedgerRead(groupID: groupID, wanted: Array(wanted), ids: ids), logger: logger)
+            PostgresStatements.LedgerRead(groupID: groupID, wanted: Array(wanted), named: Array(named)), logger: logger)
         for try await row in rows {
             if row.stored, let seq = row.seq {
                 ledger.stored[StatementKey(kind: row.kind, id: row.id, version: row.version)] = FeedEntry(
