@@ -159,8 +159,9 @@ extension PostgresStorage: SyncStorage {
 
 /// The PostgreSQL ledger of one push: everything PushBatch can ask about is read up front
 /// (the batch's possible repeats, the cells of the events it supersedes, the current
-/// version of every record it names and of the rounds and courses those lead to), then
-/// the batch decides in memory and `write` stores its decisions in three statements.
+/// version of every record it names and of the rounds and courses those lead to: one
+/// statement, and one more when the batch corrects events), then the batch decides in
+/// memory and `write` stores its decisions in one statement.
 ///
 /// Seqs: an appended row gets a provisional seq (−1, −2, …) and `write` draws the real
 /// ones from the sequence only for what was appended, in order, so a group's seqs stay
