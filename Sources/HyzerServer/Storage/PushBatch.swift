@@ -4,6 +4,12 @@ import HyzerKit
 import HyzerSyncProtocol
 import Synchronization
 
+/// A record of a group's, by (kind, id): the key of its current version.
+struct RecordKey: Hashable, Sendable {
+    var kind: String
+    var id: UUID
+}
+
 /// A statement already in a group's feed, by (kind, id, version): the key a retried push
 /// is recognised by.
 struct StatementKey: Hashable, Sendable {
@@ -216,21 +222,16 @@ struct SQLiteFeedLedger: FeedLedger {
     var memo: RecordMemo? = nil
     private let decoder = SyncCoding.decoder()
 
-    private struct RecordName: Hashable {
-        var kind: String
-        var id: UUID
-    }
-
     func storedStatements(groupID: String, records: [SyncRecord]) throws -> [StatementKey: FeedEntry] {
         // One prepared lookup an id, on the unique index (group_id, kind, record_id, version).
         let statement = try db.cachedStatement(
             sql: "SELECT version, seq, payload FROM changes WHERE group_id = ? AND kind = ? AND record_id = ?")
         var stored: [StatementKey: FeedEntry] = [:]
-        var asked: Set<RecordName> = []
+        var asked: Set<RecordKey> = []
         for record in records {
             let kind = record.kind.rawValue
             // Every stored version of the id comes back, once however many the batch names.
-            guard asked.insert(RecordName(kind: kind, id: record.id)).inserted else { continue }
+            guard asked.insert(RecordKey(kind: kind, id: record.id)).inserted else { continue }
             let rows = try Row.fetchCursor(statement, arguments: [groupID, kind, record.id])
             while let row = try rows.next() {
                 stored[StatementKey(kind: kind, id: record.id, version: row[0])] = FeedEntry(seq: row[1], payload: row[2])

@@ -100,16 +100,11 @@ enum PostgresStatements {
                 WHERE r.kind = 'round' AND NOT EXISTS (SELECT 1 FROM cur WHERE cur.record_id = c.record_id)
             """
 
-        struct Key: Hashable {
-            var kind: String
-            var id: UUID
-        }
-
         var groupID: String
         /// The records whose current version the batch needs.
-        var wanted: [Key]
+        var wanted: [RecordKey]
         /// The records whose stored statements the batch might repeat.
-        var named: [Key]
+        var named: [RecordKey]
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 5)

@@ -167,11 +167,6 @@ extension PostgresStorage: SyncStorage {
 /// ones from the sequence only for what was appended, in order, so a group's seqs stay
 /// dense when nothing fails, as on SQLite.
 struct PostgresFeedLedger: FeedLedger {
-    private struct RecordKey: Hashable {
-        var kind: String
-        var id: UUID
-    }
-
     private var stored: [StatementKey: FeedEntry] = [:]
     private var cells: [UUID: EventRow] = [:]
     private var current: [RecordKey: (stamp: ChangeStamp, record: SyncRecord?)] = [:]
@@ -204,13 +199,12 @@ struct PostgresFeedLedger: FeedLedger {
         // repeats), the current version of each record named and of each event's round,
         // and the current version of those rounds' courses. A round names its course in
         // its payload, the protocol's JSON (`data.courseID`), which the query reads.
-        typealias Key = PostgresStatements.LedgerRead.Key
-        let named = Set(records.map { Key(kind: $0.kind.rawValue, id: $0.id) })
+        let named = Set(records.map { RecordKey(kind: $0.kind.rawValue, id: $0.id) })
         var wanted = named
         for record in records {
             switch record {
-            case .scoreEvent(let e): wanted.insert(Key(kind: RecordKind.round.rawValue, id: e.roundID))
-            case .round(let r): wanted.insert(Key(kind: RecordKind.course.rawValue, id: r.courseID))
+            case .scoreEvent(let e): wanted.insert(RecordKey(kind: RecordKind.round.rawValue, id: e.roundID))
+            case .round(let r): wanted.insert(RecordKey(kind: RecordKind.course.rawValue, id: r.courseID))
             default: break
             }
         }
