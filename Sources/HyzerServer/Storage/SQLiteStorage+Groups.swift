@@ -40,9 +40,7 @@ extension SQLiteStorage {
         guard token.utf8.count <= Tokens.longest else { return nil }
         let statement = try db.cachedStatement(
             sql: "SELECT group_id, role, device_id FROM credentials WHERE token_hash = ? AND revoked_at IS NULL")
-        guard let row = try Row.fetchOne(statement, arguments: [Tokens.hash(token)]),
-            let role = Principal.Role(rawValue: row[1])
-        else { return nil }
-        return Principal(groupID: row[0], role: role, deviceID: row[2])
+        guard let row = try Row.fetchOne(statement, arguments: [Tokens.hash(token)]) else { return nil }
+        return Principal(groupID: row[0], storedRole: row[1], deviceID: row[2])
     }
 }

@@ -13,6 +13,15 @@ public struct Principal: Sendable, Hashable {
     public var deviceID: String?
 }
 
+extension Principal {
+    /// A stored credential's principal (both backends' token lookups); nil for a role this
+    /// server does not know, which grants nothing.
+    init?(groupID: String, storedRole: String, deviceID: String?) {
+        guard let role = Role(rawValue: storedRole) else { return nil }
+        self.init(groupID: groupID, role: role, deviceID: deviceID)
+    }
+}
+
 public struct GroupInfo: Sendable, Hashable {
     public var id: String
     public var name: String

@@ -112,11 +112,14 @@ extension PostgresStorage: SyncStorage {
             ) page ON true
             ORDER BY seq
             """, logger: logger)
+        let decoder = SyncCoding.decoder()
         var head: Int64 = 0
         var records: [PulledRecord] = []
         for try await (groupHead, seq, payload) in rows.decode((Int64, Int64?, Data?).self) {
             head = groupHead
-            if let seq, let payload { records.append(PulledRecord(seq: seq, record: try Self.decodePulled(payload))) }
+            if let seq, let payload {
+                records.append(PulledRecord(seq: seq, record: try decoder.decode(SyncRecord.self, from: payload)))
+            }
         }
         return Self.page(records, after: after, head: head, epoch: epoch)
     }
@@ -136,19 +139,17 @@ extension PostgresStorage: SyncStorage {
         var payloads: [(Int64, Data)] = []
         for try await row in rows {
             if principal == nil {
-                guard let role = Principal.Role(rawValue: row.role) else { break }
-                principal = Principal(groupID: row.groupID, role: role, deviceID: row.deviceID)
+                // An unknown role grants nothing: refused below.
+                guard let known = Principal(groupID: row.groupID, storedRole: row.role, deviceID: row.deviceID) else { break }
+                principal = known
             }
             head = row.head
             if let seq = row.seq, let payload = row.payload { payloads.append((seq, payload)) }
         }
         _ = try principal.requireDevice(claimed: claim.device)
-        let records = try payloads.map { PulledRecord(seq: $0.0, record: try Self.decodePulled($0.1)) }
+        let decoder = SyncCoding.decoder()
+        let records = try payloads.map { PulledRecord(seq: $0.0, record: try decoder.decode(SyncRecord.self, from: $0.1)) }
         return Self.page(records, after: after, head: head, epoch: epoch)
-    }
-
-    private static func decodePulled(_ payload: Data) throws -> SyncRecord {
-        try SyncCoding.decoder().decode(SyncRecord.self, from: payload)
     }
 
     private static func page(_ records: [PulledRecord], after: Int64, head: Int64, epoch: String) -> PullResponse {
@@ -216,7 +217,8 @@ struct PostgresFeedLedger: FeedLedger {
                     seq: seq, payload: row.payload)
             } else if let lifecycle = row.lifecycle, let updatedAt = row.updatedAt {
                 ledger.current[RecordKey(kind: row.kind, id: row.id)] = (
-                    ChangeStamp(lifecycle: lifecycle, updatedAt: updatedAt, version: row.version), decoded(row.payload)
+                    ChangeStamp(lifecycle: lifecycle, updatedAt: updatedAt, version: row.version),
+                    decoded(row.payload, version: row.version)
                 )
             }
         }
@@ -226,14 +228,24 @@ struct PostgresFeedLedger: FeedLedger {
     /// Decoded rounds and courses by their exact bytes: the same statement is read for
     /// every event of a round, and the bytes are the whole key (no seq to go stale when a
     /// restore reuses seqs, on this instance or another).
-    private static let decodedPayloads = Mutex<[Data: SyncRecord]>([:])
+    private static let decodedPayloads = Mutex<[DecodedKey: SyncRecord]>([:])
 
-    private static func decoded(_ payload: Data) -> SyncRecord? {
-        if let known = decodedPayloads.withLock({ $0[payload] }) { return known }
+    /// Hashed by the statement's version (a fresh UUID each), equal only on the same bytes:
+    /// `Data` hashes only its first bytes, which rounds on one course share.
+    private struct DecodedKey: Hashable {
+        var version: UUID
+        var payload: Data
+
+        func hash(into hasher: inout Hasher) { hasher.combine(version) }
+    }
+
+    private static func decoded(_ payload: Data, version: UUID) -> SyncRecord? {
+        let key = DecodedKey(version: version, payload: payload)
+        if let known = decodedPayloads.withLock({ $0[key] }) { return known }
         guard let record = try? SyncCoding.decoder().decode(SyncRecord.self, from: payload) else { return nil }
         decodedPayloads.withLock { memo in
             if memo.count >= RecordMemo.capacity { memo.removeAll(keepingCapacity: true) }
-            memo[payload] = record
+            memo[key] = record
         }
         return record
     }

@@ -68,8 +68,7 @@ extension PostgresStorage {
         for try await (groupID, role, deviceID) in try await connection.query(query, logger: logger)
             .decode((String, String, String?).self)
         {
-            guard let role = Principal.Role(rawValue: role) else { return nil }
-            return Principal(groupID: groupID, role: role, deviceID: deviceID)
+            return Principal(groupID: groupID, storedRole: role, deviceID: deviceID)
         }
         return nil
     }
@@ -87,10 +86,7 @@ extension PostgresStorage {
         guard token.utf8.count <= Tokens.longest else { return nil }
         let rows = try await connection.execute(
             PostgresStatements.PushPrincipal(tokenHash: Tokens.hash(token), lockSpace: lockSpace), logger: logger)
-        for try await row in rows {
-            guard let role = Principal.Role(rawValue: row.role) else { return nil }
-            return Principal(groupID: row.groupID, role: role, deviceID: row.deviceID)
-        }
+        for try await row in rows { return Principal(groupID: row.groupID, storedRole: row.role, deviceID: row.deviceID) }
         return nil
     }
 
