@@ -1,5 +1,7 @@
 import Foundation
+import GRDB
 import HyzerSyncProtocol
+import SQLiteFaults
 import Synchronization
 import Testing
 
@@ -124,5 +126,50 @@ import Testing
         memo.committed(through: 11)
         memo.remember(.round(f.round), seq: 11)
         #expect(memo.record(seq: 11) == .round(f.round))
+    }
+}
+
+extension GroupCommitTests {
+    /// A push that fills the disk inside a shared transaction: SQLite ends the whole
+    /// transaction on SQLITE_FULL, so every push in it fails as the named full-storage fault
+    /// (a 503 with its line over HTTP, not a bare 500) and none is committed or
+    /// acknowledged; once there is room, the same pushes go in. (Negative control: without
+    /// the commit's `isInsideTransaction` check, the push that fitted is answered as
+    /// accepted although SQLite rolled it back.)
+    @Test func aPushThatFillsTheDiskFailsItsWholeTransactionAsNamedFull() async throws {
+        let h = try Harness()
+        let storage = h.sqlite
+        let g = try await h.group()
+        let f = try Fixture()
+        _ = try await storage.push(groupID: g.groupID, deviceID: g.device, records: f.setupRecords)
+        let head = try await storage.head(groupID: g.groupID)
+        let principal = Principal(groupID: g.groupID, role: .device, deviceID: g.device)
+        let fits = PendingPush(records: [.scoreEvent(f.event(hole: 1))]) { _ in (principal, g.device) }
+        // Caps the file at its size now, inside the transaction: a batch this big needs pages.
+        let big = (0..<400).map { i in SyncRecord.scoreEvent(f.event(hole: i % 9 + 1, strokes: i % 6 + 1)) }
+        let cap = PendingPush(records: big) { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            // PRAGMA takes no bound parameter; the value is a number read just above.
+            _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = \(pages)")
+            return (principal, g.device)
+        }
+        let fills = PendingPush(records: big) { _ in (principal, g.device) }
+        do {
+            _ = try await storage.commitPushes([fits, cap])
+            Issue.record("the batch past the cap was accepted")
+        } catch {
+            guard case .full? = error as? StorageFault else {
+                Issue.record("expected the named full-storage fault, got \(error)")
+                return
+            }
+        }
+        #expect(try await storage.head(groupID: g.groupID) == head, "nothing of the failed transaction was committed")
+
+        try await storage.pool.writeWithoutTransaction { db in _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = 1000000") }
+        let outcomes = try await storage.commitPushes([fits, fills])
+        #expect(outcomes.allSatisfy { (try? $0.get()) != nil })
+        let pulled = try await storage.pull(groupID: g.groupID, after: head, limit: 10_000).records
+        let grown = try await storage.head(groupID: g.groupID) - head
+        #expect(pulled.count == 1 + big.count, "pulled \(pulled.count), head grew \(grown)")
     }
 }
