@@ -6,10 +6,11 @@ import KioskCore
 /// the wheel's own layout (`NameWheel.actions(toEnter:predictor:)`) with only the bundled list
 /// behind it, as on a kiosk nobody has played at yet.
 enum NameEntryBenchmark {
-    /// The median knob actions for a person picked at random by the Census's frequencies: every
-    /// bundled name entered once, each counted with its weight; and the same median of the
-    /// fewest actions the wheel's predictions allow (`NamePredictor.information`).
-    static func censusWeightedMedians(list: URL, predictor: NamePredictor) throws -> (actions: Double, floor: Double) {
+    /// The median knob actions for a person picked at random by the bundled list's frequencies
+    /// (the Census's people and the SSA's births): every bundled name entered once, each
+    /// counted with its weight; and the same median of the fewest actions the wheel's
+    /// predictions allow (`NamePredictor.information`).
+    static func peopleWeightedMedians(list: URL, predictor: NamePredictor) throws -> (actions: Double, floor: Double) {
         var entered: [(actions: Double, floor: Double, weight: Double)] = []
         for line in try String(contentsOf: list, encoding: .utf8).split(whereSeparator: \.isNewline)
         where !line.hasPrefix("#") {
@@ -49,6 +50,7 @@ enum NameEntryBenchmark {
         var listedFloor: [Double] = []
         var unlistedFloor = 0.0
         var skipped = 0
+        var (total, entered) = (0, 0)
         let replayed = ContinuousClock.now
         for name in names {
             guard let steps = NameWheel.replay(name, predictor: predictor) else {
@@ -57,6 +59,8 @@ enum NameEntryBenchmark {
                 continue
             }
             let actions = steps.reduce(0) { $0 + abs($1.detents) + 1 }
+            total += actions
+            entered += 1
             let onList = lexicon.contains(name)
             let trace = steps.map { step in
                 let label: String
@@ -80,7 +84,7 @@ enum NameEntryBenchmark {
             }
         }
         let replayTime = ContinuousClock.now - replayed
-        let censusWeighted = try censusWeightedMedians(list: list, predictor: predictor)
+        let peopleWeighted = try peopleWeightedMedians(list: list, predictor: predictor)
         func quantile(_ q: Double, _ values: [Double]) -> Double {
             let sorted = values.sorted()
             guard !sorted.isEmpty else { return .nan }
@@ -90,8 +94,11 @@ enum NameEntryBenchmark {
         }
         func quantile(_ q: Double) -> Double { quantile(q, listed.map(Double.init)) }
         return [
-            "median_actions_census_weighted": censusWeighted.actions,
-            "floor_median_actions_census_weighted": censusWeighted.floor,
+            "median_actions_people_weighted": peopleWeighted.actions,
+            "floor_median_actions_people_weighted": peopleWeighted.floor,
+            // Over every name in FILE, on a list or not: unlike the figures split by the list,
+            // the same names whatever the list holds, so two lists can be compared by it.
+            "mean_actions_all": entered > 0 ? Double(total) / Double(entered) : .nan,
             "median_actions": quantile(0.5),
             "p90_actions": quantile(0.9),
             "actions_per_letter_unlisted": unlisted.letters > 0 ? Double(unlisted.actions) / Double(unlisted.letters) : .nan,

@@ -206,7 +206,8 @@ import Testing
         }
     }
 
-    /// The bundled asset parses: thousands of names, the commonest first, comments skipped.
+    /// The bundled asset parses: thousands of names, the commonest first, comments skipped;
+    /// names of people born since 1990 (the SSA's births), not only the Census's.
     @Test func theBundledListLoads() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("assets/first-names.tsv")
@@ -215,5 +216,7 @@ import Testing
         #expect(lexicon.contains("james") && lexicon.contains("Mary"))
         #expect(!lexicon.contains("#"))
         #expect(NameWheel(text: "Ja", predictor: NamePredictor(bundled: lexicon)).completions.first == "James")
+        for name in ["Liam", "Aiden", "Jayden", "Mia", "Ava"] { #expect(lexicon.contains(name), "\(name)") }
+        #expect(NameWheel(text: "Lia", predictor: NamePredictor(bundled: lexicon)).completions.contains("Liam"))
     }
 }
