@@ -42,12 +42,21 @@ import Testing
         #expect(condition())
     }
 
-    @Test func pushesThatWaitForTheWriterCommitInOneTransaction() async throws {
+    /// What every test here starts from: SQLite storage (`h.sqlite`) with one group whose course
+    /// and round are pushed.
+    static func started() async throws -> (
+        h: Harness, g: (admin: String, device: String, token: String, groupID: String), f: Fixture
+    ) {
         let h = try Harness()
-        let storage = h.sqlite
         let g = try await h.group()
         let f = try Fixture()
-        _ = try await storage.push(groupID: g.groupID, deviceID: g.device, records: f.setupRecords)
+        _ = try await h.sqlite.push(groupID: g.groupID, deviceID: g.device, records: f.setupRecords)
+        return (h, g, f)
+    }
+
+    @Test func pushesThatWaitForTheWriterCommitInOneTransaction() async throws {
+        let (h, g, f) = try await Self.started()
+        let storage = h.sqlite
         let before = storage.commits.batches
 
         let hold = try await WriterHold(storage)
@@ -78,13 +87,10 @@ import Testing
     /// A push refused inside the shared transaction (its token revoked) is rolled back
     /// alone: the pushes around it in the same transaction are committed.
     @Test func aRefusedPushDoesNotTakeTheOthersInItsTransactionWithIt() async throws {
-        let h = try Harness()
+        let (h, g, f) = try await Self.started()
         let storage = h.sqlite
-        let g = try await h.group()
         let revoked = try await storage.enroll(groupID: g.groupID, deviceID: "lost-phone", name: "Lost")
         try await storage.revoke(groupID: g.groupID, deviceID: "lost-phone")
-        let f = try Fixture()
-        _ = try await storage.push(groupID: g.groupID, deviceID: g.device, records: f.setupRecords)
         let before = storage.commits.batches
 
         let hold = try await WriterHold(storage)
@@ -137,11 +143,8 @@ extension GroupCommitTests {
     /// the commit's `isInsideTransaction` check, the push that fitted is answered as
     /// accepted although SQLite rolled it back.)
     @Test func aPushThatFillsTheDiskFailsItsWholeTransactionAsNamedFull() async throws {
-        let h = try Harness()
+        let (h, g, f) = try await Self.started()
         let storage = h.sqlite
-        let g = try await h.group()
-        let f = try Fixture()
-        _ = try await storage.push(groupID: g.groupID, deviceID: g.device, records: f.setupRecords)
         let head = try await storage.head(groupID: g.groupID)
         let principal = Principal(groupID: g.groupID, role: .device, deviceID: g.device)
         let fits = PendingPush(records: [.scoreEvent(f.event(hole: 1))]) { _ in (principal, g.device) }
