@@ -66,7 +66,7 @@ format:
 # Run on their own after the rest, each group in a test process of its own: the tests that
 # hold TLS servers, a joining kiosk's polls and three PostgreSQL-backed instances (they missed
 # their liveness bounds when the whole suite shared the two cores with them), then the sync
-# simulation's 1,000 seeds (a few CPU-minutes).
+# simulation's seeds (1,000 on SQLite, 150 on PostgreSQL: a few CPU-minutes).
 SEPARATE_TESTS := ServerOperationsTests|JoinServiceTests|CLITLSTests|MultiInstanceTests
 test: deps lint
 	$(SWIFT) build --build-tests

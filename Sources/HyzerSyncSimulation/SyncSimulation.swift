@@ -1,9 +1,10 @@
 import Foundation
 import HyzerKit
+import HyzerServer
 
 /// A deterministic, seeded simulation of sync under faults (FoundationDB's simulation
 /// testing, at the size of this protocol). One seed is one small scenario: a group server
-/// (the real `SQLiteStorage`, on files), two or three devices (real `HyzerDatabase`s and
+/// (the real `SQLiteStorage` on files, or `PostgresStorage` on a PostgreSQL server), two or three devices (real `HyzerDatabase`s and
 /// real `SyncEngine`s), and a simulated network and clock between them. A seeded generator
 /// picks every step: which device scores, pushes or pulls, what the network does with each
 /// request (lose it, lose its reply, deliver it twice, hold it back and deliver it later),
@@ -29,8 +30,29 @@ public enum SyncSimulation {
         /// Where each run's files go (a directory per run, removed afterwards); nil picks
         /// /dev/shm when it is writable (no disk under the fsyncs), else the temporary one.
         public var directory: URL?
+        /// Runs the server on PostgreSQL (`PostgresStorage`), a fresh database each run,
+        /// instead of on SQLite files. Restores then use pg_restore, and none is by hand.
+        public var postgres: PostgresDatabases?
 
-        public init(variant: Variant = .correct) { self.variant = variant }
+        public init(variant: Variant = .correct, postgres: PostgresDatabases? = nil) {
+            self.variant = variant
+            self.postgres = postgres
+        }
+    }
+
+    /// A PostgreSQL server the runs may make databases on: `make` gives a new, empty one,
+    /// `drop` removes it after its run (connections and all).
+    public struct PostgresDatabases: Sendable {
+        public var make: @Sendable () async throws -> PostgresLocation
+        public var drop: @Sendable (PostgresLocation) async throws -> Void
+
+        public init(
+            make: @escaping @Sendable () async throws -> PostgresLocation,
+            drop: @escaping @Sendable (PostgresLocation) async throws -> Void
+        ) {
+            self.make = make
+            self.drop = drop
+        }
     }
 
     /// A deliberately broken system, for the negative controls: the checks must catch it.
@@ -50,7 +72,7 @@ public enum SyncSimulation {
         do {
             templates = try Templates.make(in: options.directory ?? defaultDirectory)
         } catch {
-            var report = SimulationReport(seed: seed, variant: options.variant)
+            var report = SimulationReport(seed: seed, options: options)
             report.failures.append("cannot make the template databases: \(error)")
             return report
         }
@@ -77,7 +99,7 @@ public enum SyncSimulation {
         do {
             templates = try Templates.make(in: options.directory ?? defaultDirectory)
         } catch {
-            var report = SimulationReport(seed: seeds.lowerBound, variant: options.variant)
+            var report = SimulationReport(seed: seeds.lowerBound, options: options)
             report.failures.append("cannot make the template databases: \(error)")
             summary.failed.append(report)
             return summary
@@ -122,6 +144,8 @@ public enum SyncSimulation {
 public struct SimulationReport: Sendable, Equatable {
     public var seed: UInt64
     public var variant: SyncSimulation.Variant
+    /// The server ran on PostgreSQL rather than SQLite.
+    public var onPostgres: Bool
     /// Every step and network event, in order: the same seed gives the same lines.
     public var trace: [String] = []
     /// The faults among them, for a failing seed to print.
@@ -131,6 +155,12 @@ public struct SimulationReport: Sendable, Equatable {
 
     public var passed: Bool { failures.isEmpty }
 
+    init(seed: UInt64, options: SyncSimulation.Options) {
+        self.seed = seed
+        self.variant = options.variant
+        self.onPostgres = options.postgres != nil
+    }
+
     /// A failing seed as it prints itself: enough to replay it.
     public var description: String {
         var lines = ["seed \(seed) (\(variant.rawValue)) failed:"]
@@ -138,7 +168,8 @@ public struct SimulationReport: Sendable, Equatable {
         lines.append("  fault schedule:")
         lines += schedule.map { "    \($0)" }
         lines.append(
-            "  replay: hyzer-bench sync-sim --seed \(seed)\(variant == .correct ? "" : " --variant \(variant.rawValue)")")
+            "  replay: hyzer-bench sync-sim --seed \(seed)\(variant == .correct ? "" : " --variant \(variant.rawValue)")"
+                + (onPostgres ? " --postgres" : ""))
         return lines.joined(separator: "\n")
     }
 }

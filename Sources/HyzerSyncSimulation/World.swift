@@ -59,7 +59,9 @@ actor World {
     var step = 0
     /// Setup and the final heal run on a perfect network.
     var healing = true
-    var server: SQLiteStorage?
+    var server: (any ServerStorage)?
+    /// The run's own PostgreSQL database, when the server runs on PostgreSQL.
+    var postgresDatabase: PostgresLocation?
     var groupID = ""
     var devices: [SimulatedDevice] = []
     var held: [HeldPush] = []
@@ -86,7 +88,7 @@ actor World {
         self.root = root
         // SplitMix64 from the seed alone; the multiplier keeps seeds 0, 1, 2… apart.
         self.rng = SeededGenerator(seed: seed &* 0x2545_F491_4F6C_DD1D)
-        self.report = SimulationReport(seed: seed, variant: options.variant)
+        self.report = SimulationReport(seed: seed, options: options)
     }
 
     var serverDirectory: URL { root.appendingPathComponent("server", isDirectory: true) }
@@ -108,7 +110,7 @@ actor World {
         } catch {
             fail("the run stopped: \(error)")
         }
-        shutDown()
+        await shutDown()
         return report
     }
 
@@ -160,8 +162,12 @@ actor World {
 
     func setUp() async throws {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try templates.copy(templates.server, to: serverDirectory)
-        let server = try SQLiteStorage(directory: serverDirectory, clock: clock, logger: logger)
+        if let postgres = options.postgres {
+            postgresDatabase = try await postgres.make()
+        } else {
+            try templates.copy(templates.server, to: serverDirectory)
+        }
+        let server = try await openServer()
         self.server = server
         let (group, _) = try await server.createGroup(name: "Sim League")
         groupID = group.id
@@ -202,6 +208,13 @@ actor World {
 
     enum SimulationError: Error { case missing }
 
+    /// The server's storage as a starting process opens it: the run's SQLite files, or its
+    /// PostgreSQL database.
+    func openServer() async throws -> any ServerStorage {
+        if let postgresDatabase { return try await PostgresStorage.open(postgresDatabase, clock: clock, logger: logger) }
+        return try SQLiteStorage(directory: serverDirectory, clock: clock, logger: logger)
+    }
+
     func makeEngine(_ index: Int, _ database: HyzerDatabase) -> SyncEngine {
         var engineOptions = SyncEngine.Options()
         engineOptions.liveUpdates = false
@@ -237,7 +250,7 @@ actor World {
         case .pull: await engineStep(device, .pull)
         case .sync: await engineStep(device, .sync)
         case .deliverHeld: await deliverHeld()
-        case .restartServer: try restartServer()
+        case .restartServer: try await restartServer()
         case .backup: try await backup()
         case .restore: try await restore()
         case .revoke: try await revoke()
@@ -489,10 +502,10 @@ actor World {
         }
     }
 
-    func restartServer() throws {
-        try server?.close()
+    func restartServer() async throws {
+        try await server?.close()
         server = nil
-        let reopened = try SQLiteStorage(directory: serverDirectory, clock: clock, logger: logger)
+        let reopened = try await openServer()
         server = reopened
         note("the server restarts (epoch \(epochName(reopened.epoch)))", fault: true)
     }
@@ -501,7 +514,7 @@ actor World {
         guard let server else { return }
         let directory = root.appendingPathComponent("backups", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent("b\(backups.count).sqlite")
+        let url = directory.appendingPathComponent("b\(backups.count).backup")
         try await server.backup(to: url)
         backups.append((url, step))
         let head = try await server.head(groupID: groupID)
@@ -509,22 +522,24 @@ actor World {
     }
 
     /// Puts an older backup in place, with the restore command or by hand (a file copied
-    /// over the database, which the state file must catch at start-up), then repeats the
-    /// revocations the backup predates, as the admin must (the backup's device list is
-    /// the one restored).
+    /// over the database, which the state file must catch at start-up; SQLite only), then
+    /// repeats the revocations the backup predates, as the admin must (the backup's device
+    /// list is the one restored).
     func restore() async throws {
         let k = rng.int(in: 0...(backups.count - 1))
-        let byHand = chance(40)
-        try server?.close()
+        let byHand = chance(40) && postgresDatabase == nil
+        try await server?.close()
         server = nil
-        if byHand {
+        if let postgresDatabase {
+            _ = try await PostgresStorage.restore(backup: backups[k].url, into: postgresDatabase, logger: logger)
+        } else if byHand {
             let path = serverDirectory.appendingPathComponent(SQLiteStorage.fileName).path
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             try FileManager.default.copyItem(atPath: backups[k].url.path, toPath: path)
         } else {
             _ = try SQLiteStorage.restore(backup: backups[k].url, into: serverDirectory, clock: clock, logger: logger)
         }
-        let reopened = try SQLiteStorage(directory: serverDirectory, clock: clock, logger: logger)
+        let reopened = try await openServer()
         server = reopened
         lastRestoreStep = step
         let head = try await reopened.head(groupID: groupID)
@@ -670,9 +685,10 @@ actor World {
         note("checked: \(serverEvents.count) score events on the server, \(report.failures.count) failures")
     }
 
-    func shutDown() {
+    func shutDown() async {
         for index in devices.indices { try? devices[index].database?.close() }
-        try? server?.close()
+        try? await server?.close()
+        if let postgresDatabase { try? await options.postgres?.drop(postgresDatabase) }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HyzerSyncSimulation
+import HyzerTestSupport
 
 extension HyzerBench {
     /// Not a timing benchmark: it runs the deterministic sync simulation over many seeds
@@ -36,11 +37,17 @@ extension HyzerBench {
         @Option(help: "Seeds run side by side.")
         var parallel = 2
 
+        @Flag(
+            help:
+                "Run the server on PostgreSQL (a throwaway server started for the run, a fresh database a seed) instead of SQLite files."
+        )
+        var postgres = false
+
         func run() async throws {
             guard let variant = SyncSimulation.Variant(rawValue: variant) else {
                 throw ValidationError("unknown variant \(variant)")
             }
-            let options = SyncSimulation.Options(variant: variant)
+            let options = SyncSimulation.Options(variant: variant, postgres: postgres ? .throwaway : nil)
             if let seed {
                 let report = await SyncSimulation.run(seed: seed, options: options)
                 for line in report.trace { print(line) }
@@ -65,5 +72,12 @@ extension HyzerBench {
         func emit(seeds: Int, failures: Int, events: Int) {
             print("{\"seeds\":\(seeds),\"failures\":\(failures),\"events\":\(events)}")
         }
+    }
+}
+
+extension SyncSimulation.PostgresDatabases {
+    /// On the throwaway server the tests use (`TestPostgres`), started on first use.
+    static var throwaway: Self {
+        Self(make: { try await TestPostgres.shared.freshDatabase() }, drop: { try await TestPostgres.shared.drop($0) })
     }
 }

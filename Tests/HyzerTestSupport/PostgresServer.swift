@@ -35,6 +35,12 @@ public actor TestPostgres {
             user: server.user, port: server.port, database: name, socketDirectory: server.socketDirectory, tls: .disable)
     }
 
+    /// Removes a database `freshDatabase` made, with any connection still open to it.
+    public func drop(_ location: PostgresLocation) async throws {
+        try await Self.psql(
+            try await running(), database: "postgres", "DROP DATABASE IF EXISTS \(location.database) WITH (FORCE)")
+    }
+
     /// The running server, started on first use.
     public func running() async throws -> Server {
         if let server { return server }
