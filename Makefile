@@ -93,7 +93,8 @@ browser-test: deps $(BROWSER_VENV)/bin/python
 	$(BROWSER_VENV)/bin/python Tests/Browser/summary.py --bin "$$($(SWIFT) build --show-bin-path)"
 
 # schemathesis (from PyPI, in a venv) with every check against docs/openapi.yaml and a real
-# hyzer-server, each operation with the token it takes (Tests/Api/fuzz_api.py).
+# hyzer-server, each operation with the token it takes (Tests/Api/fuzz_api.py): once on
+# SQLite, once on a throwaway PostgreSQL server the script starts.
 API_VENV := .build/api-venv
 
 $(API_VENV)/bin/schemathesis:
@@ -103,6 +104,7 @@ $(API_VENV)/bin/schemathesis:
 fuzz-api: deps $(API_VENV)/bin/schemathesis
 	$(SWIFT) build --product hyzer-server
 	python3 Tests/Api/fuzz_api.py --bin "$$($(SWIFT) build --show-bin-path)" --schemathesis $(API_VENV)/bin/schemathesis
+	python3 Tests/Api/fuzz_api.py --bin "$$($(SWIFT) build --show-bin-path)" --schemathesis $(API_VENV)/bin/schemathesis --postgres
 
 # The kiosk on the embedded default: a local database in .run/ with the seeded courses,
 # a demo round when none is active, the keyboard (arrows, Enter, Escape) as the knob,

@@ -2,9 +2,11 @@
 of `make test`): every check schemathesis has, on every operation, with the token each
 operation takes. Exits non-zero when schemathesis finds anything.
 
-The server runs on SQLite in a temporary directory (or on PostgreSQL with --database), with
-one group, an enrolled device, a live-board view token and a round's summary link, so that
-the generated requests reach past authentication.
+The server runs on SQLite in a temporary directory, on PostgreSQL with --database URL, or
+with --postgres on a throwaway PostgreSQL server this script starts (Debian's postgresql
+package: initdb in the temporary directory, a Unix socket there only, stopped at the end),
+with one group, an enrolled device, a live-board view token and a round's summary link, so
+that the generated requests reach past authentication.
 
 Not fuzzed, because neither is a request and a response: GET /v1/groups/{group}/board/events,
 an endless event stream (a request and response tool waits on it until its timeout;
@@ -46,16 +48,55 @@ def request(method, url, token=None, device=None, body=None):
         return json.loads(answer.read() or b"null")
 
 
+def throwaway_postgres(work):
+    """Starts a PostgreSQL server in `work` (as the `postgres` user when run as root: initdb
+    refuses root) and returns (its database URL, the command that stops it)."""
+    versions = sorted(int(v) for v in os.listdir("/usr/lib/postgresql") if v.isdigit())
+    if not versions:
+        raise SystemExit("fuzz-api: no PostgreSQL server under /usr/lib/postgresql: run `make deps`")
+    bin = f"/usr/lib/postgresql/{versions[-1]}/bin"
+    directory = os.path.join(work, "pg")
+    os.makedirs(directory)
+    as_owner = []
+    if os.geteuid() == 0:
+        shutil.chown(work, "postgres", "postgres")
+        shutil.chown(directory, "postgres", "postgres")
+        as_owner = ["runuser", "-u", "postgres", "--"]
+    data = os.path.join(directory, "data")
+    subprocess.run(
+        as_owner + [f"{bin}/initdb", "-D", data, "-U", "hyzer", "-A", "trust", "-E", "UTF8", "--no-sync", "--locale", "C"],
+        check=True,
+        capture_output=True,
+    )
+    options = f"-k {directory} -c listen_addresses='' -c fsync=off"
+    subprocess.run(
+        as_owner + [f"{bin}/pg_ctl", "-D", data, "-o", options, "-l", os.path.join(directory, "log"), "-w", "start"],
+        check=True,
+        capture_output=True,
+    )
+    subprocess.run(
+        as_owner + [f"{bin}/psql", "-X", "-q", "-h", directory, "-U", "hyzer", "-d", "postgres", "-c", "CREATE DATABASE fuzz"],
+        check=True,
+        capture_output=True,
+    )
+    stop = as_owner + [f"{bin}/pg_ctl", "-D", data, "-m", "immediate", "stop"]
+    return f"postgres://hyzer@/fuzz?host={directory}", stop
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True, help="the directory of the built hyzer-server")
     parser.add_argument("--schemathesis", required=True, help="the schemathesis executable")
     parser.add_argument("--max-examples", type=int, default=40)
     parser.add_argument("--database", help="a postgres:// URL to serve from instead of SQLite")
+    parser.add_argument("--postgres", action="store_true", help="serve from a throwaway PostgreSQL server")
     args = parser.parse_args()
     args.schemathesis = os.path.abspath(args.schemathesis)
 
     work = tempfile.mkdtemp(prefix="hyzer-fuzz-api-")
+    stop_postgres = None
+    if args.postgres:
+        args.database, stop_postgres = throwaway_postgres(work)
     server_bin = os.path.join(args.bin, "hyzer-server")
     place = ["--database", args.database] if args.database else ["--data", os.path.join(work, "server")]
     port = free_port()
@@ -142,7 +183,7 @@ parameters = {{ token = "{summary_token}" }}
         config_path = os.path.join(work, "schemathesis.toml")
         with open(config_path, "w") as f:
             f.write(config)
-        print(f"fuzz-api: {base} (epoch {health['epoch']}), config {config_path}", flush=True)
+        print(f"fuzz-api: {base} on {args.database or 'SQLite'} (epoch {health['epoch']}), config {config_path}", flush=True)
         run = subprocess.run(
             [
                 args.schemathesis,
@@ -175,6 +216,8 @@ parameters = {{ token = "{summary_token}" }}
                 server.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 server.kill()
+        if stop_postgres:
+            subprocess.run(stop_postgres, capture_output=True)
         if os.environ.get("KEEP_FUZZ_API") is None:
             shutil.rmtree(work, ignore_errors=True)
 
