@@ -206,6 +206,7 @@ let package = Package(
             dependencies: [
                 "HyzerSystem",
                 "HyzerServer",
+                "HyzerSyncSimulation",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),

@@ -4,13 +4,14 @@ import HyzerServer
 
 /// A deterministic, seeded simulation of sync under faults (FoundationDB's simulation
 /// testing, at the size of this protocol). One seed is one small scenario: a group server
-/// (the real `SQLiteStorage` on files, or `PostgresStorage` on a PostgreSQL server), two or three devices (real `HyzerDatabase`s and
-/// real `SyncEngine`s), and a simulated network and clock between them. A seeded generator
-/// picks every step: which device scores, pushes or pulls, what the network does with each
-/// request (lose it, lose its reply, deliver it twice, hold it back and deliver it later),
-/// and when the server restarts, is restored from an older backup, revokes a device, or a
-/// device is killed in the middle of a push. Then the network heals, the devices sync, and
-/// the run is checked (`SimulationReport.failures`).
+/// (the real `SQLiteStorage` on files, or `PostgresStorage` on a PostgreSQL server), two or
+/// three devices (real `HyzerDatabase`s and real `SyncEngine`s), and a simulated network and
+/// clock between them. A seeded generator picks every step: which device scores, pushes or
+/// pulls, what the network does with each request (lose it, lose its reply, deliver it
+/// twice, hold it back and deliver it later), and when the server restarts, is restored
+/// from an older backup, revokes a device, or a device is killed in the middle of a push.
+/// Then the network heals, the devices sync, and the run is checked
+/// (`SimulationReport.failures`).
 ///
 /// Nothing here reimplements the protocol: the engine's own push/pull steps run against the
 /// storage's own `push(as:)`/`pull(as:)`, which hold every check the HTTP routes rely on

@@ -50,7 +50,6 @@ enum NameEntryBenchmark {
         var listedFloor: [Double] = []
         var unlistedFloor = 0.0
         var skipped = 0
-        var (total, entered) = (0, 0)
         let replayed = ContinuousClock.now
         for name in names {
             guard let steps = NameWheel.replay(name, predictor: predictor) else {
@@ -59,8 +58,6 @@ enum NameEntryBenchmark {
                 continue
             }
             let actions = steps.reduce(0) { $0 + abs($1.detents) + 1 }
-            total += actions
-            entered += 1
             let onList = lexicon.contains(name)
             let trace = steps.map { step in
                 let label: String
@@ -98,7 +95,8 @@ enum NameEntryBenchmark {
             "floor_median_actions_people_weighted": peopleWeighted.floor,
             // Over every name in FILE, on a list or not: unlike the figures split by the list,
             // the same names whatever the list holds, so two lists can be compared by it.
-            "mean_actions_all": entered > 0 ? Double(total) / Double(entered) : .nan,
+            "mean_actions_all": names.count > skipped
+                ? Double(listed.reduce(0, +) + unlisted.actions) / Double(names.count - skipped) : .nan,
             "median_actions": quantile(0.5),
             "p90_actions": quantile(0.9),
             "actions_per_letter_unlisted": unlisted.letters > 0 ? Double(unlisted.actions) / Double(unlisted.letters) : .nan,

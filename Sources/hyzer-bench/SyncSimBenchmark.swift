@@ -74,10 +74,3 @@ extension HyzerBench {
         }
     }
 }
-
-extension SyncSimulation.PostgresDatabases {
-    /// On the throwaway server the tests use (`TestPostgres`), started on first use.
-    static var throwaway: Self {
-        Self(make: { try await TestPostgres.shared.freshDatabase() }, drop: { try await TestPostgres.shared.drop($0) })
-    }
-}

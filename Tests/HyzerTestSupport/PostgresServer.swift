@@ -1,5 +1,6 @@
 import Foundation
 import HyzerServer
+import HyzerSyncSimulation
 
 /// A throwaway PostgreSQL server for the tests, from Debian's `postgresql` package (`make
 /// deps` installs it): `initdb` in a temporary directory, `pg_ctl start` listening on a Unix
@@ -146,6 +147,14 @@ public actor TestPostgres {
                 "-X", "-q", "-A", "-t", "-h", server.socketDirectory, "-p", "\(server.port)", "-U", server.user,
                 "-d", location.database, "-c", sql,
             ])
+    }
+}
+
+extension SyncSimulation.PostgresDatabases {
+    /// On the throwaway server (`TestPostgres`, started on first use): the simulation's
+    /// tests and `hyzer-bench sync-sim --postgres`.
+    public static var throwaway: Self {
+        Self(make: { try await TestPostgres.shared.freshDatabase() }, drop: { try await TestPostgres.shared.drop($0) })
     }
 }
 
