@@ -1,8 +1,15 @@
 import Foundation
 import HyzerKit
 
-/// Names with weights, indexed once by every prefix, so each press of the name wheel is one
-/// dictionary lookup instead of a scan of thousands of names.
+/// Names with weights, for the name wheel: what may follow a typed prefix, and a letter model
+/// for names on no list.
+///
+/// Compact, because the bundled list is every name of the Census and the SSA's births (about
+/// 91,000): the names sorted by key, so the names a prefix starts are one run found by binary
+/// search, and a prefix's node (next letters, completions) worked out over its run. Only the
+/// prefixes many names share, where that would scan thousands of names a press, keep a node
+/// built once. A node for every prefix, as the index kept when it held 3,000 names, would be
+/// about 250,000 dictionaries.
 ///
 /// Keys fold case and diacritics ("zoe" finds "Zoë"): the wheel only has plain letters, and
 /// a completion still enters the name as it is spelled.
@@ -15,7 +22,7 @@ public final class NameLexicon: Sendable, Equatable {
 
     /// What follows one prefix: the weight of each next character, of names ending here, and
     /// the heaviest names that go on past it.
-    struct Node: Sendable {
+    struct Node: Sendable, Equatable {
         var next: [Character: Double] = [:]
         var end: Double = 0
         var total: Double = 0
@@ -24,18 +31,22 @@ public final class NameLexicon: Sendable, Equatable {
 
     /// Up to this many completions are kept per prefix (the wheel offers three).
     static let keptCompletions = 3
-    /// The longest context of the letter model that backs the prefixes up, in characters.
-    static let contextLength = 3
-    static let start: Character = "^"
+    /// A prefix more names than this start keeps its node; a rarer one's is worked out over
+    /// its run when asked (at most this many names, a few microseconds).
+    static let scanLimit = 64
+    /// The letter model's end of a name, among the characters that may follow a prefix.
     static let end: Character = "$"
 
-    let nodes: [String: Node]
-    /// Context (up to `contextLength` folded characters, `^` for the start) to the count of each
-    /// following character (`$` for the end). Each name counts once, whatever its frequency:
-    /// this model is for names on no list, and rare spellings tell more about them than James.
-    let contexts: [String: [Character: Double]]
+    /// Each name once, by key, in the byte order of the keys: a prefix's names are one run.
+    let keys: [String]
+    /// As spelled (the first spelling of a key), and their weights, in the order of `keys`.
+    let names: [String]
+    let weights: [Double]
+    /// The nodes of the prefixes more than `scanLimit` names start.
+    let common: [String: Node]
+    let letters: LetterModel
     /// Names indexed.
-    public let count: Int
+    public var count: Int { keys.count }
 
     public static let empty = NameLexicon([])
 
@@ -44,98 +55,232 @@ public final class NameLexicon: Sendable, Equatable {
 
     /// `entries` may repeat a name (by key); repeats add up and keep the first spelling.
     public init(_ entries: [Candidate]) {
-        var merged: [String: Candidate] = [:]
-        var order: [String] = []
+        var slots: [String: Int] = [:]
+        var merged: [(key: String, name: String, weight: Double)] = []
         for entry in entries {
-            let name = entry.name.trimmingCharacters(in: .whitespacesAndNewlines)
+            // Foundation's trimming costs a microsecond a name: only for a name that needs it.
+            let visible = 0x21..<UInt8(0x7F)
+            let bytes = entry.name.utf8
+            let plainEnds = bytes.first.map(visible.contains) == true && bytes.last.map(visible.contains) == true
+            let name = plainEnds ? entry.name : entry.name.trimmingCharacters(in: .whitespacesAndNewlines)
             let key = Self.key(name)
             guard !key.isEmpty, entry.weight > 0 else { continue }
-            if merged[key] == nil {
-                order.append(key)
-                merged[key] = Candidate(name: name, weight: 0)
-            }
-            merged[key]?.weight += entry.weight
-        }
-        var nodes: [String: Node] = [:]
-        var contexts: [String: [Character: Double]] = [:]
-        for key in order {
-            guard let candidate = merged[key] else { continue }
-            let characters = Array(key)
-            for length in 0...characters.count {
-                // Changed in place, one lookup a prefix: a copy taken out and stored back
-                // would copy its `next` and `top` on every name (most of the index's build
-                // time, measured).
-                let next = length < characters.count ? characters[length] : nil
-                Self.count(candidate, followedBy: next, in: &nodes[String(characters[..<length]), default: Node()])
-            }
-            let sequence = [Self.start] + characters + [Self.end]
-            for index in 1..<sequence.count {
-                for length in 0...min(Self.contextLength, index) {
-                    contexts[String(sequence[(index - length)..<index]), default: [:]][sequence[index], default: 0] += 1
-                }
+            if let slot = slots[key] {
+                merged[slot].weight += entry.weight
+            } else {
+                slots[key] = merged.count
+                merged.append((key, name, entry.weight))
             }
         }
-        self.nodes = nodes
-        self.contexts = contexts
-        self.count = order.count
+        merged.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        keys = merged.map(\.key)
+        names = merged.map(\.name)
+        weights = merged.map(\.weight)
+        var common: [String: Node] = [:]
+        Self.keepNodes(keys: keys, names: names, weights: weights, prefixLength: 0, run: 0..<keys.count, in: &common)
+        self.common = common
+        letters = LetterModel(keys)
     }
 
     /// Reads `name<TAB>weight` lines (the bundled assets/first-names.tsv); `#` starts a comment.
-    public convenience init(tsv: String) {
-        let entries = tsv.split(whereSeparator: \.isNewline).compactMap { line -> Candidate? in
-            guard !line.hasPrefix("#") else { return nil }
-            let fields = line.split(separator: "\t")
-            guard fields.count >= 2, let weight = Double(fields[1]) else { return nil }
-            return Candidate(name: String(fields[0]), weight: weight)
+    public convenience init(tsv: String) { self.init(Self.entries(tsv: tsv)) }
+
+    /// The names and weights of `name<TAB>weight` lines (LF or CRLF); other lines are skipped.
+    public static func entries(tsv: String) -> [Candidate] {
+        // By bytes: splitting 91,000 lines by Character (grapheme breaking) was a third of
+        // the index's build.
+        let (newline, tab, hash) = (UInt8(ascii: "\n"), UInt8(ascii: "\t"), UInt8(ascii: "#"))
+        return tsv.utf8.split(separator: newline).compactMap { line -> Candidate? in
+            guard line.first != hash else { return nil }
+            let fields = line.split(separator: tab, omittingEmptySubsequences: false)
+            guard fields.count >= 2, !fields[0].isEmpty else { return nil }
+            let field = fields[1].last == UInt8(ascii: "\r") ? fields[1].dropLast() : fields[1]
+            guard let weight = Double(Substring(field)) else { return nil }
+            return Candidate(name: String(Substring(fields[0])), weight: weight)
         }
-        self.init(entries)
     }
 
     /// The form names are looked up by.
     public static func key(_ text: some StringProtocol) -> String {
-        // Plain ASCII folds to its lower case: the common case by far (most of the bundled
+        // Plain ASCII folds to its lower case: the common case by far (all of the bundled
         // list), without Foundation's folding, which costs several microseconds a name.
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
         return text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil).lowercased()
     }
 
-    func node(_ prefix: String) -> Node? { nodes[prefix] }
+    /// What follows `prefix` (a key), or nil when no name starts with it.
+    func node(_ prefix: String) -> Node? {
+        if let node = common[prefix] { return node }
+        let run = run(of: prefix)
+        guard !run.isEmpty else { return nil }
+        return Self.node(keys: keys, names: names, weights: weights, prefixLength: prefix.utf8.count, run: run)
+    }
 
     /// Whether `name` is one of the names indexed (folded as the wheel folds).
-    public func contains(_ name: String) -> Bool { (nodes[Self.key(name)]?.end ?? 0) > 0 }
+    public func contains(_ name: String) -> Bool {
+        let key = Self.key(name)
+        let run = run(of: key)
+        // The key itself sorts first among the names it starts.
+        return !run.isEmpty && keys[run.lowerBound].utf8.elementsEqual(key.utf8)
+    }
 
-    /// `candidate` passing through `node`'s prefix: on to `next`, or ending there (nil).
-    private static func count(_ candidate: Candidate, followedBy next: Character?, in node: inout Node) {
-        node.total += candidate.weight
-        guard let next else {
-            node.end += candidate.weight
-            return
+    /// The indexes of the keys that start with `prefix`, by two binary searches.
+    func run(of prefix: String) -> Range<Int> {
+        let bytes = prefix.utf8
+        var low = 0
+        var high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle].utf8.lexicographicallyPrecedes(bytes) { low = middle + 1 } else { high = middle }
         }
-        node.next[next, default: 0] += candidate.weight
-        keep(candidate, in: &node.top)
+        let first = low
+        high = keys.count
+        while low < high {
+            let middle = (low + high) / 2
+            if keys[middle].utf8.starts(with: bytes) { low = middle + 1 } else { high = middle }
+        }
+        return first..<low
+    }
+
+    /// How likely each character is to follow `key`, from the letter model alone.
+    func letterModel(after key: String) -> [Character: Double] { letters.next(after: key) }
+
+    /// The node of the prefix the keys of `run` share (its first `prefixLength` bytes).
+    private static func node(keys: [String], names: [String], weights: [Double], prefixLength: Int, run: Range<Int>) -> Node {
+        var node = Node()
+        for index in run {
+            let weight = weights[index]
+            node.total += weight
+            guard let next = nextScalar(of: keys[index], after: prefixLength) else {
+                node.end += weight
+                continue
+            }
+            node.next[Character(next), default: 0] += weight
+            keep(Candidate(name: names[index], weight: weight), in: &node.top)
+        }
+        return node
+    }
+
+    /// Keeps the node of every prefix more than `scanLimit` names start, from the run of one
+    /// prefix down: its names that go on are grouped by their next character, each group a
+    /// run of its own.
+    private static func keepNodes(
+        keys: [String], names: [String], weights: [Double], prefixLength: Int, run: Range<Int>,
+        in common: inout [String: Node]
+    ) {
+        guard run.count > scanLimit else { return }
+        let prefix = String(decoding: keys[run.lowerBound].utf8.prefix(prefixLength), as: UTF8.self)
+        common[prefix] = node(keys: keys, names: names, weights: weights, prefixLength: prefixLength, run: run)
+        var index = run.lowerBound
+        while index < run.upperBound {
+            guard let next = nextScalar(of: keys[index], after: prefixLength) else {
+                index += 1
+                continue
+            }
+            let childLength = prefixLength + UTF8.width(next)
+            let childPrefix = keys[index].utf8.prefix(childLength)
+            var end = index + 1
+            while end < run.upperBound, keys[end].utf8.starts(with: childPrefix) { end += 1 }
+            keepNodes(keys: keys, names: names, weights: weights, prefixLength: childLength, run: index..<end, in: &common)
+            index = end
+        }
+    }
+
+    /// The scalar that follows the first `prefixLength` bytes of `key`, nil when they are all
+    /// of it. The prefix is a whole key's beginning, so it ends on a scalar's boundary.
+    private static func nextScalar(of key: String, after prefixLength: Int) -> Unicode.Scalar? {
+        let utf8 = key.utf8
+        guard utf8.count > prefixLength else { return nil }
+        return key.unicodeScalars[utf8.index(utf8.startIndex, offsetBy: prefixLength)]
     }
 
     /// The heaviest first, ties by spelling so the order never depends on the input's.
     private static func keep(_ candidate: Candidate, in top: inout [Candidate]) {
-        top.append(candidate)
-        top.sort { ($0.weight, $1.name) > ($1.weight, $0.name) }
+        func before(_ a: Candidate, _ b: Candidate) -> Bool { (a.weight, b.name) > (b.weight, a.name) }
+        // The common case on a long run: lighter than all three kept.
+        if top.count == keptCompletions, let last = top.last, !before(candidate, last) { return }
+        let slot = top.firstIndex { before(candidate, $0) } ?? top.count
+        top.insert(candidate, at: slot)
         if top.count > keptCompletions { top.removeLast() }
     }
+}
 
-    /// How likely each character is to follow `key`, from the letter model alone: the longest
-    /// contexts that were seen, each shorter one mixed in with a smaller share.
-    func letterModel(after key: String) -> [Character: Double] {
-        let history = [Self.start] + Array(key)
+/// Which character follows the last few typed, over every name of a list counted once
+/// (whatever its frequency: this model is for names on no list, and rare spellings tell more
+/// about them than James). Counts in flat arrays, a context's followers side by side: the
+/// 91,000 names' 3 million counts take milliseconds to gather, not a dictionary's hundreds.
+struct LetterModel: Sendable {
+    /// The longest context, in characters (the start of a name counts as one).
+    static let contextLength = 3
+    /// Codes: 0 any character the wheel lacks, then the wheel's characters, the start, the end.
+    static let symbols = 32
+    static let startCode = 30
+    static let endCode = 31
+    /// The wheel's character of each code (nil for 0, the start and the end).
+    static let characters: [Character?] = [nil] + NameWheel.characters.map(Optional.some) + [nil, nil]
+    /// The code of each ASCII byte.
+    static let asciiCodes: [UInt8] = (0..<128).map { byte in
+        UInt8(NameWheel.characters.firstIndex(of: Character(Unicode.Scalar(UInt8(byte)))).map { $0 + 1 } ?? 0)
+    }
+    /// The first context index of each context length: 1 of length 0, 32 of 1, 32² of 2, 32³ of 3.
+    static let offsets = [0, 1, 1 + 32, 1 + 32 + 32 * 32]
+    static let contexts = 1 + 32 + 32 * 32 + 32 * 32 * 32
+
+    /// `counts[context * symbols + code]`: how often `code` followed `context`.
+    let counts: [Float]
+    let totals: [Float]
+
+    init(_ keys: [String]) {
+        var counts = [Float](repeating: 0, count: Self.contexts * Self.symbols)
+        var totals = [Float](repeating: 0, count: Self.contexts)
+        var codes: [Int] = []
+        for key in keys {
+            codes.removeAll(keepingCapacity: true)
+            codes.append(Self.startCode)
+            Self.appendCodes(of: key, to: &codes)
+            codes.append(Self.endCode)
+            for index in 1..<codes.count {
+                for length in 0...min(Self.contextLength, index) {
+                    let context = Self.context(codes[(index - length)..<index])
+                    counts[context * Self.symbols + codes[index]] += 1
+                    totals[context] += 1
+                }
+            }
+        }
+        self.counts = counts
+        self.totals = totals
+    }
+
+    static func appendCodes(of key: String, to codes: inout [Int]) {
+        for scalar in key.unicodeScalars {
+            codes.append(scalar.isASCII ? Int(asciiCodes[Int(scalar.value)]) : 0)
+        }
+    }
+
+    /// The index of a context of at most `contextLength` codes.
+    static func context(_ codes: ArraySlice<Int>) -> Int {
+        offsets[codes.count] + codes.reduce(0) { $0 * symbols + $1 }
+    }
+
+    /// How likely each character is to follow `key`: the longest contexts that were seen,
+    /// each shorter one mixed in with a smaller share.
+    func next(after key: String) -> [Character: Double] {
+        var history = [Self.startCode]
+        Self.appendCodes(of: key, to: &history)
         var result: [Character: Double] = [:]
         var share = 1.0
         for length in stride(from: min(Self.contextLength, history.count), through: 0, by: -1) {
-            let context = String(history[(history.count - length)...])
-            guard let counts = contexts[context] else { continue }
-            let total = counts.values.reduce(0, +)
+            let context = Self.context(history[(history.count - length)...])
+            let total = Double(totals[context])
+            guard total > 0 else { continue }
             // The longest context that was seen leads; the rest break its ties and cover
             // letters it never saw.
             let weight = length == 0 ? share : share * NameWheel.Tuning.longestContextShare
-            for (character, count) in counts { result[character, default: 0] += weight * count / total }
+            for code in 1..<Self.symbols {
+                let count = Double(counts[context * Self.symbols + code])
+                guard count > 0, let character = code == Self.endCode ? NameLexicon.end : Self.characters[code] else { continue }
+                result[character, default: 0] += weight * count / total
+            }
             share -= weight
         }
         return result

@@ -203,7 +203,7 @@ import Testing
         #expect(kiosk.inbox.drain() == [.event(.pressed)])
     }
 
-    /// The name wheel's index of 3,000 names is not built before the first frame (it doubled
+    /// The name wheel's index (91,000 names) is not built before the first frame (it doubled
     /// the launch) nor while the board is all that shows (issue 8: idle CPU): the kiosk comes
     /// up without it, its group holds the one-shot service, the session asks for the index
     /// when the menu opens, and that service's run delivers it through the inbox. (The

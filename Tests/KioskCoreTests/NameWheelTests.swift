@@ -206,13 +206,19 @@ import Testing
         }
     }
 
-    /// The bundled asset parses: thousands of names, the commonest first, comments skipped;
-    /// names of people born since 1990 (the SSA's births), not only the Census's.
+    /// The bundled asset parses: every name of the Census and the SSA's births, the commonest
+    /// first, comments skipped; names of people born since 1990, not only the Census's; and
+    /// rare names, offered whole once their first letters narrow the list to them (none of
+    /// these three was among the 3,000 names the list held before).
     @Test func theBundledListLoads() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("assets/first-names.tsv")
         let lexicon = NameLexicon(tsv: try String(contentsOf: url, encoding: .utf8))
-        #expect(lexicon.count >= 2_000)
+        #expect(lexicon.count >= 90_000)
+        let predictor = NamePredictor(bundled: lexicon)
+        #expect(NameWheel(text: "Oi", predictor: predictor).completions.contains("Oisin"))
+        #expect(NameWheel(text: "Sao", predictor: predictor).completions.first == "Saoirse")
+        #expect(NameWheel(text: "Niam", predictor: predictor).completions.first == "Niamh")
         #expect(lexicon.contains("james") && lexicon.contains("Mary"))
         #expect(!lexicon.contains("#"))
         #expect(NameWheel(text: "Ja", predictor: NamePredictor(bundled: lexicon)).completions.first == "James")

@@ -7,13 +7,14 @@ import ServiceLifecycle
 /// leaves its board, then hands it to the screens through the inbox and returns.
 ///
 /// It is a service, not a step of start-up, because nothing on the first frame needs it:
-/// building the index of 3,000 names on the main thread before the board appeared doubled
-/// the kiosk's launch (89–118 ms against 44–53). And it waits to be asked
-/// (`requestList`, which the session calls when a screen other than the board opens:
+/// building the index of the 3,000 names the list then held on the main thread before the
+/// board appeared doubled the kiosk's launch (89–118 ms against 44–53). And it waits to be
+/// asked (`requestList`, which the session calls when a screen other than the board opens:
 /// `KioskSession.likelyNext`), because a kiosk showing the board never needs it: built
 /// after the first frame regardless, it was most of an idle kiosk's CPU in its first
-/// minute (issue 8). From the menu to the name wheel is several presses; the index takes
-/// a few tens of milliseconds, and the wheel works without it meanwhile.
+/// minute (issue 8). From the menu to the name wheel is several presses; reading and
+/// indexing the list's 91,000 names takes about 140 ms here (`hyzer-bench name-entry`),
+/// and the wheel works without it meanwhile.
 struct NameListService: Service {
     let file: URL
     let inbox: KioskInbox

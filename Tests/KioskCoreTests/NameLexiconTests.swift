@@ -1,0 +1,137 @@
+import Foundation
+import HyzerKit
+import Testing
+
+@testable import KioskCore
+
+/// The compact index (sorted runs, nodes kept only for common prefixes, the letter model in
+/// flat arrays) answers as the plain one it replaced would: checked against answers worked
+/// out name by name from the entries themselves. Negative control: with a kept node's
+/// child run cut one name short (`keepNodes`), the totals and next letters differ.
+@Suite struct NameLexiconTests {
+    /// LF or CRLF; comments, lines without a weight and nameless lines are skipped.
+    @Test func theListParsesLineByLine() {
+        let entries = NameLexicon.entries(tsv: "# names\r\nAnna\t2.5\r\nBob\t1\nno weight\nCarl\tx\n\t3\n\nZoë\t0.5\textra")
+        #expect(entries == [.init(name: "Anna", weight: 2.5), .init(name: "Bob", weight: 1), .init(name: "Zoë", weight: 0.5)])
+        // Spaces around a name are not part of it; repeats add up under the first spelling.
+        let lexicon = NameLexicon([.init(name: " Ann ", weight: 1), .init(name: "ANN", weight: 2)])
+        #expect(lexicon.contains("ann") && lexicon.count == 1)
+        #expect(lexicon.node("an")?.top == [.init(name: "Ann", weight: 3)] && lexicon.node("ann")?.top.isEmpty == true)
+    }
+
+    /// Names built from a few syllables, so that prefixes are shared by many names (kept
+    /// nodes), by a few (scanned runs) and by none; some spelled with accents or repeated.
+    static func names(count: Int, seed: UInt64) -> [NameLexicon.Candidate] {
+        var random = SeededGenerator(seed: seed)
+        let syllables = ["a", "an", "ma", "mar", "li", "zoë", "bé", "n", "t"]
+        return (0..<count).map { _ in
+            let parts = random.int(in: 1...4)
+            let name = (0..<parts).map { _ in syllables[random.int(in: 0...syllables.count - 1)] }.joined()
+            return NameLexicon.Candidate(
+                name: name.prefix(1).uppercased() + name.dropFirst(), weight: Double(random.int(in: 1...1000)) / 100)
+        }
+    }
+
+    /// What follows each prefix, from every entry (merged by key, first spelling kept): a
+    /// node for every prefix, as the index kept them before it was made compact.
+    static func expectedNodes(_ entries: [NameLexicon.Candidate]) -> [String: NameLexicon.Node] {
+        var merged: [String: NameLexicon.Candidate] = [:]
+        var order: [String] = []
+        for entry in entries {
+            let key = NameLexicon.key(entry.name)
+            if merged[key] == nil {
+                merged[key] = NameLexicon.Candidate(name: entry.name, weight: 0)
+                order.append(key)
+            }
+            merged[key]?.weight += entry.weight
+        }
+        var nodes: [String: NameLexicon.Node] = [:]
+        var going: [String: [NameLexicon.Candidate]] = [:]
+        for key in order {
+            let candidate = merged[key]!
+            let characters = Array(key)
+            for length in 0...characters.count {
+                let prefix = String(characters[..<length])
+                nodes[prefix, default: NameLexicon.Node()].total += candidate.weight
+                if length == characters.count {
+                    nodes[prefix]!.end += candidate.weight
+                } else {
+                    nodes[prefix]!.next[characters[length], default: 0] += candidate.weight
+                    going[prefix, default: []].append(candidate)
+                }
+            }
+        }
+        for (prefix, candidates) in going {
+            nodes[prefix]!.top = Array(
+                candidates.sorted { ($0.weight, $1.name) > ($1.weight, $0.name) }.prefix(NameLexicon.keptCompletions))
+        }
+        return nodes
+    }
+
+    static func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 * max(1, abs(a), abs(b)) }
+
+    @Test(arguments: [1, 2, 3] as [UInt64]) func everyPrefixAnswersAsTheEntriesDo(seed: UInt64) throws {
+        let entries = Self.names(count: 2_000, seed: seed)
+        let lexicon = NameLexicon(entries)
+        let nodes = Self.expectedNodes(entries)
+        // Both ways of answering are exercised: kept nodes for the common prefixes, runs
+        // scanned for the rest.
+        #expect(lexicon.common.count > 5)
+        var prefixes: Set<String> = ["", "x", "maq", "zz"]
+        for key in lexicon.keys {
+            for length in 0...key.count { prefixes.insert(String(key.prefix(length))) }
+        }
+        #expect(prefixes.contains { lexicon.common[$0] == nil && lexicon.node($0) != nil })
+        for prefix in prefixes {
+            let expected = nodes[prefix]
+            let node = lexicon.node(prefix)
+            guard let expected else {
+                #expect(node == nil, "\(prefix)")
+                continue
+            }
+            let actual = try #require(node, "\(prefix)")
+            #expect(Self.close(actual.total, expected.total), "\(prefix)")
+            #expect(Self.close(actual.end, expected.end), "\(prefix)")
+            #expect(Set(actual.next.keys) == Set(expected.next.keys), "\(prefix)")
+            for (character, weight) in expected.next {
+                #expect(Self.close(actual.next[character] ?? -1, weight), "\(prefix) \(character)")
+            }
+            #expect(actual.top.map(\.name) == expected.top.map(\.name), "\(prefix)")
+        }
+        for entry in entries.prefix(50) { #expect(lexicon.contains(entry.name) && lexicon.contains(entry.name.lowercased())) }
+        #expect(!lexicon.contains("Zzz"))
+        #expect(lexicon.contains("Ma") == lexicon.keys.contains("ma"))
+    }
+
+    /// The letter model's shares, worked out from counts kept in a dictionary per context
+    /// (the form it had before it moved to flat arrays).
+    @Test func theLetterModelCountsEachNameOnce() {
+        let entries = Self.names(count: 300, seed: 9)
+        let lexicon = NameLexicon(entries)
+        var contexts: [String: [Character: Double]] = [:]
+        for key in lexicon.keys {
+            let sequence = ["^"] + Array(key) + ["$"]
+            for index in 1..<sequence.count {
+                for length in 0...min(LetterModel.contextLength, index) {
+                    contexts[String(sequence[(index - length)..<index]), default: [:]][sequence[index], default: 0] += 1
+                }
+            }
+        }
+        for typed in ["", "m", "ma", "mar", "lu", "zo", "zoe", "xq", "anel", "be"] {
+            let history = ["^"] + Array(typed)
+            var expected: [Character: Double] = [:]
+            var share = 1.0
+            for length in stride(from: min(LetterModel.contextLength, history.count), through: 0, by: -1) {
+                guard let counts = contexts[String(history[(history.count - length)...])] else { continue }
+                let total = counts.values.reduce(0, +)
+                let weight = length == 0 ? share : share * NameWheel.Tuning.longestContextShare
+                for (character, count) in counts { expected[character, default: 0] += weight * count / total }
+                share -= weight
+            }
+            let actual = lexicon.letterModel(after: typed)
+            #expect(Set(actual.keys) == Set(expected.keys), "\(typed)")
+            for (character, share) in expected { #expect(Self.close(actual[character] ?? -1, share), "\(typed) \(character)") }
+            #expect(Self.close(actual.values.reduce(0, +), 1), "\(typed)")
+        }
+    }
+}
