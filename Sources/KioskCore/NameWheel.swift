@@ -44,17 +44,20 @@ public final class NameLexicon: Sendable, Equatable {
     let weights: [Double]
     /// The nodes of the prefixes more than `scanLimit` names start.
     let common: [String: Node]
-    let letters: LetterModel
+    /// Nil for the names played here (`NamePredictor.local`): the bundled list's model orders
+    /// letters, and a model's 4 MB of counts for a handful of names would be waste.
+    let letters: LetterModel?
     /// Names indexed.
     public var count: Int { keys.count }
 
-    public static let empty = NameLexicon([])
+    public static let empty = NameLexicon([], letterModel: false)
 
     /// Built once and never changed: the same index is the same value.
     public static func == (lhs: NameLexicon, rhs: NameLexicon) -> Bool { lhs === rhs }
 
     /// `entries` may repeat a name (by key); repeats add up and keep the first spelling.
-    public init(_ entries: [Candidate]) {
+    /// Without `letterModel`, `letterModel(after:)` knows nothing.
+    public init(_ entries: [Candidate], letterModel: Bool = true) {
         var slots: [String: Int] = [:]
         var merged: [(key: String, name: String, weight: Double)] = []
         for entry in entries {
@@ -79,7 +82,7 @@ public final class NameLexicon: Sendable, Equatable {
         var common: [String: Node] = [:]
         Self.keepNodes(keys: keys, names: names, weights: weights, prefixLength: 0, run: 0..<keys.count, in: &common)
         self.common = common
-        letters = LetterModel(keys)
+        letters = letterModel && !keys.isEmpty ? LetterModel(keys) : nil
     }
 
     /// Reads `name<TAB>weight` lines (the bundled assets/first-names.tsv); `#` starts a comment.
@@ -143,7 +146,7 @@ public final class NameLexicon: Sendable, Equatable {
     }
 
     /// How likely each character is to follow `key`, from the letter model alone.
-    func letterModel(after key: String) -> [Character: Double] { letters.next(after: key) }
+    func letterModel(after key: String) -> [Character: Double] { letters?.next(after: key) ?? [:] }
 
     /// The node of the prefix the keys of `run` share (its first `prefixLength` bytes).
     private static func node(keys: [String], names: [String], weights: [Double], prefixLength: Int, run: Range<Int>) -> Node {
@@ -308,7 +311,7 @@ public struct NamePredictor: Sendable, Equatable {
         let entries =
             players.map { NameLexicon.Candidate(name: $0, weight: Self.playerWeight) }
             + guests.map { NameLexicon.Candidate(name: $0, weight: Self.guestWeight) }
-        self.init(bundled: bundled, local: NameLexicon(entries))
+        self.init(bundled: bundled, local: NameLexicon(entries, letterModel: false))
     }
 
     public static func == (lhs: NamePredictor, rhs: NamePredictor) -> Bool {
