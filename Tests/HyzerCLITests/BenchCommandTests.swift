@@ -4,7 +4,9 @@ import Testing
 
 /// `hyzer-bench` from outside: its subcommands and flags, and the JSON line it ends with.
 @Suite struct BenchCommandTests {
-    static let benchmarks = ["standings", "store", "history", "knob-latency", "knob-accuracy", "render", "sync-latency"]
+    static let benchmarks = [
+        "standings", "store", "history", "knob-latency", "knob-accuracy", "render", "sync-latency", "name-entry",
+    ]
 
     @Test func helpListsEveryBenchmark() async throws {
         let run = try await Binary.run("hyzer-bench", ["--help"])
@@ -51,5 +53,45 @@ import Testing
         let p99 = try #require(figures["p99_us"] as? Double)
         #expect(p50 > 0 && p50 <= p99)
         #expect(run.stderr.contains("5000 recomputes"))
+    }
+
+    /// `name-entry` against a small list (through HYZER_ASSETS, so a debug build runs it in
+    /// seconds): the figures issue 14 names end the output as one JSON object, names are
+    /// split by the list as they should be, one the wheel cannot spell is skipped, and names
+    /// held out cost more than on the list (their completions are gone). Negative control:
+    /// with `heldOutActions` leaving the name on the list, the last comparison fails.
+    @Test func nameEntryCountsListedUnlistedAndHeldOutNames() async throws {
+        let assets = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-bench-names-\(UUID())")
+        try FileManager.default.createDirectory(at: assets, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: assets) }
+        try Data("[]".utf8).write(to: assets.appendingPathComponent("courses.json"))
+        let list = ["James": 3.4, "Mary": 2.6, "Maria": 1.2, "Mark": 1.1, "Anna": 0.9, "Annie": 0.3, "Oisin": 0.01]
+        try Data(list.map { "\($0.key)\t\($0.value)" }.joined(separator: "\n").utf8)
+            .write(to: assets.appendingPathComponent("first-names.tsv"))
+        let names = assets.appendingPathComponent("names.txt")
+        try Data("# test names\nMaria\nOisin\nMarek\nŁukasz\n".utf8).write(to: names)
+        var environment = ProcessInfo.processInfo.environment
+        environment["HYZER_ASSETS"] = assets.path
+
+        let run = try await Binary.run("hyzer-bench", ["name-entry", "--names", names.path], environment: environment)
+        #expect(run.status == 0, "\(run.stderr)")
+        let last = try #require(run.stdout.split(separator: "\n").last)
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        func figure(_ key: String) throws -> Double { try #require(figures[key] as? Double, "\(key) in \(last)") }
+        #expect(try figure("names_listed") == 2)
+        #expect(try figure("names_unlisted") == 1)
+        #expect(try figure("names_skipped") == 1)
+        #expect(run.stderr.contains("Łukasz: a character the wheel lacks"), "\(run.stderr)")
+        let median = try figure("median_actions")
+        let p90 = try figure("p90_actions")
+        #expect(median > 0 && median <= p90)
+        // Marek is on no list: at least a press a letter and Done.
+        #expect(try figure("actions_per_letter_unlisted") >= 1 + 1.0 / 5)
+        // Held out, Maria and Oisin lose their completions and cost more; Marek, on no list
+        // either way, costs the same. (The median of two names is their mean.)
+        let listedActions = median * 2
+        let unlistedActions = try figure("actions_per_letter_unlisted") * 5
+        #expect(try figure("actions_per_letter_held_out") * 15 > listedActions + unlistedActions)
+        #expect(try figure("mean_actions_all") > 0)
     }
 }
