@@ -134,4 +134,36 @@ import Testing
             #expect(Self.close(actual.values.reduce(0, +), 1), "\(typed)")
         }
     }
+
+    /// Names in any script reach the index as players' names from other devices: its byte
+    /// runs and scans take multi-byte characters, emoji sequences and combining marks whole
+    /// (a prefix ends on a character's boundary), and a wheel over them offers them as
+    /// completions and types its own letters as before.
+    @Test func namesInAnyScriptAreIndexedWhole() throws {
+        let names = ["김민준", "김서연", "😀 Smiley", "👩‍👩‍👧 Family", "Łukasz", "Zoë", "Ngozi", "Nguyễn Văn An", "अर्जुन", "Ελένη"]
+        let entries = names.enumerated().map { NameLexicon.Candidate(name: $1, weight: Double(names.count - $0)) }
+        let lexicon = NameLexicon(entries)
+        let nodes = Self.expectedNodes(entries)
+        for key in lexicon.keys {
+            for length in 0...key.count {
+                let prefix = String(key.prefix(length))
+                let actual = try #require(lexicon.node(prefix), "\(prefix)")
+                let expected = try #require(nodes[prefix], "\(prefix)")
+                #expect(Self.close(actual.total, expected.total) && Self.close(actual.end, expected.end), "\(prefix)")
+                #expect(actual.top.map(\.name) == expected.top.map(\.name), "\(prefix)")
+            }
+        }
+        for name in names { #expect(lexicon.contains(name), "\(name)") }
+        #expect(lexicon.node("김")?.top.map(\.name) == ["김민준", "김서연"])
+        // As players (all of one weight, so ties go by spelling), typed on a keyboard.
+        let players = NamePredictor(bundled: .empty, players: names, guests: [])
+        #expect(NameWheel(predictor: players).completions == ["Ngozi", "Nguyễn Văn An", "Zoë"])
+        #expect(NameWheel(text: "김", predictor: players).completions == ["김민준", "김서연"])
+        #expect(NameWheel(text: "😀", predictor: players).completions == ["😀 Smiley"])
+        #expect(NameWheel(text: "👩‍👩‍👧", predictor: players).completions == ["👩‍👩‍👧 Family"])
+        var typing = NameWheel(text: "Ng", predictor: NamePredictor(bundled: lexicon))
+        #expect(Set(typing.completions) == ["Ngozi", "Nguyễn Văn An"])
+        #expect(typing.take(.character("u")) == .typing)
+        #expect(typing.completions == ["Nguyễn Văn An"])
+    }
 }
