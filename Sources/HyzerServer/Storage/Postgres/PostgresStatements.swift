@@ -11,16 +11,9 @@ enum PostgresStatements {
     /// is unknown or revoked.
     struct Pull: PostgresPreparedStatement {
         typealias Row = (groupID: String, role: String, deviceID: String?, head: Int64, seq: Int64?, payload: Data?)
-        static let sql = """
-            WITH p AS (
-                SELECT group_id, role, device_id FROM credentials WHERE token_hash = $1 AND revoked_at IS NULL)
-            SELECT p.group_id, p.role, p.device_id,
-                (SELECT coalesce(max(seq), 0) FROM changes WHERE group_id = p.group_id), page.seq, page.payload
-            FROM p LEFT JOIN LATERAL (
-                SELECT seq, payload FROM changes WHERE group_id = p.group_id AND seq > $2 ORDER BY seq LIMIT $3
-            ) page ON true
-            ORDER BY page.seq
-            """
+        static let sql = page(
+            of: "SELECT group_id, role, device_id FROM credentials WHERE token_hash = $1 AND revoked_at IS NULL",
+            columns: "g.group_id, g.role, g.device_id,")
 
         var tokenHash: Data
         var after: Int64
@@ -38,6 +31,44 @@ enum PostgresStatements {
             let (g, r, d, h, s, p) = try row.decode((String, String, String?, Int64, Int64?, Data?).self)
             return (g, r, d, h, s, p)
         }
+    }
+
+    /// A group's page as the operator's tools and the simulation pull it (`pull(groupID:)`):
+    /// the device's pull without the credential. One row even for an empty feed (the head).
+    struct GroupPull: PostgresPreparedStatement {
+        typealias Row = (head: Int64, seq: Int64?, payload: Data?)
+        static let sql = page(of: "SELECT $1::text AS group_id", columns: "")
+
+        var groupID: String
+        var after: Int64
+        var limit: Int64
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 3)
+            bindings.append(groupID)
+            bindings.append(after)
+            bindings.append(limit)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> Row {
+            let (h, s, p) = try row.decode((Int64, Int64?, Data?).self)
+            return (h, s, p)
+        }
+    }
+
+    /// Both pulls: `group` selects the group (`group_id`, maybe more columns) from `$1`;
+    /// the rows are `columns` of it, then the group's head and the page after `$2`, at most
+    /// `$3` rows, in seq order (none: one row with a null seq, for the head).
+    static func page(of group: String, columns: String) -> String {
+        """
+        WITH g AS (\(group))
+        SELECT \(columns) (SELECT coalesce(max(seq), 0) FROM changes WHERE group_id = g.group_id), page.seq, page.payload
+        FROM g LEFT JOIN LATERAL (
+            SELECT seq, payload FROM changes WHERE group_id = g.group_id AND seq > $2 ORDER BY seq LIMIT $3
+        ) page ON true
+        ORDER BY page.seq
+        """
     }
 
     /// A push's principal, its credential locked `FOR SHARE`, and its group's push lock

@@ -103,21 +103,14 @@ extension PostgresStorage: SyncStorage {
 
     public func pull(groupID: String, after: Int64, limit: Int) async throws -> PullResponse {
         let epoch = self.epoch
-        let rows = try await client.query(
-            """
-            SELECT (SELECT coalesce(max(seq), 0) FROM changes WHERE group_id = \(groupID)), seq, payload
-            FROM (SELECT 1) one
-            LEFT JOIN LATERAL (
-                SELECT seq, payload FROM changes WHERE group_id = \(groupID) AND seq > \(after) ORDER BY seq LIMIT \(limit)
-            ) page ON true
-            ORDER BY seq
-            """, logger: logger)
+        let rows = try await client.execute(
+            PostgresStatements.GroupPull(groupID: groupID, after: after, limit: Int64(limit)), logger: logger)
         let decoder = SyncCoding.decoder()
         var head: Int64 = 0
         var records: [PulledRecord] = []
-        for try await (groupHead, seq, payload) in rows.decode((Int64, Int64?, Data?).self) {
-            head = groupHead
-            if let seq, let payload {
+        for try await row in rows {
+            head = row.head
+            if let seq = row.seq, let payload = row.payload {
                 records.append(PulledRecord(seq: seq, record: try decoder.decode(SyncRecord.self, from: payload)))
             }
         }
