@@ -18,7 +18,9 @@ SWIFT ?= swift
 #   benchmarks: valgrind (callgrind counts instructions per frame: hyzer-bench render-instructions)
 #   the emulated appliance (board/appliance-test): QEMU (qemu-utils: qemu-img, to look into its
 #   disk images by hand), debootstrap, e2fsprogs' e2fsck and debugfs; on amd64, where it runs,
-#   the kernel's headers and linux-source-6.1 to build gpio-sim for the image's kernel
+#   the kernel's headers and linux-source-6.1 to build gpio-sim for the image's kernel, and the
+#   headers of the image's own kernel (bookworm main's, which may lag the host's), named after
+#   apt's lists are read by .ci/appliance-kernel-headers
 APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 postgresql libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev libdrm-dev zlib1g-dev libqrencode-dev zbar-tools openssl \
 	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
 	xvfb xauth xdotool imagemagick chromium chromium-driver python3-venv dpkg-dev lintian systemd valgrind \
@@ -42,6 +44,13 @@ deps:
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+	@if [ "$$(dpkg --print-architecture)" = amd64 ]; then \
+		headers=$$(.ci/appliance-kernel-headers); \
+		if [ -n "$$headers" ] && ! dpkg-query -W -f='$${Status}' $$headers 2>/dev/null | grep -q "install ok installed"; then \
+			echo "installing: $$headers (the appliance image's kernel)"; \
+			$(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$headers; \
+		fi; \
 	fi
 
 build: deps
