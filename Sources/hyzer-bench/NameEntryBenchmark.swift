@@ -11,16 +11,15 @@ enum NameEntryBenchmark {
     /// (the Census's people and the SSA's births): every bundled name entered once, each
     /// counted with its weight; and the same median of the fewest actions the wheel's
     /// predictions allow (`NamePredictor.information`).
-    static func peopleWeightedMedians(list: URL, predictor: NamePredictor) throws -> (actions: Double, floor: Double) {
+    static func peopleWeightedMedians(
+        _ list: [NameLexicon.Candidate], predictor: NamePredictor
+    ) -> (actions: Double, floor: Double) {
         var entered: [(actions: Double, floor: Double, weight: Double)] = []
-        for line in try String(contentsOf: list, encoding: .utf8).split(whereSeparator: \.isNewline)
-        where !line.hasPrefix("#") {
-            let fields = line.split(separator: "\t")
-            guard fields.count >= 2, let weight = Double(fields[1]),
-                let actions = NameWheel.actions(toEnter: String(fields[0]), predictor: predictor),
-                let bits = predictor.information(of: String(fields[0]))
+        for entry in list {
+            guard let actions = NameWheel.actions(toEnter: entry.name, predictor: predictor),
+                let bits = predictor.information(of: entry.name)
             else { continue }
-            entered.append((Double(actions), bits / NamePredictor.bitsPerAction, weight))
+            entered.append((Double(actions), bits / NamePredictor.bitsPerAction, entry.weight))
         }
         func median(_ value: KeyPath<(actions: Double, floor: Double, weight: Double), Double>) -> Double {
             let sorted = entered.sorted { $0[keyPath: value] < $1[keyPath: value] }
@@ -107,7 +106,7 @@ enum NameEntryBenchmark {
         }
         let replayTime = ContinuousClock.now - replayed
         let heldOut = heldOutActions(names, entries: entries)
-        let peopleWeighted = try peopleWeightedMedians(list: list, predictor: predictor)
+        let peopleWeighted = peopleWeightedMedians(entries, predictor: predictor)
         func quantile(_ q: Double, _ values: [Double]) -> Double {
             let sorted = values.sorted()
             guard !sorted.isEmpty else { return .nan }
