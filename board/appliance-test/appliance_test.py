@@ -217,11 +217,20 @@ def dump_store(disk, into):
 
 
 def check_store(database):
-    """(integrity_check's answer, the set of score event ids) of a dumped database."""
-    integrity = subprocess.run(["sqlite3", str(database), "PRAGMA integrity_check"], check=True, capture_output=True, text=True)
+    """(integrity_check's answer, the set of score event ids) of a dumped database.
+
+    A cut can leave a store malformed (the control's, with fsync off, does now and then:
+    sqlite3 exits 11). That is an answer to report, not a reason to stop: the answer is
+    sqlite3's error, and a table that cannot be read counts as holding nothing, so every
+    acknowledged score in it counts as lost."""
+    integrity = subprocess.run(["sqlite3", str(database), "PRAGMA integrity_check"], capture_output=True, text=True)
+    answer = integrity.stdout.strip()
+    if integrity.returncode != 0:
+        answer = f"sqlite3 exited {integrity.returncode}: {(integrity.stderr or answer).strip()[:200]}"
     ids = subprocess.run(
-        ["sqlite3", str(database), "SELECT lower(hex(id)) FROM score_events"], check=True, capture_output=True, text=True)
-    return integrity.stdout.strip(), set(ids.stdout.split())
+        ["sqlite3", str(database), "SELECT lower(hex(id)) FROM score_events"], capture_output=True, text=True)
+    # Partial output of a failed read is not trusted: a row it printed may sit on a bad page.
+    return answer, set(ids.stdout.split()) if ids.returncode == 0 else set()
 
 
 def cuts(args, work, disk, kernel, initrd, count, unsafe, label):
@@ -408,6 +417,7 @@ def main():
     control.unlink()
     figures["control_cuts"] = len(lost)
     figures["control_lost_acknowledged"] = sum(r["missing"] for r in lost)
+    figures["control_integrity_not_ok"] = sum(r["integrity"] != "ok" for r in lost)
 
     done = cuts(args, work, disk, kernel, initrd, args.cuts, unsafe=False, label="cut")
     figures["cuts"] = len(done)
@@ -420,7 +430,7 @@ def main():
     figures["total_s"] = round(time.monotonic() - started, 1)
 
     failures = []
-    if figures["control_lost_acknowledged"] == 0:
+    if figures["control_lost_acknowledged"] == 0 and figures["control_integrity_not_ok"] == 0:
         failures.append("the negative control lost nothing: the cuts would not catch a store that does not fsync")
     if figures["lost_acknowledged"]:
         failures.append(f"{figures['lost_acknowledged']} acknowledged scores lost")
