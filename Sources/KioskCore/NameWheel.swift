@@ -4,8 +4,8 @@ import HyzerKit
 /// Names with weights, for the name wheel: what may follow a typed prefix, and a letter model
 /// for names on no list.
 ///
-/// Compact, because the bundled list is every name of the Census and the SSA's births (about
-/// 91,000): the names sorted by key, so the names a prefix starts are one run found by binary
+/// Compact, because the bundled list is every name of the SSA's births and the Census (about
+/// 97,000): the names sorted by key, so the names a prefix starts are one run found by binary
 /// search, and a prefix's node (next letters, completions) worked out over its run. Only the
 /// prefixes many names share, where that would scan thousands of names a press, keep a node
 /// built once. A node for every prefix, as the index kept when it held 3,000 names, would be
@@ -211,7 +211,7 @@ public final class NameLexicon: Sendable, Equatable {
 /// Which character follows the last few typed, over every name of a list counted once
 /// (whatever its frequency: this model is for names on no list, and rare spellings tell more
 /// about them than James). Counts in flat arrays, a context's followers side by side: the
-/// 91,000 names' 3 million counts take milliseconds to gather, not a dictionary's hundreds.
+/// 97,000 names' 3 million counts take milliseconds to gather, not a dictionary's hundreds.
 struct LetterModel: Sendable {
     /// The longest context, in characters (the start of a name counts as one).
     static let contextLength = 3
@@ -297,9 +297,9 @@ public struct NamePredictor: Sendable, Equatable {
     public var local: NameLexicon
 
     /// A registered player weighs this much: more than the commonest name on the bundled list
-    /// (James, 3.3), so the people who play here come first.
+    /// (Michael, 1.4% of the people alive), so the people who play here come first.
     public static let playerWeight = 5.0
-    /// A guest from a recent round: less than a player, still above nearly every listed name.
+    /// A guest from a recent round: less than a player, still above every listed name.
     public static let guestWeight = 2.0
 
     public init(bundled: NameLexicon = .empty, local: NameLexicon = .empty) {

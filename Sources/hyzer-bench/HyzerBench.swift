@@ -212,6 +212,12 @@ struct HyzerBench: AsyncParsableCommand {
                 """)
         @Option(help: "Names, one a line (default: assets/bench/world-first-names.txt, not the bundled list).")
         var names: String?
+        @Option(
+            help: """
+                Weighted names (name<TAB>weight) whose people the people-weighted medians pick from (default: the \
+                bundled list itself), to compare two lists on the same people.
+                """)
+        var people: String?
 
         func run() throws {
             guard let assets = HyzerPaths.assetsDirectory() else {
@@ -221,7 +227,9 @@ struct HyzerBench: AsyncParsableCommand {
                 names.map { URL(fileURLWithPath: $0) }
                 ?? assets.appendingPathComponent("bench/world-first-names.txt")
             try emit(
-                try NameEntryBenchmark.run(names: file, bundled: assets.appendingPathComponent("first-names.tsv")))
+                try NameEntryBenchmark.run(
+                    names: file, bundled: assets.appendingPathComponent("first-names.tsv"),
+                    people: people.map { URL(fileURLWithPath: $0) }))
         }
     }
 

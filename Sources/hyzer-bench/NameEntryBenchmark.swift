@@ -7,13 +7,13 @@ import KioskCore
 /// the wheel's own layout (`NameWheel.actions(toEnter:predictor:)`) with only the bundled list
 /// behind it, as on a kiosk nobody has played at yet.
 enum NameEntryBenchmark {
-    /// The median knob actions for a person picked at random by the bundled list's frequencies
-    /// (the Census's people and the SSA's births): every bundled name entered once, each
-    /// counted with its weight; and the same median of the fewest actions the wheel's
-    /// predictions allow (`NamePredictor.information`).
+    /// The median knob actions for a person picked at random by `list`'s frequencies (the
+    /// bundled list's own, the people alive now, unless `--people` names others): every name
+    /// of it entered once, each counted with its weight; and the same median of the fewest
+    /// actions the wheel's predictions allow (`NamePredictor.information`).
     static func peopleWeightedMedians(
         _ list: [NameLexicon.Candidate], predictor: NamePredictor
-    ) -> (actions: Double, floor: Double) {
+    ) -> (actions: Double, floor: Double, meanActions: Double) {
         var entered: [(actions: Double, floor: Double, weight: Double)] = []
         for entry in list {
             guard let actions = NameWheel.actions(toEnter: entry.name, predictor: predictor),
@@ -31,7 +31,9 @@ enum NameEntryBenchmark {
             }
             return .nan
         }
-        return (median(\.actions), median(\.floor))
+        // The mean too: a median of whole actions moves only in steps of one.
+        let weight = entered.reduce(0) { $0 + $1.weight }
+        return (median(\.actions), median(\.floor), entered.reduce(0) { $0 + $1.actions * $1.weight } / weight)
     }
 
     /// The actions to enter each of `names` with it taken off the list, the index built
@@ -51,7 +53,7 @@ enum NameEntryBenchmark {
         return total
     }
 
-    static func run(names file: URL, bundled list: URL) throws -> Figures {
+    static func run(names file: URL, bundled list: URL, people: URL? = nil) throws -> Figures {
         // Timed as the kiosk's NameListService pays it: the file read, parsed and indexed.
         let residentBefore = ResourceUsage.currentRSSMegabytes()
         let built = ContinuousClock.now
@@ -106,7 +108,8 @@ enum NameEntryBenchmark {
         }
         let replayTime = ContinuousClock.now - replayed
         let heldOut = heldOutActions(names, entries: entries)
-        let peopleWeighted = peopleWeightedMedians(entries, predictor: predictor)
+        let population = try people.map { NameLexicon.entries(tsv: try String(contentsOf: $0, encoding: .utf8)) } ?? entries
+        let peopleWeighted = peopleWeightedMedians(population, predictor: predictor)
         func quantile(_ q: Double, _ values: [Double]) -> Double {
             let sorted = values.sorted()
             guard !sorted.isEmpty else { return .nan }
@@ -118,6 +121,7 @@ enum NameEntryBenchmark {
         return [
             "median_actions_people_weighted": peopleWeighted.actions,
             "floor_median_actions_people_weighted": peopleWeighted.floor,
+            "mean_actions_people_weighted": peopleWeighted.meanActions,
             // Over every name in FILE, on a list or not: unlike the figures split by the list,
             // the same names whatever the list holds, so two lists can be compared by it.
             "mean_actions_all": names.count > skipped

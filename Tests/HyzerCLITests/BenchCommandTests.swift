@@ -93,5 +93,21 @@ import Testing
         let unlistedActions = try figure("actions_per_letter_unlisted") * 5
         #expect(try figure("actions_per_letter_held_out") * 15 > listedActions + unlistedActions)
         #expect(try figure("mean_actions_all") > 0)
+
+        // --people: the people-weighted figures pick people from another weighted list. All
+        // of them called Oisin (and a name the wheel cannot spell, not counted), they are
+        // Oisin's actions, which the list's own people (James above all) do not cost.
+        let oisin = try #require(
+            run.stderr.split(separator: "\n").first { $0.hasPrefix("name-entry: Oisin ") }
+                .flatMap { $0.split(separator: " ").dropFirst(2).first }.flatMap { Double($0) }, "\(run.stderr)")
+        let people = assets.appendingPathComponent("people.tsv")
+        try Data("Oisin\t5\nŁukasz\t100\n".utf8).write(to: people)
+        let picked = try await Binary.run(
+            "hyzer-bench", ["name-entry", "--names", names.path, "--people", people.path], environment: environment)
+        let pickedLast = try #require(picked.stdout.split(separator: "\n").last, "\(picked.stderr)")
+        let pickedFigures = try #require(try JSONSerialization.jsonObject(with: Data(pickedLast.utf8)) as? [String: Any])
+        #expect(pickedFigures["median_actions_people_weighted"] as? Double == oisin, "\(picked.stdout)")
+        #expect(pickedFigures["mean_actions_people_weighted"] as? Double == oisin)
+        #expect(try figure("mean_actions_people_weighted") < oisin)
     }
 }

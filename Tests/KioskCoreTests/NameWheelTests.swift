@@ -224,5 +224,11 @@ import Testing
         #expect(NameWheel(text: "Ja", predictor: NamePredictor(bundled: lexicon)).completions.first == "James")
         for name in ["Liam", "Aiden", "Jayden", "Mia", "Ava"] { #expect(lexicon.contains(name), "\(name)") }
         #expect(NameWheel(text: "Lia", predictor: NamePredictor(bundled: lexicon)).completions.contains("Liam"))
+        // Weighed by the people alive now, not by everyone ever born: a boy's name of this
+        // century is offered before names whose bearers were mostly born a century ago.
+        // (The list of everyone born since 1880 offered Mildred after "Mi" and Norma before Noah.)
+        #expect(NameWheel(text: "Mi", predictor: predictor).completions == ["Michael", "Michelle", "Mia"])
+        #expect(NameWheel(text: "No", predictor: predictor).completions.first == "Noah")
+        #expect(NameWheel(text: "Li", predictor: predictor).completions.contains("Liam"))
     }
 }
