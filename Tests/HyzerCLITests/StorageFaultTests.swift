@@ -106,7 +106,7 @@ import Testing
         guard let (volume, started) = try Self.deviceOnVolume(megabytes: 3, scores: 4) else { return }
         var device = started
         let dir = device.dir
-        let filler = try volume.fill()
+        let filler = try await volume.fill()
         #expect(volume.freeBytes == 0)
 
         // The named write throws the storage-full fault with its one line.
@@ -141,7 +141,7 @@ import Testing
         // WAL files, which the old open path took for damage): opened read-only, the board
         // shows, writes say "full", and resume once there is room.
         try device.db.close()
-        let refill = try volume.fill()
+        let refill = try await volume.fill()
         let store = try HyzerDatabase(directory: dir)
         #expect(try device.movedAside().isEmpty, "a healthy database was moved aside")
         #expect(store.isReadOnly)
@@ -400,7 +400,7 @@ import Testing
 
     /// A damaged database on a full or read-only disk is left exactly where it is: the
     /// move and the salvage wait for a start with room, and the line says what to free.
-    @Test func aDamagedDatabaseIsNotMovedOnAFullOrReadOnlyDisk() throws {
+    @Test func aDamagedDatabaseIsNotMovedOnAFullOrReadOnlyDisk() async throws {
         guard let (volume, device) = try Self.deviceOnVolume(megabytes: 4, scores: 9) else { return }
         let dir = device.dir
         try device.db.close()
@@ -410,7 +410,7 @@ import Testing
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         let listing = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
 
-        let filler = try volume.fill()
+        let filler = try await volume.fill()
         #expect(throws: StorageFault.full(directory: dir.path, freeBytes: 0)) { _ = try HyzerDatabase(directory: dir) }
         try FileManager.default.removeItem(at: filler)
         try volume.remount(readOnly: true)

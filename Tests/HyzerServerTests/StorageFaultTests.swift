@@ -68,7 +68,7 @@ import Testing
         var server = started
         let dir = server.dir
         let files = server.files
-        let filler = try volume.fill()
+        let filler = try await volume.fill()
         var refused: (any Error)?
         for hole in 4...40 where refused == nil {
             do { try await server.push(hole: hole) } catch { refused = error }

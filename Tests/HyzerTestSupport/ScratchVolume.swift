@@ -73,8 +73,20 @@ public final class ScratchVolume {
 
     /// Fills the volume to the last byte with one file and returns it (delete it to free
     /// the space): writes shrink from 64 KiB to 1 byte until even one byte is refused.
+    ///
+    /// On a thread of its own: a whole-system sync can take seconds on a machine busy writing,
+    /// and blocking one of the cooperative pool's two threads that long starved the
+    /// in-process servers of other tests into their request deadlines (Processes.swift says
+    /// more).
     @discardableResult
-    public func fill() throws -> URL {
+    public func fill() async throws -> URL {
+        let root = self.root
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try Self.fill(root) }) }.start()
+        }
+    }
+
+    private static func fill(_ root: URL) throws -> URL {
         let filler = root.appendingPathComponent("filler-\(UUID().uuidString)")
         let fd = open(filler.path, O_CREAT | O_WRONLY | O_APPEND, 0o600)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }

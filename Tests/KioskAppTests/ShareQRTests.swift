@@ -88,21 +88,17 @@ import FoundationNetworking
         return png
     }
 
-    /// Every QR code `zbarimg` reads in the PNG (none: exit status 4).
-    static func decode(_ png: URL) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", png.path]
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            #expect(process.terminationStatus == 4, "zbarimg failed (is zbar-tools installed? make deps)")
+    /// Every QR code `zbarimg` reads in the PNG (none: exit status 4). Awaited off the
+    /// cooperative pool, as every child process of the tests is (HyzerTestSupport's Processes).
+    static func decode(_ png: URL) async throws -> [String] {
+        let run = try await Binary.run(
+            executable: URL(fileURLWithPath: "/usr/bin/env"),
+            ["zbarimg", "--raw", "-q", "-Sdisable", "-Sqrcode.enable", png.path])
+        guard run.status == 0 else {
+            #expect(run.status == 4, "zbarimg failed (is zbar-tools installed? make deps): \(run.stderr)")
             return []
         }
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        return run.stdout.split(separator: "\n").map(String.init)
     }
 
     @Test(arguments: viewports)
@@ -127,7 +123,7 @@ import FoundationNetworking
             return
         }
         #expect(url.hasPrefix(world.server.baseURL + "/join/"))
-        #expect(try Self.decode(try Self.draw(state, "add-phone", snapshot: "add-phone.png")) == [url])
+        #expect(try await Self.decode(try Self.draw(state, "add-phone", snapshot: "add-phone.png")) == [url])
 
         // The scanned code enrolls a phone in the kiosk's group, once.
         let code = String(try #require(url.split(separator: "/").last))
@@ -149,7 +145,7 @@ import FoundationNetworking
         let later = try await world.events(within: 10) { $0.contains(.inviteChanged(.expired)) }
         for event in later { state.handle(event, now: 0) }
         #expect(state.screen == .addPhone(Screen.AddPhone(progress: .expired)))
-        #expect(try Self.decode(try Self.draw(state, "add-phone-expired")) == [])
+        #expect(try await Self.decode(try Self.draw(state, "add-phone-expired")) == [])
     }
 
     @Test(arguments: viewports)
@@ -189,13 +185,13 @@ import FoundationNetworking
         #expect(report.rejected.isEmpty, "\(report.rejected.prefix(2))")
         state.handle(.dataChanged(try KioskSession.load(kiosk), .remoteSync), now: 0)
         #expect(state.screen.name == "summary")
-        #expect(try Self.decode(try Self.draw(state, "summary-no-link")) == [], "no link yet, no code")
+        #expect(try await Self.decode(try Self.draw(state, "summary-no-link")) == [], "no link yet, no code")
 
         await world.share.summaryLink(round.id)
         for event in try await world.events(within: 5, until: { !$0.isEmpty }) { state.handle(event, now: 0) }
         let url = try #require(state.summaryLinkOnShow)
         #expect(url.hasPrefix(world.server.baseURL + "/s/hzs_"))
-        #expect(try Self.decode(try Self.draw(state, "summary-qr", snapshot: "summary-qr.png")) == [url])
+        #expect(try await Self.decode(try Self.draw(state, "summary-qr", snapshot: "summary-qr.png")) == [url])
 
         // The page's data behind the scanned link: this round, as the kiosk's card ranks it.
         let token = String(try #require(url.split(separator: "/").last))
