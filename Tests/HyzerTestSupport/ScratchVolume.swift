@@ -75,7 +75,7 @@ public final class ScratchVolume {
     /// the space): writes shrink from 64 KiB to 1 byte until even one byte is refused.
     ///
     /// On a thread of its own: a whole-system sync can take seconds on a machine busy writing,
-    /// and blocking one of the cooperative pool's two threads that long starved the
+    /// and blocking one of the cooperative pool's two threads that long can starve the
     /// in-process servers of other tests into their request deadlines (Processes.swift says
     /// more).
     @discardableResult
