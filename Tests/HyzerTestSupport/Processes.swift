@@ -20,6 +20,14 @@ import SystemPackage
 // suspends the task and gives the pool thread back. Waiting with a timeout is a `Task.sleep`
 // race, never a sleep on a thread.
 
+/// Runs blocking work (a wait on SDL, a whole-system sync) on a thread of its own and awaits
+/// it, so the cooperative pool's threads stay free for everything else in the test process.
+public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
+
 /// How a child process ended.
 public enum Termination: Sendable, Equatable, CustomStringConvertible {
     /// `exit(code)` or a return from `main`.

@@ -81,9 +81,7 @@ public final class ScratchVolume {
     @discardableResult
     public func fill() async throws -> URL {
         let root = self.root
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try Self.fill(root) }) }.start()
-        }
+        return try await offThePool { try Self.fill(root) }
     }
 
     private static func fill(_ root: URL) throws -> URL {

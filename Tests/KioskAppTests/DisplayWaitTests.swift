@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerTestSupport
 import KioskCore
 import KioskRender
 import Testing
@@ -33,15 +34,9 @@ import Testing
     /// Idle, the wait reads input once a slice, not once a millisecond. Negative control: with
     /// a 1 ms slice (what SDL's own wait does on these drivers) it reads about 2,500 times.
     @Test func anIdleWaitWakesOncePerSliceNotPerMillisecond() async throws {
-        try await Self.offThePool { try Self.idleWait() }
-    }
-
-    /// Blocking waits run on a thread of their own: on the cooperative pool (two threads on
-    /// these machines) they would hold up every other suite's tasks for seconds.
-    static func offThePool(_ body: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
+        // A blocking wait: on the cooperative pool (two threads on these machines) it would
+        // hold up every other suite's tasks for seconds.
+        try await offThePool { try Self.idleWait() }
     }
 
     static func idleWait() throws {
@@ -58,7 +53,7 @@ import Testing
 
     /// A wake-up from another thread (the knob, a score from sync) ends the sleep at once.
     @Test func theWakerEndsTheSleepAtOnce() async throws {
-        try await Self.offThePool { try Self.wakeDuringWait() }
+        try await offThePool { try Self.wakeDuringWait() }
     }
 
     static func wakeDuringWait() throws {
