@@ -154,11 +154,11 @@ public final class NameLexicon: Sendable, Equatable {
         for index in run {
             let weight = weights[index]
             node.total += weight
-            guard let next = nextScalar(of: keys[index], after: prefixLength) else {
+            guard let next = nextCharacter(of: keys[index], after: prefixLength) else {
                 node.end += weight
                 continue
             }
-            node.next[Character(next), default: 0] += weight
+            node.next[next, default: 0] += weight
             keep(Candidate(name: names[index], weight: weight), in: &node.top)
         }
         return node
@@ -195,6 +195,27 @@ public final class NameLexicon: Sendable, Equatable {
         let utf8 = key.utf8
         guard utf8.count > prefixLength else { return nil }
         return key.unicodeScalars[utf8.index(utf8.startIndex, offsetBy: prefixLength)]
+    }
+
+    /// The whole character that follows the first `prefixLength` bytes of `key` (what a
+    /// person would type next), nil when they are all of it. A ZWJ emoji family or a
+    /// Devanagari conjunct is several scalars and one character: keyed by its first scalar,
+    /// it would be offered as "👩" or "र".
+    private static func nextCharacter(of key: String, after prefixLength: Int) -> Character? {
+        let utf8 = key.utf8
+        guard utf8.count > prefixLength else { return nil }
+        let start = utf8.index(utf8.startIndex, offsetBy: prefixLength)
+        // The common case, an ASCII letter followed by another or by nothing, is a character
+        // alone (CR LF, the one ASCII pair that is one character, is not a name's).
+        let byte = utf8[start]
+        let after = utf8.index(after: start)
+        if byte < 0x80, byte != UInt8(ascii: "\r"), after == utf8.endIndex || utf8[after] < 0x80 {
+            return Character(Unicode.Scalar(byte))
+        }
+        // From the prefix's end on: the prefix may end inside a character of this key (a
+        // conjunct's first letter typed alone), and a character of `key` would then begin
+        // before it.
+        return String(key.unicodeScalars[start...]).first
     }
 
     /// The heaviest first, ties by spelling so the order never depends on the input's.
