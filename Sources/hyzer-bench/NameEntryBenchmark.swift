@@ -7,11 +7,11 @@ import KioskCore
 /// the wheel's own layout (`NameWheel.actions(toEnter:predictor:)`) with only the bundled list
 /// behind it, as on a kiosk nobody has played at yet.
 enum NameEntryBenchmark {
-    /// The median knob actions for a person picked at random by `list`'s frequencies (the
-    /// bundled list's own, the people alive now, unless `--people` names others): every name
-    /// of it entered once, each counted with its weight; and the same median of the fewest
-    /// actions the wheel's predictions allow (`NamePredictor.information`).
-    static func peopleWeightedMedians(
+    /// The median and the mean knob actions for a person picked at random by `list`'s
+    /// frequencies (the bundled list's own, the people alive now, unless `--people` names
+    /// others): every name of it entered once, each counted with its weight; and the same
+    /// median of the fewest actions the wheel's predictions allow (`NamePredictor.information`).
+    static func peopleWeightedFigures(
         _ list: [NameLexicon.Candidate], predictor: NamePredictor
     ) -> (actions: Double, floor: Double, meanActions: Double) {
         var entered: [(actions: Double, floor: Double, weight: Double)] = []
@@ -109,7 +109,7 @@ enum NameEntryBenchmark {
         let replayTime = ContinuousClock.now - replayed
         let heldOut = heldOutActions(names, entries: entries)
         let population = try people.map { NameLexicon.entries(tsv: try String(contentsOf: $0, encoding: .utf8)) } ?? entries
-        let peopleWeighted = peopleWeightedMedians(population, predictor: predictor)
+        let peopleWeighted = peopleWeightedFigures(population, predictor: predictor)
         func quantile(_ q: Double, _ values: [Double]) -> Double {
             let sorted = values.sorted()
             guard !sorted.isEmpty else { return .nan }
