@@ -166,7 +166,9 @@ public final class NameLexicon: Sendable, Equatable {
 
     /// Keeps the node of every prefix more than `scanLimit` names start, from the run of one
     /// prefix down: its names that go on are grouped by their next character, each group a
-    /// run of its own.
+    /// run of its own (the names whose keys go on with that character's bytes: a longer
+    /// character that begins with them, a conjunct after its first letter, joins the run, as
+    /// `node(_:)` finds it by bytes too).
     private static func keepNodes(
         keys: [String], names: [String], weights: [Double], prefixLength: Int, run: Range<Int>,
         in common: inout [String: Node]
@@ -176,25 +178,17 @@ public final class NameLexicon: Sendable, Equatable {
         common[prefix] = node(keys: keys, names: names, weights: weights, prefixLength: prefixLength, run: run)
         var index = run.lowerBound
         while index < run.upperBound {
-            guard let next = nextScalar(of: keys[index], after: prefixLength) else {
+            guard let next = nextCharacter(of: keys[index], after: prefixLength) else {
                 index += 1
                 continue
             }
-            let childLength = prefixLength + UTF8.width(next)
+            let childLength = prefixLength + next.utf8.count
             let childPrefix = keys[index].utf8.prefix(childLength)
             var end = index + 1
             while end < run.upperBound, keys[end].utf8.starts(with: childPrefix) { end += 1 }
             keepNodes(keys: keys, names: names, weights: weights, prefixLength: childLength, run: index..<end, in: &common)
             index = end
         }
-    }
-
-    /// The scalar that follows the first `prefixLength` bytes of `key`, nil when they are all
-    /// of it. The prefix is a whole key's beginning, so it ends on a scalar's boundary.
-    private static func nextScalar(of key: String, after prefixLength: Int) -> Unicode.Scalar? {
-        let utf8 = key.utf8
-        guard utf8.count > prefixLength else { return nil }
-        return key.unicodeScalars[utf8.index(utf8.startIndex, offsetBy: prefixLength)]
     }
 
     /// The whole character that follows the first `prefixLength` bytes of `key` (what a

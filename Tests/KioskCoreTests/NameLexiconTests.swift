@@ -21,9 +21,10 @@ import Testing
 
     /// Names built from a few syllables, so that prefixes are shared by many names (kept
     /// nodes), by a few (scanned runs) and by none; some spelled with accents or repeated.
-    static func names(count: Int, seed: UInt64) -> [NameLexicon.Candidate] {
+    static func names(
+        count: Int, seed: UInt64, syllables: [String] = ["a", "an", "ma", "mar", "li", "zoë", "bé", "n", "t"]
+    ) -> [NameLexicon.Candidate] {
         var random = SeededGenerator(seed: seed)
-        let syllables = ["a", "an", "ma", "mar", "li", "zoë", "bé", "n", "t"]
         return (0..<count).map { _ in
             let parts = random.int(in: 1...4)
             let name = (0..<parts).map { _ in syllables[random.int(in: 0...syllables.count - 1)] }.joined()
@@ -176,6 +177,12 @@ import Testing
         #expect(lexicon.node("अ").map { Set($0.next.keys) } == [Array("अर्जुन")[1], Array("अरुण")[1]])
         for name in names { #expect(lexicon.contains(name), "\(name)") }
         #expect(lexicon.node("김")?.top.map(\.name) == ["김민준", "김서연"])
+        // Enough of them that nodes are kept, grouped by whole characters, some of which
+        // begin with another's bytes ("👩" and the family, "र" and its conjunct).
+        let many = Self.names(count: 2_000, seed: 4, syllables: ["👩‍👩‍👧", "👩", "र्जु", "र", "रु", "김", "a", "ë"])
+        let manyLexicon = NameLexicon(many)
+        #expect(manyLexicon.common.keys.contains { !$0.isEmpty && !$0.unicodeScalars.allSatisfy(\.isASCII) })
+        try Self.expectAnswers(manyLexicon, Self.expectedNodes(many), for: Self.prefixes(of: manyLexicon).union(["x"]))
         // As players (all of one weight, so ties go by spelling), typed on a keyboard.
         let players = NamePredictor(bundled: .empty, players: names, guests: [])
         #expect(NameWheel(predictor: players).completions == ["Ngozi", "Nguyễn Văn An", "Zoë"])
