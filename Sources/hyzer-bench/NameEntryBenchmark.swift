@@ -21,9 +21,10 @@ enum NameEntryBenchmark {
             else { continue }
             entered.append((Double(actions), bits / NamePredictor.bitsPerAction, entry.weight))
         }
+        let weight = entered.reduce(0) { $0 + $1.weight }
         func median(_ value: KeyPath<(actions: Double, floor: Double, weight: Double), Double>) -> Double {
             let sorted = entered.sorted { $0[keyPath: value] < $1[keyPath: value] }
-            let half = sorted.reduce(0) { $0 + $1.weight } / 2
+            let half = weight / 2
             var sum = 0.0
             for entry in sorted {
                 sum += entry.weight
@@ -32,7 +33,6 @@ enum NameEntryBenchmark {
             return .nan
         }
         // The mean too: a median of whole actions moves only in steps of one.
-        let weight = entered.reduce(0) { $0 + $1.weight }
         return (median(\.actions), median(\.floor), entered.reduce(0) { $0 + $1.actions * $1.weight } / weight)
     }
 
