@@ -9,9 +9,12 @@ SWIFT ?= swift
 #   names in any script (issue 14): fontconfig finds fallback faces among these Noto fonts
 #   (Greek, Cyrillic, Arabic, Hebrew, Indic, Thai... in noto-core; Chinese, Japanese, Korean
 #   in noto-cjk), DejaVu (monochrome emoji), Noto Color Emoji for emoji DejaVu lacks. The
-#   fonts are the kiosk package's future Recommends: without them those names show boxes.
+#   fonts are the kiosk package's Recommends: without them those names show boxes.
 #   screens: ImageMagick tiles the contact sheets (`make screens`)
-#   browser tests: Chromium and its WebDriver, driven by Selenium (from PyPI, in a venv)
+#   browser tests: Chromium and its WebDriver, driven by Selenium (from PyPI, in a venv); the
+#   phones' public HTTPS (issue 32): pebble (Let's Encrypt's test ACME server) issues the
+#   certificate that Caddy obtains and renews in front of the server, and NSS's certutil gives
+#   Chromium a trust store holding only pebble's root
 #   QR codes: libqrencode draws them on the kiosk; zbarimg (zbar-tools) reads them back in tests
 #   TLS tests: openssl makes a throwaway CA and the server's certificate (TestCertificates)
 #   packages (`make deb`): dpkg-dev (dpkg-shlibdeps) and lintian; systemd-analyze checks the units
@@ -24,7 +27,7 @@ SWIFT ?= swift
 #   named when last checked) when apt cannot tell even after an update
 APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 postgresql libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev libdrm-dev zlib1g-dev libqrencode-dev zbar-tools openssl \
 	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
-	xvfb xauth xdotool imagemagick chromium chromium-driver python3-venv dpkg-dev lintian systemd valgrind \
+	xvfb xauth xdotool imagemagick chromium chromium-driver pebble caddy libnss3-tools python3-venv dpkg-dev lintian systemd valgrind \
 	qemu-system-x86 qemu-utils debootstrap e2fsprogs \
 	$(if $(filter amd64,$(shell dpkg --print-architecture 2>/dev/null)),linux-headers-amd64 linux-source-6.1,)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -46,6 +49,9 @@ deps:
 	if [ -n "$$missing" ]; then \
 		echo "installing:$$missing"; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+		case " $$missing " in *" caddy "*) if [ -d /run/systemd/system ]; then \
+			$(SUDO) systemctl disable --now caddy.service >/dev/null 2>&1 || true; \
+			echo "caddy: installed for the tests; its own service (port 80) is left off"; fi;; esac; \
 	fi
 	@if [ "$$(dpkg --print-architecture)" = amd64 ]; then \
 		headers=$$(.ci/appliance-kernel-headers); \
@@ -92,7 +98,9 @@ test: deps lint
 	$(MAKE) appliance-test-short
 
 # The server's web pages in a real headless Chromium against the built hyzer-server and
-# hyzer (Tests/Browser). Selenium comes from PyPI into a venv under .build.
+# hyzer (Tests/Browser), loaded by a LAN name and (phone.py) by a public https name through
+# Caddy and pebble, never from 127.0.0.1: each script runs in a mount namespace of its own
+# with a private /etc/hosts (root). Selenium comes from PyPI into a venv under .build.
 BROWSER_VENV := .build/browser-venv
 
 $(BROWSER_VENV)/bin/python:

@@ -1,5 +1,11 @@
 """What the browser tests share: a real hyzer-server and `hyzer` devices in a temporary
-directory, and a headless Chromium driven by Selenium."""
+directory, and a headless Chromium driven by Selenium.
+
+Pages are loaded by a name, never from 127.0.0.1 or localhost: browsers treat those as
+secure contexts, so a page can pass there and fail on every real network (issue 32). Each
+test re-executes itself in a mount namespace of its own whose /etc/hosts maps these names to
+the loopback address (acme.reexec_with_hosts), so Chromium, the `hyzer` devices and pebble all
+resolve them as a phone on the clubhouse LAN would resolve the server's."""
 
 import json
 import os
@@ -14,11 +20,18 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
+from acme import reexec_with_hosts  # noqa: F401 (every test's first step)
+
 
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+# The clubhouse LAN's name for the server (plain http), and its public name (https via Caddy).
+LAN_NAME = "clubhouse.test"
+PUBLIC_NAME = "scores.test"
 
 
 class Fail(Exception):
@@ -37,7 +50,7 @@ class World:
         self.server_data = os.path.join(work, "server")
         self.device_data = os.path.join(work, "device")
         self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
+        self.base = f"http://{LAN_NAME}:{self.port}"
         self.server = None
         self.admin = None
 
@@ -70,14 +83,15 @@ class World:
             self.server.wait(timeout=20)
             self.server = None
 
-    def start_group(self, group, device_name, players):
+    def start_group(self, group, device_name, players, server=None, ca=None):
         """The group on a started server and an enrolled `hyzer` device holding a synced demo
-        round of `players`: returns the round's id (the group's admin token is `self.admin`)."""
+        round of `players`: returns the round's id (the group's admin token is `self.admin`).
+        The device enrolls at `server` (the LAN address by default), trusting `ca` if given."""
         admin = self.admin = self.run("hyzer-server", "group", "create", group, data=self.server_data)[-1]
         self.start_server()
         self.run("hyzer", "init", data=self.device_data)
-        self.run("hyzer", "device", "enroll", "--server", self.base, "--group-token", admin, "--name", device_name,
-                 data=self.device_data)
+        self.run("hyzer", "device", "enroll", "--server", server or self.base, "--group-token", admin,
+                 "--name", device_name, *(["--ca", ca] if ca else []), data=self.device_data)
         round_id = self.run("hyzer", "demo", "--players", str(players), data=self.device_data)[-1]
         self.run("hyzer", "sync", data=self.device_data)
         return round_id
@@ -109,6 +123,15 @@ def board_rows(driver):
     rows = driver.execute_script(
         "return [...document.querySelectorAll('.round:first-child .row')].map(li =>"
         " ['.position', '.name', '.progress', '.to-par'].map(c => li.querySelector(c).innerText))")
+    return [tuple(r) for r in rows]
+
+
+def summary_rows(driver):
+    """[(position, name, to-par)] of a summary page's standings."""
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('#rows .row')].map(li =>"
+        " [li.querySelector('.badge').innerText, li.querySelector('.name').firstChild.textContent,"
+        "  li.querySelector('.to-par').innerText])")
     return [tuple(r) for r in rows]
 
 

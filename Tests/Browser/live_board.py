@@ -26,7 +26,7 @@ import urllib.request
 
 from selenium.webdriver.common.by import By
 
-from common import Fail, World, board_rows, check, chromium, cli_standings, wait_for
+from common import LAN_NAME, Fail, World, board_rows, reexec_with_hosts, check, chromium, cli_standings, wait_for
 
 
 def main():
@@ -34,6 +34,9 @@ def main():
     parser.add_argument("--bin", required=True, help="directory of hyzer, hyzer-server")
     parser.add_argument("--screenshots", help="write board-tv.png and board-phone.png here")
     args = parser.parse_args()
+    status = reexec_with_hosts([LAN_NAME])  # the page by its LAN name, not 127.0.0.1
+    if status is not None:
+        return status
     bin_dir = os.path.abspath(args.bin)
 
     work = tempfile.mkdtemp(prefix="hyzer-board-")

@@ -24,16 +24,7 @@ import time
 
 from selenium.webdriver.common.by import By
 
-from common import Fail, World, check, chromium, cli_standings, wait_for
-
-
-def summary_rows(driver):
-    """[(position, name, to-par)] of the page's standings."""
-    rows = driver.execute_script(
-        "return [...document.querySelectorAll('#rows .row')].map(li =>"
-        " [li.querySelector('.badge').innerText, li.querySelector('.name').firstChild.textContent,"
-        "  li.querySelector('.to-par').innerText])")
-    return [tuple(r) for r in rows]
+from common import LAN_NAME, reexec_with_hosts, Fail, World, check, chromium, cli_standings, summary_rows, wait_for
 
 
 def main():
@@ -41,6 +32,9 @@ def main():
     parser.add_argument("--bin", required=True)
     parser.add_argument("--screenshots")
     args = parser.parse_args()
+    status = reexec_with_hosts([LAN_NAME])  # the page by its LAN name, not 127.0.0.1
+    if status is not None:
+        return status
     work = tempfile.mkdtemp(prefix="hyzer-summary-")
     world = World(os.path.abspath(args.bin), work)
     kiosk = world.device_data

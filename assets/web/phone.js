@@ -8,6 +8,7 @@
 // four hours without signal loses and doubles nothing. The standings are computed here,
 // by the devices' rules (rules.js), so they work offline too.
 
+import { uuid } from "/web/ids.js";
 import { cellKey, scorecard, standings, toPar } from "/web/rules.js";
 
 const creds = JSON.parse(localStorage.getItem("hyzer.phone") ?? "null");
@@ -185,14 +186,13 @@ async function sync() {
 
 // ---- Entering a score --------------------------------------------------------------
 
-function uuid() {
-  return crypto.randomUUID().toUpperCase();
-}
-
 async function save(round, participant, hole, strokes) {
   const cell = scorecard(state.events.get(round.id) ?? []).get(cellKey(participant, hole));
   if (cell && cell.value === strokes && !cell.disputed) return; // nothing to say
-  const me = round.participants.find((p) => p.name.toLowerCase() === creds.name.toLowerCase());
+  // The player this phone claimed at join (a registered participant's id is the player's),
+  // else one of the same name.
+  const me = round.participants.find((p) => creds.playerID && p.id.toUpperCase() === creds.playerID.toUpperCase()) ??
+    round.participants.find((p) => p.name.toLowerCase() === creds.name.toLowerCase());
   const event = {
     id: uuid(),
     roundID: round.id,
@@ -231,6 +231,18 @@ function el(tag, attrs = {}, ...children) {
   }
   node.append(...children.filter((c) => c !== null && c !== undefined));
   return node;
+}
+
+// Where a hole's score came from, as the kiosk's hole card says it (KioskCore/DeviceNames.swift):
+// "from Nate's phone" for this phone's own scores, and the name every other device's score
+// carries in the event itself ("from Clubhouse kiosk"). The latest leaf that holds the value
+// speaks for the cell.
+function attribution(cell) {
+  const holders = (cell?.leaves ?? []).filter((l) => l.strokes === cell.value);
+  if (holders.length === 0) return null;
+  const latest = holders.reduce((a, b) => (b.createdAt > a.createdAt ? b : a));
+  const device = latest.deviceID === creds.deviceID ? `${creds.name}'s phone` : latest.deviceName;
+  return device ? `from ${device}` : null;
 }
 
 const toParClass = (v) => "to-par mono" + (v < 0 ? " under" : v > 0 ? " over" : "");
@@ -307,6 +319,8 @@ function render(justSaved = null) {
       el("button", { class: "row", onclick: () => ((state.picker = open ? null : { participant: p.id, strokes: value ?? pars[hole - 1] }), render()) },
         el("span", { class: "name" }, p.name, p.kind === "guest" ? el("span", { class: "guest" }, "guest") : null),
         el("span", { class: "value mono" + (value == null ? " none" : "") + (cell?.disputed ? " disputed" : "") }, value == null ? "–" : String(value))));
+    const from = attribution(cell);
+    if (from) item.append(el("p", { class: "by" }, from));
     if (open) {
       const picked = state.picker.strokes;
       item.append(el("div", { class: "picker" },
@@ -330,7 +344,19 @@ function render(justSaved = null) {
 
 // ---- Start -------------------------------------------------------------------------
 
-if ("serviceWorker" in navigator) navigator.serviceWorker.register("/phone/sw.js").catch(() => {});
+// The page opens again with no signal only through its service worker, and browsers run
+// service workers only in secure contexts: https, or localhost while developing. Over the
+// clubhouse LAN's plain http the scorecard still works offline while the tab stays open
+// (the outbox is IndexedDB, which every context has), and it says so rather than fail
+// silently on the next reload (docs/phones.md).
+if (window.isSecureContext && "serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/phone/sw.js").catch(() => {});
+} else {
+  const note = document.getElementById("offline-note");
+  note.textContent = "Over plain http this page cannot open again without signal: keep it open. " +
+    "Scores you enter wait here until the signal is back.";
+  note.hidden = false;
+}
 await load();
 state.sync = { kind: "waiting", text: navigator.onLine ? "connecting…" : "offline" };
 render();

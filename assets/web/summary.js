@@ -215,12 +215,26 @@ pngButton.addEventListener("click", async () => {
   setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
 });
 
+// The summary once opened is kept on the phone (issue 32): the last answer in this
+// origin's localStorage, shown when the server cannot be reached (a finished round does not
+// change), and the page itself in the service worker's cache where the browser runs one
+// (https; see sw.js). A revoked link forgets it.
+const savedKey = `hyzer.summary.${token}`;
+
+function showSaved() {
+  const saved = JSON.parse(localStorage.getItem(savedKey) ?? "null");
+  if (!saved) return false;
+  render(saved.summary);
+  statusEl.textContent = `No signal: the copy saved on this phone at ${new Date(saved.at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`;
+  return true;
+}
+
 async function load() {
   let response;
   try {
     response = await fetch(`/v1/summaries/${encodeURIComponent(token)}`, { cache: "no-store" });
   } catch {
-    statusEl.textContent = "Cannot reach the group server; trying again…";
+    if (!showSaved()) statusEl.textContent = "Cannot reach the group server; trying again…";
     return setTimeout(load, 3000);
   }
   if (response.status === 202) {
@@ -229,11 +243,25 @@ async function load() {
     const seconds = Number(response.headers.get("Retry-After")) || 3;
     return setTimeout(load, seconds * 1000);
   }
-  if (response.ok) return render(await response.json());
+  if (response.ok) {
+    const body = await response.json();
+    try {
+      localStorage.setItem(savedKey, JSON.stringify({ at: Date.now(), summary: body }));
+    } catch {
+      // Storage full or switched off: the page still shows what it has.
+    }
+    return render(body);
+  }
+  if (response.status === 404) {
+    localStorage.removeItem(savedKey);
+    el("rows").replaceChildren();
+    el("scorecard").hidden = true;
+  }
   statusEl.className = "status refused";
   statusEl.textContent = response.status === 404
     ? "This summary link is unknown or was revoked. Scan the kiosk's summary card again."
     : `The server refused this summary (${response.status}).`;
 }
 
+if (window.isSecureContext && "serviceWorker" in navigator) navigator.serviceWorker.register("/s/sw.js").catch(() => {});
 load();

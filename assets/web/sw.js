@@ -1,40 +1,78 @@
-// The scorecard's service worker: keeps the page, its scripts and fonts so the scorecard
-// opens with no signal (hole 7 at most courses). Scores never pass through here: they wait
-// in IndexedDB (phone.js) until the server takes them. Served from /phone/sw.js, so it
-// controls /phone/ only.
-const CACHE = "hyzer-phone-v2";
-const SHELL = [
-  "/phone/", "/web/phone.js", "/web/rules.js", "/web/phone.css", "/web/common.css",
-  "/web/fonts/Quicksand-Bold.ttf", "/web/fonts/Quicksand-Medium.ttf", "/web/fonts/JetBrainsMono-Bold.ttf",
-];
+// The pages' service worker, registered twice, and what it keeps depends on where:
+//   /phone/sw.js (scope /phone/): the scorecard's page, scripts, fonts and icons, so the
+//     scorecard opens with no signal (hole 7 at most courses);
+//   /s/sw.js (scope /s/): a round summary's page, so a summary once opened opens again
+//     offline (its data is kept by summary.js itself, in localStorage).
+// Scores never pass through here: they wait in IndexedDB (phone.js) until the server takes
+// them. Browsers run service workers only in secure contexts (https, localhost): over a
+// LAN's plain http the pages say what they cannot do instead (docs/phones.md).
+const scope = new URL(self.registration.scope).pathname;
+const FONTS = ["/web/fonts/Quicksand-Bold.ttf", "/web/fonts/Quicksand-Medium.ttf", "/web/fonts/JetBrainsMono-Bold.ttf"];
+const KEPT = {
+  "/phone/": {
+    cache: "hyzer-phone-v3",
+    shell: ["/phone/", "/phone/manifest.webmanifest", "/web/phone.js", "/web/ids.js", "/web/rules.js", "/web/phone.css",
+      "/web/common.css", "/web/icon-192.png", ...FONTS],
+    // Every page under the scope is the one scorecard page.
+    page: "/phone/",
+  },
+  "/s/": {
+    cache: "hyzer-summary-v1",
+    shell: ["/web/summary.js", "/web/summary.css", "/web/common.css", ...FONTS],
+    // /s/TOKEN: the same page for every token (it reads the token from its own path), kept
+    // under one key when first opened.
+    page: "/s/",
+  },
+}[scope];
 
-self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));
-});
+// The page that registered this worker is not controlled by it yet, so its own load went by
+// uncached: it is fetched again here and kept as the scope's page (a summary's first visit).
+async function install() {
+  const cache = await caches.open(KEPT.cache);
+  await cache.addAll(KEPT.shell);
+  if (!KEPT.shell.includes(KEPT.page)) {
+    const windows = await self.clients.matchAll({ includeUncontrolled: true, type: "window" });
+    const page = windows.map((w) => new URL(w.url)).find((u) => u.pathname.startsWith(scope));
+    if (page) await cache.put(KEPT.page, await fetch(page.pathname, { cache: "no-store" }));
+  }
+  await self.skipWaiting();
+}
+
+self.addEventListener("install", (event) => event.waitUntil(install()));
 
 self.addEventListener("activate", (event) => {
+  const mine = scope === "/phone/" ? "hyzer-phone-" : "hyzer-summary-";
   event.waitUntil(
     caches.keys()
-      .then((keys) => Promise.all(keys.filter((k) => k !== CACHE).map((k) => caches.delete(k))))
+      .then((keys) => Promise.all(keys.filter((k) => k.startsWith(mine) && k !== KEPT.cache).map((k) => caches.delete(k))))
       .then(() => self.clients.claim()),
   );
 });
 
-// The shell: the cached copy at once (it works offline), refreshed from the network behind
-// it, so a new server version's page is used from the next visit on. Everything else (the
-// API) goes to the network untouched.
+// The key a request is kept under: the scope's page for a navigation inside the scope, the
+// path for a file of the shell; nothing for the API and everything else.
+function keyOf(request) {
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== location.origin) return null;
+  if (request.mode === "navigate" && url.pathname.startsWith(scope)) return KEPT.page;
+  return KEPT.shell.includes(url.pathname) ? url.pathname : null;
+}
+
+// The cached copy at once (it works offline), refreshed from the network behind it, so a
+// new server version's page is used from the next visit on. A page not cached yet (the
+// first summary opened) goes to the network and is kept.
 self.addEventListener("fetch", (event) => {
-  const url = new URL(event.request.url);
-  if (event.request.method !== "GET" || url.origin !== location.origin || !SHELL.includes(url.pathname)) return;
+  const key = keyOf(event.request);
+  if (!key) return;
   event.respondWith(
-    caches.open(CACHE).then(async (cache) => {
-      const cached = await cache.match(url.pathname);
+    caches.open(KEPT.cache).then(async (cache) => {
+      const cached = await cache.match(key);
       const fresh = fetch(event.request)
         .then((response) => {
-          if (response.ok) cache.put(url.pathname, response.clone());
+          if (response.ok) cache.put(key, response.clone());
           return response;
         })
-        .catch(() => cached);
+        .catch(() => cached ?? Response.error());
       return cached ?? fresh;
     }),
   );

@@ -15,10 +15,10 @@ public struct WebPages: Sendable {
 
     static let types = [
         "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
-        "ttf": "font/ttf",
+        "ttf": "font/ttf", "png": "image/png", "webmanifest": "application/manifest+json",
     ]
 
-    /// Every .html, .css and .js file directly in `directory`, and the kiosk's fonts from
+    /// Every .html, .css, .js, .png and .webmanifest file directly in `directory`, and the kiosk's fonts from
     /// the `fonts` folder beside it (as `fonts/NAME.ttf`, so the pages read in the board's
     /// typefaces); none when `directory` is nil or missing (the pages then answer 404
     /// saying so, and the API still works).
@@ -67,8 +67,12 @@ public struct WebPages: Sendable {
         // `/phone/` (Hummingbird also routes `/phone` here; links use the slash, which the
         // service worker's scope needs).
         router.get("phone/") { _, _ in try pages.response("phone.html") }
-        // The service worker's own path decides what it may control: /phone/ and below.
+        // A service worker's own path decides what it may control: /phone/ and below for
+        // the scorecard, /s/ and below for the summaries (one script; it reads its scope).
         router.get("phone/sw.js") { _, _ in try pages.response("sw.js") }
+        router.get("s/sw.js") { _, _ in try pages.response("sw.js") }
+        // The scorecard as an installable app ("Add to Home Screen"); its scope is /phone/.
+        router.get("phone/manifest.webmanifest") { _, _ in try pages.response("manifest.webmanifest") }
         router.get("web/:file") { _, context in try pages.response(try context.parameters.require("file")) }
         router.get("web/fonts/:file") { _, context in try pages.response("fonts/" + (try context.parameters.require("file"))) }
     }

@@ -31,6 +31,8 @@ public enum ServerRoutes {
         Route(path: "/join/{code}", methods: [.get], takesToken: false),
         Route(path: "/phone/", methods: [.get], takesToken: false),
         Route(path: "/phone/sw.js", methods: [.get], takesToken: false),
+        Route(path: "/phone/manifest.webmanifest", methods: [.get], takesToken: false),
+        Route(path: "/s/sw.js", methods: [.get], takesToken: false),
         Route(path: "/v1/invites", methods: [.post], takesToken: true),
         Route(path: "/s/{token}", methods: [.get], takesToken: false),
         Route(path: "/v1/rounds/{round}/summary-link", methods: [.post], takesToken: true),
