@@ -110,6 +110,7 @@ $(BROWSER_VENV)/bin/python:
 browser-test: deps $(BROWSER_VENV)/bin/python
 	$(SWIFT) build --product hyzer
 	$(SWIFT) build --product hyzer-server
+	$(BROWSER_VENV)/bin/python Tests/Browser/acme_selftest.py --bin "$$($(SWIFT) build --show-bin-path)"
 	$(BROWSER_VENV)/bin/python Tests/Browser/live_board.py --bin "$$($(SWIFT) build --show-bin-path)"
 	$(BROWSER_VENV)/bin/python Tests/Browser/phone.py --bin "$$($(SWIFT) build --show-bin-path)"
 	$(BROWSER_VENV)/bin/python Tests/Browser/summary.py --bin "$$($(SWIFT) build --show-bin-path)"

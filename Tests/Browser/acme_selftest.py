@@ -139,6 +139,8 @@ def main():
         public = PublicName(work, NAME, port, short_lived=True)
         first = public.start(timeout=90)
         caddy_pid, server_pid = public.caddy_pid, server.pid
+        if not public.challenges():
+            raise Fail("Caddy's log shows no ACME challenge solved for the first certificate")
         run.ok(f"{public.base} serves pebble's certificate serial {first['serial']} from "
                f"{first['issuer']!r}, lifetime {first['lifetime']:.0f} s, after challenge "
                f"{', '.join(public.challenges())}", t)

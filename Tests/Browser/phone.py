@@ -306,8 +306,8 @@ def public_extras(world, chain, phone, browser, names, creds, round_id, args):
         " q.onsuccess = () => r(q.result.filter(e => e.deviceID === arguments[0]).map(e => e.id)); }; })",
         creds["deviceID"])
     with sqlite3.connect(os.path.join(world.device_data, "hyzer.sqlite")) as db:
-        held = {row[0] for row in db.execute("SELECT upper(id) FROM score_events WHERE device_id = ?", (creds["deviceID"],))}
-    lost = [e for e in phone_events if e.upper() not in held]
+        held = {row[0] for row in db.execute("SELECT hex(id) FROM score_events WHERE device_id = ?", (creds["deviceID"],))}
+    lost = [e for e in phone_events if e.replace("-", "").upper() not in held]
     check(not lost, f"{len(lost)} of the phone's {len(phone_events)} scores never reached the kiosk: {lost[:3]}")
     # And every score of the kiosk's reached the phone: the same standings on both.
     want = cli_standings(world, round_id)

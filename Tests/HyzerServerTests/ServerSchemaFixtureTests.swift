@@ -10,7 +10,7 @@ import Testing
 /// code. The expected text (Tests/Fixtures/server-schema.txt) is `sqlite_master` as the migrations of commit 7d23aad left
 /// it, captured before the migrations' SQL was reorganised; a new migration only appends
 /// to it ("v3 server: device authorizations" added the last three entries, the text before
-/// them unchanged; "v4 server: view tokens" the two after them, "v5 server: invites" two more, "v6 server: summary links" two more).
+/// them unchanged; "v4 server: view tokens" the two after them, "v5 server: invites" two more, "v6 server: summary links" two more, "v7 server: name requests" two more).
 /// Negative control: writing "append only" for "append-only" in the trigger messages of
 /// "v2 server: append-only feed" made this test fail (checked once, by hand).
 @Suite struct ServerSchemaFixtureTests {

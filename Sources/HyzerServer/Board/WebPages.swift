@@ -61,6 +61,8 @@ public struct WebPages: Sendable {
         let pages = self
         router.get("g/:group/board") { _, _ in try pages.response("board.html") }
         router.get("join/:code") { _, _ in try pages.response("join.html") }
+        // A name typed on a phone for the kiosk (the QR code on its name screens).
+        router.get("n/:code") { _, _ in try pages.response("name.html") }
         // A round's summary (the QR code on the kiosk's summary card); the page reads the
         // token from its own path.
         router.get("s/:token") { _, _ in try pages.response("summary.html") }

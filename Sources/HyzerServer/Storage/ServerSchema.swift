@@ -159,6 +159,24 @@ enum ServerSchema {
                     CREATE INDEX summary_links_by_group ON summary_links(group_id);
                     """)
         }
+        // A name typed on a phone for the kiosk (`/n/CODE`): a short-lived code for one name,
+        // stored hashed like every code; `answered_at` set means spent, `name` is the answer.
+        m.registerMigration("v7 server: name requests") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE name_requests (
+                        code_hash BLOB PRIMARY KEY NOT NULL,
+                        group_id TEXT NOT NULL REFERENCES groups(id),
+                        created_by TEXT NOT NULL,
+                        label TEXT NOT NULL,
+                        created_at REAL NOT NULL,
+                        expires_at REAL NOT NULL,
+                        answered_at REAL,
+                        name TEXT
+                    ) WITHOUT ROWID;
+                    CREATE INDEX name_requests_by_expiry ON name_requests(expires_at);
+                    """)
+        }
         return m
     }
 

@@ -82,7 +82,7 @@ public protocol SyncStorage: Sendable {
 /// Everything the server asks of a backend: sync, joining, the board, backups. SQLite
 /// (`SQLiteStorage`, one group's own box, the default) and PostgreSQL (`PostgresStorage`,
 /// many groups on several instances) both conform; the routes take either.
-public protocol ServerStorage: SyncStorage, DeviceAuthorizationStorage, LiveBoardStorage, InviteStorage {
+public protocol ServerStorage: SyncStorage, DeviceAuthorizationStorage, LiveBoardStorage, InviteStorage, NameRequestStorage {
     /// Where stored timestamps come from.
     var clock: any HyzerClock { get }
     /// A consistent copy of the database, taken while serving.

@@ -160,6 +160,22 @@ enum PostgresSchema {
                     EXECUTE FUNCTION hyzer_append_only('score events are never deleted');
                 CREATE TRIGGER events_append_only_truncate BEFORE TRUNCATE ON events FOR EACH STATEMENT
                     EXECUTE FUNCTION hyzer_append_only('score events are never deleted');
-                """)
+                """),
+        // A name typed on a phone for the kiosk (SQLite's "v7 server: name requests").
+        Migration(
+            name: "name requests",
+            sql: """
+                CREATE TABLE name_requests (
+                    code_hash bytea PRIMARY KEY,
+                    group_id text NOT NULL REFERENCES groups(id),
+                    created_by text NOT NULL,
+                    label text NOT NULL,
+                    created_at double precision NOT NULL,
+                    expires_at double precision NOT NULL,
+                    answered_at double precision,
+                    name text
+                );
+                CREATE INDEX name_requests_by_expiry ON name_requests (expires_at);
+                """),
     ]
 }

@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+import HyzerKit
+import HyzerSyncProtocol
+
+/// Names typed on a phone (issue 32): the kiosk asks for a code, a phone answers it once
+/// with a name, the kiosk reads the name back. Like every code, only its hash is stored; the
+/// name is not a secret (it goes on the board), and a row is of no use a day after it expired.
+public protocol NameRequestStorage: Sendable {
+    /// A new code for one name, asked for by `createdBy` (a device of `groupID`).
+    func createNameRequest(groupID: String, createdBy: String, label: String, lifetime: Int) async throws -> NameRequest
+    /// What the phone's page asks for, while the code can still be answered.
+    func nameRequestPrompt(code: String) async throws -> NameRequestPrompt
+    /// The phone's name; spends the code. The name follows a player's rules (the board
+    /// shows it), so a name the kiosk would refuse is refused here, on the phone, already.
+    func answerNameRequest(code: String, name: String) async throws -> NameAnswer
+    /// The kiosk's look: the name once answered, nil while waiting; `.unknown` for a code
+    /// of another group, `.expired` once it ran out unanswered.
+    func nameRequestAnswer(code: String, groupID: String) async throws -> NameAnswer?
+}
+
+/// Why a name request cannot be used; each says what to do next.
+public enum NameRequestError: Error, Equatable, Sendable, CustomStringConvertible {
+    case malformed
+    case unknown
+    case expired
+    case used
+    case badLabel(String)
+    case badName(String)
+
+    public var description: String {
+        switch self {
+        case .malformed: "not a name code: it is 8 letters from \(String(DeviceUserCode.alphabet))"
+        case .unknown: "no such name code; scan the code on the kiosk again"
+        case .expired: "this code has expired (they last a few minutes); the kiosk shows a new one"
+        case .used: "this code was already used (each takes one name); the kiosk shows a new one"
+        case .badLabel(let why), .badName(let why): why
+        }
+    }
+
+    /// Checks the kiosk's label: what the phone's page says the name is for.
+    /// Its length is counted as JSON Schema counts (code points, before trimming), so the
+    /// server and docs/openapi.yaml draw the line at the same place.
+    static func validLabel(_ label: String) throws(NameRequestError) -> String {
+        let trimmed = label.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .badLabel("a name request needs a label, such as \"Guest's name\"") }
+        guard label.unicodeScalars.count <= NameRequestCreation.maxLabelLength else {
+            throw .badLabel(
+                "a label has at most \(NameRequestCreation.maxLabelLength) characters, not \(label.unicodeScalars.count)")
+        }
+        return trimmed
+    }
+
+    /// Checks the phone's name by a player's rules (HyzerKit's `Player`).
+    static func validName(_ name: String) throws(NameRequestError) -> String {
+        do {
+            return try Player(displayName: name).displayName
+        } catch {
+            throw .badName(error.description)
+        }
+    }
+}
+
+/// A row of `name_requests`.
+struct NameRequestRow: ServerRecord, PersistableRecord {
+    static let databaseTableName = "name_requests"
+    enum NameRequestColumn: String, ColumnExpression {
+        case expiresAt = "expires_at"
+    }
+
+    var codeHash: Data
+    var groupID: String
+    var createdBy: String
+    var label: String
+    var createdAt: Double
+    var expiresAt: Double
+    var answeredAt: Double?
+    var name: String?
+
+    /// Seconds left, at least 1 while the code lives (a page that says "0 seconds" would
+    /// still be answered).
+    func secondsLeft(now: Double) -> Int { max(1, Int((expiresAt - now).rounded(.down))) }
+}
+
+extension NameRequestRow {
+    /// Why the phone cannot answer this code now, or nil: one rule for both backends.
+    static func answerProblem(answeredAt: Double?, expiresAt: Double, now: Double) -> NameRequestError? {
+        if answeredAt != nil { return .used }
+        return expiresAt > now ? nil : .expired
+    }
+
+    /// What the kiosk gets: the name once answered (even after the expiry: it came in
+    /// time), nil while it may still come.
+    static func kioskAnswer(name: String?, expiresAt: Double, now: Double) throws(NameRequestError) -> NameAnswer? {
+        if let name { return NameAnswer(name: name) }
+        guard expiresAt > now else { throw .expired }
+        return nil
+    }
+}
+
+extension SQLiteStorage: NameRequestStorage {
+    public func createNameRequest(
+        groupID: String, createdBy: String, label: String, lifetime: Int
+    ) async throws
+        -> NameRequest
+    {
+        let label = try NameRequestError.validLabel(label)
+        let now = self.now
+        return try await pool.write { db in
+            guard try GroupRow.exists(db, key: groupID) else { throw StorageError.notFound("no group \(groupID)") }
+            try NameRequestRow.filter(NameRequestRow.NameRequestColumn.expiresAt < now - 86_400).deleteAll(db)
+            for _ in 0..<8 {
+                let letters = DeviceUserCode.random()
+                let hash = Tokens.hash(letters)
+                guard try !NameRequestRow.exists(db, key: hash) else { continue }
+                try NameRequestRow(
+                    codeHash: hash, groupID: groupID, createdBy: createdBy, label: label, createdAt: now,
+                    expiresAt: now + Double(lifetime), answeredAt: nil, name: nil
+                ).insert(db)
+                return NameRequest(code: letters, path: "/n/\(letters)", expiresIn: lifetime)
+            }
+            throw StorageError.conflict("could not draw an unused name code; try again")
+        }
+    }
+
+    public func nameRequestPrompt(code: String) async throws -> NameRequestPrompt {
+        let hash = try Self.nameRequestHash(code)
+        let now = self.now
+        return try await pool.read { db in
+            guard let row = try NameRequestRow.fetchOne(db, key: hash) else { throw NameRequestError.unknown }
+            if let problem = NameRequestRow.answerProblem(answeredAt: row.answeredAt, expiresAt: row.expiresAt, now: now) {
+                throw problem
+            }
+            return NameRequestPrompt(label: row.label, expiresIn: row.secondsLeft(now: now))
+        }
+    }
+
+    public func answerNameRequest(code: String, name: String) async throws -> NameAnswer {
+        let hash = try Self.nameRequestHash(code)
+        let name = try NameRequestError.validName(name)
+        let now = self.now
+        return try await pool.write { db in
+            guard var row = try NameRequestRow.fetchOne(db, key: hash) else { throw NameRequestError.unknown }
+            if let problem = NameRequestRow.answerProblem(answeredAt: row.answeredAt, expiresAt: row.expiresAt, now: now) {
+                throw problem
+            }
+            row.answeredAt = now
+            row.name = name
+            try row.update(db)
+            return NameAnswer(name: name)
+        }
+    }
+
+    public func nameRequestAnswer(code: String, groupID: String) async throws -> NameAnswer? {
+        let hash = try Self.nameRequestHash(code)
+        let now = self.now
+        return try await pool.read { db in
+            guard let row = try NameRequestRow.fetchOne(db, key: hash), row.groupID == groupID else {
+                throw NameRequestError.unknown
+            }
+            return try NameRequestRow.kioskAnswer(name: row.name, expiresAt: row.expiresAt, now: now)
+        }
+    }
+
+    /// The stored hash of a code as typed or scanned (dashes and case do not matter).
+    static func nameRequestHash(_ code: String) throws(NameRequestError) -> Data {
+        guard let letters = DeviceUserCode.normalize(code) else { throw .malformed }
+        return Tokens.hash(letters)
+    }
+}
