@@ -77,7 +77,9 @@ import Testing
         let again = try await PostgresStorage.open(location)
         #expect(again.epoch == epoch)
         await again.close()
-        let names = try await TestPostgres.shared.execute("SELECT name FROM hyzer_migrations ORDER BY applied_at", in: location)
+        // Applied in one transaction, so with one `applied_at`: the row order breaks the tie.
+        let names = try await TestPostgres.shared.execute(
+            "SELECT name FROM hyzer_migrations ORDER BY applied_at, ctid", in: location)
         #expect(names.stdout.split(separator: "\n").map(String.init) == PostgresSchema.migrations.map(\.name))
         #expect(Set(PostgresSchema.migrations.map(\.name)).count == PostgresSchema.migrations.count)
     }
