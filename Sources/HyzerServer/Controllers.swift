@@ -82,6 +82,7 @@ struct DeviceController<Storage: SyncStorage> {
         group.post("devices", use: enroll)
         group.get("devices", use: list)
         group.delete("devices/:deviceID", use: revoke)
+        group.delete("devices/:deviceID/player", use: release)
     }
 
     @Sendable func enroll(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -120,6 +121,25 @@ struct DeviceController<Storage: SyncStorage> {
             try await storage.revoke(groupID: admin.groupID, deviceID: deviceID)
         } catch let error as StorageError { throw error.http }
         context.logger.info("device revoked", metadata: ["group": "\(admin.groupID)", "device": "\(deviceID)"])
+        return Response(status: .noContent)
+    }
+
+    /// The admin frees the player a device plays as (a phone lent to someone else, a claim
+    /// made by mistake); the device stays enrolled. Admin only: a phone cannot take
+    /// another's player by releasing it first.
+    @Sendable func release(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let admin = try context.requireAdmin()
+        let deviceID = try context.parameters.require("deviceID")
+        let released: DeviceInfo
+        do {
+            released = try await storage.releasePlayer(groupID: admin.groupID, deviceID: deviceID)
+        } catch let error as StorageError { throw error.http }
+        context.logger.info(
+            "player released",
+            metadata: [
+                "group": "\(admin.groupID)", "device": "\(deviceID)",
+                "player": "\(released.playerID?.uuidString.lowercased() ?? "")",
+            ])
         return Response(status: .noContent)
     }
 }

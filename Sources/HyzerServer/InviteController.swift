@@ -13,6 +13,16 @@ extension InviteError {
     }
 }
 
+extension PlayerClaimError {
+    var http: HTTPError {
+        switch self {
+        // Well-formed, but names nobody the phone may play as.
+        case .notAPlayer: HTTPError(.unprocessableContent, message: description)
+        case .claimed: HTTPError(.conflict, message: description)
+        }
+    }
+}
+
 /// Phones joining a group: the kiosk (or the admin) asks for an invite and shows it as a QR
 /// code of `/join/CODE`; that page, in the phone's browser, redeems it for a device token of
 /// the phone's own, and the phone is one more device from then on (`/phone/`).
@@ -26,9 +36,11 @@ struct InviteController<Storage: InviteStorage> {
         group.post("invites", use: create)
     }
 
-    /// `POST /v1/invites/redeem`: no token, the phone has none yet; the code is the grant.
+    /// `POST /v1/invites/redeem` and `GET /v1/invites/{code}/players`: no token, the phone
+    /// has none yet; the code is the grant.
     func addOpenRoutes(to group: RouterGroup<ServerRequestContext>) {
         group.post("invites/redeem", use: redeem)
+        group.get("invites/:code/players", use: players)
     }
 
     @Sendable func create(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -45,17 +57,39 @@ struct InviteController<Storage: InviteStorage> {
     @Sendable func redeem(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let body = try await JSONBody.decode(InviteRedemption.self, from: request, limit: SyncProtocol.maxSmallBodyBytes)
         do {
-            let enrolled = try await storage.redeemInvite(code: body.code, deviceID: body.deviceID, name: body.name)
+            let enrolled = try await storage.redeemInvite(
+                code: body.code, deviceID: body.deviceID, name: body.name, playerID: body.playerID)
             context.logger.info(
                 "phone joined with an invite",
-                metadata: ["group": "\(enrolled.groupID)", "device": "\(body.deviceID)", "name": "\(body.name)"])
+                metadata: [
+                    "group": "\(enrolled.groupID)", "device": "\(body.deviceID)", "name": "\(body.name)",
+                    "player": "\(enrolled.playerID?.uuidString.lowercased() ?? "none")",
+                ])
             var response = try JSONBody.response(enrolled, status: .created)
             response.headers[.cacheControl] = "no-store"
             return response
         } catch let error as InviteError {
             context.logger.notice("invite refused", metadata: ["reason": "\(error)"])
             throw error.http
+        } catch let error as PlayerClaimError {
+            context.logger.notice("claim refused; the invite is kept", metadata: ["reason": "\(error)"])
+            throw error.http
         } catch let error as StorageError {
+            throw error.http
+        }
+    }
+
+    /// "Which player am I?": the group's registered players and who already plays as each,
+    /// for the join page to offer before the phone joins. Only a live invite opens it (an
+    /// expired or spent one is refused as redeeming it would be), and it does not spend it.
+    @Sendable func players(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let code = try context.parameters.require("code")
+        do {
+            var response = try JSONBody.response(try await storage.invitePlayers(code: code))
+            // Who plays as whom changes with every phone that joins: never cached.
+            response.headers[.cacheControl] = "no-store"
+            return response
+        } catch let error as InviteError {
             throw error.http
         }
     }

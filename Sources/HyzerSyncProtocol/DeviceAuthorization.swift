@@ -126,10 +126,51 @@ public struct InviteRedemption: Codable, Sendable, Hashable {
     public var code: String
     public var deviceID: String
     public var name: String
+    /// "Which player am I?": one of the group's registered players (`InvitePlayers`) the
+    /// phone plays as. Optional: without it the phone joins as before, as nobody in particular.
+    public var playerID: UUID?
 
-    public init(code: String, deviceID: String, name: String) {
+    public init(code: String, deviceID: String, name: String, playerID: UUID? = nil) {
         self.code = code
         self.deviceID = deviceID
         self.name = name
+        self.playerID = playerID
+    }
+}
+
+/// `GET /v1/invites/{code}/players`, no token (the live invite is the grant, as for
+/// redeeming it): who the phone may say it is before it joins. The group's registered
+/// players, by name, each with the device that already plays as them.
+public struct InvitePlayers: Codable, Sendable, Hashable {
+    public struct Player: Codable, Sendable, Hashable {
+        public var id: UUID
+        public var name: String
+        /// The name of the active device that claimed this player ("Nate's phone"), or nil:
+        /// sent as JSON `null`, never left out, so the page tells "free" from "unknown".
+        public var claimedBy: String?
+
+        public init(id: UUID, name: String, claimedBy: String?) {
+            self.id = id
+            self.name = name
+            self.claimedBy = claimedBy
+        }
+
+        enum CodingKeys: String, CodingKey { case id, name, claimedBy }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(name, forKey: .name)
+            try container.encode(claimedBy, forKey: .claimedBy)
+        }
+    }
+
+    public var groupName: String
+    /// Sorted by name (case ignored).
+    public var players: [Player]
+
+    public init(groupName: String, players: [Player]) {
+        self.groupName = groupName
+        self.players = players
     }
 }

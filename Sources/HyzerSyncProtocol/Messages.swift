@@ -141,13 +141,20 @@ public struct EnrollResponse: Codable, Sendable {
     /// Shown once; the server keeps only its SHA-256.
     public var deviceToken: String
     public var epoch: String
+    /// The registered player the device plays as, when it claimed one joining with an
+    /// invite (`InviteRedemption.playerID`). Absent otherwise, so the answer is the same
+    /// bytes as before claims existed and an older client decodes it.
+    public var playerID: UUID?
 
-    public init(groupID: String, groupName: String, deviceID: String, deviceToken: String, epoch: String) {
+    public init(
+        groupID: String, groupName: String, deviceID: String, deviceToken: String, epoch: String, playerID: UUID? = nil
+    ) {
         self.groupID = groupID
         self.groupName = groupName
         self.deviceID = deviceID
         self.deviceToken = deviceToken
         self.epoch = epoch
+        self.playerID = playerID
     }
 }
 
@@ -156,12 +163,22 @@ public struct DeviceInfo: Codable, Sendable, Hashable {
     public var name: String
     public var enrolledAt: Double
     public var revokedAt: Double?
+    /// The registered player an active device plays as ("Which player am I?"), and that
+    /// player's name now. Both absent for a device that claimed nobody, and for a revoked
+    /// one (revoking frees the claim).
+    public var playerID: UUID?
+    public var playerName: String?
 
-    public init(deviceID: String, name: String, enrolledAt: Double, revokedAt: Double?) {
+    public init(
+        deviceID: String, name: String, enrolledAt: Double, revokedAt: Double?, playerID: UUID? = nil,
+        playerName: String? = nil
+    ) {
         self.deviceID = deviceID
         self.name = name
         self.enrolledAt = enrolledAt
         self.revokedAt = revokedAt
+        self.playerID = playerID
+        self.playerName = playerName
     }
 }
 

@@ -275,17 +275,20 @@ extension GroupCommand {
 
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "device", abstract: "List, revoke, approve or deny a group's devices.",
-        subcommands: [List.self, Revoke.self, Approve.self, Deny.self])
+        commandName: "device", abstract: "List, revoke, approve or deny a group's devices, or release their players.",
+        subcommands: [List.self, Revoke.self, Release.self, Approve.self, Deny.self])
 
     struct List: StorageCommand {
-        static let configuration = CommandConfiguration(abstract: "List a group's devices.")
+        static let configuration = CommandConfiguration(
+            abstract: "List a group's devices, and the player each phone plays as.")
         @Argument(help: "Group id.") var group: String
         @OptionGroup var data: DataDirectory
 
         func run(on storage: any ServerStorage) async throws {
             for d in try await storage.devices(groupID: group) {
-                print("\(d.deviceID)  \(d.name)  \(d.revokedAt == nil ? "active" : "revoked")")
+                // The player last, after the columns scripts already read.
+                let player = d.playerID.map { "  (plays as \(d.playerName ?? $0.uuidString.lowercased()))" } ?? ""
+                print("\(d.deviceID)  \(d.name)  \(d.revokedAt == nil ? "active" : "revoked")\(player)")
             }
         }
     }
@@ -299,6 +302,24 @@ struct DeviceCommand: AsyncParsableCommand {
         func run(on storage: any ServerStorage) async throws {
             do { try await storage.revoke(groupID: group, deviceID: device) } catch { throw Fail(description: "\(error)") }
             print("revoked \(device)")
+        }
+    }
+
+    struct Release: StorageCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Free the player a phone plays as, so another phone can claim it; the phone stays in the group.")
+        @Argument(help: "Group id.") var group: String
+        @Argument(help: "Device id (hyzer-server device list).") var device: String
+        @OptionGroup var data: DataDirectory
+
+        func run(on storage: any ServerStorage) async throws {
+            do {
+                let released = try await storage.releasePlayer(groupID: group, deviceID: device)
+                let player = released.playerName ?? released.playerID?.uuidString.lowercased() ?? "its player"
+                print("released \(player) from \(released.name) (\(device)); another phone may claim them now")
+            } catch let error as StorageError {
+                throw Fail(description: "cannot release \(device): \(error)")
+            }
         }
     }
 }

@@ -77,9 +77,64 @@ import Testing
         let again = try await PostgresStorage.open(location)
         #expect(again.epoch == epoch)
         await again.close()
-        let names = try await TestPostgres.shared.execute("SELECT name FROM hyzer_migrations ORDER BY applied_at", in: location)
+        // Applied in one transaction, so with one `applied_at`: the row order breaks the tie.
+        let names = try await TestPostgres.shared.execute(
+            "SELECT name FROM hyzer_migrations ORDER BY applied_at, ctid", in: location)
         #expect(names.stdout.split(separator: "\n").map(String.init) == PostgresSchema.migrations.map(\.name))
         #expect(Set(PostgresSchema.migrations.map(\.name)).count == PostgresSchema.migrations.count)
+    }
+
+    /// A database a server before player claims made (the first migration alone, recorded
+    /// as it recorded it, with its rows) gains `devices.player_id` and its index when an
+    /// instance opens it, rows intact and claiming nobody; and its phones can claim players
+    /// from then on, one phone a player.
+    @Test func aDatabaseOfTheFirstMigrationGainsPlayerClaims() async throws {
+        let location = try await TestPostgres.shared.freshDatabase()
+        let first = try #require(PostgresSchema.migrations.first)
+        #expect(first.name == "v1 server")
+        let made = try await TestPostgres.shared.execute(
+            """
+            CREATE TABLE hyzer_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+            \(first.sql)
+            INSERT INTO server_meta (key, value) VALUES ('epoch', 'e-before'), ('created_at', '2026-01-01T00:00:00Z');
+            INSERT INTO hyzer_migrations (name) VALUES ('v1 server');
+            INSERT INTO groups (id, name, created_at) VALUES ('g1', 'League', 1);
+            INSERT INTO devices (group_id, device_id, name, enrolled_at, revoked_at)
+                VALUES ('g1', 'kiosk', 'Kiosk', 1, NULL), ('g1', 'old-phone', 'Old phone', 1.5, 2);
+            """, in: location)
+        #expect(made.status == 0, "\(made.stderr)")
+        let before = try await TestPostgres.shared.execute(
+            "SELECT count(*) FROM information_schema.columns WHERE table_name = 'devices' AND column_name = 'player_id'",
+            in: location)
+        #expect(before.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+
+        let storage = try await PostgresStorage.open(location)
+        #expect(storage.epoch == "e-before", "the data stays the same data")
+        let applied = try await TestPostgres.shared.execute("SELECT name FROM hyzer_migrations ORDER BY name", in: location)
+        #expect(
+            applied.stdout.split(separator: "\n").map(String.init) == [
+                "v1 server", "v7 server: player claims", "v8 server: name requests",
+            ])
+        let index = try await TestPostgres.shared.execute(
+            "SELECT indexdef FROM pg_indexes WHERE indexname = 'devices_one_per_player'", in: location)
+        #expect(
+            index.stdout.contains("UNIQUE INDEX")
+                && index.stdout.contains("WHERE ((revoked_at IS NULL) AND (player_id IS NOT NULL))"), "\(index.stdout)")
+        let devices = try await storage.devices(groupID: "g1")
+        #expect(devices.map(\.deviceID) == ["kiosk", "old-phone"] && devices.map(\.revokedAt) == [nil, 2])
+        #expect(devices.allSatisfy { $0.playerID == nil && $0.playerName == nil })
+        let nate = PlayerRecord(id: UUID(), version: UUID(), updatedAt: 1, displayName: "Nate", aliases: [])
+        _ = try await storage.push(groupID: "g1", deviceID: "kiosk", records: [.player(nate)])
+        let phone = try await storage.redeemInvite(
+            code: try await storage.createInvite(groupID: "g1", createdBy: "kiosk", lifetime: 600).code, deviceID: "phone",
+            name: "Nate's phone", playerID: nate.id)
+        #expect(phone.playerID == nate.id)
+        await #expect(throws: PlayerClaimError.claimed(player: "Nate", by: "Nate's phone")) {
+            try await storage.redeemInvite(
+                code: try await storage.createInvite(groupID: "g1", createdBy: "kiosk", lifetime: 600).code,
+                deviceID: "phone-2", name: "Eve's phone", playerID: nate.id)
+        }
+        await storage.close()
     }
 
     /// A restore puts the backup's data back and gives a new epoch, which a running

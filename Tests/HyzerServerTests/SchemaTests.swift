@@ -118,6 +118,46 @@ import Testing
             ])
     }
 
+    /// A database a server before player claims wrote (its schema exactly the shipped v6
+    /// fixture, server-schema.txt) gains `devices.player_id` and its index on the next
+    /// start, exactly as the v7 fixture has them (the v8 fixture adds a table after them), with every row intact and claiming nobody;
+    /// and its phones can claim players from then on.
+    @Test func aV6DatabaseGainsPlayerClaimsInPlace() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-schema-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: dir.appendingPathComponent(SQLiteStorage.fileName).path)
+        try ServerSchema.migrator(clock: ManualClock()).migrate(queue, upTo: "v6 server: summary links")
+        #expect(try ServerSchemaFixtureTests.dump(queue) == ServerSchemaFixtureTests.shipped())
+        // What that server wrote, in its own columns: a group, its kiosk (with a token), a
+        // phone revoked since.
+        try await queue.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO groups (id, name, created_at) VALUES ('g1', 'League', 1);
+                    INSERT INTO devices (group_id, device_id, name, enrolled_at, revoked_at)
+                        VALUES ('g1', 'kiosk', 'Kiosk', 1, NULL), ('g1', 'old-phone', 'Old phone', 1.5, 2);
+                    INSERT INTO credentials (token_hash, group_id, role, device_id, created_at)
+                        VALUES (x'00', 'g1', 'device', 'kiosk', 1);
+                    """)
+        }
+        try queue.close()
+
+        let storage = try SQLiteStorage(directory: dir)
+        defer { try? storage.close() }
+        // Every later migration too (v8: name requests, which only adds a table).
+        #expect(try ServerSchemaFixtureTests.dump(storage.pool) == ServerSchemaFixtureTests.shipped("server-v8"))
+        let devices = try await storage.devices(groupID: "g1")
+        #expect(devices.map(\.deviceID) == ["kiosk", "old-phone"] && devices.map(\.revokedAt) == [nil, 2])
+        #expect(devices.allSatisfy { $0.playerID == nil && $0.playerName == nil })
+        let nate = PlayerRecord(id: UUID(), version: UUID(), updatedAt: 1, displayName: "Nate", aliases: [])
+        _ = try await storage.push(groupID: "g1", deviceID: "kiosk", records: [.player(nate)])
+        let invite = try await storage.createInvite(groupID: "g1", createdBy: "kiosk", lifetime: 600)
+        let phone = try await storage.redeemInvite(code: invite.code, deviceID: "phone", name: "Nate's phone", playerID: nate.id)
+        #expect(phone.playerID == nate.id)
+        #expect(try await storage.devices(groupID: "g1").last?.playerName == "Nate")
+    }
+
     @Sendable func triggerNames(_ db: Database) throws -> [String] {
         try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
     }

@@ -64,6 +64,40 @@ import Testing
             deviceListJSON
         ),
         ("health", HealthResponse(status: "ok", protocolVersion: 1, epoch: "e1"), healthJSON),
+        // Issue 32, "Which player am I?": optional fields, absent above (the bytes older
+        // clients know), present here; the invite's player list, `claimedBy` null when free.
+        (
+            "invite redemption claiming a player",
+            InviteRedemption(code: "BCDFGHJK", deviceID: "phone-1", name: "Nate's phone", playerID: id(3)),
+            claimingRedemptionJSON
+        ),
+        (
+            "enroll response with a player",
+            EnrollResponse(
+                groupID: "g1", groupName: "League", deviceID: "phone-1", deviceToken: "t0k", epoch: "e1", playerID: id(3)),
+            claimedEnrollResponseJSON
+        ),
+        (
+            "device list with a player",
+            DeviceList(
+                groupID: "g1",
+                devices: [
+                    DeviceInfo(
+                        deviceID: "phone-1", name: "Nate's phone", enrolledAt: 1_790_000_000.5, revokedAt: nil, playerID: id(3),
+                        playerName: "Nate")
+                ]),
+            claimedDeviceListJSON
+        ),
+        (
+            "invite players",
+            InvitePlayers(
+                groupName: "League",
+                players: [
+                    InvitePlayers.Player(id: id(3), name: "Nate", claimedBy: "Nate's phone"),
+                    InvitePlayers.Player(id: id(7), name: "Priya", claimedBy: nil),
+                ]),
+            invitePlayersJSON
+        ),
     ]
 
     @Test(arguments: messages.indices) func encodesToTheShippedJSON(_ index: Int) throws {
@@ -130,4 +164,12 @@ import Testing
     static let deviceListJSON =
         #"{"devices":[{"deviceID":"kiosk-1","enrolledAt":1790000000.5,"name":"Clubhouse"}],"groupID":"g1"}"#
     static let healthJSON = #"{"epoch":"e1","protocolVersion":1,"status":"ok"}"#
+    static let claimingRedemptionJSON =
+        #"{"code":"BCDFGHJK","deviceID":"phone-1","name":"Nate's phone","playerID":"00000000-0000-4000-8000-000000000003"}"#
+    static let claimedEnrollResponseJSON =
+        #"{"deviceID":"phone-1","deviceToken":"t0k","epoch":"e1","groupID":"g1","groupName":"League","playerID":"00000000-0000-4000-8000-000000000003"}"#
+    static let claimedDeviceListJSON =
+        #"{"devices":[{"deviceID":"phone-1","enrolledAt":1790000000.5,"name":"Nate's phone","playerID":"00000000-0000-4000-8000-000000000003","playerName":"Nate"}],"groupID":"g1"}"#
+    static let invitePlayersJSON =
+        #"{"groupName":"League","players":[{"claimedBy":"Nate's phone","id":"00000000-0000-4000-8000-000000000003","name":"Nate"},{"claimedBy":null,"id":"00000000-0000-4000-8000-000000000007","name":"Priya"}]}"#
 }

@@ -36,15 +36,18 @@ extension SQLiteStorage {
 
     /// Enrolls the device inside the caller's transaction (an admin's enrollment, or a
     /// device collecting its approved code) and returns its new token, shown once.
+    /// `playerID` is the player it plays as, already checked (`checkClaim`).
     static func insertEnrollment(
-        _ db: Database, groupID: String, deviceID: String, name: String, at now: Double
+        _ db: Database, groupID: String, deviceID: String, name: String, playerID: UUID? = nil, at now: Double
     ) throws
         -> String
     {
         let token = Tokens.generate(prefix: "hzd_")
         // Re-enrolling a revoked device in the same group reuses its row: `save` updates it
-        // (new name, new time, no longer revoked) or inserts a new one.
-        let device = DeviceRow(groupID: groupID, deviceID: deviceID, name: name, enrolledAt: now, revokedAt: nil)
+        // (new name, new time, no longer revoked, this enrollment's claim or none) or
+        // inserts a new one.
+        let device = DeviceRow(
+            groupID: groupID, deviceID: deviceID, name: name, enrolledAt: now, revokedAt: nil, playerID: playerID)
         let credential = CredentialRow(
             tokenHash: Tokens.hash(token), groupID: groupID, role: Principal.Role.device.rawValue,
             deviceID: deviceID, createdAt: now, revokedAt: nil)
@@ -59,17 +62,29 @@ extension SQLiteStorage {
         return token
     }
 
+    /// Every enrollment of the group, revoked ones included, with the player each active
+    /// device plays as (the player's name as its winning record has it now).
     public func devices(groupID: String) async throws -> [DeviceInfo] {
         try await pool.read { db in
-            try DeviceRow
+            let rows =
+                try DeviceRow
                 .filter(DeviceRow.Columns.groupID == groupID)
                 .order(DeviceRow.Columns.enrolledAt)
                 .fetchAll(db)
-                .map { DeviceInfo(deviceID: $0.deviceID, name: $0.name, enrolledAt: $0.enrolledAt, revokedAt: $0.revokedAt) }
+            // A revoked row keeps no claim (revoking clears it), unless a restore revoked it.
+            let claimed = Set(rows.filter { $0.revokedAt == nil }.compactMap(\.playerID))
+            let names = try Self.playerNames(db, groupID: groupID, ids: claimed)
+            return rows.map { row in
+                let playerID = row.revokedAt == nil ? row.playerID : nil
+                return DeviceInfo(
+                    deviceID: row.deviceID, name: row.name, enrolledAt: row.enrolledAt, revokedAt: row.revokedAt,
+                    playerID: playerID, playerName: playerID.flatMap { names[$0] })
+            }
         }
     }
 
-    /// Revokes the device and every token it holds; its records stay.
+    /// Revokes the device and every token it holds; its records stay. The player it played
+    /// as is free again.
     public func revoke(groupID: String, deviceID: String) async throws {
         let now = self.now
         try await pool.write { db in
@@ -79,7 +94,7 @@ extension SQLiteStorage {
                     DeviceRow.Columns.groupID == groupID && DeviceRow.Columns.deviceID == deviceID
                         && DeviceRow.Columns.revokedAt == nil
                 )
-                .updateAll(db, DeviceRow.Columns.revokedAt.set(to: now))
+                .updateAll(db, DeviceRow.Columns.revokedAt.set(to: now), DeviceRow.Columns.playerID.set(to: nil))
             guard revoked > 0 else { throw StorageError.notFound("no enrolled device \(deviceID) in this group") }
             try CredentialRow
                 .filter(
@@ -88,5 +103,28 @@ extension SQLiteStorage {
                 )
                 .updateAll(db, CredentialRow.Columns.revokedAt.set(to: now))
         }
+    }
+
+    /// Frees the player the device plays as, so another phone can claim it; the device
+    /// stays enrolled. Returns the device as it was (with the player it released).
+    public func releasePlayer(groupID: String, deviceID: String) async throws -> DeviceInfo {
+        try await pool.write { db in
+            let active =
+                DeviceRow.Columns.groupID == groupID && DeviceRow.Columns.deviceID == deviceID
+                && DeviceRow.Columns.revokedAt == nil
+            guard let row = try DeviceRow.filter(active).fetchOne(db) else {
+                throw StorageError.notFound("no enrolled device \(deviceID) in this group")
+            }
+            guard let playerID = row.playerID else { throw Self.noClaim(deviceID: deviceID, name: row.name) }
+            try DeviceRow.filter(active).updateAll(db, DeviceRow.Columns.playerID.set(to: nil))
+            return DeviceInfo(
+                deviceID: row.deviceID, name: row.name, enrolledAt: row.enrolledAt, revokedAt: nil, playerID: playerID,
+                playerName: try Self.playerNames(db, groupID: groupID, ids: [playerID])[playerID])
+        }
+    }
+
+    /// Releasing a device that plays as nobody: one message for both backends.
+    static func noClaim(deviceID: String, name: String) -> StorageError {
+        .conflict("device \(deviceID) (\(name)) has not claimed a player; there is nothing to release")
     }
 }

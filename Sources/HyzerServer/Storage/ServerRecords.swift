@@ -35,6 +35,7 @@ enum ServerColumn: String, ColumnExpression {
     case createdAt = "created_at"
     case enrolledAt = "enrolled_at"
     case revokedAt = "revoked_at"
+    case playerID = "player_id"
 
     /// `group_id` → `groupID`, `created_at` → `createdAt`: the inverse of GRDB's
     /// `convertToSnakeCase` for this project's names (its own `convertFromSnakeCase`
@@ -87,6 +88,8 @@ struct DeviceRow: ServerRecord, PersistableRecord {
     var name: String
     var enrolledAt: Double
     var revokedAt: Double?
+    /// The registered player the device plays as ("v7 server: player claims"), or nil.
+    var playerID: UUID?
 }
 
 /// A row of `changes`, the group's append-only feed, as written by a push. `seq` is

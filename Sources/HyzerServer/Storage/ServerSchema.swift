@@ -159,9 +159,22 @@ enum ServerSchema {
                     CREATE INDEX summary_links_by_group ON summary_links(group_id);
                     """)
         }
+        // "Which player am I?": the registered player (a `player` record's id, 16 bytes as
+        // `record_id`) a device plays as, claimed when a phone joins with an invite. NULL
+        // for no claim. One active device per player of a group: the redeem checks it in
+        // the single writer; the partial index is the backstop, and leaves revoked devices
+        // (and devices that claimed nobody) out, so a freed player can be claimed again.
+        m.registerMigration("v7 server: player claims") { db in
+            try db.execute(
+                sql: """
+                    ALTER TABLE devices ADD COLUMN player_id BLOB;
+                    CREATE UNIQUE INDEX devices_one_per_player ON devices(group_id, player_id)
+                        WHERE revoked_at IS NULL AND player_id IS NOT NULL;
+                    """)
+        }
         // A name typed on a phone for the kiosk (`/n/CODE`): a short-lived code for one name,
         // stored hashed like every code; `answered_at` set means spent, `name` is the answer.
-        m.registerMigration("v7 server: name requests") { db in
+        m.registerMigration("v8 server: name requests") { db in
             try db.execute(
                 sql: """
                     CREATE TABLE name_requests (

@@ -63,6 +63,10 @@ public protocol SyncStorage: Sendable {
     func enroll(groupID: String, deviceID: String, name: String) async throws -> String
     func devices(groupID: String) async throws -> [DeviceInfo]
     func revoke(groupID: String, deviceID: String) async throws
+    /// Frees the player an active device plays as (the admin's "release"); returns the
+    /// device as it was. `StorageError.notFound` for no such active device, `.conflict`
+    /// for one that plays as nobody.
+    func releasePlayer(groupID: String, deviceID: String) async throws -> DeviceInfo
 
     func push(groupID: String, deviceID: String, records: [SyncRecord]) async throws -> PushResponse
     func pull(groupID: String, after: Int64, limit: Int) async throws -> PullResponse

@@ -4,8 +4,9 @@ import Foundation
 /// `hyzer_migrations`. Append-only, like the SQLite schema: a migration that has shipped is
 /// never edited; a change is a new migration at the end.
 ///
-/// It holds what the SQLite schema's six migrations hold, in one (the two backends are
-/// never converted into each other), with PostgreSQL's types: `uuid` for ids and
+/// Its first holds what the SQLite schema's first six migrations hold, in one (the two
+/// backends are never converted into each other); the later ones carry the name of the
+/// SQLite migration they match. With PostgreSQL's types: `uuid` for ids and
 /// versions, `bytea` for hashes and the stored statements (kept byte for byte: a retried
 /// push is compared against them), `double precision` seconds since 1970 for times.
 enum PostgresSchema {
@@ -161,9 +162,20 @@ enum PostgresSchema {
                 CREATE TRIGGER events_append_only_truncate BEFORE TRUNCATE ON events FOR EACH STATEMENT
                     EXECUTE FUNCTION hyzer_append_only('score events are never deleted');
                 """),
-        // A name typed on a phone for the kiosk (SQLite's "v7 server: name requests").
+        // SQLite's migration of the same name: the registered player a device plays as,
+        // claimed with an invite (NULL for none). The redeem takes the group's claim lock
+        // (`claimLockSpace`) before it checks; the partial index is the backstop, and
+        // leaves revoked devices out, so a freed player can be claimed again.
         Migration(
-            name: "name requests",
+            name: "v7 server: player claims",
+            sql: """
+                ALTER TABLE devices ADD COLUMN player_id uuid;
+                CREATE UNIQUE INDEX devices_one_per_player ON devices (group_id, player_id)
+                    WHERE revoked_at IS NULL AND player_id IS NOT NULL;
+                """),
+        // SQLite's migration of the same name: a name typed on a phone for the kiosk.
+        Migration(
+            name: "v8 server: name requests",
             sql: """
                 CREATE TABLE name_requests (
                     code_hash bytea PRIMARY KEY,

@@ -103,25 +103,34 @@ extension PostgresStorage {
     }
 
     /// Enrolls the device inside the caller's transaction and returns its new token.
+    /// `playerID` is the player it plays as, already checked under the group's claim lock
+    /// (`checkClaim`).
     static func insertEnrollment(
-        _ connection: PostgresConnection, groupID: String, deviceID: String, name: String, at now: Double, logger: Logger
+        _ connection: PostgresConnection, groupID: String, deviceID: String, name: String, playerID: UUID? = nil,
+        at now: Double, logger: Logger
     ) async throws -> String {
         if let owner = try await activeOwner(connection, deviceID: deviceID, logger: logger) {
             throw taken(deviceID, owner: owner, groupID: groupID)
         }
         let token = Tokens.generate(prefix: "hzd_")
         do {
-            // Re-enrolling a revoked device in the same group reuses its row.
+            // Re-enrolling a revoked device in the same group reuses its row, with this
+            // enrollment's claim or none.
             try await connection.query(
                 """
-                INSERT INTO devices (group_id, device_id, name, enrolled_at, revoked_at)
-                VALUES (\(groupID), \(deviceID), \(name), \(now), NULL)
+                INSERT INTO devices (group_id, device_id, name, enrolled_at, revoked_at, player_id)
+                VALUES (\(groupID), \(deviceID), \(name), \(now), NULL, \(playerID))
                 ON CONFLICT (group_id, device_id) DO UPDATE SET
-                    name = excluded.name, enrolled_at = excluded.enrolled_at, revoked_at = NULL
+                    name = excluded.name, enrolled_at = excluded.enrolled_at, revoked_at = NULL,
+                    player_id = excluded.player_id
                 """, logger: logger)
         } catch  where sqlState(error) == "23505" {
-            // Another request enrolled the same id a moment ago (devices_one_active); the
-            // transaction is aborted, so nothing more can be read to say where.
+            // The transaction is aborted, so nothing more can be read to say who.
+            if (error as? PSQLError)?.serverInfo?[.constraintName] == "devices_one_per_player" {
+                // Only a claim made without the group's claim lock could get here.
+                throw StorageError.conflict("another device claimed that player a moment ago; pick another name")
+            }
+            // Another request enrolled the same id a moment ago (devices_one_active).
             throw StorageError.conflict("device id \(deviceID) was enrolled a moment ago; revoke it first to enroll it again")
         }
         try await connection.query(
@@ -145,20 +154,36 @@ extension PostgresStorage {
             logger: logger)
     }
 
+    /// Every enrollment of the group, revoked ones included, with the player each active
+    /// device plays as (its name as the player's winning record has it now), read in one
+    /// snapshot.
     public func devices(groupID: String) async throws -> [DeviceInfo] {
-        let rows = try await client.query(
-            """
-            SELECT device_id, name, enrolled_at, revoked_at FROM devices WHERE group_id = \(groupID)
-            ORDER BY enrolled_at, device_id
-            """, logger: logger)
-        var devices: [DeviceInfo] = []
-        for try await (id, name, enrolledAt, revokedAt) in rows.decode((String, String, Double, Double?).self) {
-            devices.append(DeviceInfo(deviceID: id, name: name, enrolledAt: enrolledAt, revokedAt: revokedAt))
+        let logger = self.logger
+        return try await transaction(readOnly: true) { connection in
+            let rows = try await connection.query(
+                """
+                SELECT device_id, name, enrolled_at, revoked_at, player_id FROM devices WHERE group_id = \(groupID)
+                ORDER BY enrolled_at, device_id
+                """, logger: logger)
+            var devices: [DeviceInfo] = []
+            for try await (id, name, enrolledAt, revokedAt, playerID) in rows.decode(
+                (String, String, Double, Double?, UUID?).self)
+            {
+                // A revoked row keeps no claim (revoking clears it), unless a restore revoked it.
+                devices.append(
+                    DeviceInfo(
+                        deviceID: id, name: name, enrolledAt: enrolledAt, revokedAt: revokedAt,
+                        playerID: revokedAt == nil ? playerID : nil))
+            }
+            let names = try await Self.playerNames(
+                connection, groupID: groupID, ids: Set(devices.compactMap(\.playerID)), logger: logger)
+            for i in devices.indices { devices[i].playerName = devices[i].playerID.flatMap { names[$0] } }
+            return devices
         }
-        return devices
     }
 
-    /// Revokes the device and every token it holds; its records stay.
+    /// Revokes the device and every token it holds; its records stay. The player it played
+    /// as is free again.
     public func revoke(groupID: String, deviceID: String) async throws {
         let now = self.now
         let logger = self.logger
@@ -166,7 +191,7 @@ extension PostgresStorage {
             let revoked = try await Self.first(
                 connection,
                 """
-                UPDATE devices SET revoked_at = \(now)
+                UPDATE devices SET revoked_at = \(now), player_id = NULL
                 WHERE group_id = \(groupID) AND device_id = \(deviceID) AND revoked_at IS NULL RETURNING device_id
                 """, as: String.self, logger: logger)
             guard revoked != nil else { throw StorageError.notFound("no enrolled device \(deviceID) in this group") }
@@ -175,6 +200,29 @@ extension PostgresStorage {
                 UPDATE credentials SET revoked_at = \(now)
                 WHERE group_id = \(groupID) AND device_id = \(deviceID) AND revoked_at IS NULL
                 """, logger: logger)
+        }
+    }
+
+    /// Frees the player the device plays as, so another phone can claim it; the device
+    /// stays enrolled. Returns the device as it was (with the player it released).
+    public func releasePlayer(groupID: String, deviceID: String) async throws -> DeviceInfo {
+        let logger = self.logger
+        return try await transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT name, enrolled_at, player_id FROM devices
+                WHERE group_id = \(groupID) AND device_id = \(deviceID) AND revoked_at IS NULL FOR UPDATE
+                """, logger: logger)
+            var found: (name: String, enrolledAt: Double, playerID: UUID?)?
+            for try await row in rows.decode((String, Double, UUID?).self) { found = row }
+            guard let device = found else { throw StorageError.notFound("no enrolled device \(deviceID) in this group") }
+            guard let playerID = device.playerID else { throw SQLiteStorage.noClaim(deviceID: deviceID, name: device.name) }
+            try await connection.query(
+                "UPDATE devices SET player_id = NULL WHERE group_id = \(groupID) AND device_id = \(deviceID)", logger: logger)
+            let names = try await Self.playerNames(connection, groupID: groupID, ids: [playerID], logger: logger)
+            return DeviceInfo(
+                deviceID: deviceID, name: device.name, enrolledAt: device.enrolledAt, revokedAt: nil, playerID: playerID,
+                playerName: names[playerID])
         }
     }
 }

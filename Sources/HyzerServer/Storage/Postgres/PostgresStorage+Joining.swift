@@ -174,7 +174,7 @@ extension PostgresStorage: DeviceAuthorizationStorage, InviteStorage {
         }
     }
 
-    public func redeemInvite(code: String, deviceID: String, name: String) async throws -> EnrollResponse {
+    public func redeemInvite(code: String, deviceID: String, name: String, playerID: UUID?) async throws -> EnrollResponse {
         guard let letters = DeviceUserCode.normalize(code) else { throw InviteError.malformed }
         let trimmed = try SQLiteStorage.validEnrollment(deviceID: deviceID, name: name)
         let now = self.now
@@ -182,22 +182,124 @@ extension PostgresStorage: DeviceAuthorizationStorage, InviteStorage {
         let logger = self.logger
         let hash = Tokens.hash(letters)
         return try await transaction { connection in
-            let rows = try await connection.query(
-                "SELECT group_id, expires_at, redeemed_at FROM invites WHERE code_hash = \(hash) FOR UPDATE", logger: logger)
-            var invite: (groupID: String, expiresAt: Double, redeemedAt: Double?)?
-            for try await row in rows.decode((String, Double, Double?).self) { invite = row }
-            guard let invite else { throw InviteError.unknown }
-            if let problem = InviteRow.redemptionProblem(redeemedAt: invite.redeemedAt, expiresAt: invite.expiresAt, now: now) {
-                throw problem
-            }
-            guard let group = try await Self.group(connection, id: invite.groupID, logger: logger) else {
-                throw InviteError.unknown
+            let group = try await Self.liveInvite(connection, hash: hash, now: now, locking: true, logger: logger)
+            if let playerID {
+                // Two phones claiming the same player with two invites lock two different
+                // invite rows: the group's claim lock makes each check and the enrollment
+                // after it one step (the second waits, then sees the first's claim).
+                try await connection.query(
+                    "SELECT pg_advisory_xact_lock(\(Self.claimLockSpace), hashtext(\(group.id)))", logger: logger)
+                try await Self.checkClaim(connection, groupID: group.id, playerID: playerID, logger: logger)
             }
             let token = try await Self.insertEnrollment(
-                connection, groupID: group.id, deviceID: deviceID, name: trimmed, at: now, logger: logger)
+                connection, groupID: group.id, deviceID: deviceID, name: trimmed, playerID: playerID, at: now, logger: logger)
             try await connection.query(
                 "UPDATE invites SET redeemed_at = \(now), redeemed_by = \(deviceID) WHERE code_hash = \(hash)", logger: logger)
-            return EnrollResponse(groupID: group.id, groupName: group.name, deviceID: deviceID, deviceToken: token, epoch: epoch)
+            return EnrollResponse(
+                groupID: group.id, groupName: group.name, deviceID: deviceID, deviceToken: token, epoch: epoch,
+                playerID: playerID)
         }
+    }
+
+    public func invitePlayers(code: String) async throws -> InvitePlayers {
+        guard let letters = DeviceUserCode.normalize(code) else { throw InviteError.malformed }
+        let now = self.now
+        let logger = self.logger
+        let hash = Tokens.hash(letters)
+        return try await transaction(readOnly: true) { connection in
+            let group = try await Self.liveInvite(connection, hash: hash, now: now, locking: false, logger: logger)
+            return InvitePlayers(
+                groupName: group.name, players: try await Self.players(connection, groupID: group.id, logger: logger),
+                claims: try await Self.claims(connection, groupID: group.id, logger: logger))
+        }
+    }
+
+    /// The invite's group, when the invite can still be redeemed: the same refusals whether
+    /// a phone lists the players or joins. `locking` holds the invite's row until the
+    /// transaction ends (two instances redeeming the same invite at once: one waits, then
+    /// sees it spent).
+    private static func liveInvite(
+        _ connection: PostgresConnection, hash: Data, now: Double, locking: Bool, logger: Logger
+    ) async throws -> GroupInfo {
+        var query: PostgresQuery = try "SELECT group_id, expires_at, redeemed_at FROM invites WHERE code_hash = \(hash)"
+        if locking { query.sql += " FOR UPDATE" }
+        var invite: (groupID: String, expiresAt: Double, redeemedAt: Double?)?
+        for try await row in try await connection.query(query, logger: logger).decode((String, Double, Double?).self) {
+            invite = row
+        }
+        guard let invite else { throw InviteError.unknown }
+        if let problem = InviteRow.redemptionProblem(redeemedAt: invite.redeemedAt, expiresAt: invite.expiresAt, now: now) {
+            throw problem
+        }
+        guard let group = try await Self.group(connection, id: invite.groupID, logger: logger) else { throw InviteError.unknown }
+        return group
+    }
+
+    // MARK: Player claims
+
+    /// Refuses to let a device play as someone who is not a registered player of the group,
+    /// or whom another active device of the group plays as (SQLiteStorage.checkClaim's rule).
+    /// Run under the group's claim lock.
+    private static func checkClaim(
+        _ connection: PostgresConnection, groupID: String, playerID: UUID, logger: Logger
+    ) async throws {
+        guard let player = try await players(connection, groupID: groupID, ids: [playerID], logger: logger).first else {
+            throw PlayerClaimError.notAPlayer(playerID)
+        }
+        let holder = try await first(
+            connection,
+            "SELECT name FROM devices WHERE group_id = \(groupID) AND player_id = \(playerID) AND revoked_at IS NULL",
+            as: String.self, logger: logger)
+        if let holder { throw PlayerClaimError.claimed(player: player.displayName, by: holder) }
+    }
+
+    /// The winning version of each of the group's player records (of those in `ids` when
+    /// given): the feed's row at the seq `current_records` holds.
+    static func players(
+        _ connection: PostgresConnection, groupID: String, ids: [UUID]? = nil, logger: Logger
+    ) async throws -> [PlayerRecord] {
+        let kind = RecordKind.player.rawValue
+        let query: PostgresQuery =
+            if let ids {
+                """
+                SELECT ch.payload FROM current_records c JOIN changes ch ON ch.seq = c.seq
+                WHERE c.group_id = \(groupID) AND c.kind = \(kind) AND c.record_id = ANY(\(ids))
+                """
+            } else {
+                """
+                SELECT ch.payload FROM current_records c JOIN changes ch ON ch.seq = c.seq
+                WHERE c.group_id = \(groupID) AND c.kind = \(kind)
+                """
+            }
+        let decoder = SyncCoding.decoder()
+        var players: [PlayerRecord] = []
+        for try await payload in try await connection.query(query, logger: logger).decode(Data.self) {
+            if let player = PlayerRecord.decoded(from: payload, decoder) { players.append(player) }
+        }
+        return players
+    }
+
+    /// The names of these players now, by id.
+    static func playerNames(
+        _ connection: PostgresConnection, groupID: String, ids: Set<UUID>, logger: Logger
+    ) async throws -> [UUID: String] {
+        guard !ids.isEmpty else { return [:] }
+        return Dictionary(
+            try await players(connection, groupID: groupID, ids: Array(ids), logger: logger).map { ($0.id, $0.displayName) },
+            uniquingKeysWith: { a, _ in a })
+    }
+
+    /// The name of the active device that plays as each claimed player of the group.
+    private static func claims(
+        _ connection: PostgresConnection, groupID: String, logger: Logger
+    ) async throws -> [UUID: String] {
+        let rows = try await connection.query(
+            """
+            SELECT player_id, name FROM devices
+            WHERE group_id = \(groupID) AND revoked_at IS NULL AND player_id IS NOT NULL
+            """, logger: logger)
+        var claims: [UUID: String] = [:]
+        for try await (player, device) in rows.decode((UUID, String).self) { claims[player] = device }
+        return claims
     }
 }

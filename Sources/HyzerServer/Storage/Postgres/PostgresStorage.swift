@@ -18,8 +18,9 @@ import Synchronization
 ///   delivered at commit; each instance's `PostgresFeedListener` hands it to its PokeHub.
 /// - **Checks that were safe under SQLite's single writer take row locks**: the pushing
 ///   device's credential (`FOR SHARE`, so a revocation waits for, or is seen by, the push),
-///   a device code or invite being redeemed (`FOR UPDATE`), and one active enrollment per
-///   device id is a unique index.
+///   a device code or invite being redeemed (`FOR UPDATE`), one active enrollment per
+///   device id is a unique index, and a player claimed with an invite takes the group's
+///   claim lock (`claimLockSpace`), with a unique index behind it.
 ///
 /// The same validation runs as on SQLite (PushBatch over a `PostgresFeedLedger`).
 public final class PostgresStorage: Sendable {
@@ -33,9 +34,14 @@ public final class PostgresStorage: Sendable {
 
     /// The channel of the instances' pokes and epoch changes.
     static let channel = "hyzer"
-    /// The first key of every advisory lock this server takes (the second is the group's
-    /// hash): keeps its locks apart from any other application's in the same database.
+    /// The first key of the advisory locks this server takes on pushes and migrations (the
+    /// second is the group's hash, or 0): keeps its locks apart from any other
+    /// application's in the same database.
     static let lockSpace: Int32 = 8630
+    /// The first key of a group's claim lock (the second is the group's hash), taken by a
+    /// redeem that claims a player: a space of its own, so that a claim never waits for the
+    /// group's pushes, nor a push for a claim.
+    static let claimLockSpace: Int32 = 8631
 
     public var epoch: String { currentEpoch.withLock { $0 } }
 
