@@ -10,8 +10,10 @@ which browsers treat as secure contexts. The journey runs twice:
           test ACME server) issued by HTTP-01; Chromium trusts only pebble's root (its own
           NSS database, nothing ignored), and the kiosk device syncs over the same name.
 
-  1. A phone joins with an invite (`hyzer-server group invite`): /join/CODE, a name, and it
-     is a device of the group with its own token; the same invite refuses a second phone.
+  1. A phone joins with an invite (`hyzer-server group invite`): /join/CODE, "I am Nate" (a
+     registered player, claimed for this phone), and it is a device of the group with its own
+     token; the same invite refuses a second phone; to another invite's page Nate is taken
+     until the admin releases him (`hyzer-server device release`).
   2. Its scorecard shows the round the kiosk started, and its standings are the kiosk's
      (`hyzer standings` on the kiosk's own store).
   3. A score tapped in online reaches the live board page within 1 s of the tap, and the
@@ -19,7 +21,8 @@ which browsers treat as secure contexts. The journey runs twice:
   4. With the network cut (DevTools offline), two scores are tapped in and wait in the
      IndexedDB outbox; over https the page, reloaded offline, still opens (service worker)
      and still holds them; back online they are pushed.
-  5. The kiosk's database then holds each of the phone's scores exactly once.
+  5. The kiosk's database then holds each of the phone's scores exactly once, reported by
+     the player the phone claimed.
   6. The server restarts: the phone's device name is still the server's (stored, not held
      in memory), and the phone syncs on.
   7. Revoked (`hyzer-server device revoke`), the phone stops syncing and says so.
@@ -61,6 +64,14 @@ def card_values(driver):
         "return [...document.querySelectorAll('#card .player')].map(li =>"
         " [li.querySelector('.name').firstChild.textContent, li.querySelector('.value').innerText])")
     return dict(rows)
+
+
+def claimable(driver):
+    """{player name: {id, free, text}} as the join page offers them ("I am Nate")."""
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('#players button[data-player]')].map(b =>"
+        " [b.firstChild.textContent.replace(/^I am /, ''), {id: b.dataset.player, free: !b.disabled, text: b.innerText}])")
+    return dict(rows or [])
 
 
 def card_credits(driver):
@@ -130,12 +141,16 @@ def journey(world, kind, args, chain, drivers):
                        data=world.server_data)[-1]
     check(invite.startswith(base + "/join/"), f"group invite printed {invite!r}")
 
-    # 1. Join with the invite.
+    # 1. Join with the invite, as the group's registered player Nate ("I am Nate").
     phone = browser(390, 844, "phone")
     phone.get(invite)
     check(phone.execute_script("return window.isSecureContext") == secure,
           f"{base} is {'not ' if secure else ''}a secure context to Chromium")
-    phone.find_element(By.ID, "name").send_keys("Nate")
+    offered = wait_for(lambda: claimable(phone), 10)
+    check("Nate" in offered and offered["Nate"]["free"], f"the join page offers {offered}")
+    phone.execute_script("document.querySelector(`#players button[data-player='${arguments[0]}']`).click()",
+                         offered["Nate"]["id"])
+    check(phone.find_element(By.ID, "name").get_attribute("value") == "Nate", "tapping Nate did not fill in the name")
     phone.find_element(By.ID, "go").click()
     check(wait_for(lambda: phone.current_url.endswith("/phone/"), 10),
           f"joining did not open the scorecard: {phone.current_url}, {phone.find_element(By.TAG_NAME, 'body').text}")
@@ -143,6 +158,9 @@ def journey(world, kind, args, chain, drivers):
     check(creds and creds["token"].startswith("hzd_") and creds["deviceID"].startswith("phone-"),
           f"the phone kept {creds}")
     check(devices_named(world).get(creds["deviceID"]) == "Nate's phone", f"the server names {devices_named(world)}")
+    check((creds.get("playerID") or "").upper() == offered["Nate"]["id"].upper(), f"the phone claimed {creds.get('playerID')}")
+    listed = world.run("hyzer-server", "device", "list", creds["groupID"], data=world.server_data)
+    check(any("Nate's phone" in line and "plays as Nate" in line for line in listed), f"the server lists {listed}")
     # The invite works once.
     stranger = browser(390, 844, "stranger")
     stranger.get(invite)
@@ -150,6 +168,16 @@ def journey(world, kind, args, chain, drivers):
     stranger.find_element(By.ID, "go").click()
     used = wait_for(lambda: "already used" in stranger.find_element(By.ID, "message").text, 10)
     check(used, f"a second phone with the same invite got {stranger.find_element(By.ID, 'message').text!r}")
+    # Another phone with a new invite sees Nate taken, until the admin releases him.
+    second = world.run("hyzer-server", "group", "invite", "Saturday Skins", "--base-url", base,
+                       data=world.server_data)[-1]
+    stranger.get(second)
+    taken = wait_for(lambda: claimable(stranger).get("Nate"), 10)
+    check(taken and not taken["free"] and "Nate's phone" in taken["text"], f"to a second phone Nate is {taken}")
+    world.run("hyzer-server", "device", "release", creds["groupID"], creds["deviceID"], data=world.server_data)
+    stranger.refresh()
+    check(wait_for(lambda: (claimable(stranger).get("Nate") or {}).get("free"), 10),
+          f"released, Nate is {claimable(stranger).get('Nate')} to a second phone")
     stranger.quit()
     drivers.remove(stranger)
 
@@ -207,6 +235,11 @@ def journey(world, kind, args, chain, drivers):
     world.run("hyzer", "sync", data=world.device_data)
     mine, credited = kiosk_scores(world, creds["deviceID"])
     check(credited == [("Nate's phone",)], f"the phone's scores are credited to {credited}")
+    with sqlite3.connect(os.path.join(world.device_data, "hyzer.sqlite")) as db:
+        reporters = db.execute("SELECT DISTINCT hex(reported_by) FROM score_events WHERE device_id = ?",
+                               (creds["deviceID"],)).fetchall()
+    check(reporters == [(creds["playerID"].replace("-", "").upper(),)],
+          f"the phone's scores are reported by {reporters}, not the player it claimed ({creds['playerID']})")
     check(len(mine) == 3, f"the kiosk holds {len(mine)} of the phone's scores, not 3: {mine}")
     check(sorted(s for _, h, s in mine if h == hole) == [1, 2, 5], f"the kiosk holds {mine}")
     after = cli_standings(world, round_id)
