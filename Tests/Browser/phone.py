@@ -151,6 +151,9 @@ def journey(world, kind, args, chain, drivers):
     phone.execute_script("document.querySelector(`#players button[data-player='${arguments[0]}']`).click()",
                          offered["Nate"]["id"])
     check(phone.find_element(By.ID, "name").get_attribute("value") == "Nate", "tapping Nate did not fill in the name")
+    if args.screenshots and secure:
+        os.makedirs(args.screenshots, exist_ok=True)
+        phone.save_screenshot(os.path.join(args.screenshots, "phone-join.png"))
     phone.find_element(By.ID, "go").click()
     check(wait_for(lambda: phone.current_url.endswith("/phone/"), 10),
           f"joining did not open the scorecard: {phone.current_url}, {phone.find_element(By.TAG_NAME, 'body').text}")
