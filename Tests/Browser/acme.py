@@ -28,6 +28,8 @@ import tempfile
 import time
 import urllib.request
 
+SHIPPED_CADDYFILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "board", "package",
+                                 "Caddyfile.hyzer")
 HOSTS_ENV = "HYZER_TEST_HOSTS"  # set inside the namespace: the names mapped there
 
 # Pebble's certificate lifetime when short_lived (seconds). Caddy renews once a third of
@@ -333,12 +335,22 @@ class PublicName:
             "\tgrace_period 2s",
             "}",
             "",
-            f"{self.name}:{self.https_port} {{",
-            f"\treverse_proxy {self.upstream}",
-            "}",
-            "",
         ]
-        return "\n".join(lines)
+        return "\n".join(lines) + self.shipped_site()
+
+    def shipped_site(self):
+        """The site block operators copy (board/package/Caddyfile.hyzer), as shipped but for
+        the name, port and upstream, so the test proves the snippet docs/server-operations.md
+        tells them to use, not a copy of it."""
+        with open(SHIPPED_CADDYFILE) as f:
+            text = f.read()
+        start = text.find("\nscores.example.org {")
+        end = text.find("\n}", start)
+        if start < 0 or end < 0 or "reverse_proxy 127.0.0.1:8630" not in text[start:end]:
+            raise AcmeError(f"{SHIPPED_CADDYFILE} has no 'scores.example.org {{ reverse_proxy 127.0.0.1:8630 }}' site")
+        site = text[start + 1:end + 2]
+        return (site.replace("scores.example.org", f"{self.name}:{self.https_port}", 1)
+                .replace("127.0.0.1:8630", self.upstream) + "\n")
 
     def _start_caddy(self):
         home = os.path.join(self.work, "caddy-home")
