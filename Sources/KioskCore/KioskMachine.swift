@@ -101,11 +101,13 @@ public struct KioskState: Sendable, Equatable {
 
     @discardableResult
     public mutating func handle(_ event: KioskEvent, now: Millis) -> [KioskEffect] {
-        let before = screen
+        // Only this bit of the screen before: a copy of the whole screen would make the
+        // event's change to it copy its arrays.
+        let asked = screen.phoneNameAsked
         let effects = route(event, now: now)
         // Whatever opened or closed the name entry (a press, a time-out, a round ending):
         // its phone code is asked for or given up here, once for every way in and out.
-        return effects + followPhoneName(from: before)
+        return effects + followPhoneName(asked: asked)
     }
 
     private mutating func route(_ event: KioskEvent, now: Millis) -> [KioskEffect] {

@@ -254,16 +254,24 @@ extension Screen.NameEntry: ScreenBehavior {
 
 // MARK: A name typed on a phone
 
+extension Screen {
+    /// On the name entry, whether it asked for a phone's code; nil on any other screen.
+    var phoneNameAsked: Bool? {
+        guard case .nameEntry(let entry) = self else { return nil }
+        return entry.phone != nil
+    }
+}
+
 extension KioskState {
     /// Opening the name entry in a group asks the shell for a phone's code; leaving it, by
     /// any way (back, done, the idle time-out, a round ending under it), tells the shell to
-    /// stop waiting. In no group nothing is asked: the wheel alone, as before.
-    mutating func followPhoneName(from before: Screen) -> [KioskEffect] {
-        let was: Screen.NameEntry? = if case .nameEntry(let entry) = before { entry } else { nil }
+    /// stop waiting. In no group nothing is asked: the wheel alone, as before. `asked` is
+    /// `Screen.phoneNameAsked` before the event.
+    mutating func followPhoneName(asked: Bool?) -> [KioskEffect] {
         guard case .nameEntry(var entry) = screen else {
-            return was?.phone == nil ? [] : [.cancelPhoneName]
+            return asked == true ? [.cancelPhoneName] : []
         }
-        guard was == nil, entry.phone == nil, !isInNoGroup else { return [] }
+        guard asked == nil, entry.phone == nil, !isInNoGroup else { return [] }
         entry.phone = .requesting
         screen = .nameEntry(entry)
         return [.requestPhoneName(label: entry.title)]
