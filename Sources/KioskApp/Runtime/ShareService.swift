@@ -29,8 +29,9 @@ public struct ShareService: Service {
     /// of the phone's tap, and a request a second is nothing to the server (and far under
     /// its rate limit) for the few minutes a code lasts.
     static let phoneNamePoll: Duration = .seconds(1)
-    /// Past the code's `expiresIn`, how long failed polls go on before the code is called
-    /// expired without the server saying so (offline since it was shown).
+    /// Past the code's `expiresIn`, how long polls go on before the code is called expired
+    /// without the server saying so (offline since it was shown, or a server that never
+    /// answers 410): the polling always ends.
     static let phoneNameGrace: Duration = .seconds(5)
 
     enum Request: Sendable {
@@ -183,8 +184,8 @@ extension ShareService {
 extension ShareService {
     /// One name typed on a phone: a code from the server, shown, then its answer asked for
     /// every `phoneNamePoll` until the name comes, the code is over (410, or 404: the server
-    /// forgot it) or this request is replaced or cancelled. A poll that fails (offline for a
-    /// moment) is tried again a second later, until the code's time is up.
+    /// forgot it), the code's time is up, or this request is replaced or cancelled. A poll
+    /// that fails (offline for a moment) is tried again a second later.
     func phoneName(label: String, generation: UInt64) async {
         let post = { (event: KioskEvent) in self.phoneNames.post(event, to: self.inbox, for: generation) }
         let link: ServerLink
