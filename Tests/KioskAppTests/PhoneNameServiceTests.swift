@@ -117,10 +117,9 @@ import Testing
 
     /// The whole way: the screen asks, the server makes a code, the QR drawn on the name
     /// entry decodes to its page, the phone's name comes back within a poll, and a press
-    /// adds the guest. At the Pi panel's 800×480, 1280×720 and a portrait TV.
-    @Test(arguments: [
-        Viewport(width: 800, height: 480), Viewport(width: 1280, height: 720), Viewport(width: 1080, height: 1920),
-    ])
+    /// adds the guest. At every panel size `ShareQRTests` draws its codes at (`make screens`
+    /// tiles them into docs/screens/contact/name-entry-phone.png).
+    @Test(arguments: ShareQRTests.viewports)
     func theCodeOnTheNameEntryScansAndTheNameComesBack(viewport: Viewport) async throws {
         let world = try World.start("phone-name")
         defer { world.stop() }
