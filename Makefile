@@ -207,14 +207,15 @@ screens: deps
 	$(SWIFT) build --product hyzer
 	$(SWIFT) build --product hyzer-kiosk
 	sh .ci/contact-sheets "$$($(SWIFT) build --show-bin-path)" docs/screens/contact
-	# Screens only a kiosk in a group shows (add a phone, the summary's QR code), drawn by the
-	# tests that scan them, at every panel size (group sizes do not change them).
-	shots=$$(mktemp -d) && HYZER_SNAPSHOT_DIR=$$shots $(SWIFT) test --filter ShareQRTests >/dev/null && \
-	for s in add-phone summary-qr; do \
+	# Screens only a kiosk in a group shows (add a phone, the summary's QR code, the name
+	# entry's code for a phone), drawn by the tests that scan them, at every panel size (group
+	# sizes do not change them).
+	shots=$$(mktemp -d) && HYZER_SNAPSHOT_DIR=$$shots $(SWIFT) test --filter 'ShareQRTests|PhoneNameServiceTests' >/dev/null && \
+	for s in add-phone summary-qr name-entry-phone; do \
 		montage -label '%t' $$(ls $$shots/contact-$$s-*.png | sort -V) -tile 6x1 -geometry '240x240+6+6' -background '#202020' \
 			-fill '#dddddd' -pointsize 13 -title "$$s: every panel size" $$shots/$$s-sheet.png && \
 		convert $$shots/$$s-sheet.png -strip -colors 64 docs/screens/contact/$$s.png; \
-	done; cp $$shots/add-phone.png $$shots/summary-qr.png docs/screens/; rm -rf $$shots
+	done; cp $$shots/add-phone.png $$shots/summary-qr.png $$shots/name-entry-phone.png docs/screens/; rm -rf $$shots
 	$(MAKE) $(BROWSER_VENV)/bin/python
 	$(SWIFT) build --product hyzer-server
 	$(BROWSER_VENV)/bin/python Tests/Browser/live_board.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web

@@ -20,6 +20,10 @@ public enum SyncClientError: Error, Sendable, Equatable, CustomStringConvertible
     /// 429: this device's token is over the server's rate; no request before
     /// `retryAfter` seconds (its `Retry-After`).
     case rateLimited(retryAfter: Double, message: String)
+    /// 404 or 410 for something this device asked for and that is no more (a name
+    /// request that expired unanswered, or one the server does not know): asking for a new
+    /// one is the way on, not retrying. Only the calls that say so answer it.
+    case gone(status: Int, message: String)
 
     public var description: String {
         switch self {
@@ -28,6 +32,7 @@ public enum SyncClientError: Error, Sendable, Equatable, CustomStringConvertible
         case .badResponse(let why): "unexpected server response: \(why)"
         case .untrusted(let why): "server's certificate refused: \(why)"
         case .rateLimited(let seconds, let message): "server busy (429): \(message) (retry after \(Int(seconds)) s)"
+        case .gone(let status, let message): "no longer on the server (\(status)): \(message)"
         }
     }
 
@@ -109,6 +114,30 @@ public struct SyncClient: Sendable {
             body: nil, timeout: timeout, tls: tls)
     }
 
+    /// A code for typing a name on a phone (`POST /v1/name-requests`, issue 32): the kiosk
+    /// shows `serverURL + request.path` as a QR code; `label` is what the name is for.
+    public func createNameRequest(label: String) async throws(SyncClientError) -> NameRequest {
+        let body = try Self.encode(NameRequestCreation(label: label))
+        return try await Self.send(
+            http, "POST", baseURL + "/v1/name-requests", token: token, deviceID: deviceID, body: body, timeout: timeout,
+            tls: tls)
+    }
+
+    /// The name typed for request `code` (`GET /v1/name-requests/CODE/answer`): nil while
+    /// the phone has not sent it (204); `.gone` once the code expired unanswered (410) or
+    /// when the server does not know it (404: another group's, or forgotten).
+    public func nameAnswer(code: String) async throws(SyncClientError) -> NameAnswer? {
+        let (status, data) = try await Self.exchange(
+            http, "GET", baseURL + "/v1/name-requests/\(code)/answer", token: token, deviceID: deviceID, body: nil,
+            timeout: timeout, tls: tls)
+        switch status {
+        case 204: return nil
+        case 200..<300: return try Self.decode(data) as NameAnswer
+        case 404, 410: throw .gone(status: status, message: Self.errorMessage(data))
+        default: throw .http(status: status, message: Self.errorMessage(data))
+        }
+    }
+
     /// Enrolls a device with the group's admin token; the answer carries its own token.
     public static func enroll(
         server: String, groupToken: String, deviceID: String, name: String,
@@ -138,13 +167,14 @@ public struct SyncClient: Sendable {
     ) async throws(SyncClientError) -> T {
         let (status, data) = try await exchange(
             http, method, url, token: token, deviceID: deviceID, body: body, timeout: timeout, tls: tls)
-        guard (200..<300).contains(status) else {
-            let message =
-                (try? SyncCoding.decoder().decode(ErrorResponse.self, from: data).error.message)
-                ?? String(decoding: data.prefix(200), as: UTF8.self)
-            throw .http(status: status, message: message)
-        }
+        guard (200..<300).contains(status) else { throw .http(status: status, message: errorMessage(data)) }
         return try decode(data)
+    }
+
+    /// The server's sentence in an error's body, or the body's start when it sent another shape.
+    static func errorMessage(_ data: Data) -> String {
+        (try? SyncCoding.decoder().decode(ErrorResponse.self, from: data).error.message)
+            ?? String(decoding: data.prefix(200), as: UTF8.self)
     }
 
     static func decode<T: Decodable>(_ data: Data) throws(SyncClientError) -> T {

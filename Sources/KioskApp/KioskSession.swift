@@ -26,7 +26,8 @@ public final class KioskSession {
     /// the board first opens; nil for a headless script, which loads it up front.
     public var onNameListNeeded: (() -> Void)?
     private var askedForNameList = false
-    /// Asks the group server for invites and summary links (set by `buildKiosk`).
+    /// Asks the group server for invites, summary links and names typed on phones (set by
+    /// `buildKiosk`).
     public var share: ShareService?
     /// The monitor that tells the loop about commits; told about the session's own ones,
     /// which are loaded right after they are made and need no second reading.
@@ -175,6 +176,15 @@ public final class KioskSession {
                     } else {
                         perform(state.handle(.inviteChanged(.failed(ShareService.notInAGroup)), now: now), now: now)
                     }
+                case .requestPhoneName(let label):
+                    if let share {
+                        share.requestPhoneName(label: label)
+                    } else {
+                        perform(
+                            state.handle(.phoneNameChanged(.failed(ShareService.notInAGroup)), now: now), now: now)
+                    }
+                case .cancelPhoneName:
+                    share?.cancelPhoneName()
                 case .requestSummaryLink(let roundID):
                     share?.requestSummaryLink(roundID)
                 case .requestDeviceNames:

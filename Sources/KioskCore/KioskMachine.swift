@@ -101,6 +101,16 @@ public struct KioskState: Sendable, Equatable {
 
     @discardableResult
     public mutating func handle(_ event: KioskEvent, now: Millis) -> [KioskEffect] {
+        // Only this bit of the screen before: a copy of the whole screen would make the
+        // event's change to it copy its arrays.
+        let asked = screen.phoneNameAsked
+        let effects = route(event, now: now)
+        // Whatever opened or closed the name entry (a press, a time-out, a round ending):
+        // its phone code is asked for or given up here, once for every way in and out.
+        return effects + followPhoneName(asked: asked)
+    }
+
+    private mutating func route(_ event: KioskEvent, now: Millis) -> [KioskEffect] {
         var effects: [KioskEffect] = []
         let wasPaging = boardPageFlipAt != nil
         defer {
@@ -161,6 +171,17 @@ public struct KioskState: Sendable, Equatable {
             effects += inviteChanged(progress)
         case .summaryLinkChanged(let roundID, let url):
             summaryLinkChanged(roundID: roundID, url: url)
+        case .phoneNameChanged(let progress):
+            effects += phoneNameChanged(progress)
+        case .phoneNameArrived(let name):
+            let taken = phoneNameArrived(name, now: now)
+            // Someone typed it for the people at the kiosk: the screen wakes and stays up,
+            // as for a turn of the knob. A name nobody waits for any more wakes nothing.
+            if !taken.isEmpty {
+                _ = wake(now)
+                input(now)
+            }
+            effects += taken
         case .historyLoaded(let page, let after):
             effects += Screen.History.loaded(page, after: after, in: &self)
         case .historyRoundLoaded(let snapshot):
@@ -177,6 +198,7 @@ public struct KioskState: Sendable, Equatable {
             if case .nameEntry(let entry) = screen, entry.wheel.text.isEmpty {
                 var fresh = Screen.NameEntry(entry.purpose, in: self)
                 fresh.keyboard = entry.keyboard
+                fresh.keepPhone(of: entry)
                 screen = .nameEntry(fresh)
             }
         }

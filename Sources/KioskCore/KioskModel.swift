@@ -161,6 +161,10 @@ public enum KioskEvent: Sendable, Equatable {
     case inviteChanged(InviteProgress)
     /// A round's summary page link (after `.requestSummaryLink`).
     case summaryLinkChanged(roundID: UUID, url: String)
+    /// How the code for typing a name on a phone goes (after `.requestPhoneName`).
+    case phoneNameChanged(PhoneNameProgress)
+    /// The name a phone typed for the name entry that asked (after `.requestPhoneName`).
+    case phoneNameArrived(String)
     /// The group's device names by id, as the server lists them (after `.requestDeviceNames`).
     case deviceNamesChanged([String: String])
     /// A page of history read for `.loadHistory(after:)`; `after` is the request's start.
@@ -221,6 +225,13 @@ public enum KioskEffect: Sendable, Equatable {
     /// Ask the group server for a phone's invite and show it as a QR code, reported back as
     /// `.inviteChanged` (and again when it expires).
     case requestInvite
+    /// Ask the group server for a code a phone types a name with (issue 32), for the name
+    /// entry now open; `label` is what the name is for ("Guest's name"). Reported back as
+    /// `.phoneNameChanged` (ready, expired, failed) and `.phoneNameArrived`. A new request
+    /// replaces one still waiting.
+    case requestPhoneName(label: String)
+    /// The name entry that asked is gone: stop waiting for its name (a late one is dropped).
+    case cancelPhoneName
     /// Ask the group server for a link to the round's summary page, reported back as
     /// `.summaryLinkChanged` (retried a while when the server cannot be reached).
     case requestSummaryLink(UUID)

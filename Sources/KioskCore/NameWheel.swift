@@ -500,6 +500,16 @@ public struct NameWheel: Sendable, Equatable {
         return .typing
     }
 
+    /// Puts a whole name in place of the text (one typed on a phone) with the cursor on Done:
+    /// a press takes it as it is, a turn edits it like any name entered here. The name is
+    /// kept as it came, past `maxLength` too: Done then refuses it with the usual message,
+    /// and Del shortens it, rather than a silent cut changing someone's name.
+    public mutating func replaceText(with name: String) {
+        text = name
+        layOut()
+        cursor = ring.firstIndex(of: .done) ?? cursor
+    }
+
     /// Letters begin each word in capitals: the wheel has one case, and names are written so.
     static func capitalized(_ character: Character, after previous: Character?) -> Character {
         let startsWord = previous.map { " -'".contains($0) } ?? true

@@ -97,7 +97,7 @@ struct Harness {
             courses.removeAll { $0.id == id }
             publish(.localScore)
         case .buzz, .saveSettings, .refreshStatus, .startJoin, .requestInvite, .requestSummaryLink, .requestDeviceNames,
-            .loadHistory, .loadHistoryRound:
+            .requestPhoneName, .cancelPhoneName, .loadHistory, .loadHistoryRound:
             break
         }
     }

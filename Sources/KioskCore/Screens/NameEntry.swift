@@ -1,6 +1,20 @@
 import Foundation
 import HyzerKit
 
+/// Where typing a name on a phone stands, as the shell reports it (`KioskEvent.phoneNameChanged`;
+/// issue 32): the shell asks the group server for a code and waits for the name; the machine
+/// only shows what it is told. The name itself comes as `KioskEvent.phoneNameArrived`.
+public enum PhoneNameProgress: Sendable, Equatable {
+    /// Asking the server.
+    case requesting
+    /// The link a phone opens (shown as a QR code) and how long it lasts, in seconds.
+    case ready(url: String, expiresIn: Int)
+    /// Its minutes are over and nobody typed a name.
+    case expired
+    /// No code can be had (offline, refused): the sentence says why. The wheel still works.
+    case failed(String)
+}
+
 extension Screen {
     /// Entering a name with the knob: the character wheel (`NameWheel`), the text so far and
     /// up to three completions. Done hands the name to `purpose`; a long press leaves without
@@ -26,6 +40,14 @@ extension Screen {
         /// A new player's name that a registered player already has, said once: Done again
         /// with the same name picks that player instead of registering a second one.
         public var sameNameAs: UUID?
+        /// Typing the name on a phone instead (issue 32: the knob takes 9–16 actions a name,
+        /// a phone's keyboard a few taps in any script): nil in no group, where the wheel is
+        /// all there is. Asked for when the screen opens (`KioskState.followPhoneName`).
+        public var phone: PhoneNameProgress?
+        /// The name a phone sent, now in the wheel (its code is spent: no new one is shown).
+        public var fromPhone: String?
+        /// The code was asked for again once after expiring while the screen was up.
+        var phoneRenewed = false
 
         /// Opens the wheel with the names this kiosk knows behind it: its registered players, the
         /// guests of its current and last rounds, and the bundled list (`state.nameList`).
@@ -45,6 +67,44 @@ extension Screen {
             case .courseName(let editor): editor.isNew ? "New course's name" : "Course name"
             case .guest: "Guest's name"
             }
+        }
+
+        /// The heading over the wheel: the title, and where the name came from while the
+        /// phone's name is in it untouched.
+        public var headline: String {
+            guard let fromPhone, wheel.text == fromPhone else { return title }
+            return "\(title) · from a phone"
+        }
+
+        /// The footer's line: what the knob does now.
+        public var hint: String {
+            if keyboard { return "Tap to type · Turn the knob for the wheel · Hold to go back" }
+            if let fromPhone, wheel.text == fromPhone, wheel.selected == .done {
+                return "Press to use it · Turn to change it · Hold to go back"
+            }
+            return "Turn to choose · Press to add · Hold to go back"
+        }
+
+        /// The code for a phone while one is on offer: the link to draw as a QR code (nil
+        /// while the server is asked) and the caption under it. nil once a name came, the
+        /// code failed or expired for good, and while the on-screen keyboard is up (someone
+        /// is typing here; its keys need the width).
+        public var phoneCode: (url: String?, caption: String)? {
+            guard fromPhone == nil, !keyboard else { return nil }
+            switch phone {
+            case .requesting: return (nil, Self.phoneCaption)
+            case .ready(let url, _): return (url, Self.phoneCaption)
+            case .expired, .failed, nil: return nil
+            }
+        }
+
+        public static let phoneCaption = "Type it on your phone"
+
+        /// The phone's part of `entry`, for the same screen rebuilt (the name list arriving).
+        mutating func keepPhone(of entry: NameEntry) {
+            phone = entry.phone
+            fromPhone = entry.fromPhone
+            phoneRenewed = entry.phoneRenewed
         }
 
         /// Where a long press (and a finished entry) goes back to.
@@ -192,6 +252,68 @@ extension Screen.NameEntry: ScreenBehavior {
     }
 }
 
+// MARK: A name typed on a phone
+
+extension Screen {
+    /// On the name entry, whether it asked for a phone's code; nil on any other screen.
+    var phoneNameAsked: Bool? {
+        guard case .nameEntry(let entry) = self else { return nil }
+        return entry.phone != nil
+    }
+}
+
+extension KioskState {
+    /// Opening the name entry in a group asks the shell for a phone's code; leaving it, by
+    /// any way (back, done, the idle time-out, a round ending under it), tells the shell to
+    /// stop waiting. In no group nothing is asked: the wheel alone, as before. `asked` is
+    /// `Screen.phoneNameAsked` before the event.
+    mutating func followPhoneName(asked: Bool?) -> [KioskEffect] {
+        guard case .nameEntry(var entry) = screen else {
+            return asked == true ? [.cancelPhoneName] : []
+        }
+        guard asked == nil, entry.phone == nil, !isInNoGroup else { return [] }
+        entry.phone = .requesting
+        screen = .nameEntry(entry)
+        return [.requestPhoneName(label: entry.title)]
+    }
+
+    /// The shell's report on the code, shown while the name entry that asked is up. An
+    /// expired code is asked for again once, quietly: someone still at the wheel after its
+    /// minutes may yet reach for a phone, and the code changing under nobody's eyes costs
+    /// nothing. A second expiry, or a failure (offline), takes the code away without a
+    /// buzz: the wheel works as it always did, and nobody asked for the phone.
+    mutating func phoneNameChanged(_ progress: PhoneNameProgress) -> [KioskEffect] {
+        guard case .nameEntry(var entry) = screen, entry.phone != nil, entry.fromPhone == nil else { return [] }
+        if progress == .expired, !entry.phoneRenewed {
+            entry.phoneRenewed = true
+            entry.phone = .requesting
+            screen = .nameEntry(entry)
+            return [.requestPhoneName(label: entry.title)]
+        }
+        entry.phone = progress
+        screen = .nameEntry(entry)
+        return []
+    }
+
+    /// A name typed on the phone: it replaces the wheel's text, with the cursor on Done, so
+    /// a press hands it to the purpose's `finish` and every rule of a name typed here
+    /// applies (a name too long for the board is refused on screen, and the wheel mends
+    /// it). Only the name entry showing a code takes it; any other screen ignores it.
+    mutating func phoneNameArrived(_ name: String, now: Millis) -> [KioskEffect] {
+        guard case .nameEntry(var entry) = screen, entry.fromPhone == nil, case .ready = entry.phone else { return [] }
+        // As from a keyboard: control characters (a pasted line break) are dropped.
+        let typed = String(name.filter { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } })
+            .trimmingCharacters(in: .whitespaces)
+        guard !typed.isEmpty else { return [] }
+        entry.fromPhone = typed
+        entry.keyboard = false
+        entry.wheel.replaceText(with: typed)
+        screen = .nameEntry(entry)
+        notice = Notice(text: "From a phone: \(typed) — press to use it", kind: .info, shownAt: now)
+        return [.buzz(.confirm)]
+    }
+}
+
 // MARK: Layout
 
 extension Layout {
@@ -206,11 +328,19 @@ extension Layout {
             public var offset: Int?
             public var row: RowBoxes
         }
+        /// A QR code's square and its caption's lines (the caption wraps in a narrow column).
+        public struct PhoneCode: Sendable, Equatable {
+            public var square: Rect
+            public var caption: [TextBox]
+        }
         public var title: TextBox
         public var field: RowBoxes
         /// The wheel's strip, or the keyboard's keys.
         public var cells: [Cell]
         public var completions: [Cell]
+        /// Where the code for typing the name on a phone goes, while one is on offer
+        /// (`Screen.NameEntry.phoneCode`).
+        public var phone: PhoneCode?
     }
 
     /// The on-screen keyboard's rows (the last one is Space, Del, Done).
@@ -257,12 +387,26 @@ extension Layout {
         }
     }
 
+    /// The side of the phone code's square: a third of the panel's short side, as the add-phone
+    /// screen's least (a phone's camera at an arm's length reads it on the 800×480 panel).
+    var nameEntryPhoneSide: Double { (min(width, height) / 3).rounded(.down) }
+
+    /// Whether the phone code stands beside the wheel (a landscape panel: a column at the
+    /// right, which still leaves the strip seven cells at every size) or under it (portrait,
+    /// where the height is to spare and the width is not).
+    var nameEntryPhoneBeside: Bool { width >= height * 1.2 }
+
     public func nameEntryBoxes(_ entry: Screen.NameEntry) -> NameEntryBoxes {
         let wheel = entry.wheel
-        let area = Rect(x: margin, y: header.maxY, w: width - 2 * margin, h: footer.y - header.maxY)
+        let phone = entry.phoneCode != nil
+        let side = nameEntryPhoneSide
+        let beside = phone && nameEntryPhoneBeside
+        // Beside the code, the wheel's bands give up its column and a margin.
+        let area = Rect(
+            x: margin, y: header.maxY, w: width - 2 * margin - (beside ? side + margin : 0), h: footer.y - header.maxY)
         let minimum = minimumTextSize
         let title = TextBox(
-            entry.title, .title, size: max(minimum, headerFont), Palette.textPrimary,
+            entry.headline, .title, size: max(minimum, headerFont), Palette.textPrimary,
             span: Span(x: margin, w: width - 2 * margin), midY: header.midY, ellipsized: true)
 
         // The wheel: three bands (the text, the strip, the completions); the keyboard: the text,
@@ -334,7 +478,36 @@ extension Layout {
             items, in: wheelRect, size: stripSize,
             color: { _, slot in slot == visible / 2 ? Palette.accent : Palette.textPrimary },
             offset: { _, slot in slot - visible / 2 })
+        var code: NameEntryBoxes.PhoneCode?
+        if phone {
+            // Beside: level with the text so far; under: below where the completions go (also
+            // when there are none, so the code does not move as they come and go).
+            let below = wheelRect.maxY + gap + max(Layout.touchTarget, rowHeight * 0.8) + gap
+            let column = beside ? Span(x: width - margin - side, w: side) : Span(x: area.x, w: area.w)
+            code = phoneCodeBoxes(
+                column: column, top: beside ? fieldRect.y : below, side: side, caption: Screen.NameEntry.phoneCaption)
+        }
         return NameEntryBoxes(
-            title: title, field: field, cells: cells, completions: completionRow(at: wheelRect.maxY + gap))
+            title: title, field: field, cells: cells, completions: completionRow(at: wheelRect.maxY + gap), phone: code)
+    }
+
+    /// The phone code's square, centred in `column` from `top`, and its caption under it,
+    /// wrapped to the column at the minimum size. Under the wheel the square gives way to
+    /// the caption when the footer is near (a short portrait panel).
+    func phoneCodeBoxes(column: Span, top: Double, side: Double, caption: String) -> NameEntryBoxes.PhoneCode {
+        let size = max(minimumTextSize, captionFont)
+        let lineH = (Double(size) * Layout.lineHeight).rounded(.up)
+        let chars = max(8, Int(column.w / (Double(size) * Layout.glyphAdvance)))
+        let lines = Self.wrap(caption, chars: chars)
+        let gap = (margin / 2).rounded()
+        let room = footer.y - margin / 2 - top - gap - Double(lines.count) * lineH
+        let fitted = max(0, min(side, room)).rounded(.down)
+        let square = Rect(x: (column.x + (column.w - fitted) / 2).rounded(.down), y: top.rounded(.down), w: fitted, h: fitted)
+        let boxes = lines.enumerated().map { index, line in
+            TextBox(
+                line, .body, size: size, Palette.textSecondary, span: column,
+                midY: square.maxY + gap + (Double(index) + 0.5) * lineH, align: .center)
+        }
+        return NameEntryBoxes.PhoneCode(square: square, caption: boxes)
     }
 }

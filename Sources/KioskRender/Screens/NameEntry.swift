@@ -4,8 +4,9 @@ import KioskCore
 
 extension Painter {
     /// The name wheel: the text so far on its card, the strip of choices with the one under the
-    /// cursor outlined in teal (or the on-screen keyboard, once touched), and the completions. Every box comes from
-    /// `Layout.nameEntryBoxes`, which touch hit-tests against too.
+    /// cursor outlined in teal (or the on-screen keyboard, once touched), and the completions;
+    /// in a group, the code a phone types the name with beside the wheel (under it in
+    /// portrait). Every box comes from `Layout.nameEntryBoxes`, which touch hit-tests against too.
     func paint(_ entry: Screen.NameEntry) {
         let boxes = layout.nameEntryBoxes(entry)
         draw(boxes.title)
@@ -22,9 +23,16 @@ extension Painter {
             }
             for text in cell.row.texts { draw(text) }
         }
-        paintFooter(
-            entry.keyboard
-                ? "Tap to type · Turn the knob for the wheel · Hold to go back"
-                : "Turn to choose · Press to add · Hold to go back")
+        if let phone = boxes.phone {
+            // While the server is asked, the code's place is held (the wheel does not move
+            // when it comes, a moment later).
+            if let url = entry.phoneCode?.url, let code = canvas.qrCode(url) {
+                paint(code, in: phone.square)
+            } else {
+                canvas.fillRounded(phone.square, radius: phone.square.w * 0.04, Palette.tertiary)
+            }
+            for line in phone.caption { draw(line) }
+        }
+        paintFooter(entry.hint)
     }
 }
