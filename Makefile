@@ -110,10 +110,12 @@ $(BROWSER_VENV)/bin/python:
 browser-test: deps $(BROWSER_VENV)/bin/python
 	$(SWIFT) build --product hyzer
 	$(SWIFT) build --product hyzer-server
+	$(SWIFT) build --product hyzer-kiosk
 	$(BROWSER_VENV)/bin/python Tests/Browser/acme_selftest.py --bin "$$($(SWIFT) build --show-bin-path)"
 	$(BROWSER_VENV)/bin/python Tests/Browser/live_board.py --bin "$$($(SWIFT) build --show-bin-path)"
 	$(BROWSER_VENV)/bin/python Tests/Browser/phone.py --bin "$$($(SWIFT) build --show-bin-path)"
 	$(BROWSER_VENV)/bin/python Tests/Browser/summary.py --bin "$$($(SWIFT) build --show-bin-path)"
+	$(BROWSER_VENV)/bin/python Tests/Browser/phone_name.py --bin "$$($(SWIFT) build --show-bin-path)"
 
 # schemathesis (from PyPI, in a venv) with every check against docs/openapi.yaml and a real
 # hyzer-server, each operation with the token it takes (Tests/Api/fuzz_api.py): once on
@@ -221,3 +223,4 @@ screens: deps
 	$(BROWSER_VENV)/bin/python Tests/Browser/live_board.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web
 	$(BROWSER_VENV)/bin/python Tests/Browser/phone.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web
 	$(BROWSER_VENV)/bin/python Tests/Browser/summary.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web
+	$(BROWSER_VENV)/bin/python Tests/Browser/phone_name.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerKit
 import HyzerStore
+import HyzerSync
 import HyzerSystem
 import KioskCore
 import KioskHardware
@@ -327,27 +328,40 @@ private func unblockShutdownSignals() {
 /// Plays a headless script on a virtual clock and writes a PNG of each screen it visits
 /// (docs/kiosk-script-format.md). Returns the files written.
 public func playKioskScript(_ configuration: KioskConfiguration, script: KioskScript, snapshots: URL) throws -> [URL] {
-    // A script is the knob and the clock: no GPIO lines claimed, and no services but joining.
+    // A script is the knob and the clock: no GPIO lines claimed, and no services but the two
+    // a person at the kiosk waits on, whose answers `wait-for` waits for in real time.
     let (_, display, session) = try openScreen(configuration)
     if let assets = configuration.assetsDirectory {
         session.loadNameList(nameListFile(assets), logger: configuration.logger)
     }
-    // With a server, the one service a script can use: joining a group (`wait-for`).
+    let posts = KioskInbox()
     var inbox: KioskInbox?
-    var joining: Task<Void, Never>?
+    var services: [Task<Void, Never>] = []
+    // With a server: joining a group.
     if let server = configuration.server {
-        let posts = KioskInbox()
         let join = JoinService(
             server: server, store: session.store, inbox: posts, clock: configuration.clock, sync: SyncSlot(),
             logger: configuration.logger, ca: configuration.serverCA)
         session.onJoin = { join.requestCode() }
-        joining = Task { try? await join.run() }
+        services.append(Task { try? await join.run() })
         inbox = posts
     }
-    defer { joining?.cancel() }
+    // In a group: syncing (the board's indicator says so, and what the script enters reaches
+    // the server) and what the kiosk shares with phones (a name typed on a phone, issue 32).
+    let sync = try SyncService(store: session.store, inbox: posts)
+    if let sync {
+        session.onLocalWrite = { sync.localWrite() }
+        services.append(Task { try? await sync.run() })
+        let share = ShareService(store: session.store, inbox: posts, clock: configuration.clock, logger: configuration.logger)
+        session.share = share
+        services.append(Task { try? await share.run() })
+        inbox = posts
+    }
+    defer { for service in services { service.cancel() } }
     var runner = try ScriptRunner(
         session: session, display: display, snapshots: snapshots,
         startingAt: configuration.clock.uptimeMilliseconds, clock: configuration.clock, inbox: inbox)
+    if sync != nil { runner.awaitFirstPost(seconds: 10) }
     try runner.run(script)
     return runner.written
 }

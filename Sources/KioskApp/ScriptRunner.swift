@@ -12,7 +12,8 @@ public struct ScriptRunner {
     let session: KioskSession
     let display: Display
     let snapshots: URL
-    /// Where the kiosk's services post (joining a group with `--server`); nil runs none.
+    /// Where the kiosk's services post (joining a group with `--server`; syncing and sharing
+    /// with phones once in a group); nil runs none.
     let inbox: KioskInbox?
     /// The wall clock behind "synced 2 min ago"; the script's own time is `now`.
     let clock: any HyzerClock
@@ -36,6 +37,7 @@ public struct ScriptRunner {
     public mutating func run(_ script: KioskScript) throws {
         try autoSnapshot()
         for (line, step) in script.steps {
+            deliverPosts()
             switch step {
             case .turn(let n): session.send(.turned(n), now: now)
             case .press: session.send(.pressed, now: now)
@@ -93,11 +95,36 @@ public struct ScriptRunner {
             Thread.sleep(forTimeInterval: Double(step) / 1_000)
             waited += step
             advance(by: step)
-            for message in inbox?.drain() ?? [] {
-                if case .event(let event) = message { session.send(event, now: now) }
-            }
+            deliverPosts()
             try autoSnapshot()
         }
+    }
+
+    /// What the services posted since the last step, delivered as the display loop delivers
+    /// it between frames: their events to the machine, their commits as a reload.
+    mutating func deliverPosts() {
+        for message in inbox?.drain() ?? [] {
+            switch message {
+            case .event(let event): session.send(event, now: now)
+            case .storeChanged(let change): _ = session.reload(change, now: now)
+            case .stop, .servicesEnded: break
+            }
+        }
+    }
+
+    /// Waits in real time, up to `seconds`, for the services' first post (the sync service's
+    /// first state, which says the kiosk is in a group), and delivers it: a script's first
+    /// steps then see the kiosk as a person at it would a moment after it started.
+    public mutating func awaitFirstPost(seconds: Double) {
+        guard let inbox else { return }
+        let deadline = Date().addingTimeInterval(seconds)
+        var posts = inbox.drain()
+        while posts.isEmpty, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            posts = inbox.drain()
+        }
+        for message in posts { inbox.post(message) }
+        deliverPosts()
     }
 
     private mutating func autoSnapshot() throws {

@@ -75,6 +75,12 @@ public enum Screen: Sendable, Equatable {
     /// The name and, where a screen waits on something outside the kiosk, how far it got
     /// (`join-waiting`, `join-joined`): what a script's `wait-for` waits for.
     public var phase: String {
+        if case .nameEntry(let entry) = self {
+            // A name typed on a phone: its code on screen, then the name waiting for a press.
+            if entry.fromPhone != nil { return "name-entry-phone-arrived" }
+            if case .ready = entry.phone { return "name-entry-phone-ready" }
+            return name
+        }
         guard case .join(let join) = self else { return name }
         return switch join.progress {
         case .requesting: "join-requesting"
