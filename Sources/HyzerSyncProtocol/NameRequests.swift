@@ -17,19 +17,9 @@ public struct NameRequestCreation: Codable, Sendable, Hashable {
 }
 
 /// The answer to `POST /v1/name-requests`: the code, the page a phone opens (`/n/CODE`,
-/// shown as a QR code), and how many seconds it lasts.
-public struct NameRequest: Codable, Sendable, Hashable {
-    /// 8 letters from `DeviceUserCode.alphabet`.
-    public var code: String
-    public var path: String
-    public var expiresIn: Int
-
-    public init(code: String, path: String, expiresIn: Int) {
-        self.code = code
-        self.path = path
-        self.expiresIn = expiresIn
-    }
-}
+/// shown as a QR code), and how many seconds it lasts. The same short-lived, single-use
+/// code as an invite's (`/join/CODE`), for one name instead of one phone.
+public typealias NameRequest = Invite
 
 /// `GET /v1/name-requests/{code}` (no token; the code is the grant): what the phone's page
 /// asks for, and how long is left.

@@ -54,8 +54,9 @@ import Testing
         }
 
         /// What the service posted, as the display loop would drain it, until `done` says so
-        /// (or `seconds` pass: a liveness bound).
-        func events(within seconds: Double = 10, until done: ([KioskEvent]) -> Bool) async throws -> [KioskEvent] {
+        /// (or `seconds` pass: a liveness bound, generous for a busy machine: a passing run
+        /// returns as soon as the events are there).
+        func events(within seconds: Double = 60, until done: ([KioskEvent]) -> Bool) async throws -> [KioskEvent] {
             var seen: [KioskEvent] = []
             let deadline = Date().addingTimeInterval(seconds)
             repeat {

@@ -127,10 +127,7 @@ extension SQLiteStorage: NameRequestStorage {
         let hash = try Self.nameRequestHash(code)
         let now = self.now
         return try await pool.read { db in
-            guard let row = try NameRequestRow.fetchOne(db, key: hash) else { throw NameRequestError.unknown }
-            if let problem = NameRequestRow.answerProblem(answeredAt: row.answeredAt, expiresAt: row.expiresAt, now: now) {
-                throw problem
-            }
+            let row = try Self.answerable(db, hash: hash, now: now)
             return NameRequestPrompt(label: row.label, expiresIn: row.secondsLeft(now: now))
         }
     }
@@ -140,10 +137,7 @@ extension SQLiteStorage: NameRequestStorage {
         let name = try NameRequestError.validName(name)
         let now = self.now
         return try await pool.write { db in
-            guard var row = try NameRequestRow.fetchOne(db, key: hash) else { throw NameRequestError.unknown }
-            if let problem = NameRequestRow.answerProblem(answeredAt: row.answeredAt, expiresAt: row.expiresAt, now: now) {
-                throw problem
-            }
+            var row = try Self.answerable(db, hash: hash, now: now)
             row.answeredAt = now
             row.name = name
             try row.update(db)
@@ -160,6 +154,15 @@ extension SQLiteStorage: NameRequestStorage {
             }
             return try NameRequestRow.kioskAnswer(name: row.name, expiresAt: row.expiresAt, now: now)
         }
+    }
+
+    /// The row of a code a phone may still answer, or why it may not.
+    private static func answerable(_ db: Database, hash: Data, now: Double) throws -> NameRequestRow {
+        guard let row = try NameRequestRow.fetchOne(db, key: hash) else { throw NameRequestError.unknown }
+        if let problem = NameRequestRow.answerProblem(answeredAt: row.answeredAt, expiresAt: row.expiresAt, now: now) {
+            throw problem
+        }
+        return row
     }
 
     /// The stored hash of a code as typed or scanned (dashes and case do not matter).

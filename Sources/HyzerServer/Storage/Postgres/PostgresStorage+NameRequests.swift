@@ -41,12 +41,7 @@ extension PostgresStorage: NameRequestStorage {
         let now = self.now
         let logger = self.logger
         return try await transaction { connection in
-            guard let row = try await Self.nameRequest(connection, hash: hash, lock: false, logger: logger) else {
-                throw NameRequestError.unknown
-            }
-            if let problem = NameRequestRow.answerProblem(answeredAt: row.answeredAt, expiresAt: row.expiresAt, now: now) {
-                throw problem
-            }
+            let row = try await Self.answerable(connection, hash: hash, now: now, lock: false, logger: logger)
             return NameRequestPrompt(label: row.label, expiresIn: max(1, Int((row.expiresAt - now).rounded(.down))))
         }
     }
@@ -57,12 +52,7 @@ extension PostgresStorage: NameRequestStorage {
         let now = self.now
         let logger = self.logger
         return try await transaction { connection in
-            guard let row = try await Self.nameRequest(connection, hash: hash, lock: true, logger: logger) else {
-                throw NameRequestError.unknown
-            }
-            if let problem = NameRequestRow.answerProblem(answeredAt: row.answeredAt, expiresAt: row.expiresAt, now: now) {
-                throw problem
-            }
+            _ = try await Self.answerable(connection, hash: hash, now: now, lock: true, logger: logger)
             try await connection.query(
                 "UPDATE name_requests SET answered_at = \(now), name = \(name) WHERE code_hash = \(hash)", logger: logger)
             return NameAnswer(name: name)
@@ -79,6 +69,20 @@ extension PostgresStorage: NameRequestStorage {
             else { throw NameRequestError.unknown }
             return try NameRequestRow.kioskAnswer(name: row.name, expiresAt: row.expiresAt, now: now)
         }
+    }
+
+    /// The row of a code a phone may still answer (locked when it is being answered), or why
+    /// it may not.
+    private static func answerable(
+        _ connection: PostgresConnection, hash: Data, now: Double, lock: Bool, logger: Logger
+    ) async throws -> (groupID: String, label: String, expiresAt: Double, answeredAt: Double?, name: String?) {
+        guard let row = try await nameRequest(connection, hash: hash, lock: lock, logger: logger) else {
+            throw NameRequestError.unknown
+        }
+        if let problem = NameRequestRow.answerProblem(answeredAt: row.answeredAt, expiresAt: row.expiresAt, now: now) {
+            throw problem
+        }
+        return row
     }
 
     private static func nameRequest(
