@@ -66,6 +66,13 @@ def card_values(driver):
     return dict(rows)
 
 
+def show_standings(driver, shown):
+    """Opens (or closes) the phone's standings under the pill, whatever they were."""
+    driver.execute_script(
+        "const pill = document.getElementById('pill');"
+        "if ((pill.getAttribute('aria-expanded') === 'true') !== arguments[0]) pill.click();", shown)
+
+
 def claimable(driver):
     """{player name: {id, free, text}} as the join page offers them ("I am Nate")."""
     rows = driver.execute_script(
@@ -194,7 +201,7 @@ def journey(world, kind, args, chain, drivers):
     else:
         check(note.is_displayed() and "cannot open again without signal" in note.text and "keep it open" in note.text,
               f"over plain http the page says {note.text!r} (displayed: {note.is_displayed()})")
-    phone.execute_script("document.getElementById('pill').click()")
+    show_standings(phone, True)
     want = cli_standings(world, round_id)
     check(wait_for(lambda: phone_board(phone) == want, 5), f"the phone ranks {phone_board(phone)}, the kiosk {want}")
 
@@ -232,7 +239,7 @@ def journey(world, kind, args, chain, drivers):
     phone.delete_network_conditions()
     check(wait_for(lambda: sync_text(phone) == "synced", 20), f"back online the phone says {sync_text(phone)!r}")
     if secure:
-        phone.execute_script("document.getElementById('pill').click()")  # the reload closed the standings
+        show_standings(phone, True)  # the reload closed them
 
     # 5. The kiosk holds each of the phone's scores once.
     world.run("hyzer", "sync", data=world.device_data)
@@ -262,7 +269,7 @@ def journey(world, kind, args, chain, drivers):
     if secure:
         public_extras(world, chain, phone, browser, names, creds, round_id, args)
     elif args.screenshots:
-        phone.execute_script("document.getElementById('pill').click()")  # back to the card alone
+        show_standings(phone, False)  # the card alone
         time.sleep(1)
         phone.save_screenshot(os.path.join(args.screenshots, "phone-card-lan.png"))
 
@@ -292,7 +299,7 @@ def public_extras(world, chain, phone, browser, names, creds, round_id, args):
     check(installable.get("installabilityErrors") == [], f"Chromium will not install it: {installable}")
     if args.screenshots:
         os.makedirs(args.screenshots, exist_ok=True)
-        phone.execute_script("document.getElementById('pill').click()")  # back to the card alone
+        show_standings(phone, False)  # the card alone
         time.sleep(1)
         phone.save_screenshot(os.path.join(args.screenshots, "phone-card.png"))
 
@@ -347,7 +354,7 @@ def public_extras(world, chain, phone, browser, names, creds, round_id, args):
     check(not lost, f"{len(lost)} of the phone's {len(phone_events)} scores never reached the kiosk: {lost[:3]}")
     # And every score of the kiosk's reached the phone: the same standings on both.
     want = cli_standings(world, round_id)
-    phone.execute_script("document.getElementById('pill').click()")
+    show_standings(phone, True)
     check(wait_for(lambda: phone_board(phone) == want, 15), f"the phone ranks {phone_board(phone)}, the kiosk {want}")
 
 
