@@ -14,6 +14,14 @@ enum JSONBody {
             body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
+    /// `response`, never kept by a browser or a proxy: for answers that are a grant (a code,
+    /// a token) or change with the next request (who plays as whom, the board).
+    static func uncached<T: Encodable>(_ value: T, status: HTTPResponse.Status = .ok) throws -> Response {
+        var response = try response(value, status: status)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
     /// Collects at most `limit` bytes (413 beyond) and decodes, answering 400 with the
     /// decoder's reason for anything malformed.
     static func decode<T: Decodable>(_ type: T.Type, from request: Request, limit: Int) async throws -> T {

@@ -12,11 +12,8 @@ struct DeviceTokenError: HTTPResponseError {
     var status: HTTPResponse.Status { .badRequest }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = try JSONBody.response(
-            ErrorResponse(error: .init(message: message, code: refusal.rawValue)), status: status)
         // RFC 8628 §3.5 (via RFC 6749 §5.2): a token answer is never cached.
-        response.headers[.cacheControl] = "no-store"
-        return response
+        try JSONBody.uncached(ErrorResponse(error: .init(message: message, code: refusal.rawValue)), status: status)
     }
 }
 
@@ -77,9 +74,7 @@ struct DeviceAuthorizationController<Storage: DeviceAuthorizationStorage> {
         case .enrolled(let enrolled):
             context.logger.info(
                 "device joined", metadata: ["group": "\(enrolled.groupID)", "device": "\(enrolled.deviceID)"])
-            var response = try JSONBody.response(enrolled)
-            response.headers[.cacheControl] = "no-store"
-            return response
+            return try JSONBody.uncached(enrolled)
         case .refused(let refusal, let message):
             throw DeviceTokenError(refusal: refusal, message: message)
         }

@@ -49,9 +49,7 @@ struct InviteController<Storage: InviteStorage> {
             groupID: principal.groupID, createdBy: principal.deviceID ?? "admin", lifetime: lifetime)
         context.logger.info(
             "invite created", metadata: ["group": "\(principal.groupID)", "by": "\(principal.deviceID ?? "admin")"])
-        var response = try JSONBody.response(invite, status: .created)
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try JSONBody.uncached(invite, status: .created)
     }
 
     @Sendable func redeem(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -65,9 +63,7 @@ struct InviteController<Storage: InviteStorage> {
                     "group": "\(enrolled.groupID)", "device": "\(body.deviceID)", "name": "\(body.name)",
                     "player": "\(enrolled.playerID?.uuidString.lowercased() ?? "none")",
                 ])
-            var response = try JSONBody.response(enrolled, status: .created)
-            response.headers[.cacheControl] = "no-store"
-            return response
+            return try JSONBody.uncached(enrolled, status: .created)
         } catch let error as InviteError {
             context.logger.notice("invite refused", metadata: ["reason": "\(error)"])
             throw error.http
@@ -85,10 +81,8 @@ struct InviteController<Storage: InviteStorage> {
     @Sendable func players(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let code = try context.parameters.require("code")
         do {
-            var response = try JSONBody.response(try await storage.invitePlayers(code: code))
             // Who plays as whom changes with every phone that joins: never cached.
-            response.headers[.cacheControl] = "no-store"
-            return response
+            return try JSONBody.uncached(try await storage.invitePlayers(code: code))
         } catch let error as InviteError {
             throw error.http
         }

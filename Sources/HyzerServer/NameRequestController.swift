@@ -47,7 +47,7 @@ struct NameRequestController<Storage: NameRequestStorage> {
         }
         context.logger.info(
             "name request created", metadata: ["group": "\(principal.groupID)", "by": "\(principal.deviceID ?? "admin")"])
-        return try Self.noStore(JSONBody.response(made, status: .created))
+        return try JSONBody.uncached(made, status: .created)
     }
 
     @Sendable func answer(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -63,12 +63,12 @@ struct NameRequestController<Storage: NameRequestStorage> {
             throw error.http
         }
         guard let answer else { return Response(status: .noContent, headers: [.cacheControl: "no-store"]) }
-        return try Self.noStore(JSONBody.response(answer))
+        return try JSONBody.uncached(answer)
     }
 
     @Sendable func prompt(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let code = try context.parameters.require("code")
-        return try Self.noStore(JSONBody.response(try await refusing { try await storage.nameRequestPrompt(code: code) }))
+        return try JSONBody.uncached(try await refusing { try await storage.nameRequestPrompt(code: code) })
     }
 
     @Sendable func send(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -76,7 +76,7 @@ struct NameRequestController<Storage: NameRequestStorage> {
         let body = try await JSONBody.decode(NameAnswer.self, from: request, limit: SyncProtocol.maxSmallBodyBytes)
         let sent = try await refusing { try await storage.answerNameRequest(code: code, name: body.name) }
         context.logger.info("a name was typed on a phone")
-        return try Self.noStore(JSONBody.response(sent))
+        return try JSONBody.uncached(sent)
     }
 
     private func refusing<T>(_ body: () async throws -> T) async throws -> T {
@@ -87,11 +87,5 @@ struct NameRequestController<Storage: NameRequestStorage> {
         } catch let error as StorageError {
             throw error.http
         }
-    }
-
-    private static func noStore(_ response: Response) -> Response {
-        var response = response
-        response.headers[.cacheControl] = "no-store"
-        return response
     }
 }

@@ -40,9 +40,7 @@ struct BoardController<Storage: LiveBoardStorage> {
 
     @Sendable func board(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let groupID = try await viewer(context)
-        var response = try JSONBody.response(try await currentBoard(groupID))
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try JSONBody.uncached(try await currentBoard(groupID))
     }
 
     /// `text/event-stream`: the board now, then a new one after each commit in the group

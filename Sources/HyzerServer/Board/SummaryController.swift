@@ -33,9 +33,7 @@ struct SummaryController<Storage: LiveBoardStorage> {
         context.logger.info(
             "summary link created",
             metadata: ["group": "\(principal.groupID)", "round": "\(roundID)", "by": "\(principal.deviceID ?? "admin")"])
-        var response = try JSONBody.response(SummaryLink(path: "/s/" + token), status: .created)
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try JSONBody.uncached(SummaryLink(path: "/s/" + token), status: .created)
     }
 
     @Sendable func summary(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -47,21 +45,18 @@ struct SummaryController<Storage: LiveBoardStorage> {
             // The kiosk asks for the link as the round finishes; its push can still be on
             // the way (or waiting for the network). Not an error of the server's (no 5xx):
             // the link is good and the page asks again after Retry-After.
-            var response = try JSONBody.response(
+            var response = try JSONBody.uncached(
                 SummaryPending(
                     message: "this round has not reached the server yet; the page asks again in \(Self.retryAfter) s",
                     retryAfter: Self.retryAfter),
                 status: .accepted)
             response.headers[.retryAfter] = String(Self.retryAfter)
-            response.headers[.cacheControl] = "no-store"
             return response
         }
         guard let summary = RoundSummary(source) else {
             throw HTTPError(.unprocessableContent, message: "this round's course cannot be read on the server")
         }
-        var response = try JSONBody.response(summary)
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try JSONBody.uncached(summary)
     }
 }
 
