@@ -102,8 +102,10 @@ public struct ScriptRunner {
 
     /// What the services posted since the last step, delivered as the display loop delivers
     /// it between frames: their events to the machine, their commits as a reload.
-    mutating func deliverPosts() {
-        for message in inbox?.drain() ?? [] {
+    mutating func deliverPosts() { deliver(inbox?.drain() ?? []) }
+
+    private mutating func deliver(_ messages: [KioskInbox.Message]) {
+        for message in messages {
             switch message {
             case .event(let event): session.send(event, now: now)
             case .storeChanged(let change): _ = session.reload(change, now: now)
@@ -123,8 +125,7 @@ public struct ScriptRunner {
             Thread.sleep(forTimeInterval: 0.02)
             posts = inbox.drain()
         }
-        for message in posts { inbox.post(message) }
-        deliverPosts()
+        deliver(posts)
     }
 
     private mutating func autoSnapshot() throws {

@@ -47,6 +47,13 @@ extension InvitePlayers {
     }
 }
 
+extension [PlayerRecord] {
+    /// Each player's name now, by id (both backends' `playerNames`).
+    var namesByID: [UUID: String] {
+        Dictionary(map { ($0.id, $0.displayName) }, uniquingKeysWith: { first, _ in first })
+    }
+}
+
 extension PlayerRecord {
     /// The player record a stored feed payload holds, or nil for any other kind (or a
     /// payload that no longer decodes, which is left out rather than guessed at).

@@ -163,8 +163,7 @@ extension SQLiteStorage: InviteStorage {
     /// The names of these players now, by id.
     static func playerNames(_ db: Database, groupID: String, ids: Set<UUID>) throws -> [UUID: String] {
         guard !ids.isEmpty else { return [:] }
-        return Dictionary(
-            try players(db, groupID: groupID, ids: ids).map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+        return try players(db, groupID: groupID, ids: ids).namesByID
     }
 
     /// The name of the active device that plays as each claimed player of the group.

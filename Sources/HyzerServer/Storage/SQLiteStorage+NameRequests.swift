@@ -78,8 +78,8 @@ struct NameRequestRow: ServerRecord, PersistableRecord {
     var name: String?
 
     /// Seconds left, at least 1 while the code lives (a page that says "0 seconds" would
-    /// still be answered).
-    func secondsLeft(now: Double) -> Int { max(1, Int((expiresAt - now).rounded(.down))) }
+    /// still be answered): one rule for both backends.
+    static func secondsLeft(expiresAt: Double, now: Double) -> Int { max(1, Int((expiresAt - now).rounded(.down))) }
 }
 
 extension NameRequestRow {
@@ -128,7 +128,8 @@ extension SQLiteStorage: NameRequestStorage {
         let now = self.now
         return try await pool.read { db in
             let row = try Self.answerable(db, hash: hash, now: now)
-            return NameRequestPrompt(label: row.label, expiresIn: row.secondsLeft(now: now))
+            return NameRequestPrompt(
+                label: row.label, expiresIn: NameRequestRow.secondsLeft(expiresAt: row.expiresAt, now: now))
         }
     }
 

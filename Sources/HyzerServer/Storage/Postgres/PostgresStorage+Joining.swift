@@ -284,9 +284,7 @@ extension PostgresStorage: DeviceAuthorizationStorage, InviteStorage {
         _ connection: PostgresConnection, groupID: String, ids: Set<UUID>, logger: Logger
     ) async throws -> [UUID: String] {
         guard !ids.isEmpty else { return [:] }
-        return Dictionary(
-            try await players(connection, groupID: groupID, ids: Array(ids), logger: logger).map { ($0.id, $0.displayName) },
-            uniquingKeysWith: { a, _ in a })
+        return try await players(connection, groupID: groupID, ids: Array(ids), logger: logger).namesByID
     }
 
     /// The name of the active device that plays as each claimed player of the group.

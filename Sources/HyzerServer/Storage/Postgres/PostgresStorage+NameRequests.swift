@@ -42,7 +42,8 @@ extension PostgresStorage: NameRequestStorage {
         let logger = self.logger
         return try await transaction { connection in
             let row = try await Self.answerable(connection, hash: hash, now: now, lock: false, logger: logger)
-            return NameRequestPrompt(label: row.label, expiresIn: max(1, Int((row.expiresAt - now).rounded(.down))))
+            return NameRequestPrompt(
+                label: row.label, expiresIn: NameRequestRow.secondsLeft(expiresAt: row.expiresAt, now: now))
         }
     }
 
