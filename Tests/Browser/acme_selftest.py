@@ -23,19 +23,14 @@ import os
 import shutil
 import socket
 import ssl
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
-from acme import PublicName, chromium_trusting, free_port, reexec_with_hosts
+from acme import PublicName, chromium_trusting, reexec_with_hosts
+from common import LAN_NAME, Fail, World
 
-NAME = "clubhouse.test"
-
-
-class Fail(Exception):
-    pass
+NAME = LAN_NAME
 
 
 class Run:
@@ -54,14 +49,6 @@ class Run:
     def bad(self, what, why):
         self.failed += 1
         print(f"FAIL {what}: {why}", flush=True)
-
-
-def tool(bin_dir, name, *args):
-    cmd = [os.path.join(bin_dir, name), *args]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    if done.returncode != 0:
-        raise Fail(f"{' '.join(cmd)} exited {done.returncode}: {done.stderr.strip() or done.stdout.strip()}")
-    return done.stdout.strip().splitlines()
 
 
 def live_socket(public, device_data):
@@ -110,33 +97,21 @@ def main():
     parser.add_argument("--keep", action="store_true", help="keep the work directory")
     parser.add_argument("--renewal-timeout", type=float, default=120)
     args = parser.parse_args()
-    bin_dir = os.path.abspath(args.bin)
 
     run = Run()
     work = tempfile.mkdtemp(prefix="hyzer-acme-")
-    server_data, device_data = os.path.join(work, "server"), os.path.join(work, "device")
-    server = public = None
+    world = World(os.path.abspath(args.bin), work)
+    device_data = world.device_data
+    public = None
     try:
         t = time.monotonic()
-        admin = tool(bin_dir, "hyzer-server", "group", "create", "Test", "--data", server_data)[-1]
-        port = free_port()
-        server_log = open(os.path.join(work, "server.log"), "a")
-        server = subprocess.Popen([os.path.join(bin_dir, "hyzer-server"), "--data", server_data,
-                                   "--host", "127.0.0.1", "--port", str(port)],
-                                  stdout=server_log, stderr=server_log)
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1).read()
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise Fail("hyzer-server did not answer /health within 20 s")
-                time.sleep(0.05)
-        run.ok(f"hyzer-server on http://127.0.0.1:{port}", t)
+        admin = world.run("hyzer-server", "group", "create", "Test", data=world.server_data)[-1]
+        world.start_server()
+        server = world.server
+        run.ok(f"hyzer-server on {world.base}", t)
 
         t = time.monotonic()
-        public = PublicName(work, NAME, port, short_lived=True)
+        public = PublicName(work, NAME, world.port, short_lived=True)
         first = public.start(timeout=90)
         caddy_pid, server_pid = public.caddy_pid, server.pid
         if not public.challenges():
@@ -169,11 +144,11 @@ def main():
         run.ok(f"negative control: Chromium without pebble's root shows {title!r}, {error}", t)
 
         t = time.monotonic()
-        tool(bin_dir, "hyzer", "init", "--data", device_data)
-        tool(bin_dir, "hyzer", "device", "enroll", "--server", public.base, "--group-token", admin,
-             "--name", "Kiosk", "--ca", public.root_pem, "--data", device_data)
-        round_id = tool(bin_dir, "hyzer", "demo", "--players", "3", "--data", device_data)[-1]
-        synced = tool(bin_dir, "hyzer", "sync", "--data", device_data)
+        world.run("hyzer", "init", data=device_data)
+        world.run("hyzer", "device", "enroll", "--server", public.base, "--group-token", admin,
+                  "--name", "Kiosk", "--ca", public.root_pem, data=device_data)
+        round_id = world.run("hyzer", "demo", "--players", "3", data=device_data)[-1]
+        synced = world.run("hyzer", "sync", data=device_data)
         run.ok(f"hyzer enroll --ca ROOT, demo (round {round_id[:8]}…), sync over {public.base}: "
                f"{'; '.join(synced)}", t)
 
@@ -198,8 +173,8 @@ def main():
                f"{', '.join(public.challenges())}", t)
 
         t = time.monotonic()
-        tool(bin_dir, "hyzer", "demo", "--players", "2", "--data", device_data)
-        synced = tool(bin_dir, "hyzer", "sync", "--data", device_data)
+        world.run("hyzer", "demo", "--players", "2", data=device_data)
+        synced = world.run("hyzer", "sync", data=device_data)
         now = public.served_certificate()
         if now["serial"] == first["serial"]:
             raise Fail("the first certificate is served again after the renewal")
@@ -214,13 +189,7 @@ def main():
     finally:
         if public:
             public.stop()
-        if server:
-            server.terminate()
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
+        world.stop_server()
         if args.keep:
             print(f"work directory kept: {work}")
         else:

@@ -10,7 +10,6 @@ resolve them as a phone on the clubhouse LAN would resolve the server's."""
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -20,13 +19,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-from acme import reexec_with_hosts  # noqa: F401 (every test's first step)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from acme import free_port, reexec_with_hosts  # noqa: F401 (reexec: every test's first step)
 
 
 # The clubhouse LAN's name for the server (plain http), and its public name (https via Caddy).

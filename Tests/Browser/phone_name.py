@@ -24,7 +24,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 
 from selenium.webdriver.common.by import By
 

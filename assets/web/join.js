@@ -20,6 +20,8 @@ if (saved?.name) nameInput.value = saved.name;
 
 let claimed = null; // the player id this phone claims, if one was tapped
 
+// `player` tapped (its `button` lit), or nobody in particular (no button lit for a name
+// typed by hand).
 function choose(player, button) {
   claimed = player?.id ?? null;
   for (const b of playersList.querySelectorAll("button")) b.setAttribute("aria-pressed", String(b === button));
@@ -69,9 +71,7 @@ async function showPlayers() {
 
 // A name typed by hand after a tap is someone else.
 nameInput.addEventListener("input", () => {
-  if (claimed === null) return;
-  claimed = null;
-  for (const b of playersList.querySelectorAll("button")) b.setAttribute("aria-pressed", "false");
+  if (claimed !== null) choose(null, null);
 });
 
 form.addEventListener("submit", async (event) => {

@@ -352,10 +352,7 @@ function render(justSaved = null) {
 if (window.isSecureContext && "serviceWorker" in navigator) {
   navigator.serviceWorker.register("/phone/sw.js").catch(() => {});
 } else {
-  const note = document.getElementById("offline-note");
-  note.textContent = "Over plain http this page cannot open again without signal: keep it open. " +
-    "Scores you enter wait here until the signal is back.";
-  note.hidden = false;
+  document.getElementById("offline-note").hidden = false;
 }
 await load();
 state.sync = { kind: "waiting", text: navigator.onLine ? "connecting…" : "offline" };
