@@ -84,10 +84,12 @@ format:
 	$(SWIFT) format format --in-place --parallel --recursive $(LINT_PATHS)
 
 # Run on their own after the rest, each group in a test process of its own: the tests that
-# hold TLS servers, a joining kiosk's polls and three PostgreSQL-backed instances (they missed
-# their liveness bounds when the whole suite shared the two cores with them), then the sync
-# simulation's seeds (1,000 on SQLite, 150 on PostgreSQL: a few CPU-minutes).
-SEPARATE_TESTS := ServerOperationsTests|JoinServiceTests|CLITLSTests|MultiInstanceTests
+# hold TLS servers, a joining kiosk's polls, a name entry's polls for a phone's name (it
+# missed a 60 s bound twice inside the whole suite and never alone; the cause is not yet
+# found, issue 33) and three PostgreSQL-backed instances (they missed their liveness bounds
+# when the whole suite shared the two cores with them), then the sync simulation's seeds
+# (1,000 on SQLite, 150 on PostgreSQL: a few CPU-minutes).
+SEPARATE_TESTS := ServerOperationsTests|JoinServiceTests|PhoneNameServiceTests|CLITLSTests|MultiInstanceTests
 test: deps lint
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip "$(SEPARATE_TESTS)|SimulationTests"
