@@ -235,6 +235,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Drawing: every screen's pixels against Tests/Fixtures/screens.sha256.
+        .testTarget(
+            name: "KioskRenderTests",
+            dependencies: ["KioskRender", "KioskCore", "HyzerKit", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(
             name: "HyzerServerTests",
             dependencies: [

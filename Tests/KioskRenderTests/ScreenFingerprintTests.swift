@@ -1,0 +1,345 @@
+import Crypto
+import Foundation
+import HyzerKit
+import KioskCore
+import KioskRender
+import Testing
+
+/// Every screen the contact sheets show (`make screens`: .ci/contact-sheets, and the QR screens
+/// ShareQRTests and PhoneNameServiceTests draw for it), at the same panel sizes and group
+/// sizes, drawn headless and held to a fingerprint of its pixels: SHA-256 of the frame's RGB
+/// bytes and its size, one line a frame in Tests/Fixtures/screens.sha256. It exists so code
+/// can be moved between files (issue 33, "Placement, with no change in behaviour") with proof
+/// that no screen changed by a pixel; any change to how a screen looks fails it, on purpose.
+///
+/// After a change meant to show: run it with HYZER_WRITE_SCREEN_FINGERPRINTS=1, which writes
+/// the fixture anew, and look at the PNGs of the frames that changed before committing it.
+/// On a mismatch the frame is written as a PNG to a temporary folder the failure names.
+///
+/// The contact sheets play scripts against a store that `hyzer demo` fills (random ids, the
+/// real clock); here the same screens come from the same script steps on data made in memory
+/// with fixed ids and times, so every run draws the same frames. The frames are deterministic
+/// on the project's machines (one kind for developers and CI; Debian's SDL2, SDL2_ttf,
+/// FreeType, HarfBuzz and libqrencode): a different version of one of those libraries may
+/// draw text or a code a pixel apart, and then the fixture is regenerated, as above, there.
+/// The fonts the machine has installed do not count: fallback to them is off
+/// (`Display.fontFallback`), so a glyph the bundled faces (assets/fonts) lack draws as their
+/// box, never as whatever face a machine happens to have. Dates and times are shown in UTC
+/// whatever the machine's zone (`NSTimeZone.default`, for the whole test process: the
+/// project's machines run in UTC anyway).
+@Suite(.serialized) struct ScreenFingerprintTests {
+    /// The contact sheets' panel sizes and group sizes (.ci/contact-sheets).
+    static let sizes = [
+        Viewport(width: 800, height: 480), Viewport(width: 1024, height: 600), Viewport(width: 1280, height: 720),
+        Viewport(width: 1920, height: 1080), Viewport(width: 1080, height: 1920),
+    ]
+    static let groups = [1, 2, 6, 12, 20, Round.maxParticipants]
+    /// Screens that show nothing of the group (crown entry and the finalize question as these
+    /// rounds reach them: the first player, the same question): drawn for the first group
+    /// only, which keeps the test to a few seconds.
+    static let sameForEveryGroup: Set = ["menu", "status", "join", "setup-course", "add-phone", "entry", "finalize"]
+
+    static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/screens.sha256")
+
+    /// One frame's fingerprint line: "board 800x480 6 <sha256>".
+    struct Frame {
+        var screen: String
+        var size: Viewport
+        var group: Int
+        var key: String { "\(screen) \(size.width)x\(size.height) \(group)" }
+    }
+
+    @Test func everyScreenIsDrawnAsItsFingerprintSays() throws {
+        NSTimeZone.default = TimeZone(identifier: "UTC")!
+        let fonts = try #require(HyzerPaths.assetsDirectory(), "cannot find assets/").appendingPathComponent("fonts")
+        let names = try #require(HyzerPaths.assetsDirectory()).appendingPathComponent("first-names.tsv")
+        // The list's 3,000 commonest names (it is sorted by frequency): the wheel ranks its ring
+        // from them as from the whole list, and indexing all 97,000 takes seconds in a debug build.
+        let commonest = try String(contentsOf: names, encoding: .utf8).split(separator: "\n").prefix(3_001)
+        let lexicon = NameLexicon(tsv: commonest.joined(separator: "\n"))
+        var actual: [(key: String, line: String)] = []
+        var failed: [String] = []
+        var pngs: [String] = []
+        let expected = Self.expected()
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-screens-\(UUID())")
+        for size in Self.sizes {
+            let display = try Display(mode: .headless, size: size, fontsDirectory: fonts)
+            display.fontFallback = false
+            for group in Self.groups {
+                let world = try FingerprintWorld(players: group, viewport: size, lexicon: lexicon)
+                for (screen, state) in try world.screens()
+                where group == Self.groups[0] || !Self.sameForEveryGroup.contains(screen) {
+                    let frame = Frame(screen: screen, size: size, group: group)
+                    display.draw(state, now: FingerprintWorld.drawn, wallClock: FingerprintWorld.wallClock)
+                    let pixels = try display.capture()
+                    let digest = SHA256.hash(data: pixels.rgb).map { String(format: "%02x", $0) }.joined()
+                    let line = "\(frame.key) \(pixels.width)x\(pixels.height) \(digest)"
+                    actual.append((frame.key, line))
+                    if let want = expected[frame.key], want != line {
+                        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+                        let png = out.appendingPathComponent("\(screen)-\(size.width)x\(size.height)-\(group).png")
+                        try display.writePNG(to: png)
+                        pngs.append(png.path)
+                        failed.append(frame.key)
+                    }
+                }
+            }
+        }
+        let text = actual.map(\.line).joined(separator: "\n") + "\n"
+        if ProcessInfo.processInfo.environment["HYZER_WRITE_SCREEN_FINGERPRINTS"] == "1" {
+            try text.write(to: Self.fixture, atomically: true, encoding: .utf8)
+            print("wrote \(actual.count) fingerprints to \(Self.fixture.path)")
+            return
+        }
+        #expect(!expected.isEmpty, "no fingerprints in \(Self.fixture.path) (HYZER_WRITE_SCREEN_FINGERPRINTS=1 writes them)")
+        let drawn = Set(actual.map(\.key))
+        #expect(drawn.count == actual.count, "two frames of one name")
+        #expect(
+            Set(expected.keys) == drawn,
+            "frames drawn differ from the fixture's: \(Set(expected.keys).symmetricDifference(drawn).sorted())")
+        #expect(
+            failed.isEmpty,
+            "\(failed.count) of \(actual.count) frames differ from their fingerprints; as drawn now: \(pngs.joined(separator: ", "))"
+        )
+    }
+
+    /// The fixture's lines by frame.
+    static func expected() -> [String: String] {
+        guard let text = try? String(contentsOf: fixture, encoding: .utf8) else { return [:] }
+        var lines: [String: String] = [:]
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 5 else { continue }
+            lines[fields[0...2].joined(separator: " ")] = String(line)
+        }
+        return lines
+    }
+}
+
+/// A group's data made as `hyzer demo` makes it (players from its list, Riverside Nine, three
+/// holes played), with fixed ids and times, and the contact sheets' script steps played on it.
+struct FingerprintWorld {
+    /// The instant every event is sent at, as a script sends them (its clock stands still).
+    static let now: Millis = 100_000
+    /// Frames are drawn as a script's snapshot draws them: once motion has settled.
+    static let drawn: Millis = now + MotionTokens.reshuffleBudget + 100
+    static let wallClock = Date(timeIntervalSince1970: 1_800_000_000)
+    static let deviceID = "kiosk-1"
+
+    let viewport: Viewport
+    let lexicon: NameLexicon
+    let course: Course
+    let courses: [Course]
+    let players: [Player]
+
+    init(players count: Int, viewport: Viewport, lexicon: NameLexicon) throws {
+        self.viewport = viewport
+        self.lexicon = lexicon
+        course = try Course(id: Self.id(0xC0, 1), name: "Riverside Nine", holeCount: 9)
+        courses = [
+            course, try Course(id: Self.id(0xC0, 2), name: "Maple Hill", pars: [3, 3, 4, 3, 3, 4, 3, 5, 3]),
+            try Course(id: Self.id(0xC0, 3), name: "Long Meadow Championship", holeCount: 18, exceptions: [4: 4, 12: 5]),
+        ]
+        let demoNames = [
+            "Nate", "Mike", "Jake", "Sarah", "Priya", "Tom", "Lena", "Omar", "Kai", "Rosa", "Ben", "Mia",
+            "Ivan", "Zoe", "Leo", "Ada", "Sam", "Eli", "Noor", "Finn", "Gus", "Ivy", "Max", "Uma",
+        ]
+        players = try demoNames.prefix(count).enumerated().map { try Player(id: Self.id(0xA0, $0), displayName: $1) }
+    }
+
+    static func id(_ kind: Int, _ n: Int) -> UUID {
+        UUID(uuidString: String(format: "%08X-0000-4000-8000-%012X", kind, n))!
+    }
+
+    static func date(_ seconds: Int) -> Date { wallClock.addingTimeInterval(Double(seconds) - 7_200) }
+
+    /// A round of every player on `course`, `holes` holes scored (the next player along enters
+    /// each score, as in the demo), started `age` seconds before the others.
+    func round(_ n: Int, holes: Int, age: Int = 0) throws -> (Round, [ScoreEvent]) {
+        var round = Round(
+            id: Self.id(0xB0, n), courseID: course.id, organizerID: players[0].id, createdAt: Self.date(n * 60 - age))
+        for player in players { try round.add(.registered(player)) }
+        try round.start(at: Self.date(n * 60 - age + 30))
+        var events: [ScoreEvent] = []
+        let spread = [0, -1, 0, 1, 0, 2, 0, 1, -1, 0, 0, 1]
+        for hole in course.holes.prefix(holes) {
+            let par = course.par(of: hole) ?? Course.defaultPar
+            for (index, player) in players.enumerated() {
+                events.append(
+                    ScoreEvent(
+                        id: Self.id(0xE0 + n, events.count), roundID: round.id, participantID: player.id, hole: hole,
+                        strokes: max(1, par + spread[(index * 5 + hole * 3) % spread.count]),
+                        reportedBy: players[(index + 1) % players.count].id, deviceID: Self.deviceID,
+                        createdAt: Self.date(n * 60 + hole * 600 + index)))
+            }
+        }
+        return (round, events)
+    }
+
+    func state(_ data: KioskData, inGroup: Bool = false) -> KioskState {
+        var state = KioskState(viewport: viewport)
+        state.nameList = lexicon
+        if inGroup {
+            state.handle(.syncChanged(SyncIndicator(state: .idle, lastSynced: Self.wallClock.addingTimeInterval(-90))), now: 0)
+        }
+        state.handle(.dataChanged(data, .localScore), now: 0)
+        return state
+    }
+
+    /// Every screen of the contact sheets, in their order, as the state to draw.
+    func screens() throws -> [(String, KioskState)] {
+        var shots: [(String, KioskState)] = []
+        /// The frame `name` of the contact sheets, drawn from `state`, on the screen whose
+        /// phase (`Screen.phase`) begins with `on` (the name, unless said).
+        func shot(_ name: String, _ state: KioskState, on phase: String? = nil) {
+            #expect(state.screen.phase.hasPrefix(phase ?? name), "\(name): on \(state.screen.phase)")
+            shots.append((name, state))
+        }
+        let now = Self.now
+        let (playing, events) = try round(1, holes: 3)
+        let data = KioskData(
+            round: RoundSnapshot(round: playing, course: course, events: events), courses: courses, players: players,
+            deviceID: Self.deviceID)
+
+        // The main visit: board, hole card, crown entry, menu, status, join, finish, setup, name entry.
+        var state = state(data)
+        shot("board", state)
+        state.handle(.pressed, now: now)
+        shot("hole-card", state, on: "hole-")
+        state.handle(.pressed, now: now)
+        shot("entry", state, on: "entry-hole-")
+        for _ in 0..<3 { state.handle(.longPressed, now: now) }
+        shot("menu", state)
+        try openMenuItem(.status, &state)
+        state.handle(.statusChanged(Self.status(viewport)), now: now)
+        shot("status", state)
+        state.handle(.longPressed, now: now)
+        try openMenuItem(.joinGroup, &state)
+        state.handle(.joinChanged(.waiting(code: "BCDF-GHJK", server: "http://clubhouse.local:8630", expiresIn: 600)), now: now)
+        shot("join", state)
+        state.handle(.longPressed, now: now)
+        try openMenuItem(.finishRound, &state)
+        shot("finish", state)
+        state.handle(.longPressed, now: now)
+        try openMenuItem(.startRound, &state)
+        shot("setup-course", state)
+        state.handle(.pressed, now: now)
+        shot("setup-players", state)
+        state.handle(.turned(99), now: now)
+        state.handle(.turned(-1), now: now)
+        state.handle(.pressed, now: now)
+        state.handle(.turned(3), now: now)
+        state.handle(.pressed, now: now)
+        shot("name-entry", state)
+
+        // Scores another device disputes, opened from the menu's "Check N scores".
+        var disputed = data
+        let disputes = players.prefix(3).enumerated().compactMap { index, player -> ScoreEvent? in
+            guard let mine = events.last(where: { $0.participantID == player.id && $0.hole == 3 }) else { return nil }
+            return ScoreEvent(
+                id: Self.id(0xD0, index), roundID: playing.id, participantID: player.id, hole: 3,
+                strokes: mine.strokes < 10 ? mine.strokes + 1 : mine.strokes - 1, reportedBy: player.id,
+                deviceID: "demo-phone", createdAt: Self.date(2_400 + index))
+        }
+        disputed.round = RoundSnapshot(round: playing, course: course, events: events + disputes)
+        state = self.state(disputed)
+        state.handle(.longPressed, now: now)
+        let check = try #require(state.menuItems.first { if case .checkScores = $0 { true } else { false } })
+        try openMenuItem(check, &state)
+        shot("resolve", state)
+
+        // Two cards on the course: pressing on the board asks which.
+        let (second, _) = try round(2, holes: 0)
+        var two = data
+        two.otherRounds = [RoundSnapshot(round: second, course: course, events: [])]
+        state = self.state(two)
+        state.handle(.pressed, now: now)
+        shot("choose-round", state)
+
+        // A round with every hole scored: the press finalizes it, and the summary follows.
+        let (started, scored) = try round(3, holes: 9)
+        var done = started
+        done.markAllScored()
+        let scoredUp = done
+        state = self.state(
+            KioskData(
+                round: RoundSnapshot(round: done, course: course, events: scored), courses: courses, players: players,
+                deviceID: Self.deviceID))
+        state.handle(.pressed, now: now)
+        shot("finalize", state)
+        #expect(state.handle(.pressed, now: now).contains(.finishRound(done.id)))
+        try done.finish(at: Self.date(6_000))
+        let finished = RoundSnapshot(round: done, course: course, events: scored)
+        let after = KioskData(lastCompleted: finished, courses: courses, players: players, deviceID: Self.deviceID)
+        state.handle(.dataChanged(after, .localScore), now: now)
+        shot("summary", state)
+
+        // The finished round in History: the list, the round, a player's holes.
+        state = self.state(after)
+        state.handle(.longPressed, now: now)
+        try openMenuItem(.history, &state)
+        let winners = finished.standings.rows.filter { $0.position == 1 }.map(\.name)
+        let line = HistoryLine(
+            roundID: done.id, courseName: course.name, completedAt: Self.date(6_000), winners: winners,
+            players: finished.standings.rows.map(\.name))
+        state.handle(.historyLoaded(HistoryPage(lines: [line], next: nil), after: nil), now: now)
+        shot("history", state)
+        #expect(state.handle(.pressed, now: now) == [.loadHistoryRound(done.id)])
+        state.handle(.historyRoundLoaded(finished), now: now)
+        shot("history-round", state)
+        state.handle(.pressed, now: now)
+        shot("history-player", state)
+
+        // Only in a group: adding a phone, the summary's QR code, a name typed on a phone.
+        state = self.state(data, inGroup: true)
+        state.handle(.longPressed, now: now)
+        try openMenuItem(.addPhone, &state)
+        state.handle(.inviteChanged(.ready(url: "https://hyzer.example.org/join/BCDFGHJKLMNP", expiresIn: 600)), now: now)
+        shot("add-phone", state)
+        state = self.state(
+            KioskData(
+                round: RoundSnapshot(round: scoredUp, course: course, events: scored), courses: courses, players: players,
+                deviceID: Self.deviceID), inGroup: true)
+        state.handle(.pressed, now: now)
+        #expect(state.handle(.pressed, now: now).contains(.requestSummaryLink(done.id)))
+        state.handle(.dataChanged(after, .localScore), now: now)
+        state.handle(.summaryLinkChanged(roundID: done.id, url: "https://hyzer.example.org/s/hzs_0123456789abcdef"), now: now)
+        shot("summary-qr", state, on: "summary")
+        #expect(state.summaryLinkOnShow != nil)
+        state = self.state(data, inGroup: true)
+        state.handle(.longPressed, now: now)
+        try openMenuItem(.startRound, &state)
+        state.handle(.pressed, now: now)
+        guard case .setupPlayers(let setup) = state.screen else { throw CancellationError() }
+        let guest = try #require(setup.rows(in: state.data).firstIndex(of: .addGuest))
+        state.handle(.turned(guest - setup.cursor), now: now)
+        #expect(state.handle(.pressed, now: now).contains(.requestPhoneName(label: "Guest's name")))
+        state.handle(.phoneNameChanged(.ready(url: "https://hyzer.example.org/n/BCDFGHJK", expiresIn: 300)), now: now)
+        shot("name-entry-phone", state, on: "name-entry-phone-ready")
+        return shots
+    }
+
+    /// Opens the menu's `item` from the menu, as a script turns to it and presses.
+    func openMenuItem(_ item: MenuItem, _ state: inout KioskState) throws {
+        guard case .menu(let menu) = state.screen else {
+            Issue.record("not on the menu: \(state.screen.name)")
+            throw CancellationError()
+        }
+        let row = try #require(state.menuItems.firstIndex(of: item), "\(item) is not on the menu")
+        state.handle(.turned(row - menu.cursor), now: Self.now)
+        state.handle(.pressed, now: Self.now)
+    }
+
+    /// The status screen's facts, as a kiosk in no group on the Pi would gather them.
+    static func status(_ viewport: Viewport) -> KioskStatus {
+        KioskStatus(
+            knob: KioskStatus.Knob(backend: "gpiod", lines: "gpiochip0: A 17, B 27, button 22, buzzer 23"),
+            display: KioskStatus.Display(
+                driver: "KMS", renderer: "software", width: viewport.width, height: viewport.height, drawP50: 4.2,
+                drawP99: 11.8, frames: 240),
+            storage: KioskStatus.Storage(
+                directory: "/var/lib/hyzer", databaseBytes: 1_482_752, freeBytes: 12_884_901_888, warnBelow: 104_857_600),
+            version: "1.4.0", addresses: ["192.168.1.40", "fe80::1c2b:3aff:fe4d:5e6f"])
+    }
+}
