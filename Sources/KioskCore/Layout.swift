@@ -65,6 +65,10 @@ public struct RowBoxes: Sendable, Equatable {
 /// only when more rows must fit, never below the minimums (`minimumTextSize`,
 /// `minimumRowHeight`): past them the board and the summary page (leaders pinned), and the hole
 /// card scrolls.
+///
+/// Here: the bands, the minimums and what several screens share (columns, the board's and
+/// summary's pages, scrolling rows, lists). Each screen's own geometry is an extension of
+/// Layout in its file in Screens/, beside its state, where a change to the screen is made.
 public struct Layout: Sendable, Equatable {
     public let width: Double
     public let height: Double
@@ -136,33 +140,7 @@ public struct Layout: Sendable, Equatable {
     public var headerFont: Int { Layout.fontSize(header.h * 0.42) }
     public var captionFont: Int { Layout.fontSize(footer.h * 0.45) }
 
-    // MARK: Board
-
-    public var boardArea: Rect {
-        Rect(x: margin, y: header.maxY + margin / 2, w: width - 2 * margin, h: footer.y - header.maxY - margin)
-    }
-
-    /// A board row is tall enough to tap and for its name at the minimum text size (half the row).
-    public var boardMinimumRowHeight: Double { max(Layout.touchTarget, Double(minimumTextSize) * 2) }
-
-    /// Slot to slot: the rows share the area, at most 13% of the height, never under the minimum.
-    public func boardRowHeight(rows: Int) -> Double {
-        let fit = boardArea.h / Double(max(rows, 1))
-        // Portrait: rows taller than ~1/6 of the width only add empty space.
-        return max(boardMinimumRowHeight, min(fit, height * 0.13, width * 0.16).rounded(.down))
-    }
-
-    /// The size unit of a board row's contents: its height, unless the screen is too
-    /// narrow for text that big (portrait), where the width decides.
-    public func boardUnit(rows: Int) -> Double {
-        min(boardRowHeight(rows: rows), boardArea.w / 10)
-    }
-
-    /// The rect of board row slot `slot` (fractional while animating).
-    public func boardRow(slot: Double, rows: Int) -> Rect {
-        let h = boardRowHeight(rows: rows)
-        return Rect(x: boardArea.x, y: boardArea.y + slot * h, w: boardArea.w, h: h - Layout.rowGap(h))
-    }
+    // MARK: Columns
 
     /// A horizontal extent: one column of a row.
     public struct Span: Sendable, Equatable {
@@ -170,38 +148,7 @@ public struct Layout: Sendable, Equatable {
         public var maxX: Double { x + w }
     }
 
-    public struct BoardColumns: Sendable, Equatable {
-        public var position, arrow, name, progress, toPar: Span
-    }
-
-    /// Everything the board's rows need for `rows` standings on this screen.
-    public struct BoardGeometry: Sendable, Equatable {
-        public var rowHeight: Double
-        public var unit: Double
-        /// Row slots in the board area.
-        public var slots: Int
-        /// Rows drawn at once, leaders first; when some do not fit, the last slot shows the
-        /// page indicator (`BoardPages`).
-        public var shown: Int
-        public var hidden: Int
-        public var nameSize, scoreSize, captionSize: Int
-        public var columns: BoardColumns
-    }
-
-    public func board(rows: Int) -> BoardGeometry {
-        let pitch = boardRowHeight(rows: rows)
-        let unit = boardUnit(rows: rows)
-        let minimum = minimumTextSize
-        let nameSize = max(minimum, Layout.fontSize(unit * 0.5))
-        let scoreSize = max(minimum, Layout.fontSize(unit * 0.56))
-        let captionSize = max(minimum, Layout.fontSize(unit * 0.3))
-        let slots = max(1, Int(boardArea.h / pitch))
-        let shown = rows <= slots ? rows : max(1, slots - 1)
-        return BoardGeometry(
-            rowHeight: pitch, unit: unit, slots: slots, shown: shown, hidden: rows - shown, nameSize: nameSize,
-            scoreSize: scoreSize, captionSize: captionSize,
-            columns: boardColumns(unit: unit, nameSize: nameSize, scoreSize: scoreSize, captionSize: captionSize))
-    }
+    // MARK: Pages (the board and the summary)
 
     /// How the board splits `standings` into pages when they do not all fit: the leaders
     /// (the top 3 and everyone tied with them) are pinned at the top of every page, the
@@ -244,17 +191,6 @@ public struct Layout: Sendable, Equatable {
         return standings.prefix { ($0.position ?? .max) <= third }.count
     }
 
-    /// The board's pages for `standings` at `rowsPerPage` rotating rows (nil: as many as
-    /// fit). The pinned leaders take at most half the rows (at least the top 3, when the
-    /// board holds 4): a big tie for third, or nobody scored yet (all tied first), would
-    /// otherwise leave one row rotating through a page each, a long wait to find yourself.
-    /// Ties cut there carry on as the first rows of the first page. The rows per page
-    /// never exceed what fits at the minimum sizes.
-    public func boardPages(_ standings: [Standing], rowsPerPage: Int? = nil) -> BoardPages {
-        let geometry = board(rows: standings.count)
-        return Layout.pages(standings, slots: geometry.hidden > 0 ? geometry.slots : nil, rowsPerPage: rowsPerPage)
-    }
-
     /// Pages for `standings` in `slots` rows (nil: they all fit), the board's and the
     /// summary's rule: the leaders pinned, the rest rotating, one slot for the indicator.
     static func pages(_ standings: [Standing], slots: Int?, rowsPerPage: Int?) -> BoardPages {
@@ -269,72 +205,7 @@ public struct Layout: Sendable, Equatable {
         return BoardPages(count: count, pinned: pinned, perPage: perPage, pages: pages)
     }
 
-    /// Fixed columns are sized for their widest content ("T100", "thru 18", "+12"/"DNF") by
-    /// the conservative advance; the name takes what is left and is ellipsized into it.
-    public func boardColumns(unit h: Double, nameSize: Int, scoreSize: Int, captionSize: Int) -> BoardColumns {
-        let area = boardArea
-        let gap = h * 0.25
-        let position = Span(x: area.x + gap, w: Layout.textWidth("T100", size: nameSize))
-        let arrow = Span(x: position.maxX + h * 0.1, w: h * 0.3)
-        let toParW = Layout.textWidth("+12", size: scoreSize)
-        let toPar = Span(x: area.maxX - h * 0.3 - toParW, w: toParW)
-        let progressW = Layout.textWidth("thru 18", size: captionSize)
-        let progress = Span(x: toPar.x - gap - progressW, w: progressW)
-        let nameX = arrow.maxX + gap
-        let name = Span(x: nameX, w: max(0, progress.x - gap - nameX))
-        return BoardColumns(position: position, arrow: arrow, name: name, progress: progress, toPar: toPar)
-    }
-
-    // MARK: Hole card
-
-    /// The condensed standings ticker (the seeds' floating pill).
-    public var ticker: Rect {
-        Rect(x: margin, y: margin / 2, w: width - 2 * margin, h: (height * 0.075).rounded())
-    }
-
-    public var holeHeader: Rect {
-        Rect(x: margin, y: ticker.maxY + margin / 2, w: width - 2 * margin, h: (height * 0.12).rounded())
-    }
-
-    /// The hole card's header as boxes: "Hole 4" large, "Par 3" beside it, and the course
-    /// name right-aligned in what is left, ellipsized. Sized by the header's height but capped
-    /// by the panel's width: on a portrait panel the height alone ran the three into each
-    /// other (the layout check catches it).
-    public func holeHeaderBoxes(hole: String, par: String, course: String) -> RowBoxes {
-        let header = holeHeader
-        let scale = min(1, width * 0.09 / (header.h * 0.62))
-        let size = { (fraction: Double) in max(self.minimumTextSize, Layout.fontSize(header.h * fraction * scale)) }
-        let (holeSize, parSize, courseSize) = (size(0.62), size(0.36), size(0.3))
-        let holeSpan = Span(x: header.x, w: Layout.textWidth(hole, size: holeSize))
-        let parSpan = Span(x: holeSpan.maxX + margin, w: Layout.textWidth(par, size: parSize))
-        let courseW = max(0, min(width * 0.35, header.maxX - parSpan.maxX - margin))
-        return RowBoxes(
-            frame: header,
-            texts: [
-                TextBox(hole, .title, size: holeSize, Palette.textPrimary, span: holeSpan, midY: header.midY),
-                TextBox(par, .body, size: parSize, Palette.accent, span: parSpan, midY: header.midY),
-                TextBox(
-                    course, .body, size: courseSize, Palette.textSecondary,
-                    span: Span(x: header.maxX - courseW, w: courseW), midY: header.midY, align: .right, ellipsized: true),
-            ])
-    }
-
-    public var holeRowsArea: Rect {
-        Rect(
-            x: margin, y: holeHeader.maxY + margin / 2, w: width - 2 * margin,
-            h: footer.y - holeHeader.maxY - margin)
-    }
-
-    /// A hole card row holds two lines (name, then total) at the minimum size, and is tappable.
-    public var holeCardMinimumRowHeight: Double {
-        let lines = Double(minimumTextSize) * 2 * Layout.lineHeight + 4
-        return max(Layout.touchTarget, (lines / 0.92).rounded(.up))
-    }
-
-    /// Slot to slot: the rows share the area, at most 14% of the height, never under the minimum.
-    public func holeRowHeight(rows: Int) -> Double {
-        max(holeCardMinimumRowHeight, min(holeRowsArea.h / Double(max(rows, 1)), height * 0.14).rounded(.down))
-    }
+    // MARK: Scrolling rows (the hole card and the history screens)
 
     /// The hole card's rows on this screen: how many show whole, and where row `i` is when
     /// the card is scrolled to `top` (the first row shown, fractional while scrolling).
@@ -378,10 +249,6 @@ public struct Layout: Sendable, Equatable {
             let y = track.y + (track.h - length) * (maxTop > 0 ? min(max(top / maxTop, 0), 1) : 0)
             return Rect(x: track.x, y: y, w: track.w, h: length)
         }
-    }
-
-    public func holeCard(rows: Int) -> HoleCardGeometry {
-        twoLineRows(rows: rows, pitch: holeRowHeight(rows: rows), in: holeRowsArea, nameShare: 0.4, scoreShare: 0.56)
     }
 
     /// Scrolling rows of `pitch` in `area`, each a name over a caption with a value at the
@@ -484,245 +351,5 @@ public struct Layout: Sendable, Equatable {
         guard y >= listArea.y else { return nil }
         let index = Int((y - listArea.y) / listRowHeight) + listOffset(rows: rows, cursor: cursor)
         return index < rows && Int((y - listArea.y) / listRowHeight) < visibleListRows ? index : nil
-    }
-
-    // MARK: Summary
-
-    /// The summary card's standings as boxes: rows share the room between the title block and
-    /// the meta line, never under the minimums; past them, one page (`summaryPages`).
-    public struct SummaryBoxes: Sendable, Equatable {
-        public struct Row: Sendable, Equatable {
-            public var standing: Standing
-            public var badge: Rect
-            public var boxes: RowBoxes
-        }
-        /// Where the title block ends and the rows begin.
-        public var top: Double
-        public var rowHeight: Double
-        public var card: Span
-        public var rows: [Row]
-        public var more: RowBoxes?
-        /// The middle of the meta line under the rows.
-        public var metaY: Double
-        public var metaHeight: Double
-        /// Where the summary page's QR code goes (whole-pixel modules fit inside it) and
-        /// the caption under it; nil without a link.
-        public var qr: QRBox?
-    }
-
-    /// A QR code's square and the caption under it.
-    public struct QRBox: Sendable, Equatable {
-        public var square: Rect
-        public var caption: TextBox
-    }
-
-    public var summaryTitleSize: Int { Layout.fontSize(height * 0.075) }
-
-    /// A summary row is tappable and holds its name at the minimum size (half the row).
-    public var summaryMinimumRowHeight: Double { max(Layout.touchTarget, Double(minimumTextSize) * 2) }
-
-    /// The summary's pages when its rows do not fit at the minimums: the board's rule (leaders
-    /// pinned, the rest rotating, "9–14 of 20" in the last slot), so no one vanishes from it.
-    public func summaryPages(
-        _ standings: [Standing], heading: Bool, qr: Bool = false, rowsPerPage: Int? = nil
-    )
-        -> BoardPages
-    {
-        let (_, pitch, available) = summaryRoom(standings.count, heading: heading, qr: qr)
-        let slots = max(1, Int(available / pitch))
-        return Layout.pages(standings, slots: slots, rowsPerPage: rowsPerPage)
-    }
-
-    /// Where the summary's rows begin, their pitch, and the height they share.
-    func summaryRoom(_ count: Int, heading: Bool, qr: Bool) -> (top: Double, pitch: Double, available: Double) {
-        let title = Double(summaryTitleSize)
-        let caption = Double(captionFont)
-        let top = margin + title * 0.7 + (heading ? caption * 1.4 : 0) + title * 0.85 + caption * 1.5
-        // In portrait the QR code goes under the rows and takes its height from them.
-        let below = qr && !summaryQRBeside ? summaryQRSide + caption * 3 : 0
-        let available = footer.y - top - caption * 2.4 - margin - below
-        let pitch = max(summaryMinimumRowHeight, min(available / Double(max(count, 1)), height * 0.1).rounded(.down))
-        return (top, pitch, available)
-    }
-
-    /// The summary card's width: the rows read as a card, not a stripe across a wide panel.
-    var summaryCardWidth: Double { min(width - 2 * margin, max(height * 1.1, width * 0.6)) }
-
-    /// Whether the QR code stands beside the card (a landscape panel) or under it.
-    var summaryQRBeside: Bool { width >= height * 1.2 }
-
-    /// The QR code's square: beside the card it takes the room the card leaves (a third of
-    /// the height at least, so the 800×480 panel's code still scans from an arm's length);
-    /// under it, two fifths of the width.
-    var summaryQRSide: Double {
-        if summaryQRBeside {
-            let room = width - 3 * margin - summaryCardWidth
-            return min(max(room, height / 3), height * 0.5).rounded(.down)
-        }
-        return min(width * 0.5, height * 0.25).rounded(.down)
-    }
-
-    public func summaryBoxes(
-        _ standings: [Standing], heading: Bool, minus: String, page: Int = 0, qr: Bool = false,
-        rowsPerPage: Int? = nil, guests: Set<UUID> = []
-    ) -> SummaryBoxes {
-        let caption = Double(captionFont)
-        let beside = qr && summaryQRBeside
-        // Beside a QR code the card moves left and gives up what the code needs.
-        let cardW = beside ? min(summaryCardWidth, width - 3 * margin - summaryQRSide) : summaryCardWidth
-        let card = Span(x: beside ? margin : (width - cardW) / 2, w: cardW)
-        let metaH = caption * 2.4
-        let count = standings.count
-        let (top, pitch, _) = summaryRoom(count, heading: heading, qr: qr)
-        let pages = summaryPages(standings, heading: heading, qr: qr, rowsPerPage: rowsPerPage)
-        let onShow = Array(0..<pages.pinned) + Array(pages.rotating(page: page))
-        let minimum = minimumTextSize
-        // As on the board: in portrait the card's width, not the row, bounds the text.
-        let unit = min(pitch, card.w / 10)
-        let positionSize = max(minimum, Layout.fontSize(unit * 0.36))
-        let nameSize = max(minimum, Layout.fontSize(unit * 0.46))
-        let strokesSize = max(minimum, Layout.fontSize(unit * 0.26))
-        let scoreSize = max(minimum, Layout.fontSize(unit * 0.5))
-        var rows: [SummaryBoxes.Row] = []
-        for (index, standing) in onShow.map({ standings[$0] }).enumerated() {
-            let rect = Rect(x: card.x, y: top + Double(index) * pitch, w: card.w, h: pitch - Layout.rowGap(pitch))
-            let pad = rect.h * 0.3
-            // The badge is a circle until "T14" needs a pill.
-            let badgeW = max(rect.h * 0.7, Layout.textWidth("T100", size: positionSize) + rect.h * 0.2).rounded()
-            let badge = Rect(
-                x: (rect.x + rect.h * 0.2).rounded(), y: (rect.y + rect.h * 0.15).rounded(), w: badgeW,
-                h: (rect.h * 0.7).rounded())
-            let medal: RGB? =
-                standing.position == 1 ? Palette.accent : (standing.position ?? 99) <= 3 ? Palette.textPrimary : nil
-            let scoreW = Layout.textWidth("+12", size: scoreSize)
-            let score = Span(x: rect.maxX - pad - scoreW, w: scoreW)
-            // A guest is marked where the strokes are said (issue 14): "guest · 31 strokes".
-            let strokesText =
-                (guests.contains(standing.participantID) ? "guest · " : "")
-                + (standing.status == .dnf ? "DNF · \(standing.strokes) strokes" : "\(standing.strokes) strokes")
-            // Right-aligned, so each row's own width keeps the column straight.
-            let strokesW = Layout.textWidth(strokesText, size: strokesSize)
-            let strokes = Span(x: score.x - pad - strokesW, w: strokesW)
-            let nameX = badge.maxX + rect.h * 0.3
-            let texts = [
-                TextBox(
-                    standing.positionLabel, .title, size: positionSize, medal ?? Palette.textSecondary,
-                    span: Span(x: badge.x, w: badge.w), midY: badge.midY, align: .center),
-                TextBox(
-                    standing.name, .title, size: nameSize, Palette.textPrimary,
-                    span: Span(x: nameX, w: max(0, strokes.x - pad - nameX)), midY: rect.midY, ellipsized: true),
-                TextBox(
-                    strokesText, .body, size: strokesSize, Palette.textSecondary, span: strokes, midY: rect.midY,
-                    align: .right),
-                TextBox(
-                    ScoreFormat.toPar(standing.toPar, minus: minus), .score, size: scoreSize,
-                    Palette.toPar(standing.toPar), span: score, midY: rect.midY, align: .right),
-            ]
-            rows.append(.init(standing: standing, badge: badge, boxes: RowBoxes(frame: rect, texts: texts)))
-        }
-        var more: RowBoxes?
-        if let indicator = pages.indicator(page: page) {
-            let rect = Rect(x: card.x, y: top + Double(rows.count) * pitch, w: card.w, h: pitch - Layout.rowGap(pitch))
-            more = RowBoxes(
-                frame: rect,
-                texts: [
-                    TextBox(
-                        indicator, .body, size: strokesSize,
-                        Palette.textSecondary, span: Span(x: rect.x, w: rect.w), midY: rect.midY, align: .center,
-                        ellipsized: true)
-                ])
-        }
-        let used = Double(rows.count + (more == nil ? 0 : 1))
-        let metaY = top + used * pitch + metaH / 2
-        var code: QRBox?
-        if qr {
-            let side = summaryQRSide
-            let square =
-                beside
-                ? Rect(
-                    x: (card.maxX + margin + (width - margin - card.maxX - margin - side) / 2).rounded(.down), y: top, w: side,
-                    h: side)
-                : Rect(x: ((width - side) / 2).rounded(.down), y: (metaY + caption * 1.5).rounded(.down), w: side, h: side)
-            // Beside the card, as wide as its column; under it, as wide as the card.
-            let span = beside ? Span(x: square.x - margin / 2, w: square.w + margin) : card
-            code = QRBox(
-                square: square,
-                caption: TextBox(
-                    "Scan for the summary", .body, size: max(minimumTextSize, captionFont), Palette.textSecondary,
-                    span: span, midY: square.maxY + caption, align: .center, ellipsized: true)
-            )
-        }
-        return SummaryBoxes(
-            top: top, rowHeight: pitch, card: card, rows: rows, more: more, metaY: metaY, metaHeight: metaH, qr: code)
-    }
-
-    // MARK: Crown entry
-
-    public enum EntryZone: Sendable, Equatable { case minus, plus, save, cancel }
-
-    /// Touch: the top band cancels, the bottom band saves, left and right halves step.
-    public func entryZone(x: Double, y: Double) -> EntryZone {
-        if y < header.maxY { return .cancel }
-        if y >= footer.y - footer.h { return .save }
-        return x < width / 2 ? .minus : .plus
-    }
-
-    public var entryNumberFont: Int { Layout.fontSize(min(height * 0.42, width * 0.3)) }
-
-    /// Crown entry as boxes, one band each from the top to the footer: the participant's name
-    /// (ellipsized: 32 characters do not fit a Pi panel at the header's size), the hole line,
-    /// the number between its − and + marks, and the to-par label. The number takes the room
-    /// the others leave, so it shrinks before anything overlaps; nothing goes under the minimum.
-    public func entryBoxes(
-        name: String, hole: String, value: Int, label: String, minus: String, color: RGB
-    ) -> [RowBoxes] {
-        let minimum = minimumTextSize
-        let nameSize = max(minimum, Layout.fontSize(header.h * 0.5))
-        let holeSize = max(minimum, captionFont + 4)
-        // Portrait: the width, not the height, bounds "+3 · Triple bogey" (the layout check found it cut).
-        let labelSize = max(minimum, Layout.fontSize(min(height * 0.055, width * 0.045)))
-        let line = { (size: Int) in (Double(size) * Layout.lineHeight).rounded(.up) }
-        let inner = Span(x: margin, w: width - 2 * margin)
-        let nameRow = Rect(x: inner.x, y: (margin / 2).rounded(), w: inner.w, h: line(nameSize))
-        let holeRow = Rect(x: inner.x, y: nameRow.maxY, w: inner.w, h: line(holeSize))
-        // The number and its label read as one block, centred in what is left above the footer.
-        let room = max(0, footer.y - margin / 2 - holeRow.maxY)
-        let numberSize = max(minimum, min(entryNumberFont, Layout.fontSize((room - line(labelSize)) / Layout.lineHeight)))
-        let blockTop = holeRow.maxY + max(0, (room - line(numberSize) - line(labelSize)) / 2).rounded()
-        let numberRow = Rect(x: inner.x, y: blockTop, w: inner.w, h: line(numberSize))
-        let labelRow = Rect(x: inner.x, y: numberRow.maxY, w: inner.w, h: line(labelSize))
-        let sideSize = max(minimum, Layout.fontSize(Double(numberSize) * 0.35))
-        let numberW = Layout.textWidth("10", size: numberSize)
-        let sideW = Layout.textWidth("+", size: sideSize)
-        let mark = { (x: Double) in Span(x: x - sideW / 2, w: sideW) }
-        return [
-            RowBoxes(
-                frame: nameRow,
-                texts: [
-                    TextBox(
-                        name, .title, size: nameSize, Palette.textPrimary, span: inner, midY: nameRow.midY,
-                        align: .center, ellipsized: true)
-                ]),
-            RowBoxes(
-                frame: holeRow,
-                texts: [TextBox(hole, .body, size: holeSize, Palette.accent, span: inner, midY: holeRow.midY, align: .center)]
-            ),
-            RowBoxes(
-                frame: numberRow,
-                texts: [
-                    TextBox(
-                        minus, .score, size: sideSize, Palette.textSecondary, span: mark(width * 0.18),
-                        midY: numberRow.midY, align: .center),
-                    TextBox(
-                        "\(value)", .score, size: numberSize, color, span: Span(x: (width - numberW) / 2, w: numberW),
-                        midY: numberRow.midY, align: .center),
-                    TextBox(
-                        "+", .score, size: sideSize, Palette.textSecondary, span: mark(width * 0.82),
-                        midY: numberRow.midY, align: .center),
-                ]),
-            RowBoxes(
-                frame: labelRow,
-                texts: [TextBox(label, .title, size: labelSize, color, span: inner, midY: labelRow.midY, align: .center)]),
-        ]
     }
 }

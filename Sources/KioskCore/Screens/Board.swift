@@ -232,3 +232,94 @@ extension KioskState {
         return CourseNowBoxes(cells: cells)
     }
 }
+
+// MARK: Layout
+
+/// The board's geometry: its area, its rows and their columns, and its pages.
+extension Layout {
+    public var boardArea: Rect {
+        Rect(x: margin, y: header.maxY + margin / 2, w: width - 2 * margin, h: footer.y - header.maxY - margin)
+    }
+
+    /// A board row is tall enough to tap and for its name at the minimum text size (half the row).
+    public var boardMinimumRowHeight: Double { max(Layout.touchTarget, Double(minimumTextSize) * 2) }
+
+    /// Slot to slot: the rows share the area, at most 13% of the height, never under the minimum.
+    public func boardRowHeight(rows: Int) -> Double {
+        let fit = boardArea.h / Double(max(rows, 1))
+        // Portrait: rows taller than ~1/6 of the width only add empty space.
+        return max(boardMinimumRowHeight, min(fit, height * 0.13, width * 0.16).rounded(.down))
+    }
+
+    /// The size unit of a board row's contents: its height, unless the screen is too
+    /// narrow for text that big (portrait), where the width decides.
+    public func boardUnit(rows: Int) -> Double {
+        min(boardRowHeight(rows: rows), boardArea.w / 10)
+    }
+
+    /// The rect of board row slot `slot` (fractional while animating).
+    public func boardRow(slot: Double, rows: Int) -> Rect {
+        let h = boardRowHeight(rows: rows)
+        return Rect(x: boardArea.x, y: boardArea.y + slot * h, w: boardArea.w, h: h - Layout.rowGap(h))
+    }
+
+    public struct BoardColumns: Sendable, Equatable {
+        public var position, arrow, name, progress, toPar: Span
+    }
+
+    /// Everything the board's rows need for `rows` standings on this screen.
+    public struct BoardGeometry: Sendable, Equatable {
+        public var rowHeight: Double
+        public var unit: Double
+        /// Row slots in the board area.
+        public var slots: Int
+        /// Rows drawn at once, leaders first; when some do not fit, the last slot shows the
+        /// page indicator (`BoardPages`).
+        public var shown: Int
+        public var hidden: Int
+        public var nameSize, scoreSize, captionSize: Int
+        public var columns: BoardColumns
+    }
+
+    public func board(rows: Int) -> BoardGeometry {
+        let pitch = boardRowHeight(rows: rows)
+        let unit = boardUnit(rows: rows)
+        let minimum = minimumTextSize
+        let nameSize = max(minimum, Layout.fontSize(unit * 0.5))
+        let scoreSize = max(minimum, Layout.fontSize(unit * 0.56))
+        let captionSize = max(minimum, Layout.fontSize(unit * 0.3))
+        let slots = max(1, Int(boardArea.h / pitch))
+        let shown = rows <= slots ? rows : max(1, slots - 1)
+        return BoardGeometry(
+            rowHeight: pitch, unit: unit, slots: slots, shown: shown, hidden: rows - shown, nameSize: nameSize,
+            scoreSize: scoreSize, captionSize: captionSize,
+            columns: boardColumns(unit: unit, nameSize: nameSize, scoreSize: scoreSize, captionSize: captionSize))
+    }
+
+    /// The board's pages for `standings` at `rowsPerPage` rotating rows (nil: as many as
+    /// fit). The pinned leaders take at most half the rows (at least the top 3, when the
+    /// board holds 4): a big tie for third, or nobody scored yet (all tied first), would
+    /// otherwise leave one row rotating through a page each, a long wait to find yourself.
+    /// Ties cut there carry on as the first rows of the first page. The rows per page
+    /// never exceed what fits at the minimum sizes.
+    public func boardPages(_ standings: [Standing], rowsPerPage: Int? = nil) -> BoardPages {
+        let geometry = board(rows: standings.count)
+        return Layout.pages(standings, slots: geometry.hidden > 0 ? geometry.slots : nil, rowsPerPage: rowsPerPage)
+    }
+
+    /// Fixed columns are sized for their widest content ("T100", "thru 18", "+12"/"DNF") by
+    /// the conservative advance; the name takes what is left and is ellipsized into it.
+    public func boardColumns(unit h: Double, nameSize: Int, scoreSize: Int, captionSize: Int) -> BoardColumns {
+        let area = boardArea
+        let gap = h * 0.25
+        let position = Span(x: area.x + gap, w: Layout.textWidth("T100", size: nameSize))
+        let arrow = Span(x: position.maxX + h * 0.1, w: h * 0.3)
+        let toParW = Layout.textWidth("+12", size: scoreSize)
+        let toPar = Span(x: area.maxX - h * 0.3 - toParW, w: toParW)
+        let progressW = Layout.textWidth("thru 18", size: captionSize)
+        let progress = Span(x: toPar.x - gap - progressW, w: progressW)
+        let nameX = arrow.maxX + gap
+        let name = Span(x: nameX, w: max(0, progress.x - gap - nameX))
+        return BoardColumns(position: position, arrow: arrow, name: name, progress: progress, toPar: toPar)
+    }
+}

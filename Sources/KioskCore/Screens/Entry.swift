@@ -65,3 +65,76 @@ extension Screen.Entry: ScreenBehavior {
         if state.data.round == nil { state.screen = .board }
     }
 }
+
+// MARK: Layout
+
+/// Crown entry's geometry: its bands from the name to the to-par label, and its touch zones.
+extension Layout {
+    public enum EntryZone: Sendable, Equatable { case minus, plus, save, cancel }
+
+    /// Touch: the top band cancels, the bottom band saves, left and right halves step.
+    public func entryZone(x: Double, y: Double) -> EntryZone {
+        if y < header.maxY { return .cancel }
+        if y >= footer.y - footer.h { return .save }
+        return x < width / 2 ? .minus : .plus
+    }
+
+    public var entryNumberFont: Int { Layout.fontSize(min(height * 0.42, width * 0.3)) }
+
+    /// Crown entry as boxes, one band each from the top to the footer: the participant's name
+    /// (ellipsized: 32 characters do not fit a Pi panel at the header's size), the hole line,
+    /// the number between its − and + marks, and the to-par label. The number takes the room
+    /// the others leave, so it shrinks before anything overlaps; nothing goes under the minimum.
+    public func entryBoxes(
+        name: String, hole: String, value: Int, label: String, minus: String, color: RGB
+    ) -> [RowBoxes] {
+        let minimum = minimumTextSize
+        let nameSize = max(minimum, Layout.fontSize(header.h * 0.5))
+        let holeSize = max(minimum, captionFont + 4)
+        // Portrait: the width, not the height, bounds "+3 · Triple bogey" (the layout check found it cut).
+        let labelSize = max(minimum, Layout.fontSize(min(height * 0.055, width * 0.045)))
+        let line = { (size: Int) in (Double(size) * Layout.lineHeight).rounded(.up) }
+        let inner = Span(x: margin, w: width - 2 * margin)
+        let nameRow = Rect(x: inner.x, y: (margin / 2).rounded(), w: inner.w, h: line(nameSize))
+        let holeRow = Rect(x: inner.x, y: nameRow.maxY, w: inner.w, h: line(holeSize))
+        // The number and its label read as one block, centred in what is left above the footer.
+        let room = max(0, footer.y - margin / 2 - holeRow.maxY)
+        let numberSize = max(minimum, min(entryNumberFont, Layout.fontSize((room - line(labelSize)) / Layout.lineHeight)))
+        let blockTop = holeRow.maxY + max(0, (room - line(numberSize) - line(labelSize)) / 2).rounded()
+        let numberRow = Rect(x: inner.x, y: blockTop, w: inner.w, h: line(numberSize))
+        let labelRow = Rect(x: inner.x, y: numberRow.maxY, w: inner.w, h: line(labelSize))
+        let sideSize = max(minimum, Layout.fontSize(Double(numberSize) * 0.35))
+        let numberW = Layout.textWidth("10", size: numberSize)
+        let sideW = Layout.textWidth("+", size: sideSize)
+        let mark = { (x: Double) in Span(x: x - sideW / 2, w: sideW) }
+        return [
+            RowBoxes(
+                frame: nameRow,
+                texts: [
+                    TextBox(
+                        name, .title, size: nameSize, Palette.textPrimary, span: inner, midY: nameRow.midY,
+                        align: .center, ellipsized: true)
+                ]),
+            RowBoxes(
+                frame: holeRow,
+                texts: [TextBox(hole, .body, size: holeSize, Palette.accent, span: inner, midY: holeRow.midY, align: .center)]
+            ),
+            RowBoxes(
+                frame: numberRow,
+                texts: [
+                    TextBox(
+                        minus, .score, size: sideSize, Palette.textSecondary, span: mark(width * 0.18),
+                        midY: numberRow.midY, align: .center),
+                    TextBox(
+                        "\(value)", .score, size: numberSize, color, span: Span(x: (width - numberW) / 2, w: numberW),
+                        midY: numberRow.midY, align: .center),
+                    TextBox(
+                        "+", .score, size: sideSize, Palette.textSecondary, span: mark(width * 0.82),
+                        midY: numberRow.midY, align: .center),
+                ]),
+            RowBoxes(
+                frame: labelRow,
+                texts: [TextBox(label, .title, size: labelSize, color, span: inner, midY: labelRow.midY, align: .center)]),
+        ]
+    }
+}

@@ -238,3 +238,62 @@ extension KioskState {
         return texts
     }
 }
+
+// MARK: Layout
+
+/// The hole card's geometry: the ticker, the header and the rows' height (the rows scroll as
+/// `HoleCardGeometry`, in Layout.swift: the history screens' rows do too).
+extension Layout {
+    /// The condensed standings ticker (the seeds' floating pill).
+    public var ticker: Rect {
+        Rect(x: margin, y: margin / 2, w: width - 2 * margin, h: (height * 0.075).rounded())
+    }
+
+    public var holeHeader: Rect {
+        Rect(x: margin, y: ticker.maxY + margin / 2, w: width - 2 * margin, h: (height * 0.12).rounded())
+    }
+
+    /// The hole card's header as boxes: "Hole 4" large, "Par 3" beside it, and the course
+    /// name right-aligned in what is left, ellipsized. Sized by the header's height but capped
+    /// by the panel's width: on a portrait panel the height alone ran the three into each
+    /// other (the layout check catches it).
+    public func holeHeaderBoxes(hole: String, par: String, course: String) -> RowBoxes {
+        let header = holeHeader
+        let scale = min(1, width * 0.09 / (header.h * 0.62))
+        let size = { (fraction: Double) in max(self.minimumTextSize, Layout.fontSize(header.h * fraction * scale)) }
+        let (holeSize, parSize, courseSize) = (size(0.62), size(0.36), size(0.3))
+        let holeSpan = Span(x: header.x, w: Layout.textWidth(hole, size: holeSize))
+        let parSpan = Span(x: holeSpan.maxX + margin, w: Layout.textWidth(par, size: parSize))
+        let courseW = max(0, min(width * 0.35, header.maxX - parSpan.maxX - margin))
+        return RowBoxes(
+            frame: header,
+            texts: [
+                TextBox(hole, .title, size: holeSize, Palette.textPrimary, span: holeSpan, midY: header.midY),
+                TextBox(par, .body, size: parSize, Palette.accent, span: parSpan, midY: header.midY),
+                TextBox(
+                    course, .body, size: courseSize, Palette.textSecondary,
+                    span: Span(x: header.maxX - courseW, w: courseW), midY: header.midY, align: .right, ellipsized: true),
+            ])
+    }
+
+    public var holeRowsArea: Rect {
+        Rect(
+            x: margin, y: holeHeader.maxY + margin / 2, w: width - 2 * margin,
+            h: footer.y - holeHeader.maxY - margin)
+    }
+
+    /// A hole card row holds two lines (name, then total) at the minimum size, and is tappable.
+    public var holeCardMinimumRowHeight: Double {
+        let lines = Double(minimumTextSize) * 2 * Layout.lineHeight + 4
+        return max(Layout.touchTarget, (lines / 0.92).rounded(.up))
+    }
+
+    /// Slot to slot: the rows share the area, at most 14% of the height, never under the minimum.
+    public func holeRowHeight(rows: Int) -> Double {
+        max(holeCardMinimumRowHeight, min(holeRowsArea.h / Double(max(rows, 1)), height * 0.14).rounded(.down))
+    }
+
+    public func holeCard(rows: Int) -> HoleCardGeometry {
+        twoLineRows(rows: rows, pitch: holeRowHeight(rows: rows), in: holeRowsArea, nameShare: 0.4, scoreShare: 0.56)
+    }
+}

@@ -97,3 +97,176 @@ extension KioskState {
         (now / settings.boardPageInterval + 1) * settings.boardPageInterval
     }
 }
+
+// MARK: Layout
+
+/// The summary card's geometry: its rows, their pages (the board's rule) and its QR code.
+extension Layout {
+    /// The summary card's standings as boxes: rows share the room between the title block and
+    /// the meta line, never under the minimums; past them, one page (`summaryPages`).
+    public struct SummaryBoxes: Sendable, Equatable {
+        public struct Row: Sendable, Equatable {
+            public var standing: Standing
+            public var badge: Rect
+            public var boxes: RowBoxes
+        }
+        /// Where the title block ends and the rows begin.
+        public var top: Double
+        public var rowHeight: Double
+        public var card: Span
+        public var rows: [Row]
+        public var more: RowBoxes?
+        /// The middle of the meta line under the rows.
+        public var metaY: Double
+        public var metaHeight: Double
+        /// Where the summary page's QR code goes (whole-pixel modules fit inside it) and
+        /// the caption under it; nil without a link.
+        public var qr: QRBox?
+    }
+
+    /// A QR code's square and the caption under it.
+    public struct QRBox: Sendable, Equatable {
+        public var square: Rect
+        public var caption: TextBox
+    }
+
+    public var summaryTitleSize: Int { Layout.fontSize(height * 0.075) }
+
+    /// A summary row is tappable and holds its name at the minimum size (half the row).
+    public var summaryMinimumRowHeight: Double { max(Layout.touchTarget, Double(minimumTextSize) * 2) }
+
+    /// The summary's pages when its rows do not fit at the minimums: the board's rule (leaders
+    /// pinned, the rest rotating, "9–14 of 20" in the last slot), so no one vanishes from it.
+    public func summaryPages(
+        _ standings: [Standing], heading: Bool, qr: Bool = false, rowsPerPage: Int? = nil
+    )
+        -> BoardPages
+    {
+        let (_, pitch, available) = summaryRoom(standings.count, heading: heading, qr: qr)
+        let slots = max(1, Int(available / pitch))
+        return Layout.pages(standings, slots: slots, rowsPerPage: rowsPerPage)
+    }
+
+    /// Where the summary's rows begin, their pitch, and the height they share.
+    func summaryRoom(_ count: Int, heading: Bool, qr: Bool) -> (top: Double, pitch: Double, available: Double) {
+        let title = Double(summaryTitleSize)
+        let caption = Double(captionFont)
+        let top = margin + title * 0.7 + (heading ? caption * 1.4 : 0) + title * 0.85 + caption * 1.5
+        // In portrait the QR code goes under the rows and takes its height from them.
+        let below = qr && !summaryQRBeside ? summaryQRSide + caption * 3 : 0
+        let available = footer.y - top - caption * 2.4 - margin - below
+        let pitch = max(summaryMinimumRowHeight, min(available / Double(max(count, 1)), height * 0.1).rounded(.down))
+        return (top, pitch, available)
+    }
+
+    /// The summary card's width: the rows read as a card, not a stripe across a wide panel.
+    var summaryCardWidth: Double { min(width - 2 * margin, max(height * 1.1, width * 0.6)) }
+
+    /// Whether the QR code stands beside the card (a landscape panel) or under it.
+    var summaryQRBeside: Bool { width >= height * 1.2 }
+
+    /// The QR code's square: beside the card it takes the room the card leaves (a third of
+    /// the height at least, so the 800×480 panel's code still scans from an arm's length);
+    /// under it, two fifths of the width.
+    var summaryQRSide: Double {
+        if summaryQRBeside {
+            let room = width - 3 * margin - summaryCardWidth
+            return min(max(room, height / 3), height * 0.5).rounded(.down)
+        }
+        return min(width * 0.5, height * 0.25).rounded(.down)
+    }
+
+    public func summaryBoxes(
+        _ standings: [Standing], heading: Bool, minus: String, page: Int = 0, qr: Bool = false,
+        rowsPerPage: Int? = nil, guests: Set<UUID> = []
+    ) -> SummaryBoxes {
+        let caption = Double(captionFont)
+        let beside = qr && summaryQRBeside
+        // Beside a QR code the card moves left and gives up what the code needs.
+        let cardW = beside ? min(summaryCardWidth, width - 3 * margin - summaryQRSide) : summaryCardWidth
+        let card = Span(x: beside ? margin : (width - cardW) / 2, w: cardW)
+        let metaH = caption * 2.4
+        let count = standings.count
+        let (top, pitch, _) = summaryRoom(count, heading: heading, qr: qr)
+        let pages = summaryPages(standings, heading: heading, qr: qr, rowsPerPage: rowsPerPage)
+        let onShow = Array(0..<pages.pinned) + Array(pages.rotating(page: page))
+        let minimum = minimumTextSize
+        // As on the board: in portrait the card's width, not the row, bounds the text.
+        let unit = min(pitch, card.w / 10)
+        let positionSize = max(minimum, Layout.fontSize(unit * 0.36))
+        let nameSize = max(minimum, Layout.fontSize(unit * 0.46))
+        let strokesSize = max(minimum, Layout.fontSize(unit * 0.26))
+        let scoreSize = max(minimum, Layout.fontSize(unit * 0.5))
+        var rows: [SummaryBoxes.Row] = []
+        for (index, standing) in onShow.map({ standings[$0] }).enumerated() {
+            let rect = Rect(x: card.x, y: top + Double(index) * pitch, w: card.w, h: pitch - Layout.rowGap(pitch))
+            let pad = rect.h * 0.3
+            // The badge is a circle until "T14" needs a pill.
+            let badgeW = max(rect.h * 0.7, Layout.textWidth("T100", size: positionSize) + rect.h * 0.2).rounded()
+            let badge = Rect(
+                x: (rect.x + rect.h * 0.2).rounded(), y: (rect.y + rect.h * 0.15).rounded(), w: badgeW,
+                h: (rect.h * 0.7).rounded())
+            let medal: RGB? =
+                standing.position == 1 ? Palette.accent : (standing.position ?? 99) <= 3 ? Palette.textPrimary : nil
+            let scoreW = Layout.textWidth("+12", size: scoreSize)
+            let score = Span(x: rect.maxX - pad - scoreW, w: scoreW)
+            // A guest is marked where the strokes are said (issue 14): "guest · 31 strokes".
+            let strokesText =
+                (guests.contains(standing.participantID) ? "guest · " : "")
+                + (standing.status == .dnf ? "DNF · \(standing.strokes) strokes" : "\(standing.strokes) strokes")
+            // Right-aligned, so each row's own width keeps the column straight.
+            let strokesW = Layout.textWidth(strokesText, size: strokesSize)
+            let strokes = Span(x: score.x - pad - strokesW, w: strokesW)
+            let nameX = badge.maxX + rect.h * 0.3
+            let texts = [
+                TextBox(
+                    standing.positionLabel, .title, size: positionSize, medal ?? Palette.textSecondary,
+                    span: Span(x: badge.x, w: badge.w), midY: badge.midY, align: .center),
+                TextBox(
+                    standing.name, .title, size: nameSize, Palette.textPrimary,
+                    span: Span(x: nameX, w: max(0, strokes.x - pad - nameX)), midY: rect.midY, ellipsized: true),
+                TextBox(
+                    strokesText, .body, size: strokesSize, Palette.textSecondary, span: strokes, midY: rect.midY,
+                    align: .right),
+                TextBox(
+                    ScoreFormat.toPar(standing.toPar, minus: minus), .score, size: scoreSize,
+                    Palette.toPar(standing.toPar), span: score, midY: rect.midY, align: .right),
+            ]
+            rows.append(.init(standing: standing, badge: badge, boxes: RowBoxes(frame: rect, texts: texts)))
+        }
+        var more: RowBoxes?
+        if let indicator = pages.indicator(page: page) {
+            let rect = Rect(x: card.x, y: top + Double(rows.count) * pitch, w: card.w, h: pitch - Layout.rowGap(pitch))
+            more = RowBoxes(
+                frame: rect,
+                texts: [
+                    TextBox(
+                        indicator, .body, size: strokesSize,
+                        Palette.textSecondary, span: Span(x: rect.x, w: rect.w), midY: rect.midY, align: .center,
+                        ellipsized: true)
+                ])
+        }
+        let used = Double(rows.count + (more == nil ? 0 : 1))
+        let metaY = top + used * pitch + metaH / 2
+        var code: QRBox?
+        if qr {
+            let side = summaryQRSide
+            let square =
+                beside
+                ? Rect(
+                    x: (card.maxX + margin + (width - margin - card.maxX - margin - side) / 2).rounded(.down), y: top, w: side,
+                    h: side)
+                : Rect(x: ((width - side) / 2).rounded(.down), y: (metaY + caption * 1.5).rounded(.down), w: side, h: side)
+            // Beside the card, as wide as its column; under it, as wide as the card.
+            let span = beside ? Span(x: square.x - margin / 2, w: square.w + margin) : card
+            code = QRBox(
+                square: square,
+                caption: TextBox(
+                    "Scan for the summary", .body, size: max(minimumTextSize, captionFont), Palette.textSecondary,
+                    span: span, midY: square.maxY + caption, align: .center, ellipsized: true)
+            )
+        }
+        return SummaryBoxes(
+            top: top, rowHeight: pitch, card: card, rows: rows, more: more, metaY: metaY, metaHeight: metaH, qr: code)
+    }
+}
