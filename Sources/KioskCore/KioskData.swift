@@ -1,0 +1,79 @@
+import Foundation
+import HyzerKit
+
+/// What the kiosk knows of the world, read from the store by the shell.
+public struct KioskData: Sendable, Equatable {
+    /// The round the screens act on, if any: the newest active one, or the one picked at the
+    /// round chooser (`KioskState.focus(on:now:)`), which stays in front while it is played.
+    public var round: RoundSnapshot?
+    /// The other rounds being played, newest first (issue 9: two cards on the course). Empty
+    /// in the common one-round case, so a reload compares and copies nothing more than before.
+    public var otherRounds: [RoundSnapshot]
+    /// The most recently completed round, for the summary card.
+    public var lastCompleted: RoundSnapshot?
+    public var courses: [Course]
+    public var players: [Player]
+    /// This kiosk's device id, so the resolve screen can say "this kiosk" for its own scores.
+    public var deviceID: String?
+
+    public init(
+        round: RoundSnapshot? = nil, lastCompleted: RoundSnapshot? = nil, courses: [Course] = [], players: [Player] = [],
+        deviceID: String? = nil, otherRounds: [RoundSnapshot] = []
+    ) {
+        self.round = round
+        self.otherRounds = otherRounds
+        self.lastCompleted = lastCompleted
+        self.courses = courses
+        self.players = players
+        self.deviceID = deviceID
+    }
+
+    /// A display name for whoever reported a score.
+    public func name(of id: UUID) -> String? {
+        round?.round.participant(id)?.name ?? players.first { $0.id == id }?.displayName
+            ?? otherRounds.lazy.compactMap { $0.round.participant(id)?.name }.first
+    }
+
+    /// Every round being played, newest first: the chooser's rows, the board's course panel.
+    public var rounds: [RoundSnapshot] {
+        guard let round else { return otherRounds }
+        guard !otherRounds.isEmpty else { return [round] }
+        return ([round] + otherRounds).sorted(by: Self.newestFirst)
+    }
+
+    /// The same rounds with round `id` as the one acted on; nil when none has that id.
+    public func focused(on id: UUID) -> KioskData? {
+        if round?.round.id == id { return self }
+        guard let index = otherRounds.firstIndex(where: { $0.round.id == id }) else { return nil }
+        var copy = self
+        let chosen = copy.otherRounds.remove(at: index)
+        if let round { copy.otherRounds = (copy.otherRounds + [round]).sorted(by: Self.newestFirst) }
+        copy.round = chosen
+        return copy
+    }
+
+    /// Fresh data from the store (newest round in front) with the round `old` had in front
+    /// kept there, so a round another device starts never takes the board or the card from
+    /// the group using this kiosk. A round this kiosk just started (its own write,
+    /// `.localScore`, a round `old` did not have) comes to the front. With one round: `self`.
+    public func keepingInFront(of old: KioskData, trigger: StandingsTrigger) -> KioskData {
+        guard !otherRounds.isEmpty, let front = old.round?.round.id, round?.round.id != front else { return self }
+        if trigger == .localScore, let newest = round, !old.rounds.contains(where: { $0.round.id == newest.round.id }) {
+            return self
+        }
+        return focused(on: front) ?? self
+    }
+
+    /// The store's order (`activeRounds`), with the id to settle a tie the same way everywhere.
+    static func newestFirst(_ a: RoundSnapshot, _ b: RoundSnapshot) -> Bool {
+        (a.round.createdAt, a.round.id.uuidString) > (b.round.createdAt, b.round.id.uuidString)
+    }
+}
+
+extension RoundSnapshot {
+    /// How far the group is: holes from the first that everyone has a score on ("thru 4").
+    public var thru: Int {
+        let scorecard = scorecard
+        return (course.holes.first { !scorecard.isHoleComplete($0) } ?? course.holeCount + 1) - 1
+    }
+}
