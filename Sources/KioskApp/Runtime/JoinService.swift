@@ -8,21 +8,6 @@ import Logging
 import ServiceLifecycle
 import Synchronization
 
-/// The kiosk's sync, wherever it comes from: the service started with the kiosk when it
-/// was enrolled, or the one `JoinService` starts once it joins. Local writes are pushed by
-/// whichever is there, so joining needs no restart.
-public final class SyncSlot: Sendable {
-    private let service = Mutex<SyncService?>(nil)
-
-    public init() {}
-
-    func set(_ new: SyncService) { service.withLock { $0 = new } }
-
-    var isSet: Bool { service.withLock { $0 != nil } }
-
-    public func localWrite() { service.withLock { $0 }?.localWrite() }
-}
-
 /// Joining a group from the kiosk's screen (RFC 8628 device authorization): on each
 /// request (the menu's "Join a group", or a press for a new code) it asks the server for a
 /// code, reports it to the screen, polls at the server's interval on the injected clock,
