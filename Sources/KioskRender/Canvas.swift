@@ -3,12 +3,6 @@ import CSDL2TTF
 import Foundation
 import KioskCore
 
-public struct RenderError: Error, CustomStringConvertible {
-    public var description: String
-    init(_ what: String) { description = "\(what): \(String(cString: SDL_GetError()))" }
-    init(message: String) { description = message }
-}
-
 /// Drawing primitives over one SDL renderer, with the text-texture cache.
 ///
 /// Text is rasterized once per (face, size, string, colour): a colour baked in keeps SDL's
