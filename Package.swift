@@ -235,10 +235,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // Drawing: every screen's pixels against Tests/Fixtures/screens.sha256.
+        // Drawing, with KioskRender alone: every screen's pixels against
+        // Tests/Fixtures/screens.sha256, the text cache, names in any script, the console's
+        // scanout, the display's wait. HyzerTestSupport for its off-the-pool waits.
         .testTarget(
             name: "KioskRenderTests",
-            dependencies: ["KioskRender", "KioskCore", "HyzerKit", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "KioskRender", "KioskCore", "HyzerKit", "HyzerTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "HyzerServerTests",

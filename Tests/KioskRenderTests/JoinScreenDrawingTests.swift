@@ -4,8 +4,6 @@ import KioskCore
 import KioskRender
 import Testing
 
-@testable import KioskApp
-
 /// The join screen as drawn: the code big enough to read from 3 m, inside the screen, at
 /// the desk's 1920×1080 and the Pi panel's 800×480. The PNGs are left in the temporary
 /// directory (and copied to `HYZER_SNAPSHOT_DIR` when set, as docs/screens gets them).
