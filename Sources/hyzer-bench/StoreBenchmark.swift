@@ -93,8 +93,3 @@ enum StoreBenchmark {
         ])
     }
 }
-
-struct BenchError: Error, CustomStringConvertible {
-    var description: String
-    init(_ text: String) { description = text }
-}

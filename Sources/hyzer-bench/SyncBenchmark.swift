@@ -241,17 +241,3 @@ enum SyncBenchmark {
         return Double(total) / seconds
     }
 }
-
-extension SyncEngine {
-    /// Runs the engine's service in a task, as the kiosk's ServiceGroup does; `stop()`
-    /// on the task ends it.
-    func launch() -> Task<Void, Never> { Task { try? await self.run() } }
-}
-
-extension Task where Success == Void, Failure == Never {
-    /// Cancels the run and waits for it to return.
-    func stop() async {
-        cancel()
-        await value
-    }
-}
