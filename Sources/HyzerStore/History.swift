@@ -62,8 +62,9 @@ extension StoreRead where Value == HistoryPage {
     }
 }
 
-/// One line of round history (FR59).
-public struct RoundSummary: Sendable, Hashable {
+/// A completed round as the history list names it (FR59): its course, when, how many played.
+/// (Not the server's `RoundSummary`, a shared round's whole card.)
+public struct CompletedRound: Sendable, Hashable {
     public var id: UUID
     public var courseName: String
     public var status: RoundStatus
@@ -72,7 +73,7 @@ public struct RoundSummary: Sendable, Hashable {
     public var participantCount: Int
 }
 
-extension StoreRead where Value == [RoundSummary] {
+extension StoreRead where Value == [CompletedRound] {
     /// FR59: completed rounds, newest first. A completed round without score events is a
     /// discarded one (`discardRound`) and is left out: `scored_rounds` (above) holds
     /// the rounds that have events, and `rounds_history` reads them in order.
@@ -93,7 +94,7 @@ extension StoreRead where Value == [RoundSummary] {
                     ORDER BY COALESCE(r.completed_at, r.created_at) DESC, r.id DESC LIMIT ?
                     """, arguments: [limit], cached: true)
             return try Row.fetchAll(db, request).map { row in
-                RoundSummary(
+                CompletedRound(
                     id: row[RoundRow.Columns.id], courseName: row["course_name"],
                     status: RoundStatus(rawValue: row[RoundRow.Columns.status]) ?? .completed,
                     createdAt: Date(timeIntervalSince1970: row[RoundRow.Columns.createdAt]),
@@ -136,5 +137,5 @@ extension HyzerDatabase {
     public func historyPage(after cursor: HistoryCursor? = nil, limit: Int = 25) throws -> HistoryPage {
         try read(.historyPage(after: cursor, limit: limit))
     }
-    public func history(limit: Int = 500) throws -> [RoundSummary] { try read(.history(limit: limit)) }
+    public func history(limit: Int = 500) throws -> [CompletedRound] { try read(.history(limit: limit)) }
 }

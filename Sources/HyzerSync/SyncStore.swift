@@ -50,7 +50,10 @@ public struct PullApplyResult: Sendable, Equatable {
     public init() {}
 }
 
-public struct RecordKey: Sendable, Hashable {
+/// One version of one record, by its wire kind: what the outbox claims, the server
+/// acknowledges and the domain store stops marking pending (HyzerStore's `ChangeKey` on the
+/// wire's side).
+public struct RecordVersionKey: Sendable, Hashable {
     public var kind: RecordKind
     public var id: UUID
     public var version: UUID
@@ -67,7 +70,7 @@ public struct RecordKey: Sendable, Hashable {
 public struct OutboxItem: Sendable, Hashable {
     public var record: SyncRecord
     public var attempts: Int
-    public var key: RecordKey { RecordKey(kind: record.kind, id: record.id, version: record.version) }
+    public var key: RecordVersionKey { RecordVersionKey(kind: record.kind, id: record.id, version: record.version) }
 }
 
 public struct FailedRecord: Sendable, Hashable {
@@ -80,7 +83,7 @@ public struct ReconcileResult: Sendable, Equatable {
     public var enqueued = 0
     /// Pending in the domain store but already synced in the outbox: a crash came between
     /// the two acknowledgements. The caller clears them in the domain store.
-    public var alreadySynced: [RecordKey] = []
+    public var alreadySynced: [RecordVersionKey] = []
 }
 
 extension ChangeKind {
@@ -166,7 +169,7 @@ enum SyncStore {
     /// (`advancePastOwnPush`). False when the cursor has another epoch than the answer's:
     /// the server lost its database, and the next pull must start over.
     static func pushAnswered(
-        acknowledging synced: [RecordKey], stream: String, epoch: String, createdSeqs: [Int64], head: Int64
+        acknowledging synced: [RecordVersionKey], stream: String, epoch: String, createdSeqs: [Int64], head: Int64
     ) -> StoreWrite<Bool> {
         .changeLedger { ledger in
             if !synced.isEmpty { try ledger.acknowledge(synced.map(\.change)) }
@@ -212,7 +215,7 @@ enum SyncStore {
 
     /// The server has these versions durably: they stop being pending. A record changed
     /// since (another version) stays pending.
-    static func acknowledge(_ keys: [RecordKey]) -> StoreWrite<Void> {
+    static func acknowledge(_ keys: [RecordVersionKey]) -> StoreWrite<Void> {
         .changeLedger { ledger in try ledger.acknowledge(keys.map(\.change)) }
     }
 
@@ -341,7 +344,7 @@ enum SyncStore {
             let record = item.record
             if let existing = try outbox.entry(record.id), existing.version == record.version {
                 if existing.status == .synced {
-                    result.alreadySynced.append(RecordKey(kind: record.kind, id: record.id, version: record.version))
+                    result.alreadySynced.append(RecordVersionKey(kind: record.kind, id: record.id, version: record.version))
                 }
                 continue
             }
@@ -378,14 +381,14 @@ enum SyncStore {
     /// Records the server's answers. Only rows still inFlight *with the answered version*
     /// change: a newer local version enqueued meanwhile stays pending. Returns the keys
     /// that are now synced, for `acknowledge`.
-    static func complete(_ results: [PushResult]) -> StoreWrite<[RecordKey]> {
+    static func complete(_ results: [PushResult]) -> StoreWrite<[RecordVersionKey]> {
         .outbox { outbox in
-            var synced: [RecordKey] = []
+            var synced: [RecordVersionKey] = []
             for r in results {
                 switch r.status {
                 case .created, .duplicate:
                     try outbox.markSynced(r.id, version: r.version, serverSeq: r.seq)
-                    synced.append(RecordKey(kind: r.kind, id: r.id, version: r.version))
+                    synced.append(RecordVersionKey(kind: r.kind, id: r.id, version: r.version))
                 case .rejected:
                     try outbox.markFailed(r.id, version: r.version, reason: r.reason ?? "rejected")
                 }
@@ -395,7 +398,7 @@ enum SyncStore {
     }
 
     /// A push that got no answer: its rows go back to pending for a retry.
-    static func release(_ keys: [RecordKey], error: String) -> StoreWrite<Void> {
+    static func release(_ keys: [RecordVersionKey], error: String) -> StoreWrite<Void> {
         .outbox { outbox in
             for key in keys { try outbox.release(key.id, version: key.version, error: error) }
         }
@@ -446,7 +449,7 @@ extension HyzerDatabase {
 
     public func pendingSyncCount() throws -> Int { try read(SyncStore.pendingCount) }
 
-    public func acknowledgeSynced(_ keys: [RecordKey]) throws {
+    public func acknowledgeSynced(_ keys: [RecordVersionKey]) throws {
         guard !keys.isEmpty else { return }
         try write(SyncStore.acknowledge(keys))
     }
@@ -461,9 +464,9 @@ extension HyzerDatabase {
 
     public func claimOutbox(limit: Int) throws -> [OutboxItem] { try write(SyncStore.claim(limit: limit)) }
 
-    public func completeOutbox(_ results: [PushResult]) throws -> [RecordKey] { try write(SyncStore.complete(results)) }
+    public func completeOutbox(_ results: [PushResult]) throws -> [RecordVersionKey] { try write(SyncStore.complete(results)) }
 
-    public func releaseInFlight(_ keys: [RecordKey], error: String) throws {
+    public func releaseInFlight(_ keys: [RecordVersionKey], error: String) throws {
         try write(SyncStore.release(keys, error: error))
     }
 

@@ -32,7 +32,7 @@ import Testing
 
         // A change while v1 is "in flight": the ack of v1 must not clear the change.
         try s.db.saveCourse(try Course(id: course.id, name: "Nine Renamed", holeCount: 9))
-        try s.db.acknowledgeSynced([RecordKey(kind: .course, id: course.id, version: courseV1.version)])
+        try s.db.acknowledgeSynced([RecordVersionKey(kind: .course, id: course.id, version: courseV1.version)])
         pending = try s.db.pendingSyncRecords()
         let courseV2 = try #require(pending.first { $0.record.kind == .course }).record
         #expect(courseV2.version != courseV1.version)
@@ -41,7 +41,7 @@ import Testing
             return
         }
         #expect(c.name == "Nine Renamed")
-        try s.db.acknowledgeSynced(pending.map { RecordKey(kind: $0.record.kind, id: $0.record.id, version: $0.record.version) })
+        try s.db.acknowledgeSynced(pending.map { RecordVersionKey(kind: $0.record.kind, id: $0.record.id, version: $0.record.version) })
         #expect(try s.db.pendingSyncCount() == 0)
 
         // Rounds: participants and status changes are new versions too; events follow.
@@ -140,7 +140,7 @@ import Testing
         try s.db.saveCourse(try course())
         try s.db.adoptSyncStream(Self.stream, epoch: "e1")
         let pending = try s.db.pendingSyncRecords()
-        try s.db.acknowledgeSynced(pending.map { RecordKey(kind: $0.record.kind, id: $0.record.id, version: $0.record.version) })
+        try s.db.acknowledgeSynced(pending.map { RecordVersionKey(kind: $0.record.kind, id: $0.record.id, version: $0.record.version) })
         #expect(try s.db.pendingSyncCount() == 0)
         #expect(try s.db.adoptSyncStream(Self.stream, epoch: "e1") == false)
         #expect(try s.db.adoptSyncStream(Self.stream, epoch: "e2") == true)

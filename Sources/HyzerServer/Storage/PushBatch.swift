@@ -3,8 +3,9 @@ import GRDB
 import HyzerKit
 import HyzerSyncProtocol
 
-/// A record of a group's, by (kind, id): the key of its current version.
-struct RecordKey: Hashable, Sendable {
+/// A record of a group's, by (kind, id), whatever its version: the key of its current version.
+/// (A device names one version of a record with HyzerSync's `RecordVersionKey`.)
+struct RecordIdentity: Hashable, Sendable {
     var kind: String
     var id: UUID
 }

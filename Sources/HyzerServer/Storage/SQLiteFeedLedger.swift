@@ -22,11 +22,11 @@ struct SQLiteFeedLedger: FeedLedger {
         let statement = try db.cachedStatement(
             sql: "SELECT version, seq, payload FROM changes WHERE group_id = ? AND kind = ? AND record_id = ?")
         var stored: [StatementKey: FeedEntry] = [:]
-        var asked: Set<RecordKey> = []
+        var asked: Set<RecordIdentity> = []
         for record in records {
             let kind = record.kind.rawValue
             // Every stored version of the id comes back, once however many the batch names.
-            guard asked.insert(RecordKey(kind: kind, id: record.id)).inserted else { continue }
+            guard asked.insert(RecordIdentity(kind: kind, id: record.id)).inserted else { continue }
             let rows = try Row.fetchCursor(statement, arguments: [groupID, kind, record.id])
             while let row = try rows.next() {
                 stored[StatementKey(kind: kind, id: record.id, version: row[0])] = FeedEntry(seq: row[1], payload: row[2])
