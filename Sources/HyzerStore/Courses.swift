@@ -45,6 +45,13 @@ extension StoreWrite where Value == Int {
             return inserted
         }
     }
+
+    /// The shipped course file at `url` (`assets/courses.json`), seeded once per database
+    /// under its file name (see `seedCourses(_:marker:)`); the file is read here, before
+    /// the transaction. Returns how many courses were added.
+    public static func seedCourses(from url: URL) throws -> Self {
+        seedCourses(try SeedCourses.load(url), marker: url.lastPathComponent)
+    }
 }
 
 extension StoreRead where Value == [Course] {
@@ -79,20 +86,6 @@ extension StoreRead where Value == CourseUsage {
                 rounds: try rounds.fetchCount(db),
                 unfinished: try rounds.filter(RoundRow.Columns.status != RoundStatus.completed.rawValue).fetchCount(db))
         }
-    }
-}
-
-extension HyzerDatabase {
-    public func saveCourse(_ course: Course) throws { try write(.saveCourse(course)) }
-    public func deleteCourse(id: UUID) throws { try write(.deleteCourse(id: id)) }
-    public func courses() throws -> [Course] { try read(.courses) }
-    public func course(id: UUID) throws -> Course? { try read(.course(id: id)) }
-    public func courseUsage(id: UUID) throws -> CourseUsage { try read(.courseUsage(id: id)) }
-
-    /// Loads the shipped courses once per database (see `StoreWrite.seedCourses`).
-    @discardableResult
-    public func seedCoursesIfNeeded(from url: URL) throws -> Int {
-        try write(.seedCourses(try SeedCourses.load(url), marker: url.lastPathComponent))
     }
 }
 

@@ -132,10 +132,3 @@ enum History {
             cached: true)
     }
 }
-
-extension HyzerDatabase {
-    public func historyPage(after cursor: HistoryCursor? = nil, limit: Int = 25) throws -> HistoryPage {
-        try read(.historyPage(after: cursor, limit: limit))
-    }
-    public func history(limit: Int = 500) throws -> [CompletedRound] { try read(.history(limit: limit)) }
-}

@@ -18,10 +18,12 @@ import Synchronization
 /// events, locked participants) so no other writer, such as `hyzer score` in another
 /// process, can break them either. Reads are named `StoreRead`s that return domain values.
 ///
-/// Each named write is written once and runs either way: `write(_:)` synchronously
-/// (the CLI; the kiosk's main thread, which must show a saved score within a few ms) or
-/// `await write(_:)` from async code, where GRDB suspends instead of blocking a thread of
-/// the cooperative pool on the commit's fsync.
+/// The one way to call an operation is to run its value here: `try db.write(.recordScore(e))`,
+/// `try db.read(.activeRounds)`; there are no per-operation methods. Each named write is
+/// written once and runs either way: `write(_:)` synchronously (the kiosk's main thread,
+/// which must show a saved score within a few ms) or `try await db.write(_:)` from async
+/// code (the CLI's commands, sync, tests), where GRDB suspends instead of blocking a thread
+/// of the cooperative pool on the commit's fsync.
 public final class HyzerDatabase: Sendable {
     public static let domainFileName = "hyzer.sqlite"
     public static let operationalFileName = "sync.sqlite"
@@ -119,7 +121,7 @@ public final class HyzerDatabase: Sendable {
         // (issue 12), and the seed runs at a later start.
         if let assets, !db.isReadOnly {
             do {
-                try db.seedCoursesIfNeeded(from: assets.appendingPathComponent("courses.json"))
+                try db.write(.seedCourses(from: assets.appendingPathComponent("courses.json")))
             } catch let fault as StorageFault {
                 db.logger.warning("shipped courses not seeded yet: \(fault)")
             }
@@ -403,8 +405,8 @@ extension HyzerDatabase {
 
     private var context: StoreContext { StoreContext(deviceID: deviceID, now: clock.date) }
 
-    /// Runs a named write on the calling thread: for synchronous callers only (the CLI,
-    /// the kiosk's main thread). Async code uses the `await` overload.
+    /// Runs a named write on the calling thread: for synchronous callers only (the kiosk's
+    /// main thread). Async code uses the `await` overload.
     @discardableResult
     public func write<Value>(_ write: StoreWrite<Value>) throws -> Value {
         _ = reopenIfWritable()

@@ -14,8 +14,3 @@ extension StoreRead where Value == [Player] {
         StoreRead { db in try PlayerRow.order(Column("display_name").collating(.nocase)).fetchAll(db).map(Rows.player) }
     }
 }
-
-extension HyzerDatabase {
-    public func savePlayer(_ player: Player) throws { try write(.savePlayer(player)) }
-    public func players() throws -> [Player] { try read(.players) }
-}

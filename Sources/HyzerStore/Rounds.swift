@@ -112,50 +112,14 @@ extension StoreRead where Value == [Round] {
                 .fetchAll(db).map { try Rows.round($0, db) }
         }
     }
-
-    /// Rounds still in setup, newest first.
-    public static var roundsInSetup: Self {
-        StoreRead { db in
-            try RoundRow.filter(RoundRow.Columns.status == RoundStatus.setup.rawValue)
-                .order(RoundRow.Columns.createdAt.desc)
-                .fetchAll(db).map { try Rows.round($0, db) }
-        }
-    }
 }
 
 extension StoreRead where Value == RoundSnapshot {
     /// Round, course, events and aliases read in one transaction, so they agree.
     public static func snapshot(round id: UUID) -> Self { StoreRead { db in try HyzerDatabase.snapshot(id, db) } }
 }
+
 extension HyzerDatabase {
-    public func createRound(
-        courseID: UUID, organizerID: UUID, participants: [Participant] = [],
-        at date: Date? = nil
-    ) throws -> Round {
-        try write(.createRound(courseID: courseID, organizerID: organizerID, participants: participants, at: date))
-    }
-
-    public func addParticipant(_ participant: Participant, to roundID: UUID) throws -> Round {
-        try write(.addParticipant(participant, to: roundID))
-    }
-
-    public func removeParticipant(_ participantID: UUID, from roundID: UUID) throws -> Round {
-        try write(.removeParticipant(participantID, from: roundID))
-    }
-
-    public func startRound(_ roundID: UUID, at date: Date? = nil) throws -> Round { try write(.startRound(roundID, at: date)) }
-
-    public func finishRound(_ roundID: UUID, at date: Date? = nil) throws -> Round { try write(.finishRound(roundID, at: date)) }
-
-    public func discardRound(_ roundID: UUID, at date: Date? = nil) throws -> Round {
-        try write(.discardRound(roundID, at: date))
-    }
-
-    public func round(id: UUID) throws -> Round? { try read(.round(id: id)) }
-    public func activeRounds() throws -> [Round] { try read(.activeRounds) }
-    public func roundsInSetup() throws -> [Round] { try read(.roundsInSetup) }
-    public func snapshot(round id: UUID) throws -> RoundSnapshot { try read(.snapshot(round: id)) }
-
     static func snapshot(_ id: UUID, _ db: Database) throws -> RoundSnapshot {
         guard let round = try Rows.round(id: id, db) else { throw StoreError.notFound("round \(id)") }
         guard let course = try Rows.course(of: round, db) else {

@@ -145,18 +145,3 @@ extension StoreWrite where Value == ImportResult {
         }
     }
 }
-
-extension HyzerDatabase {
-    @discardableResult
-    public func recordScore(_ entry: ScoreEntry, at date: Date? = nil) throws -> RecordedScore {
-        try write(.recordScore(entry, at: date))
-    }
-
-    @discardableResult
-    public func resolveDiscrepancy(_ entry: ScoreEntry, at date: Date? = nil) throws -> RecordedScore {
-        try write(.resolveDiscrepancy(entry, at: date))
-    }
-
-    public func events(round: UUID) throws -> [ScoreEvent] { try read(.events(round: round)) }
-    public func importEvents(_ events: [ScoreEvent]) throws -> ImportResult { try write(.importEvents(events)) }
-}

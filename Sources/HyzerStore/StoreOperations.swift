@@ -13,7 +13,8 @@ enum StoreTarget: Sendable { case domain, operational }
 
 /// A named write of the store: one transaction that keeps its invariants. Built by the
 /// store's own static functions (`.recordScore(_:)`, `.changeLedger { … }`), run with
-/// `HyzerDatabase.write(_:)`, synchronously or with `await`.
+/// `HyzerDatabase.write(_:)`, synchronously or with `await`: the one way to call a write
+/// (docs/architecture.md, "One way to call the store").
 public struct StoreWrite<Value: Sendable>: Sendable {
     typealias Target = StoreTarget
     let target: Target
@@ -25,7 +26,8 @@ public struct StoreWrite<Value: Sendable>: Sendable {
     }
 }
 
-/// A named read of the store, in one read transaction so what it returns agrees.
+/// A named read of the store, in one read transaction so what it returns agrees; run with
+/// `HyzerDatabase.read(_:)`, synchronously or with `await`.
 public struct StoreRead<Value: Sendable>: Sendable {
     let target: StoreTarget
     let body: @Sendable (Database) throws -> Value

@@ -43,11 +43,12 @@ struct Discrepancies: AsyncParsableCommand {
 
     func run() async throws {
         let db = try data.open()
-        let rounds = try round.map { [try DeviceLookup.round($0, in: db)] } ?? db.activeRounds()
+        let rounds: [Round]
+        if let round { rounds = [try DeviceLookup.round(round, in: db)] } else { rounds = try await db.read(.activeRounds) }
         var cells: [Cell] = []
         for round in rounds {
             let snapshot: RoundSnapshot
-            do { snapshot = try db.snapshot(round: round.id) } catch { throw CommandFailure(error) }
+            do { snapshot = try await db.read(.snapshot(round: round.id)) } catch { throw CommandFailure(error) }
             cells += Self.cells(of: snapshot, thisDevice: db.deviceID)
         }
         if json {

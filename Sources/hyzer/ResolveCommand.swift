@@ -5,7 +5,7 @@ import HyzerStore
 import HyzerSync
 
 /// `hyzer resolve`: the same single event the kiosk's resolve screen writes
-/// (`HyzerDatabase.resolveDiscrepancy`, reported by the round's organizer as there), then a
+/// (`.resolveDiscrepancy`, reported by the round's organizer as there), then a
 /// sync when the device is enrolled, as `hyzer score` does.
 struct Resolve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,7 +18,7 @@ struct Resolve: AsyncParsableCommand {
         let (db, round) = try options.open()
         let (who, hole, strokes) = (try DeviceLookup.participant(cell.participant, in: round), cell.hole, cell.strokes)
         // Said with the name, before the store's own refusal (which only knows ids).
-        let open = try db.snapshot(round: round.id).scorecard.discrepancies
+        let open = try await db.read(.snapshot(round: round.id)).scorecard.discrepancies
         guard open.contains(where: { $0.cell == ScoreCell(participantID: who.id, hole: hole) }) else {
             let list = open.map { "\(round.participant($0.cell.participantID)?.name ?? "?") hole \($0.cell.hole)" }
             throw CommandFailure(
@@ -27,10 +27,11 @@ struct Resolve: AsyncParsableCommand {
         }
         let recorded: RecordedScore
         do {
-            recorded = try db.resolveDiscrepancy(
-                ScoreEntry(
-                    roundID: round.id, participantID: who.id, hole: hole, strokes: strokes, reportedBy: round.organizerID,
-                    deviceName: ServerLink.enrolledName(in: db.directory)))
+            recorded = try await db.write(
+                .resolveDiscrepancy(
+                    ScoreEntry(
+                        roundID: round.id, participantID: who.id, hole: hole, strokes: strokes, reportedBy: round.organizerID,
+                        deviceName: ServerLink.enrolledName(in: db.directory))))
         } catch { throw CommandFailure(error) }
         print(
             "resolved \(who.name), hole \(hole): \(strokes) (supersedes \(recorded.event.supersedes.count)); event \(recorded.event.id.uuidString)"

@@ -30,7 +30,7 @@ struct RoundCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             let course = try DeviceLookup.course(self.course, in: db)
-            let registered = try db.players()
+            let registered = try await db.read(.players)
             let names = (players ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter {
                 !$0.isEmpty
             }
@@ -54,8 +54,9 @@ struct RoundCommand: AsyncParsableCommand {
             // start cannot be refused.
             let round: Round
             do {
-                let created = try db.createRound(courseID: course.id, organizerID: organizer.id, participants: participants)
-                round = try db.startRound(created.id)
+                let created = try await db.write(
+                    .createRound(courseID: course.id, organizerID: organizer.id, participants: participants))
+                round = try await db.write(.startRound(created.id))
             } catch {
                 throw CommandFailure(error)
             }
@@ -79,7 +80,7 @@ struct RoundCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             let round = try DeviceLookup.round(self.round, in: db)
-            do { _ = try db.finishRound(round.id) } catch { throw CommandFailure(error) }
+            do { _ = try await db.write(.finishRound(round.id)) } catch { throw CommandFailure(error) }
             print("finished round \(round.id.uuidString)")
             await syncAfterLocalWrite(db, skip: noSync)
         }
@@ -119,7 +120,7 @@ struct RoundCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (db, round) = try options.open()
-            do { _ = try db.discardRound(round.id) } catch { throw CommandFailure(error) }
+            do { _ = try await db.write(.discardRound(round.id)) } catch { throw CommandFailure(error) }
             print("discarded round \(round.id.uuidString)")
             await options.finish(db)
         }

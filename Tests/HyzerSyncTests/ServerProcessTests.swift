@@ -94,7 +94,7 @@ import Testing
         try await server.kill()
         let interrupted = await pushing.result
         #expect(throws: (any Error).self) { try interrupted.get() }
-        let pendingAfterKill = try db.pendingSyncCount()
+        let pendingAfterKill = try await db.read(.pendingSyncCount)
         #expect(pendingAfterKill > 0)
 
         server = try await ServerProcess(dir: dir, port: port)
@@ -102,7 +102,7 @@ import Testing
         let report = try await engine.syncNow()
         #expect(report.rejected.isEmpty)
         #expect(report.epochChanged == false)
-        #expect(try db.pendingSyncCount() == 0)
+        #expect(try await db.read(.pendingSyncCount) == 0)
         #expect(try await server.terminate() == 0, "SIGTERM should exit cleanly")
 
         let after = try SQLiteStorage(directory: dir)

@@ -126,24 +126,26 @@ final class TestDevice: @unchecked Sendable {
 
     /// A started round on the first seeded 18-hole course.
     func startRound(_ names: [String]) throws -> Round {
-        let course = try #require(try db.courses().first { $0.holeCount == 18 })
+        let course = try #require(try db.read(.courses).first { $0.holeCount == 18 })
         let players = try names.map { try Player(displayName: $0) }
-        for p in players { try db.savePlayer(p) }
-        let round = try db.createRound(
-            courseID: course.id, organizerID: players[0].id,
-            participants: players.map(Participant.registered))
-        return try db.startRound(round.id)
+        for p in players { try db.write(.savePlayer(p)) }
+        let round = try db.write(
+            .createRound(
+                courseID: course.id, organizerID: players[0].id,
+                participants: players.map(Participant.registered)))
+        return try db.write(.startRound(round.id))
     }
 
     @discardableResult
     func score(_ round: Round, _ participant: Int, hole: Int, _ strokes: Int, at date: Date = Date()) throws -> RecordedScore {
-        try db.recordScore(
-            ScoreEntry(
-                roundID: round.id, participantID: round.participants[participant].id, hole: hole,
-                strokes: strokes, reportedBy: round.participants[participant].id), at: date)
+        try db.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: round.id, participantID: round.participants[participant].id, hole: hole,
+                    strokes: strokes, reportedBy: round.participants[participant].id), at: date))
     }
 
-    func snapshot(_ round: Round) throws -> RoundSnapshot { try db.snapshot(round: round.id) }
+    func snapshot(_ round: Round) throws -> RoundSnapshot { try db.read(.snapshot(round: round.id)) }
 }
 
 /// A loopback port for "a server that is not there": bound by this test process for its whole
