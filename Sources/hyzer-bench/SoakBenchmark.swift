@@ -1,9 +1,9 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
-import HyzerTestSupport
 
 /// Weeks of uptime, compressed (issue 12): a real `hyzer-server` and a real `hyzer-kiosk`
 /// process (an X11 window under Xvfb, or headless), both enrolled in one group; a second

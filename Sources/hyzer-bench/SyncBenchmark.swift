@@ -1,10 +1,10 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
-import HyzerTestSupport
 import Logging
 
 /// Cross-device latency (NFR2), recovery after a dead zone (NFR11) and server ingest,

@@ -1,7 +1,7 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 9 item 7: `hyzer discrepancies`, `hyzer resolve` and `hyzer round discard`, run as

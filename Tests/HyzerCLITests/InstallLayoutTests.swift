@@ -1,5 +1,5 @@
 import Foundation
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// Issue 13 item 1: what `make install` (board/package/install, which also stages the Debian

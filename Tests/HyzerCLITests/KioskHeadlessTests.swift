@@ -1,8 +1,8 @@
 import CZlib
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// A whole round at the kiosk, knob only, with no display: from the empty board through

@@ -1,7 +1,6 @@
 import Foundation
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 9 item 1 at the real kiosk with no display: two scores another device disagreed

@@ -1,7 +1,6 @@
 import Foundation
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 9 item 3 at the real kiosk with no display: two cards on the course. The board's

@@ -1,7 +1,7 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// The kiosk in a real SDL window under Xvfb, driven through X11 key events exactly as a

@@ -1,6 +1,6 @@
 import Foundation
+import HyzerHarness
 import HyzerSystem
-import HyzerTestSupport
 import Testing
 
 /// Issue 13 item 2: `/etc/hyzer/kiosk.conf` and `/etc/hyzer/server.conf`. Every kind of

@@ -1,5 +1,5 @@
 import Foundation
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// The shipped unit files pass `systemd-analyze verify` (where systemd is installed),

@@ -3,9 +3,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import HyzerHarness
 import HyzerKit
 import HyzerSyncProtocol
-import HyzerTestSupport
 import NIOCore
 import Testing
 

@@ -1,10 +1,10 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
-import HyzerTestSupport
 import Testing
 
 /// Joining a group from a device that cannot type (RFC 8628), end to end: the real

@@ -1,10 +1,10 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
-import HyzerTestSupport
 import Testing
 
 /// The real `hyzer-server` binary, killed with SIGKILL in the middle of a push.

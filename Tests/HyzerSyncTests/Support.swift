@@ -1,10 +1,10 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
-import HyzerTestSupport
 import Testing
 
 /// The checkout's root, found from this file.

@@ -1,9 +1,9 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
 import HyzerSync
-import HyzerTestSupport
 import KioskCore
 import KioskRender
 import Logging
