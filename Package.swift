@@ -213,8 +213,8 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
-        // What only the tests share: scratch volumes, test certificates, a notify socket, a
-        // Prometheus text reader, work kept off the cooperative pool.
+        // What only the tests share: the repository's root, scratch volumes, test
+        // certificates, a notify socket, a Prometheus text reader, work kept off the pool.
         .target(
             name: "HyzerTestSupport",
             dependencies: ["HyzerSystem", "HyzerHarness"],
@@ -223,7 +223,7 @@ let package = Package(
         .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit"]),
         .testTarget(
             name: "HyzerStoreTests",
-            dependencies: ["HyzerStore", "HyzerKit", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["HyzerStore", "HyzerKit", "HyzerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "KioskHardwareTests",
@@ -232,7 +232,7 @@ let package = Package(
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "HyzerKit"]),
+        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "HyzerKit", "HyzerTestSupport"]),
         .testTarget(
             name: "KioskAppTests",
             dependencies: [

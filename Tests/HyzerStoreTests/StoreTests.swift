@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerTestSupport
 import Testing
 
 @testable import HyzerKit
@@ -17,13 +18,7 @@ final class TempStore {
     }
     deinit { try? FileManager.default.removeItem(at: dir) }
 
-    static let seedFile: URL = {
-        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("assets/courses.json").path) {
-            dir = dir.deletingLastPathComponent()
-        }
-        return dir.appendingPathComponent("assets/courses.json")
-    }()
+    static let seedFile = repositoryRoot.appendingPathComponent("assets/courses.json")
 
     /// A started round of `names` on a 9-hole par-3 course.
     func activeRound(_ names: [String] = ["Nate", "Mike"]) throws -> Round {

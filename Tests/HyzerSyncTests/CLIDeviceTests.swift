@@ -3,6 +3,7 @@ import HyzerHarness
 import HyzerServer
 import HyzerStore
 import HyzerSync
+import HyzerTestSupport
 import Testing
 
 /// The real `hyzer` binary as a device against an in-process server.

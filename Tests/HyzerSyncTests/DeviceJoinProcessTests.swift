@@ -5,6 +5,7 @@ import HyzerServer
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
+import HyzerTestSupport
 import Testing
 
 /// Joining a group from a device that cannot type (RFC 8628), end to end: the real

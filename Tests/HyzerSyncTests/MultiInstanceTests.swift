@@ -5,6 +5,7 @@ import HyzerServer
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
+import HyzerTestSupport
 import Synchronization
 import Testing
 

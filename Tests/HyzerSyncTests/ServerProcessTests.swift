@@ -5,17 +5,13 @@ import HyzerServer
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
+import HyzerTestSupport
 import Testing
 
 /// The real `hyzer-server` binary, killed with SIGKILL in the middle of a push.
 @Suite(.serialized) struct ServerProcessTests {
     static func binary() throws -> URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("hyzer-server")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
+        if let beside = try? Binary.url("hyzer-server") { return beside }
         for scratch in [".build-sync", ".build"] {
             let candidate = repositoryRoot.appendingPathComponent("\(scratch)/debug/hyzer-server")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }

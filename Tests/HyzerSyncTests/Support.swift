@@ -5,16 +5,8 @@ import HyzerServer
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
+import HyzerTestSupport
 import Testing
-
-/// The checkout's root, found from this file.
-let repositoryRoot: URL = {
-    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("assets/courses.json").path) {
-        dir = dir.deletingLastPathComponent()
-    }
-    return dir
-}()
 
 func temporaryDirectory(_ label: String) -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-\(label)-\(UUID().uuidString)")

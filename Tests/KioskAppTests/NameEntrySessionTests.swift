@@ -1,6 +1,7 @@
 import Foundation
 import HyzerKit
 import HyzerStore
+import HyzerTestSupport
 import KioskCore
 import KioskHardware
 import KioskRender
@@ -18,8 +19,7 @@ import Testing
         try store.write(.saveCourse(course))
         try store.write(.savePlayer(try Player(displayName: "Ana")))
         let session = try KioskSession(store: store, viewport: Viewport(width: 800, height: 480), now: 0)
-        let list = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("assets/first-names.tsv")
+        let list = repositoryRoot.appendingPathComponent("assets/first-names.tsv")
         session.loadNameList(list, logger: Logger(label: "test"))
         #expect(session.state.nameList.count >= 2_000)
 
