@@ -191,7 +191,7 @@ let package = Package(
                 "CValgrind",
                 "HyzerSystem",
                 "HyzerKit", "HyzerStore", "KioskHardware", "HyzerSync", "HyzerSyncProtocol", "HyzerServer",
-                "KioskCore", "KioskRender", "KioskApp", "HyzerTestSupport", "HyzerSyncSimulation",
+                "KioskCore", "KioskRender", "KioskApp", "HyzerHarness", "HyzerSyncSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
@@ -199,25 +199,31 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Shared by the end-to-end test targets (and the sync benchmark): running the built
-        // executables without blocking Swift concurrency's pool, and an in-process group server.
+        // Running the project from outside, for the benchmarks and the end-to-end tests: the
+        // built executables as child processes awaited without blocking Swift concurrency's
+        // pool, a group server in this process, a throwaway PostgreSQL.
         .target(
-            name: "HyzerTestSupport",
+            name: "HyzerHarness",
             dependencies: [
-                "HyzerSystem",
                 "HyzerServer",
                 "HyzerSyncSimulation",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ],
+            ]
+        ),
+        // What only the tests share: the repository's root, scratch volumes, test
+        // certificates, a notify socket, a Prometheus text reader, work kept off the pool.
+        .target(
+            name: "HyzerTestSupport",
+            dependencies: ["HyzerSystem", "HyzerHarness"],
             path: "Tests/HyzerTestSupport"
         ),
         .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit"]),
         .testTarget(
             name: "HyzerStoreTests",
-            dependencies: ["HyzerStore", "HyzerKit", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["HyzerStore", "HyzerKit", "HyzerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "KioskHardwareTests",
@@ -226,12 +232,12 @@ let package = Package(
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
-        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "HyzerKit"]),
+        .testTarget(name: "KioskCoreTests", dependencies: ["KioskCore", "HyzerKit", "HyzerTestSupport"]),
         .testTarget(
             name: "KioskAppTests",
             dependencies: [
                 "KioskApp", "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "HyzerSync",
-                "SQLiteFaults", "HyzerServer", "HyzerTestSupport", "HyzerSystem",
+                "SQLiteFaults", "HyzerServer", "HyzerTestSupport", "HyzerHarness", "HyzerSystem",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
@@ -248,7 +254,7 @@ let package = Package(
         .testTarget(
             name: "HyzerServerTests",
             dependencies: [
-                "HyzerServer", "HyzerSyncProtocol", "HyzerKit", "SQLiteFaults", "HyzerTestSupport",
+                "HyzerServer", "HyzerSyncProtocol", "HyzerKit", "SQLiteFaults", "HyzerTestSupport", "HyzerHarness",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -259,7 +265,8 @@ let package = Package(
         .testTarget(
             name: "HyzerSyncTests",
             dependencies: [
-                "HyzerSync", "HyzerSyncProtocol", "HyzerServer", "HyzerStore", "HyzerKit", "HyzerTestSupport", "SQLiteFaults",
+                "HyzerSync", "HyzerSyncProtocol", "HyzerServer", "HyzerStore", "HyzerKit", "HyzerTestSupport", "HyzerHarness",
+                "SQLiteFaults",
                 "HyzerSyncSimulation",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -268,7 +275,7 @@ let package = Package(
         // Runs the built `hyzer` binary against the scenario examples, from outside.
         .testTarget(
             name: "HyzerCLITests",
-            dependencies: ["HyzerSystem", "HyzerKit", "HyzerStore", "SQLiteFaults", "CZlib", "HyzerTestSupport"],
+            dependencies: ["HyzerSystem", "HyzerKit", "HyzerStore", "SQLiteFaults", "CZlib", "HyzerTestSupport", "HyzerHarness"],
             resources: [.copy("Scenarios")]
         ),
     ]

@@ -1,7 +1,5 @@
 import Foundation
 import GRDB
-import HyzerKit
-import SQLiteFaults
 import Synchronization
 
 /// Notices commits to the domain database from *any* process (the kiosk must show what
@@ -111,25 +109,4 @@ final class CommitCounter: TransactionObserver, Sendable {
     func databaseDidChange(with event: DatabaseEvent) {}
     func databaseDidCommit(_ db: Database) { commits.withLock { $0 += 1 } }
     func databaseDidRollback(_ db: Database) {}
-}
-
-extension HyzerDatabase {
-    /// Opens the stores in a data directory and seeds the shipped courses on first start.
-    /// `assets` defaults to the located `assets/` folder; without one nothing is seeded.
-    public static func open(
-        dataDirectory: URL, assets: URL? = HyzerPaths.assetsDirectory(),
-        clock: any HyzerClock = SystemClock()
-    ) throws -> HyzerDatabase {
-        let db = try HyzerDatabase(directory: dataDirectory, clock: clock)
-        // Seeding is a write: on a full, read-only or locked store the board still opens
-        // (issue 12), and the seed runs at a later start.
-        if let assets, !db.isReadOnly {
-            do {
-                try db.seedCoursesIfNeeded(from: assets.appendingPathComponent("courses.json"))
-            } catch let fault as StorageFault {
-                db.logger.warning("shipped courses not seeded yet: \(fault)")
-            }
-        }
-        return db
-    }
 }

@@ -20,7 +20,7 @@ extension HyzerDatabase {
         guard (1...Round.maxParticipants).contains(count) else {
             throw StoreError.round(.tooManyParticipants(Round.maxParticipants))
         }
-        let courses = try self.courses()
+        let courses = try self.read(.courses)
         let course: Course
         if let courseName {
             guard let match = courses.first(where: { $0.name.localizedCaseInsensitiveCompare(courseName) == .orderedSame })
@@ -36,19 +36,19 @@ extension HyzerDatabase {
             throw StoreError.scoring(.unknownHole(holesPlayed, holeCount: course.holeCount))
         }
 
-        var known = Dictionary(try self.players().map { ($0.displayName, $0) }, uniquingKeysWith: { a, _ in a })
+        var known = Dictionary(try self.read(.players).map { ($0.displayName, $0) }, uniquingKeysWith: { a, _ in a })
         var participants: [Participant] = []
         for name in Self.demoNames.prefix(count) {
             let player = try known[name] ?? Player(displayName: name)
             if known[name] == nil {
-                try savePlayer(player)
+                try write(.savePlayer(player))
                 known[name] = player
             }
             participants.append(.registered(player))
         }
         let organizer = participants[0].id
-        var round = try createRound(courseID: course.id, organizerID: organizer, participants: participants)
-        round = try startRound(round.id)
+        var round = try write(.createRound(courseID: course.id, organizerID: organizer, participants: participants))
+        round = try write(.startRound(round.id))
 
         var rng = SeededGenerator(seed: seed)
         for hole in course.holes.prefix(holesPlayed) {
@@ -60,19 +60,21 @@ extension HyzerDatabase {
                 if Int.random(in: 0..<10, using: &rng) == 0 {
                     // A mis-entry that is then corrected (FR37): two events, one value.
                     let wrong = min(10, max(1, strokes + (Bool.random(using: &rng) ? 1 : -1)))
-                    try recordScore(
-                        ScoreEntry(
-                            roundID: round.id, participantID: participant.id, hole: hole,
-                            strokes: wrong, reportedBy: scorer))
+                    try write(
+                        .recordScore(
+                            ScoreEntry(
+                                roundID: round.id, participantID: participant.id, hole: hole,
+                                strokes: wrong, reportedBy: scorer)))
                     strokes = min(10, max(1, strokes))
                 }
-                try recordScore(
-                    ScoreEntry(
-                        roundID: round.id, participantID: participant.id, hole: hole,
-                        strokes: strokes, reportedBy: scorer))
+                try write(
+                    .recordScore(
+                        ScoreEntry(
+                            roundID: round.id, participantID: participant.id, hole: hole,
+                            strokes: strokes, reportedBy: scorer)))
             }
         }
-        return try self.round(id: round.id) ?? round
+        return try self.read(.round(id: round.id)) ?? round
     }
 
     /// The device id of the demo's other scorer (`addDemoDisputes`).
@@ -84,7 +86,7 @@ extension HyzerDatabase {
     @discardableResult
     public func addDemoDisputes(_ count: Int, round roundID: UUID) throws -> Int {
         guard count > 0 else { return 0 }
-        let snapshot = try self.snapshot(round: roundID)
+        let snapshot = try self.read(.snapshot(round: roundID))
         guard let hole = snapshot.course.holes.last(where: { snapshot.scorecard.isHoleComplete($0) }) else {
             throw StoreError.notFound("a hole with scores to dispute (use --holes-played 1 or more)")
         }
@@ -94,7 +96,7 @@ extension HyzerDatabase {
                 roundID: roundID, participantID: participant.id, hole: hole, strokes: value < 10 ? value + 1 : value - 1,
                 reportedBy: participant.id, deviceID: Self.demoPhone, createdAt: clock.date)
         }
-        _ = try importEvents(disputed)
+        _ = try write(.importEvents(disputed))
         return disputed.count
     }
 

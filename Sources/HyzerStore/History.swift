@@ -62,6 +62,49 @@ extension StoreRead where Value == HistoryPage {
     }
 }
 
+/// A completed round as the history list names it (FR59): its course, when, how many played.
+/// (Not the server's `RoundSummary`, a shared round's whole card.)
+public struct CompletedRound: Sendable, Hashable {
+    public var id: UUID
+    public var courseName: String
+    public var status: RoundStatus
+    public var createdAt: Date
+    public var completedAt: Date?
+    public var participantCount: Int
+}
+
+extension StoreRead where Value == [CompletedRound] {
+    /// FR59: completed rounds, newest first. A completed round without score events is a
+    /// discarded one (`discardRound`) and is left out: `scored_rounds` (above) holds
+    /// the rounds that have events, and `rounds_history` reads them in order.
+    public static func history(limit: Int = 500) -> Self {
+        StoreRead { db in
+            // One constant statement, the participant count as a correlated subquery, kept
+            // in the connection's statement cache. Built with the query interface it read
+            // the same rows 25% slower (0.76 against 0.60 ms for 250 rounds, release, runs
+            // alternated); as a cached constant, 0.56–0.58 against the previous commit's 0.59–0.60.
+            let request = SQLRequest<Row>(
+                sql: """
+                    SELECT r.id, c.name AS course_name, r.status, r.created_at, r.completed_at,
+                           (SELECT COUNT(*) FROM round_participants p WHERE p.round_id = r.id) AS participant_count
+                    FROM rounds r INDEXED BY rounds_history
+                    JOIN scored_rounds s ON s.round_id = r.id
+                    JOIN courses c ON c.id = r.course_id
+                    WHERE r.status = 'completed'
+                    ORDER BY COALESCE(r.completed_at, r.created_at) DESC, r.id DESC LIMIT ?
+                    """, arguments: [limit], cached: true)
+            return try Row.fetchAll(db, request).map { row in
+                CompletedRound(
+                    id: row[RoundRow.Columns.id], courseName: row["course_name"],
+                    status: RoundStatus(rawValue: row[RoundRow.Columns.status]) ?? .completed,
+                    createdAt: Date(timeIntervalSince1970: row[RoundRow.Columns.createdAt]),
+                    completedAt: Rows.date(row[RoundRow.Columns.completedAt]),
+                    participantCount: row["participant_count"])
+            }
+        }
+    }
+}
+
 /// The history statements, constant so the connection's statement cache keeps them.
 enum History {
     static let order = "COALESCE(r.completed_at, r.created_at)"
@@ -87,11 +130,5 @@ enum History {
                 ORDER BY \(order) DESC, r.id DESC LIMIT :limit
                 """, arguments: ["done": cursor.completedAt.timeIntervalSince1970, "id": cursor.roundID, "limit": limit],
             cached: true)
-    }
-}
-
-extension HyzerDatabase {
-    public func historyPage(after cursor: HistoryCursor? = nil, limit: Int = 25) throws -> HistoryPage {
-        try read(.historyPage(after: cursor, limit: limit))
     }
 }

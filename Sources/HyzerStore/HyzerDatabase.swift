@@ -18,10 +18,12 @@ import Synchronization
 /// events, locked participants) so no other writer, such as `hyzer score` in another
 /// process, can break them either. Reads are named `StoreRead`s that return domain values.
 ///
-/// Each named write is written once and runs either way: `write(_:)` synchronously
-/// (the CLI; the kiosk's main thread, which must show a saved score within a few ms) or
-/// `await write(_:)` from async code, where GRDB suspends instead of blocking a thread of
-/// the cooperative pool on the commit's fsync.
+/// The one way to call an operation is to run its value here: `try db.write(.recordScore(e))`,
+/// `try db.read(.activeRounds)`; there are no per-operation methods. Each named write is
+/// written once and runs either way: `write(_:)` synchronously (the kiosk's main thread,
+/// which must show a saved score within a few ms) or `try await db.write(_:)` from async
+/// code (the CLI's commands, sync, tests), where GRDB suspends instead of blocking a thread
+/// of the cooperative pool on the commit's fsync.
 public final class HyzerDatabase: Sendable {
     public static let domainFileName = "hyzer.sqlite"
     public static let operationalFileName = "sync.sqlite"
@@ -106,6 +108,25 @@ public final class HyzerDatabase: Sendable {
         let (writers, recoveries) = try Self.openFiles(in: directory, clock: clock, logger: logger)
         try self.init(writers: writers, directory: directory, recoveries: recoveries, clock: clock, logger: logger)
         if let warning = Volume(directory.path).warning { logger.warning("\(warning)") }
+    }
+
+    /// Opens the stores in a data directory and seeds the shipped courses on first start.
+    /// `assets` defaults to the located `assets/` folder; without one nothing is seeded.
+    public static func open(
+        dataDirectory: URL, assets: URL? = HyzerPaths.assetsDirectory(),
+        clock: any HyzerClock = SystemClock()
+    ) throws -> HyzerDatabase {
+        let db = try HyzerDatabase(directory: dataDirectory, clock: clock)
+        // Seeding is a write: on a full, read-only or locked store the board still opens
+        // (issue 12), and the seed runs at a later start.
+        if let assets, !db.isReadOnly {
+            do {
+                try db.write(.seedCourses(from: assets.appendingPathComponent("courses.json")))
+            } catch let fault as StorageFault {
+                db.logger.warning("shipped courses not seeded yet: \(fault)")
+            }
+        }
+        return db
     }
 
     static func openFiles(
@@ -372,112 +393,7 @@ public final class HyzerDatabase: Sendable {
     }
 }
 
-// MARK: Running named reads and writes
-
-/// What a named write may read besides its arguments: the device and the store's clock,
-/// read once when the write starts.
-public struct StoreContext: Sendable {
-    public var deviceID: String
-    public var now: Date
-}
-
-/// Which of the two databases a named read or write runs on.
-enum StoreTarget: Sendable { case domain, operational }
-
-/// A named write of the store: one transaction that keeps its invariants. Built by the
-/// store's own static functions (`.recordScore(_:)`, `.changeLedger { … }`), run with
-/// `HyzerDatabase.write(_:)`, synchronously or with `await`.
-public struct StoreWrite<Value: Sendable>: Sendable {
-    typealias Target = StoreTarget
-    let target: Target
-    let body: @Sendable (Database, StoreContext) throws -> Value
-
-    init(_ target: Target = .domain, _ body: @escaping @Sendable (Database, StoreContext) throws -> Value) {
-        self.target = target
-        self.body = body
-    }
-}
-
-/// A named read of the store, in one read transaction so what it returns agrees.
-public struct StoreRead<Value: Sendable>: Sendable {
-    let target: StoreTarget
-    let body: @Sendable (Database) throws -> Value
-
-    init(_ target: StoreTarget = .domain, _ body: @escaping @Sendable (Database) throws -> Value) {
-        self.target = target
-        self.body = body
-    }
-}
-
-/// A transaction's named access to one of the databases (`Outbox`, `ChangeLedger`): the
-/// database it works on, and how a write or a read makes it from the connection. Its
-/// metatype crosses into the database's closures, hence `SendableMetatype` (the scope
-/// itself holds the connection and never leaves the transaction).
-protocol StoreScope: SendableMetatype {
-    static var target: StoreTarget { get }
-    init(db: Database, now: Date)
-}
-
-extension StoreWrite {
-    /// A write through `Scope`, in one transaction, at the time of the store's clock.
-    static func scoped<Scope: StoreScope>(_ body: @escaping @Sendable (Scope) throws -> Value) -> Self {
-        StoreWrite(Scope.target) { db, context in try body(Scope(db: db, now: context.now)) }
-    }
-}
-
-extension StoreRead {
-    /// A read through `Scope`. A read has no write time, so it gets the epoch; writes
-    /// through it throw (the transaction is read-only).
-    static func scoped<Scope: StoreScope>(_ body: @escaping @Sendable (Scope) throws -> Value) -> Self {
-        StoreRead(Scope.target) { db in try body(Scope(db: db, now: Date(timeIntervalSince1970: 0))) }
-    }
-}
-
-extension StoreRead {
-    /// This read and `other` in one read transaction of the same database: what they
-    /// return agrees, and async code makes one trip to a reader instead of two. (An async
-    /// read of a pool crosses four queues: the reader pool's, the reader's, and the way
-    /// back; the sync engine's loop measured them.)
-    public func and<Other>(_ other: StoreRead<Other>) -> StoreRead<(Value, Other)> {
-        precondition(target == other.target, "reads of two databases cannot share a transaction")
-        let (first, second) = (body, other.body)
-        return StoreRead<(Value, Other)>(target) { db in (try first(db), try second(db)) }
-    }
-
-    /// This read with its value transformed inside the transaction.
-    public func map<Other>(_ transform: @escaping @Sendable (Value) -> Other) -> StoreRead<Other> {
-        let body = self.body
-        return StoreRead<Other>(target) { db in transform(try body(db)) }
-    }
-
-    /// `read` of each key, in one transaction; a key whose read throws is left out.
-    public static func each<Key: Hashable & Sendable, Element>(
-        _ keys: [Key], _ read: (Key) -> StoreRead<Element>
-    ) -> StoreRead<[Key: Element]> where Value == [Key: Element] {
-        let reads = keys.map { ($0, read($0)) }
-        let target = reads.first?.1.target ?? .domain
-        precondition(reads.allSatisfy { $0.1.target == target }, "reads of two databases cannot share a transaction")
-        return StoreRead(target) { db in
-            var values: [Key: Element] = [:]
-            for (key, read) in reads { values[key] = try? read.body(db) }
-            return values
-        }
-    }
-}
-
-extension StoreWrite {
-    /// This write, then the read `next` makes from its value, in the same transaction:
-    /// what the write left, read without another trip to the database.
-    public func then<Next>(_ next: @escaping @Sendable (Value) -> StoreRead<Next>) -> StoreWrite<(Value, Next)> {
-        let (body, target) = (self.body, self.target)
-        return StoreWrite<(Value, Next)>(target) { db, context in
-            let value = try body(db, context)
-            let read = next(value)
-            precondition(read.target == target, "reads of two databases cannot share a transaction")
-            return (value, try read.body(db))
-        }
-    }
-}
+// MARK: Running named reads and writes (`StoreWrite`, `StoreRead`: StoreOperations.swift)
 
 extension HyzerDatabase {
     private func writer(_ target: StoreTarget) -> any DatabaseWriter {
@@ -489,8 +405,8 @@ extension HyzerDatabase {
 
     private var context: StoreContext { StoreContext(deviceID: deviceID, now: clock.date) }
 
-    /// Runs a named write on the calling thread: for synchronous callers only (the CLI,
-    /// the kiosk's main thread). Async code uses the `await` overload.
+    /// Runs a named write on the calling thread: for synchronous callers only (the kiosk's
+    /// main thread). Async code uses the `await` overload.
     @discardableResult
     public func write<Value>(_ write: StoreWrite<Value>) throws -> Value {
         _ = reopenIfWritable()

@@ -73,7 +73,7 @@ public struct SyncReport: Sendable, Equatable {
 /// let engine = SyncEngine(database: db, link: link)
 /// // in a ServiceGroup, or: Task { try await engine.run() }
 /// for await change in engine.changes() { … recompute(trigger: change.trigger) … }
-/// db.recordScore(…); engine.localDataChanged()
+/// try db.write(.recordScore(…)); engine.localDataChanged()
 /// ```
 public final class SyncEngine: Service, Sendable {
     public struct Options: Sendable {
@@ -171,7 +171,7 @@ public final class SyncEngine: Service, Sendable {
 
     public func run() async throws {
         do {
-            let reset = try await database.write(SyncStore.resetInFlight)
+            let reset = try await database.write(.resetInFlightOutbox)
             if reset > 0 { logger.notice("outbox: \(reset) inFlight rows from before a restart are pending again") }
         } catch {
             logger.error("outbox reset failed: \(error)")
@@ -232,7 +232,7 @@ public final class SyncEngine: Service, Sendable {
             // One read per turn for everything the turn looks at: each async read is a
             // few trips through GRDB's queues, and they were on the path of every score
             // (a score from device A to device B crossed nine of them on B alone).
-            let facts = try? await database.read(SyncStore.loopFacts)
+            let facts = try? await database.read(.loopFacts)
             drainInbox(cursor: facts?.cursor.cursor ?? 0)
             let decision = loop.withLock { state in
                 state.scheduler.activeRoundChanged(facts?.activeRound ?? false)
@@ -349,8 +349,8 @@ public final class SyncEngine: Service, Sendable {
 
     private func refreshCounts() async {
         // Two databases, two reads: side by side rather than one after the other.
-        async let pending = try? database.read(SyncStore.pendingCount)
-        async let counts = try? database.read(SyncStore.counts)
+        async let pending = try? database.read(.pendingSyncCount)
+        async let counts = try? database.read(.outboxCounts)
         let (pendingCount, failed) = await (pending, counts?[.failed] ?? 0)
         loop.withLock { state in
             state.current.pending = pendingCount ?? state.current.pending
@@ -380,24 +380,24 @@ public final class SyncEngine: Service, Sendable {
             return state.needsReconcile
         }
         if reconcile {
-            let pending = try await database.write(SyncStore.pendingRecords(limit: .max))
-            let result = try await database.write(SyncStore.reconcileAndClaim(pending, limit: batch))
+            let pending = try await database.write(.pendingSyncRecords())
+            let result = try await database.write(.reconcileAndClaim(pending, limit: batch))
             if !result.reconciled.alreadySynced.isEmpty {
-                try await database.write(SyncStore.acknowledge(result.reconciled.alreadySynced))
+                try await database.write(.acknowledgeSynced(result.reconciled.alreadySynced))
             }
             items = result.claimed
         } else {
-            items = try await database.write(SyncStore.claim(limit: batch))
+            items = try await database.write(.claimOutbox(limit: batch))
         }
         guard !items.isEmpty else { return PushOutcome(more: false) }
         let response: PushResponse
         do {
             response = try await client.push(items.map(\.record))
         } catch {
-            _ = try? await database.write(SyncStore.release(items.map(\.key), error: error.description))
+            _ = try? await database.write(.releaseInFlight(items.map(\.key), error: error.description))
             throw error
         }
-        let synced = try await database.write(SyncStore.complete(response.results))
+        let synced = try await database.write(.completeOutbox(response.results))
         var outcome = PushOutcome(more: items.count == batch)
         for r in response.results {
             switch r.status {
@@ -415,7 +415,7 @@ public final class SyncEngine: Service, Sendable {
         // back). A server that lost its database answers under a new epoch; the next
         // pull notices and starts over (re-pull from zero, re-push everything).
         let sameEpoch = try await database.write(
-            SyncStore.pushAnswered(
+            .pushAnswered(
                 acknowledging: synced, stream: link.stream, epoch: response.epoch,
                 createdSeqs: response.results.compactMap { $0.status == .created ? $0.seq : nil },
                 head: response.head))
@@ -443,7 +443,7 @@ public final class SyncEngine: Service, Sendable {
         // cursor stays where it is, and the next pull after recovery fetches it all.
         try database.requireWritable()
         let cursor: SyncCursor
-        if let known { cursor = known } else { cursor = try await database.read(SyncStore.cursor) }
+        if let known { cursor = known } else { cursor = try await database.read(.syncCursor) }
         let sameStream = cursor.stream == link.stream
         var after = sameStream ? cursor.cursor : 0
         var page = try await client.pull(after: after, limit: options.policy.pullLimit)
@@ -457,10 +457,10 @@ public final class SyncEngine: Service, Sendable {
                 logger.notice(
                     "server epoch changed: re-pulling from zero and re-pushing everything",
                     metadata: ["old": "\(cursor.epoch ?? "-")", "new": "\(page.epoch)"])
-                try await database.write(SyncStore.resetForNewEpoch)
+                try await database.write(.resetOutboxForNewEpoch)
                 outcome.epochChanged = true
             }
-            _ = try await database.write(SyncStore.adopt(stream: link.stream, epoch: page.epoch, force: serverBehind))
+            _ = try await database.write(.adoptSyncStream(link.stream, epoch: page.epoch, force: serverBehind))
             loop.withLock {
                 $0.needsReconcile = true
                 $0.scheduler.localWrite()
@@ -473,7 +473,7 @@ public final class SyncEngine: Service, Sendable {
         // The open discrepancies of the changed rounds are read in the transaction that
         // applied the page: what it left, without another trip through GRDB's queues.
         let (result, discrepancies) = try await database.write(
-            SyncStore.applyPulled(
+            StoreWrite<PullApplyResult>.applyPulled(
                 page.records, next: page.next,
                 stream: link.stream, epoch: page.epoch
             ).then { result in
@@ -525,7 +525,7 @@ public final class SyncEngine: Service, Sendable {
         var report = SyncReport()
         // A one-shot run (the CLI) owns the outbox: rows a crashed earlier run left
         // inFlight are pending again. With the loop running, run() already did that.
-        if !loop.withLock({ $0.running }) { try await database.write(SyncStore.resetInFlight) }
+        if !loop.withLock({ $0.running }) { try await database.write(.resetInFlightOutbox) }
         loop.withLock { $0.needsReconcile = true }
         do {
             try await pushAll(into: &report)
@@ -549,7 +549,7 @@ public final class SyncEngine: Service, Sendable {
             await handleFailure(error)
             throw error
         }
-        report.pending = try await database.read(SyncStore.pendingCount)
+        report.pending = try await database.read(.pendingSyncCount)
         await markSynced()
         return report
     }
@@ -564,7 +564,7 @@ public final class SyncEngine: Service, Sendable {
     /// What `run()` does before its loop: rows a crashed earlier process left `inFlight`
     /// are pending again (A1). Returns how many.
     public func recoverOutbox() async throws -> Int {
-        let reset = try await database.write(SyncStore.resetInFlight)
+        let reset = try await database.write(.resetInFlightOutbox)
         loop.withLock { $0.needsReconcile = true }
         return reset
     }

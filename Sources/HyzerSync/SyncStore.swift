@@ -4,9 +4,9 @@ import HyzerStore
 import HyzerSyncProtocol
 
 // The sync side of the store: wire records <-> the store's domain values, the feed
-// cursor, and the outbox's A1 states. Written once as named writes (`SyncStore`) that
-// the engine runs with `await` and the CLI and tests run synchronously; the SQL stays in
-// HyzerStore (`ChangeLedger`, `Outbox`).
+// cursor, and the outbox's A1 states. Named writes and reads like the store's own
+// (`try await db.write(.claimOutbox(limit: 50))`), run synchronously where the caller
+// is; the SQL stays in HyzerStore (`ChangeLedger`, `Outbox`).
 
 /// Where this device is in the server's change feed: which feed (server + group), which
 /// incarnation of the server's database (epoch) and the last applied sequence number.
@@ -50,7 +50,10 @@ public struct PullApplyResult: Sendable, Equatable {
     public init() {}
 }
 
-public struct RecordKey: Sendable, Hashable {
+/// One version of one record, by its wire kind: what the outbox claims, the server
+/// acknowledges and the domain store stops marking pending (HyzerStore's `ChangeKey` on the
+/// wire's side).
+public struct RecordVersionKey: Sendable, Hashable {
     public var kind: RecordKind
     public var id: UUID
     public var version: UUID
@@ -67,7 +70,7 @@ public struct RecordKey: Sendable, Hashable {
 public struct OutboxItem: Sendable, Hashable {
     public var record: SyncRecord
     public var attempts: Int
-    public var key: RecordKey { RecordKey(kind: record.kind, id: record.id, version: record.version) }
+    public var key: RecordVersionKey { RecordVersionKey(kind: record.kind, id: record.id, version: record.version) }
 }
 
 public struct FailedRecord: Sendable, Hashable {
@@ -80,7 +83,7 @@ public struct ReconcileResult: Sendable, Equatable {
     public var enqueued = 0
     /// Pending in the domain store but already synced in the outbox: a crash came between
     /// the two acknowledgements. The caller clears them in the domain store.
-    public var alreadySynced: [RecordKey] = []
+    public var alreadySynced: [RecordVersionKey] = []
 }
 
 extension ChangeKind {
@@ -117,18 +120,19 @@ struct LoopFacts: Sendable {
     var pending: Int
 }
 
-/// The named writes and reads of sync. Each runs in one transaction.
-enum SyncStore {
-    // MARK: Cursor and epoch
+// MARK: Cursor and epoch
 
-    static var cursor: StoreRead<SyncCursor> { .changeLedger { try $0.syncCursor() } }
+extension StoreRead where Value == SyncCursor {
+    public static var syncCursor: Self { .changeLedger { try $0.syncCursor() } }
+}
 
+extension StoreWrite where Value == Bool {
     /// Called with the feed and epoch a server reports. Same feed and epoch: nothing to do.
     /// Otherwise (first sync, another server or group, or a server database that was
     /// recreated or restored from a backup) the cursor goes back to zero and *every*
     /// local record becomes pending again, so whatever the server no longer has is pushed
     /// again; it answers `duplicate` for the rest. Returns true when it reset.
-    static func adopt(stream: String, epoch: String, force: Bool) -> StoreWrite<Bool> {
+    public static func adoptSyncStream(_ stream: String, epoch: String, force: Bool = false) -> Self {
         .changeLedger { ledger in
             let current = try ledger.syncCursor()
             if current.stream == stream && current.epoch == epoch && !force { return false }
@@ -138,16 +142,196 @@ enum SyncStore {
         }
     }
 
-    /// After a push whose records got the seqs right after the cursor, and nothing else
-    /// came in between (`head` is the last of them), the feed up to `head` holds only what
-    /// this device already has: move the cursor there instead of pulling it back.
-    static func advancePastOwnPush(stream: String, epoch: String, createdSeqs: [Int64], head: Int64) -> StoreWrite<Bool> {
+    /// What the domain store does once a push is answered, in one transaction (one fsync
+    /// instead of two, and one trip to the writer instead of three): the versions the
+    /// server has stop being pending, and, when the server still answers under the
+    /// cursor's epoch, the cursor moves past this device's own records
+    /// (`SyncStore.advancePastOwnPush`). False when the cursor has another epoch than the
+    /// answer's: the server lost its database, and the next pull must start over.
+    static func pushAnswered(
+        acknowledging synced: [RecordVersionKey], stream: String, epoch: String, createdSeqs: [Int64], head: Int64
+    ) -> Self {
         .changeLedger { ledger in
-            try advancePastOwnPush(ledger, stream: stream, epoch: epoch, createdSeqs: createdSeqs, head: head)
+            if !synced.isEmpty { try ledger.acknowledge(synced.map(\.change)) }
+            if let current = try ledger.syncCursor().epoch, current != epoch { return false }
+            _ = try SyncStore.advancePastOwnPush(ledger, stream: stream, epoch: epoch, createdSeqs: createdSeqs, head: head)
+            return true
+        }
+    }
+}
+
+extension StoreRead where Value == LoopFacts {
+    /// What the engine's loop looks at on every turn, in one read of the domain database
+    /// (each async read costs its trips through GRDB's queues, on the path of every score).
+    static var loopFacts: Self {
+        StoreRead<[Round]>.activeRounds.and(.syncCursor).and(.pendingSyncCount).map { read in
+            LoopFacts(activeRound: !read.0.0.isEmpty, cursor: read.0.1, pending: read.1)
+        }
+    }
+}
+
+// MARK: Local changes to push
+
+extension StoreWrite where Value == [PendingRecord] {
+    /// Every local record the server has not acknowledged in its current version, in the
+    /// order they must be sent (courses, players, rounds, then events by arrival).
+    public static func pendingSyncRecords(limit: Int = .max) -> Self {
+        .changeLedger { ledger in try ledger.pendingChanges(limit: limit).map(SyncStore.pendingRecord) }
+    }
+}
+
+extension StoreRead where Value == Int {
+    /// How many local records the server has not acknowledged in their current version.
+    public static var pendingSyncCount: Self { .changeLedger { try $0.pendingCount() } }
+}
+
+extension StoreWrite where Value == Void {
+    /// The server has these versions durably: they stop being pending. A record changed
+    /// since (another version) stays pending.
+    public static func acknowledgeSynced(_ keys: [RecordVersionKey]) -> Self {
+        .changeLedger { ledger in
+            guard !keys.isEmpty else { return }
+            try ledger.acknowledge(keys.map(\.change))
+        }
+    }
+}
+
+// MARK: Pulled pages
+
+extension StoreWrite where Value == PullApplyResult {
+    /// Applies one page of the server's change feed and moves the cursor to `next`, all in
+    /// one transaction: either the page and the cursor are stored, or neither is.
+    ///
+    /// Records are applied in server order. Mutable records merge last-writer-wins by
+    /// `ChangeStamp` (the rule the server uses), events are inserted once by id. What the
+    /// server sends was validated there; a record this device still cannot store is
+    /// reported in `rejected` and skipped.
+    public static func applyPulled(_ records: [PulledRecord], next: Int64, stream: String, epoch: String) -> Self {
+        .changeLedger { ledger in
+            let cursor = try ledger.syncCursor()
+            guard cursor.stream == stream, cursor.epoch == epoch else {
+                // The caller adopts the stream first; refusing here keeps a page from an old
+                // epoch from ever landing under a new cursor.
+                throw StoreError.corruptRecord(
+                    "pulled page for \(stream) epoch \(epoch), but the cursor is on \(cursor.stream ?? "none") epoch \(cursor.epoch ?? "none")"
+                )
+            }
+            var result = PullApplyResult()
+            var touchedRounds: Set<UUID> = []
+            for pulled in records {
+                do {
+                    try SyncStore.applyRemote(pulled.record, into: &result, ledger)
+                    switch pulled.record {
+                    case .round(let r): touchedRounds.insert(r.id)
+                    case .scoreEvent(let e): touchedRounds.insert(e.roundID)
+                    default: break
+                    }
+                } catch let error as StoreError {
+                    result.rejected[pulled.seq] = error.description
+                }
+            }
+            // FR14 for remote scores too: the round may now be fully scored.
+            result.roundsChanged.formUnion(try ledger.markFullyScored(touchedRounds))
+            try ledger.setSyncCursor(SyncCursor(stream: stream, epoch: epoch, cursor: max(cursor.cursor, next)))
+            return result
+        }
+    }
+}
+
+// MARK: Outbox
+
+extension StoreWrite where Value == ReconcileResult {
+    /// Makes the outbox match the pending records: new ones and new versions become
+    /// `pending`; a version already `failed` stays failed (retrying cannot help).
+    public static func reconcileOutbox(with pending: [PendingRecord]) -> Self {
+        .outbox { outbox in try SyncStore.reconcile(pending, outbox) }
+    }
+}
+
+extension StoreWrite where Value == ReconcileResult.AndClaimed {
+    /// Reconcile and claim in one transaction (one fsync fewer on the way to the server).
+    static func reconcileAndClaim(_ pending: [PendingRecord], limit: Int) -> Self {
+        .outbox { outbox in
+            ReconcileResult.AndClaimed(
+                reconciled: try SyncStore.reconcile(pending, outbox),
+                claimed: try SyncStore.claim(limit: limit, outbox))
+        }
+    }
+}
+
+extension StoreWrite where Value == [OutboxItem] {
+    /// A1: takes up to `limit` pending rows and marks them inFlight in one transaction,
+    /// before the caller awaits the network.
+    public static func claimOutbox(limit: Int) -> Self {
+        .outbox { outbox in try SyncStore.claim(limit: limit, outbox) }
+    }
+}
+
+extension StoreWrite where Value == [RecordVersionKey] {
+    /// Records the server's answers. Only rows still inFlight *with the answered version*
+    /// change: a newer local version enqueued meanwhile stays pending. Returns the keys
+    /// that are now synced, for `acknowledgeSynced`.
+    public static func completeOutbox(_ results: [PushResult]) -> Self {
+        .outbox { outbox in
+            var synced: [RecordVersionKey] = []
+            for r in results {
+                switch r.status {
+                case .created, .duplicate:
+                    try outbox.markSynced(r.id, version: r.version, serverSeq: r.seq)
+                    synced.append(RecordVersionKey(kind: r.kind, id: r.id, version: r.version))
+                case .rejected:
+                    try outbox.markFailed(r.id, version: r.version, reason: r.reason ?? "rejected")
+                }
+            }
+            return synced
+        }
+    }
+}
+
+extension StoreWrite where Value == Void {
+    /// A push that got no answer: its rows go back to pending for a retry.
+    public static func releaseInFlight(_ keys: [RecordVersionKey], error: String) -> Self {
+        .outbox { outbox in
+            for key in keys { try outbox.release(key.id, version: key.version, error: error) }
         }
     }
 
-    private static func advancePastOwnPush(
+    /// A new epoch on the server: what the outbox sent before counts for nothing there.
+    public static var resetOutboxForNewEpoch: Self { .outbox { try $0.resetForNewEpoch() } }
+}
+
+extension StoreWrite where Value == Int {
+    /// Rows a push left inFlight (the process stopped mid-push) go back to pending;
+    /// returns how many.
+    public static var resetInFlightOutbox: Self { .outbox { try $0.resetInFlight() } }
+}
+
+extension StoreRead where Value == [OutboxStatus: Int] {
+    public static var outboxCounts: Self { .outbox { try $0.counts() } }
+}
+
+extension StoreRead where Value == [FailedRecord] {
+    /// Records the server refused, for the status screen and `hyzer device show`.
+    public static func failedOutbox(limit: Int = 100) -> Self {
+        .outbox { outbox in
+            try outbox.failures(limit: limit).map {
+                FailedRecord(kind: RecordKind(rawValue: $0.kind) ?? .scoreEvent, id: $0.id, reason: $0.reason)
+            }
+        }
+    }
+}
+
+extension StoreRead where Value == OutboxStatus? {
+    public static func outboxStatus(of id: UUID) -> Self { .outbox { try $0.status(of: id) } }
+}
+
+/// What the named writes above share: the mapping of local changes to wire records, a
+/// pulled record applied to the domain, and the outbox's reconcile and claim.
+enum SyncStore {
+    /// After a push whose records got the seqs right after the cursor, and nothing else
+    /// came in between (`head` is the last of them), the feed up to `head` holds only what
+    /// this device already has: move the cursor there instead of pulling it back.
+    static func advancePastOwnPush(
         _ ledger: ChangeLedger, stream: String, epoch: String, createdSeqs: [Int64], head: Int64
     ) throws -> Bool {
         guard !createdSeqs.isEmpty else { return false }
@@ -159,39 +343,7 @@ enum SyncStore {
         return true
     }
 
-    /// What the domain store does once a push is answered, in one transaction (one fsync
-    /// instead of two, and one trip to the writer instead of three): the versions the
-    /// server has stop being pending, and, when the server still answers under the
-    /// cursor's epoch, the cursor moves past this device's own records
-    /// (`advancePastOwnPush`). False when the cursor has another epoch than the answer's:
-    /// the server lost its database, and the next pull must start over.
-    static func pushAnswered(
-        acknowledging synced: [RecordKey], stream: String, epoch: String, createdSeqs: [Int64], head: Int64
-    ) -> StoreWrite<Bool> {
-        .changeLedger { ledger in
-            if !synced.isEmpty { try ledger.acknowledge(synced.map(\.change)) }
-            if let current = try ledger.syncCursor().epoch, current != epoch { return false }
-            _ = try advancePastOwnPush(ledger, stream: stream, epoch: epoch, createdSeqs: createdSeqs, head: head)
-            return true
-        }
-    }
-
-    /// What the engine's loop looks at on every turn, in one read of the domain database
-    /// (each async read costs its trips through GRDB's queues, on the path of every score).
-    static var loopFacts: StoreRead<LoopFacts> {
-        StoreRead<[Round]>.activeRounds.and(cursor).and(pendingCount).map { read in
-            LoopFacts(activeRound: !read.0.0.isEmpty, cursor: read.0.1, pending: read.1)
-        }
-    }
-
-    // MARK: Local changes to push
-
-    /// Every local record the server has not acknowledged in its current version, in the
-    /// order they must be sent (courses, players, rounds, then events by arrival).
-    static func pendingRecords(limit: Int) -> StoreWrite<[PendingRecord]> {
-        .changeLedger { ledger in try ledger.pendingChanges(limit: limit).map(pendingRecord) }
-    }
-
+    /// A local change as the wire record the server takes.
     static func pendingRecord(_ change: LocalChange) -> PendingRecord {
         switch change {
         case .course(let course, let version, let updatedAt):
@@ -208,58 +360,6 @@ enum SyncStore {
         }
     }
 
-    static var pendingCount: StoreRead<Int> { .changeLedger { try $0.pendingCount() } }
-
-    /// The server has these versions durably: they stop being pending. A record changed
-    /// since (another version) stays pending.
-    static func acknowledge(_ keys: [RecordKey]) -> StoreWrite<Void> {
-        .changeLedger { ledger in try ledger.acknowledge(keys.map(\.change)) }
-    }
-
-    // MARK: Pulled pages
-
-    /// Applies one page of the server's change feed and moves the cursor to `next`, all in
-    /// one transaction: either the page and the cursor are stored, or neither is.
-    ///
-    /// Records are applied in server order. Mutable records merge last-writer-wins by
-    /// `ChangeStamp` (the rule the server uses), events are inserted once by id. What the
-    /// server sends was validated there; a record this device still cannot store is
-    /// reported in `rejected` and skipped.
-    static func applyPulled(
-        _ records: [PulledRecord], next: Int64, stream: String, epoch: String
-    )
-        -> StoreWrite<PullApplyResult>
-    {
-        .changeLedger { ledger in
-            let cursor = try ledger.syncCursor()
-            guard cursor.stream == stream, cursor.epoch == epoch else {
-                // The caller adopts the stream first; refusing here keeps a page from an old
-                // epoch from ever landing under a new cursor.
-                throw StoreError.corruptRecord(
-                    "pulled page for \(stream) epoch \(epoch), but the cursor is on \(cursor.stream ?? "none") epoch \(cursor.epoch ?? "none")"
-                )
-            }
-            var result = PullApplyResult()
-            var touchedRounds: Set<UUID> = []
-            for pulled in records {
-                do {
-                    try applyRemote(pulled.record, into: &result, ledger)
-                    switch pulled.record {
-                    case .round(let r): touchedRounds.insert(r.id)
-                    case .scoreEvent(let e): touchedRounds.insert(e.roundID)
-                    default: break
-                    }
-                } catch let error as StoreError {
-                    result.rejected[pulled.seq] = error.description
-                }
-            }
-            // FR14 for remote scores too: the round may now be fully scored.
-            result.roundsChanged.formUnion(try ledger.markFullyScored(touchedRounds))
-            try ledger.setSyncCursor(SyncCursor(stream: stream, epoch: epoch, cursor: max(cursor.cursor, next)))
-            return result
-        }
-    }
-
     /// The domain value a pulled record describes; a record the domain refuses is
     /// reported as the store error of its kind, so the page skips just that record.
     private static func validated<Value, Failure: Error>(
@@ -268,7 +368,7 @@ enum SyncStore {
         do { return try build() } catch { throw refusal(error) }
     }
 
-    private static func applyRemote(_ record: SyncRecord, into result: inout PullApplyResult, _ ledger: ChangeLedger) throws {
+    static func applyRemote(_ record: SyncRecord, into result: inout PullApplyResult, _ ledger: ChangeLedger) throws {
         let key = ChangeKey(kind: ChangeKind(record.kind), id: record.id, version: record.version)
         if let stamp = record.stamp, let local = try ledger.localVersion(key.kind, record.id) {
             let localStamp = ChangeStamp(
@@ -313,35 +413,14 @@ enum SyncStore {
         result.applied += 1
     }
 
-    // MARK: Outbox
-
-    /// Makes the outbox match the pending records: new ones and new versions become
-    /// `pending`; a version already `failed` stays failed (retrying cannot help).
-    static func reconcile(_ pending: [PendingRecord]) -> StoreWrite<ReconcileResult> {
-        .outbox { outbox in try reconcile(pending, outbox) }
-    }
-
-    /// Reconcile and claim in one transaction (one fsync fewer on the way to the server).
-    static func reconcileAndClaim(
-        _ pending: [PendingRecord], limit: Int
-    )
-        -> StoreWrite<ReconcileResult.AndClaimed>
-    {
-        .outbox { outbox in
-            ReconcileResult.AndClaimed(
-                reconciled: try reconcile(pending, outbox),
-                claimed: try claim(limit: limit, outbox))
-        }
-    }
-
-    private static func reconcile(_ pending: [PendingRecord], _ outbox: Outbox) throws -> ReconcileResult {
+    static func reconcile(_ pending: [PendingRecord], _ outbox: Outbox) throws -> ReconcileResult {
         let encoder = SyncCoding.encoder()
         var result = ReconcileResult()
         for item in pending {
             let record = item.record
             if let existing = try outbox.entry(record.id), existing.version == record.version {
                 if existing.status == .synced {
-                    result.alreadySynced.append(RecordKey(kind: record.kind, id: record.id, version: record.version))
+                    result.alreadySynced.append(RecordVersionKey(kind: record.kind, id: record.id, version: record.version))
                 }
                 continue
             }
@@ -355,13 +434,7 @@ enum SyncStore {
         return result
     }
 
-    /// A1: takes up to `limit` pending rows and marks them inFlight in one transaction,
-    /// before the caller awaits the network.
-    static func claim(limit: Int) -> StoreWrite<[OutboxItem]> {
-        .outbox { outbox in try claim(limit: limit, outbox) }
-    }
-
-    private static func claim(limit: Int, _ outbox: Outbox) throws -> [OutboxItem] {
+    static func claim(limit: Int, _ outbox: Outbox) throws -> [OutboxItem] {
         let decoder = SyncCoding.decoder()
         var items: [OutboxItem] = []
         for row in try outbox.pendingPayloads(limit: limit) {
@@ -374,48 +447,6 @@ enum SyncStore {
         }
         return items
     }
-
-    /// Records the server's answers. Only rows still inFlight *with the answered version*
-    /// change: a newer local version enqueued meanwhile stays pending. Returns the keys
-    /// that are now synced, for `acknowledge`.
-    static func complete(_ results: [PushResult]) -> StoreWrite<[RecordKey]> {
-        .outbox { outbox in
-            var synced: [RecordKey] = []
-            for r in results {
-                switch r.status {
-                case .created, .duplicate:
-                    try outbox.markSynced(r.id, version: r.version, serverSeq: r.seq)
-                    synced.append(RecordKey(kind: r.kind, id: r.id, version: r.version))
-                case .rejected:
-                    try outbox.markFailed(r.id, version: r.version, reason: r.reason ?? "rejected")
-                }
-            }
-            return synced
-        }
-    }
-
-    /// A push that got no answer: its rows go back to pending for a retry.
-    static func release(_ keys: [RecordKey], error: String) -> StoreWrite<Void> {
-        .outbox { outbox in
-            for key in keys { try outbox.release(key.id, version: key.version, error: error) }
-        }
-    }
-
-    static var resetInFlight: StoreWrite<Int> { .outbox { try $0.resetInFlight() } }
-
-    static var resetForNewEpoch: StoreWrite<Void> { .outbox { try $0.resetForNewEpoch() } }
-
-    static var counts: StoreRead<[OutboxStatus: Int]> { .outbox { try $0.counts() } }
-
-    static func failed(limit: Int) -> StoreRead<[FailedRecord]> {
-        .outbox { outbox in
-            try outbox.failures(limit: limit).map {
-                FailedRecord(kind: RecordKind(rawValue: $0.kind) ?? .scoreEvent, id: $0.id, reason: $0.reason)
-            }
-        }
-    }
-
-    static func status(of id: UUID) -> StoreRead<OutboxStatus?> { .outbox { try $0.status(of: id) } }
 }
 
 extension ReconcileResult {
@@ -423,58 +454,4 @@ extension ReconcileResult {
         var reconciled: ReconcileResult
         var claimed: [OutboxItem]
     }
-}
-
-/// The same named writes, run synchronously: for the CLI and tests. The engine runs them
-/// with `await` instead.
-extension HyzerDatabase {
-    public func syncCursor() throws -> SyncCursor { try read(SyncStore.cursor) }
-
-    @discardableResult
-    public func adoptSyncStream(_ stream: String, epoch: String, force: Bool = false) throws -> Bool {
-        try write(SyncStore.adopt(stream: stream, epoch: epoch, force: force))
-    }
-
-    @discardableResult
-    public func advanceCursorPastOwnPush(stream: String, epoch: String, createdSeqs: [Int64], head: Int64) throws -> Bool {
-        try write(SyncStore.advancePastOwnPush(stream: stream, epoch: epoch, createdSeqs: createdSeqs, head: head))
-    }
-
-    public func pendingSyncRecords(limit: Int = .max) throws -> [PendingRecord] {
-        try write(SyncStore.pendingRecords(limit: limit))
-    }
-
-    public func pendingSyncCount() throws -> Int { try read(SyncStore.pendingCount) }
-
-    public func acknowledgeSynced(_ keys: [RecordKey]) throws {
-        guard !keys.isEmpty else { return }
-        try write(SyncStore.acknowledge(keys))
-    }
-
-    public func applyPulled(_ records: [PulledRecord], next: Int64, stream: String, epoch: String) throws -> PullApplyResult {
-        try write(SyncStore.applyPulled(records, next: next, stream: stream, epoch: epoch))
-    }
-
-    public func reconcileOutbox(with pending: [PendingRecord]) throws -> ReconcileResult {
-        try write(SyncStore.reconcile(pending))
-    }
-
-    public func claimOutbox(limit: Int) throws -> [OutboxItem] { try write(SyncStore.claim(limit: limit)) }
-
-    public func completeOutbox(_ results: [PushResult]) throws -> [RecordKey] { try write(SyncStore.complete(results)) }
-
-    public func releaseInFlight(_ keys: [RecordKey], error: String) throws {
-        try write(SyncStore.release(keys, error: error))
-    }
-
-    @discardableResult
-    public func resetInFlightOutbox() throws -> Int { try write(SyncStore.resetInFlight) }
-
-    public func resetOutboxForNewEpoch() throws { try write(SyncStore.resetForNewEpoch) }
-
-    public func outboxCounts() throws -> [OutboxStatus: Int] { try read(SyncStore.counts) }
-
-    public func failedOutbox(limit: Int = 100) throws -> [FailedRecord] { try read(SyncStore.failed(limit: limit)) }
-
-    public func outboxStatus(of id: UUID) throws -> OutboxStatus? { try read(SyncStore.status(of: id)) }
 }

@@ -187,12 +187,14 @@ actor World {
         // The organizer's device sets up the round; the others get it by pulling.
         let organizer = try require(devices[0].database)
         let course = try Course(id: seededUUID(), name: "Sim Park", pars: [3, 3, 4, 3, 3, 4, 3, 5, 3])
-        try organizer.saveCourse(course)
+        try await organizer.write(.saveCourse(course))
         let players = try ["Ann", "Bo", "Cy"].map { try Player(id: seededUUID(), displayName: $0) }
-        for player in players { try organizer.savePlayer(player) }
-        let round = try organizer.createRound(
-            courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered), at: clock.date)
-        let started = try organizer.startRound(round.id, at: clock.date)
+        for player in players { try await organizer.write(.savePlayer(player)) }
+        let round = try await organizer.write(
+            .createRound(
+                courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered), at: clock.date
+            ))
+        let started = try await organizer.write(.startRound(round.id, at: clock.date))
         roundID = started.id
         participants = started.participants.map(\.id)
         note("d0 starts a round for 3 players on a 9-hole course")
@@ -261,7 +263,7 @@ actor World {
     func score(_ index: Int) throws {
         guard let database = devices[index].database, let roundID else { return }
         if !hasRound.contains(index) {
-            guard (try? database.snapshot(round: roundID)) != nil else {
+            guard (try? database.read(.snapshot(round: roundID))) != nil else {
                 note("d\(index) has no round to score yet")
                 return
             }
@@ -270,10 +272,11 @@ actor World {
         let participant = rng.int(in: 0...(participants.count - 1))
         let hole = rng.int(in: 1...9)
         let strokes = rng.int(in: 2...6)
-        let recorded = try database.recordScore(
-            ScoreEntry(
-                roundID: roundID, participantID: participants[participant], hole: hole, strokes: strokes,
-                reportedBy: participants[participant]), at: clock.date)
+        let recorded = try database.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: roundID, participantID: participants[participant], hole: hole, strokes: strokes,
+                    reportedBy: participants[participant]), at: clock.date))
         devices[index].recorded.append(recorded.event.id)
         devices[index].engine?.localDataChanged()
         note("d\(index) records score \(devices[index].recorded.count): \(strokes) for p\(participant) on hole \(hole)")
@@ -319,12 +322,12 @@ actor World {
         guard let database = devices[index].database else { return }
         // One read first: the per-event reads only when the outbox's synced count moved
         // (they are most of the simulation's own cost otherwise).
-        let synced = (try? database.outboxCounts()[.synced]) ?? 0
+        let synced = await (try? database.read(.outboxCounts)[.synced]) ?? 0
         guard synced != devices[index].syncedCount else { return }
         devices[index].syncedCount = synced
         var fresh: [Int] = []
         for (k, id) in devices[index].recorded.enumerated() where !devices[index].acked.contains(id) {
-            if (try? database.outboxStatus(of: id)) == .synced {
+            if await (try? database.read(.outboxStatus(of: id))) == .synced {
                 devices[index].acked.insert(id)
                 fresh.append(k)
             }
@@ -575,14 +578,14 @@ actor World {
     /// had claimed must be inFlight on disk, and pending again once the engine recovers.
     func restartDevice(_ index: Int) async throws {
         let database = try HyzerDatabase(directory: devices[index].directory, clock: clock, logger: logger)
-        let inFlight = try database.outboxCounts()[.inFlight] ?? 0
+        let inFlight = try await database.read(.outboxCounts)[.inFlight] ?? 0
         let claimed = killedPush.removeValue(forKey: index) ?? 0
         devices[index].database = database
         devices[index].incarnation += 1
         let engine = makeEngine(index, database)
         devices[index].engine = engine
         let reset = try await engine.recoverOutbox()
-        let left = try database.outboxCounts()[.inFlight] ?? 0
+        let left = try await database.read(.outboxCounts)[.inFlight] ?? 0
         if inFlight != claimed || reset != claimed || left != 0 {
             fail(
                 "d\(index) restarted with \(inFlight) rows inFlight (its last push claimed \(claimed)); "
@@ -664,7 +667,7 @@ actor World {
         var reference: (name: String, standings: Standings)?
         for device in devices where device.revokedAtStep == nil {
             guard let database = device.database else { continue }
-            let snapshot = try database.snapshot(round: roundID)
+            let snapshot = try await database.read(.snapshot(round: roundID))
             let events = Set(snapshot.events.map(\.id))
             if events != serverEvents {
                 fail(
@@ -676,8 +679,8 @@ actor World {
                 fail("\(device.name)'s standings differ from \(reference.name)'s")
             }
             if reference == nil { reference = (device.name, snapshot.standings) }
-            let pending = try database.pendingSyncCount()
-            let refused = try database.outboxCounts()[.failed] ?? 0
+            let pending = try await database.read(.pendingSyncCount)
+            let refused = try await database.read(.outboxCounts)[.failed] ?? 0
             if pending != 0 || refused != 0 {
                 fail("\(device.name) still has \(pending) records to push and \(refused) refused")
             }

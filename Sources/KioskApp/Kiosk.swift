@@ -179,7 +179,7 @@ private func nameListFile(_ assets: URL) -> URL { assets.appendingPathComponent(
 private func openScreen(_ configuration: KioskConfiguration) throws -> (HyzerDatabase, Display, KioskSession) {
     let store = try HyzerDatabase.open(dataDirectory: configuration.dataDirectory, assets: configuration.assetsDirectory)
     for recovery in store.recoveries { configuration.logger.critical("\(recovery)") }
-    if configuration.demo, try store.activeRounds().isEmpty {
+    if configuration.demo, try store.read(.activeRounds).isEmpty {
         try store.createDemoRound()
     }
     guard let assets = configuration.assetsDirectory else {

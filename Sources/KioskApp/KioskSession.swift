@@ -114,10 +114,10 @@ public final class KioskSession {
     /// Everything the screens show, read consistently.
     public static func load(_ store: HyzerDatabase) throws -> KioskData {
         // Every round being played (issue 9); the newest in front until one is picked.
-        let rounds = try store.activeRounds().map { try store.snapshot(round: $0.id) }
-        let last = try store.history(limit: 1).first.map { try store.snapshot(round: $0.id) }
+        let rounds = try store.read(.activeRounds).map { try store.read(.snapshot(round: $0.id)) }
+        let last = try store.read(.history(limit: 1)).first.map { try store.read(.snapshot(round: $0.id)) }
         return KioskData(
-            round: rounds.first, lastCompleted: last, courses: try store.courses(), players: try store.players(),
+            round: rounds.first, lastCompleted: last, courses: try store.read(.courses), players: try store.read(.players),
             deviceID: store.deviceID, otherRounds: Array(rounds.dropFirst()))
     }
 
@@ -196,33 +196,34 @@ public final class KioskSession {
                     // one (a fast turn already near the end), which is carried out the same way.
                     perform(state.handle(.historyLoaded(try historyPage(after: after), after: after), now: now), now: now)
                 case .loadHistoryRound(let id):
-                    state.handle(.historyRoundLoaded(try store.snapshot(round: id)), now: now)
+                    state.handle(.historyRoundLoaded(try store.read(.snapshot(round: id))), now: now)
                 case .saveScore(let roundID, let participantID, let hole, let strokes):
-                    try store.recordScore(entry(roundID, participantID, hole, strokes))
+                    try store.write(.recordScore(entry(roundID, participantID, hole, strokes)))
                     wrote = true
                 case .resolveScore(let roundID, let participantID, let hole, let strokes):
                     // One event superseding every conflicting leaf, pushed like any score.
-                    try store.resolveDiscrepancy(entry(roundID, participantID, hole, strokes))
+                    try store.write(.resolveDiscrepancy(entry(roundID, participantID, hole, strokes)))
                     wrote = true
                 case .finishRound(let id):
-                    _ = try store.finishRound(id)
+                    _ = try store.write(.finishRound(id))
                     wrote = true
                 case .discardRound(let id):
-                    _ = try store.discardRound(id)
+                    _ = try store.write(.discardRound(id))
                     wrote = true
                 case .startRound(let courseID, let participants):
-                    let round = try store.createRound(
-                        courseID: courseID, organizerID: participants[0].id, participants: participants)
-                    _ = try store.startRound(round.id)
+                    let round = try store.write(
+                        .createRound(
+                            courseID: courseID, organizerID: participants[0].id, participants: participants))
+                    _ = try store.write(.startRound(round.id))
                     wrote = true
                 case .addPlayer(let player):
-                    try store.savePlayer(player)
+                    try store.write(.savePlayer(player))
                     wrote = true
                 case .saveCourse(let course):
-                    try store.saveCourse(course)
+                    try store.write(.saveCourse(course))
                     wrote = true
                 case .deleteCourse(let id):
-                    try store.deleteCourse(id: id)
+                    try store.write(.deleteCourse(id: id))
                     wrote = true
                 case .saveSettings(let settings):
                     if let settingsURL {
@@ -265,7 +266,7 @@ public final class KioskSession {
 
     private func readHistoryPage(after: HistoryCursor?) throws -> HistoryPage {
         historyReads += 1
-        return try store.historyPage(after: after, limit: Screen.History.pageSize)
+        return try store.read(.historyPage(after: after, limit: Screen.History.pageSize))
     }
 
     private func forgetReads() {

@@ -51,10 +51,10 @@ public struct KioskStatusGatherer: Sendable {
     func group() -> KioskStatus.Group? {
         guard let directory = store.directory, let link = try? ServerLink.load(from: directory) else { return nil }
         // A store that cannot be read right now still shows what it is enrolled with.
-        let cursor = try? store.syncCursor()
+        let cursor = try? store.read(.syncCursor)
         return KioskStatus.Group(
             server: link.serverURL, group: link.groupName, deviceName: link.deviceName,
-            pending: (try? store.pendingSyncCount()) ?? 0, refused: (try? store.outboxCounts())?[.failed] ?? 0,
+            pending: (try? store.read(.pendingSyncCount)) ?? 0, refused: (try? store.read(.outboxCounts))?[.failed] ?? 0,
             epoch: cursor?.epoch)
     }
 

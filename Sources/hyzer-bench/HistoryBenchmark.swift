@@ -21,7 +21,7 @@ enum HistoryBenchmark {
         var reads: [Double] = []
         for _ in 0..<50 {
             let start = nowNs()
-            let page = try store.historyPage(limit: Screen.History.pageSize)
+            let page = try await store.read(.historyPage(limit: Screen.History.pageSize))
             reads.append(Double(nowNs() - start) / 1e6)
             guard page.lines.count == Screen.History.pageSize else { throw BenchError("short page") }
         }

@@ -1,10 +1,10 @@
 import AsyncHTTPClient
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerSync
 import HyzerSyncProtocol
-import HyzerTestSupport
 import Logging
 import Synchronization
 

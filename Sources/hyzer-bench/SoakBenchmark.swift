@@ -1,9 +1,9 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
-import HyzerTestSupport
 
 /// Weeks of uptime, compressed (issue 12): a real `hyzer-server` and a real `hyzer-kiosk`
 /// process (an X11 window under Xvfb, or headless), both enrolled in one group; a second
@@ -118,11 +118,11 @@ enum SoakBenchmark {
             dataDirectory: root.appendingPathComponent("device"), assets: HyzerPaths.assetsDirectory())
         let engine = SyncEngine(
             database: store, link: try await enroll(serverURL, admin, deviceID: store.deviceID, name: "Soak device"))
-        guard let course = try store.courses().first(where: { $0.holeCount == holes }) else {
+        guard let course = try await store.read(.courses).first(where: { $0.holeCount == holes }) else {
             throw BenchError("no \(holes)-hole course among the seeded ones")
         }
         let people = try HyzerDatabase.demoNames.prefix(players).map { try Player(displayName: $0) }
-        for person in people { try store.savePlayer(person) }
+        for person in people { try await store.write(.savePlayer(person)) }
         var round = try newRound(store, course: course, people: people)
         _ = try await engine.syncNow()
         let engineRun = engine.launch()
@@ -180,8 +180,10 @@ enum SoakBenchmark {
                 switch plan.next() {
                 case .score(let cell, let strokes), .correct(let cell, let strokes):
                     let p = round.participants[cell.player]
-                    _ = try store.recordScore(
-                        ScoreEntry(roundID: round.id, participantID: p.id, hole: cell.hole, strokes: strokes, reportedBy: p.id))
+                    _ = try await store.write(
+                        .recordScore(
+                            ScoreEntry(
+                                roundID: round.id, participantID: p.id, hole: cell.hole, strokes: strokes, reportedBy: p.id)))
                     engine.localDataChanged()
                     written[round.id, default: 0] += 1
                     writes += 1
@@ -195,7 +197,7 @@ enum SoakBenchmark {
                     written[round.id, default: 0] += 1
                     writes += 1
                 case .nextRound:
-                    _ = try store.finishRound(round.id)
+                    _ = try await store.write(.finishRound(round.id))
                     round = try newRound(store, course: course, people: people)
                     engine.localDataChanged()
                 }
@@ -228,7 +230,7 @@ enum SoakBenchmark {
         let kioskAfter = try HyzerDatabase.open(dataDirectory: kioskDir, assets: HyzerPaths.assetsDirectory())
         var missing = 0
         for (roundID, count) in written {
-            let mine = try kioskAfter.events(round: roundID).count
+            let mine = try await kioskAfter.read(.events(round: roundID)).count
             missing += max(0, count - mine)
         }
         try kioskAfter.close()
@@ -263,9 +265,10 @@ enum SoakBenchmark {
     }
 
     static func newRound(_ store: HyzerDatabase, course: Course, people: [Player]) throws -> Round {
-        let round = try store.createRound(
-            courseID: course.id, organizerID: people[0].id, participants: people.map(Participant.registered))
-        return try store.startRound(round.id)
+        let round = try store.write(
+            .createRound(
+                courseID: course.id, organizerID: people[0].id, participants: people.map(Participant.registered)))
+        return try store.write(.startRound(round.id))
     }
 
     /// Waits for the kiosk's "first-frame" line in its log.

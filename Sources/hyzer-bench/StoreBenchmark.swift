@@ -17,10 +17,10 @@ enum StoreBenchmark {
     /// The projection written into `db`: the rounds' ids, oldest first, and how many events.
     static func populate(_ db: HyzerDatabase) throws -> (roundIDs: [UUID], events: Int) {
         let course = try Course(name: "Projection Park", holeCount: 18, exceptions: [5: 4, 12: 5])
-        try db.saveCourse(course)
+        try db.write(.saveCourse(course))
         var rng = SeededGenerator(seed: 5)
         let players = try (0..<10).map { try Player(displayName: "Player \($0)") }
-        for p in players { try db.savePlayer(p) }
+        for p in players { try db.write(.savePlayer(p)) }
         let devices = (0..<4).map { _ in UUID().uuidString.lowercased() }
         // Every score names its device (issue 14), as a kiosk's and a phone's do.
         let deviceNames = Dictionary(
@@ -31,11 +31,9 @@ enum StoreBenchmark {
         for r in 0..<250 {
             let who = players.shuffled(using: &rng).prefix(7).map(Participant.registered)
             let date = Date(timeIntervalSince1970: 1_700_000_000 + Double(r) * 7 * 86_400)
-            let round = try db.startRound(
-                try db.createRound(
-                    courseID: course.id, organizerID: who[0].id,
-                    participants: Array(who), at: date
-                ).id, at: date)
+            let created = try db.write(
+                .createRound(courseID: course.id, organizerID: who[0].id, participants: Array(who), at: date))
+            let round = try db.write(.startRound(created.id, at: date))
             var events: [ScoreEvent] = []
             for hole in course.holes {
                 for p in who {
@@ -54,10 +52,10 @@ enum StoreBenchmark {
                     }
                 }
             }
-            let result = try db.importEvents(events)
+            let result = try db.write(.importEvents(events))
             guard result.rejected.isEmpty else { throw BenchError("rejected: \(result.rejected.values.first!)") }
             eventCount += result.inserted.count
-            _ = try db.finishRound(round.id, at: date.addingTimeInterval(7200))
+            _ = try db.write(.finishRound(round.id, at: date.addingTimeInterval(7200)))
             roundIDs.append(round.id)
         }
         return (roundIDs, eventCount)
@@ -70,7 +68,7 @@ enum StoreBenchmark {
         var historySamples: [Double] = []
         for _ in 0..<30 {
             let start = nowNs()
-            let history = try db.history()
+            let history = try db.read(.history())
             historySamples.append(Double(nowNs() - start) / 1e6)
             guard history.count == 250 else { throw BenchError("history has \(history.count) rounds") }
         }
@@ -78,7 +76,7 @@ enum StoreBenchmark {
         for _ in 0..<100 {
             let id = roundIDs[Int.random(in: 0..<roundIDs.count, using: &rng)]
             let start = nowNs()
-            let snapshot = try db.snapshot(round: id)
+            let snapshot = try db.read(.snapshot(round: id))
             let standings = snapshot.standings
             openSamples.append(Double(nowNs() - start) / 1e6)
             guard standings.rows.count == 7 else { throw BenchError("round has \(standings.rows.count) rows") }
@@ -92,9 +90,4 @@ enum StoreBenchmark {
             "open_round_ms": round3(percentile(openSamples, 50)),
         ])
     }
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    var description: String
-    init(_ text: String) { description = text }
 }

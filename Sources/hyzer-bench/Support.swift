@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HyzerKit
+import HyzerSync
 
 /// Monotonic time in nanoseconds.
 func nowNs() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -111,3 +112,23 @@ func siblingBinary(_ name: String) throws -> URL {
 }
 
 func log(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+
+/// A benchmark that cannot go on, in one line.
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ text: String) { description = text }
+}
+
+extension SyncEngine {
+    /// Runs the engine's service in a task, as the kiosk's ServiceGroup does; `stop()`
+    /// on the task ends it.
+    func launch() -> Task<Void, Never> { Task { try? await self.run() } }
+}
+
+extension Task where Success == Void, Failure == Never {
+    /// Cancels the run and waits for it to return.
+    func stop() async {
+        cancel()
+        await value
+    }
+}

@@ -1,10 +1,10 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
-import HyzerTestSupport
 import Logging
 
 /// Cross-device latency (NFR2), recovery after a dead zone (NFR11) and server ingest,
@@ -27,7 +27,9 @@ enum SyncBenchmark {
         func device(_ name: String, live: Bool = true) async throws -> (HyzerDatabase, SyncEngine) {
             let db = try HyzerDatabase.open(
                 dataDirectory: root.appendingPathComponent(name), assets: HyzerPaths.assetsDirectory())
-            if try db.courses().isEmpty { try db.saveCourse(try Course(name: "Bench Park", holeCount: 18)) }
+            if try await db.read(.courses).isEmpty {
+                try await db.write(.saveCourse(try Course(name: "Bench Park", holeCount: 18)))
+            }
             let answer = try await SyncClient.enroll(server: server.baseURL, groupToken: admin, deviceID: db.deviceID, name: name)
             let link = ServerLink(
                 serverURL: server.baseURL, groupID: answer.groupID, groupName: answer.groupName,
@@ -39,12 +41,13 @@ enum SyncBenchmark {
 
         // One round of 24 on 18 holes, known to every device before measuring.
         let (dbA, engineA) = try await device("A")
-        let course = try dbA.courses().first { $0.holeCount == 18 }!
+        let course = try await dbA.read(.courses).first { $0.holeCount == 18 }!
         let players = try HyzerDatabase.demoNames.prefix(24).map { try Player(displayName: $0) }
-        for p in players { try dbA.savePlayer(p) }
-        var round = try dbA.createRound(
-            courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered))
-        round = try dbA.startRound(round.id)
+        for p in players { try await dbA.write(.savePlayer(p)) }
+        var round = try await dbA.write(
+            .createRound(
+                courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)))
+        round = try await dbA.write(.startRound(round.id))
         _ = try await engineA.syncNow()
         let runA = engineA.launch()
 
@@ -72,19 +75,20 @@ enum SyncBenchmark {
         let (dbE, engineE) = try await device("E")
         _ = try await engineD.syncNow()
         _ = try await engineE.syncNow()
-        let recoveryRound = try dbD.startRound(
-            try dbD.createRound(
-                courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)
-            ).id)
+        let created = try await dbD.write(
+            .createRound(courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)))
+        let recoveryRound = try await dbD.write(.startRound(created.id))
         var queued = 0
         outer: for hole in 1...18 {
             for p in recoveryRound.participants {
-                try dbD.recordScore(
-                    ScoreEntry(roundID: recoveryRound.id, participantID: p.id, hole: hole, strokes: 3, reportedBy: p.id))
+                try await dbD.write(
+                    .recordScore(
+                        ScoreEntry(roundID: recoveryRound.id, participantID: p.id, hole: hole, strokes: 3, reportedBy: p.id)))
                 queued += 1
                 if queued % 5 == 0 {  // corrections too
-                    try dbD.recordScore(
-                        ScoreEntry(roundID: recoveryRound.id, participantID: p.id, hole: hole, strokes: 4, reportedBy: p.id))
+                    try await dbD.write(
+                        .recordScore(
+                            ScoreEntry(roundID: recoveryRound.id, participantID: p.id, hole: hole, strokes: 4, reportedBy: p.id)))
                     queued += 1
                 }
                 if queued >= 500 { break outer }
@@ -97,7 +101,7 @@ enum SyncBenchmark {
         let runD = engineD.launch()
         var received = 0
         for await _ in changesE {
-            received = (try? dbE.events(round: recoveryRound.id).count) ?? 0
+            received = await (try? dbE.read(.events(round: recoveryRound.id)).count) ?? 0
             if received >= queued { break }
         }
         let recoveryMs = Double(nowNs() - recoveryStart) / 1e6
@@ -137,15 +141,16 @@ enum SyncBenchmark {
             let hole = 1 + (cell / round.participants.count) % 18
             cell += 1
             let start = nowNs()
-            let recorded = try dbA.recordScore(
-                ScoreEntry(
-                    roundID: round.id, participantID: participant.id, hole: hole,
-                    strokes: 2 + cell % 4, reportedBy: participant.id))
+            let recorded = try dbA.write(
+                .recordScore(
+                    ScoreEntry(
+                        roundID: round.id, participantID: participant.id, hole: hole,
+                        strokes: 2 + cell % 4, reportedBy: participant.id)))
             engineA.localDataChanged()
             sent[recorded.event.id] = start
         }
         func collect() throws {
-            let snapshot = try dbB.snapshot(round: round.id)
+            let snapshot = try dbB.read(.snapshot(round: round.id))
             _ = standings.recompute(round: snapshot.round, course: snapshot.course, events: snapshot.events, trigger: .remoteSync)
             let now = nowNs()
             let present = Set(snapshot.events.map(\.id))
@@ -239,19 +244,5 @@ enum SyncBenchmark {
         let seconds = Double(nowNs() - start) / 1e9
         log("sync: ingested \(total) events in \(batches.count) pushes in \(String(format: "%.2f", seconds)) s")
         return Double(total) / seconds
-    }
-}
-
-extension SyncEngine {
-    /// Runs the engine's service in a task, as the kiosk's ServiceGroup does; `stop()`
-    /// on the task ends it.
-    func launch() -> Task<Void, Never> { Task { try? await self.run() } }
-}
-
-extension Task where Success == Void, Failure == Never {
-    /// Cancels the run and waits for it to return.
-    func stop() async {
-        cancel()
-        await value
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
+import HyzerHarness
 import HyzerSyncSimulation
-import HyzerTestSupport
 
 extension HyzerBench {
     /// Not a timing benchmark: it runs the deterministic sync simulation over many seeds

@@ -25,7 +25,7 @@ struct CourseCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let courses = try data.open().courses()
+            let courses = try await data.open().read(.courses)
             if json {
                 try printJSON(
                     courses.map {
@@ -42,10 +42,10 @@ struct CourseCommand: AsyncParsableCommand {
     /// Saves `course` unless another course already has its name (two courses of one name
     /// could not be told apart by name, here or on the kiosk's list).
     static func save(_ course: Course, in db: HyzerDatabase) throws {
-        if let other = try db.courses().named(course.name, except: course.id) {
+        if let other = try db.read(.courses).named(course.name, except: course.id) {
             throw CommandFailure(message: "a course named \(other.name) already exists (\(other.id.uuidString))")
         }
-        do { try db.saveCourse(course) } catch { throw CommandFailure(error) }
+        do { try db.write(.saveCourse(course)) } catch { throw CommandFailure(error) }
     }
 
     /// Issue 14 item 5: a course from a script. The id is printed last.
@@ -126,8 +126,8 @@ struct CourseCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             let victim = try DeviceLookup.course(course, in: db)
-            let usage = try db.courseUsage(id: victim.id)
-            do { try db.deleteCourse(id: victim.id) } catch { throw CommandFailure(error) }
+            let usage = try await db.read(.courseUsage(id: victim.id))
+            do { try await db.write(.deleteCourse(id: victim.id)) } catch { throw CommandFailure(error) }
             print("deleted \(victim.name) (\(victim.holeCount) holes, par \(victim.totalPar))")
             if usage.rounds > 0 {
                 print(

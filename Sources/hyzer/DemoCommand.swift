@@ -31,7 +31,7 @@ struct Demo: AsyncParsableCommand {
             round = try db.createDemoRound(players: players, holesPlayed: holesPlayed, courseName: course, seed: seed)
             try db.addDemoDisputes(disputes, round: round.id)
         } catch { throw CommandFailure(error) }
-        let snapshot = try db.snapshot(round: round.id)
+        let snapshot = try await db.read(.snapshot(round: round.id))
         print(
             "demo round on \(snapshot.course.name): \(round.participants.count) players, \(holesPlayed) holes scored, \(snapshot.events.count) events, status \(round.status.rawValue)"
         )

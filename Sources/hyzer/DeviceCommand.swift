@@ -59,15 +59,15 @@ struct Device: AsyncParsableCommand {
                 print("not enrolled (hyzer device enroll --server URL --group-token T --name NAME)")
                 return
             }
-            let cursor = try db.syncCursor()
-            let counts = try db.outboxCounts()
+            let cursor = try await db.read(.syncCursor)
+            let counts = try await db.read(.outboxCounts)
             print("server: \(link.serverURL), group \"\(link.groupName)\" (\(link.groupID)), device name \"\(link.deviceName)\"")
             if let caFile = link.caFile { print("trusts the server's certificate through the CA in \(caFile)") }
             print("cursor: \(cursor.cursor) (epoch \(cursor.epoch ?? "none yet"))")
             print(
-                "not yet on the server: \(try db.pendingSyncCount()); outbox: "
+                "not yet on the server: \(try await db.read(.pendingSyncCount)); outbox: "
                     + OutboxStatus.allCases.map { "\($0.rawValue) \(counts[$0] ?? 0)" }.joined(separator: ", "))
-            for failed in try db.failedOutbox(limit: 20) {
+            for failed in try await db.read(.failedOutbox(limit: 20)) {
                 print("  failed \(failed.kind.rawValue) \(failed.id): \(failed.reason)")
             }
         }

@@ -9,7 +9,7 @@ enum DeviceLookup {
     /// A round id, or "current" for the newest active round.
     static func round(_ text: String, in db: HyzerDatabase) throws -> Round {
         if text.lowercased() == "current" || text.lowercased() == "active" {
-            guard let round = try db.activeRounds().first else {
+            guard let round = try db.read(.activeRounds).first else {
                 throw CommandFailure(message: "no active round in \(db.files.path)")
             }
             return round
@@ -17,7 +17,7 @@ enum DeviceLookup {
         guard let id = UUID(uuidString: text) else {
             throw CommandFailure(message: "\"\(text)\" is not a round id (a UUID, or \"current\" for the newest active round)")
         }
-        guard let round = try db.round(id: id) else {
+        guard let round = try db.read(.round(id: id)) else {
             throw CommandFailure(
                 message: "round \(text) is not in \(db.files.path); run `hyzer sync` if another device created it")
         }
@@ -43,7 +43,7 @@ enum DeviceLookup {
 
     /// A course by id, else by name (case-insensitive; two courses of one name need the id).
     static func course(_ text: String, in db: HyzerDatabase) throws -> Course {
-        let courses = try db.courses()
+        let courses = try db.read(.courses)
         if let id = UUID(uuidString: text) {
             guard let course = courses.first(where: { $0.id == id }) else {
                 throw CommandFailure(message: "no course has the id \(text) (hyzer course list)")

@@ -28,7 +28,7 @@ struct DurabilityCheck: AsyncParsableCommand {
         // The newest active round, or a demo round of its own on a store that has none.
         let round: Round
         do {
-            round = try db.activeRounds().first ?? db.createDemoRound(players: 4, holesPlayed: 0)
+            round = try await db.read(.activeRounds).first ?? db.createDemoRound(players: 4, holesPlayed: 0)
         } catch { throw CommandFailure(error) }
         // Holes 1-9 exist on every course of 9 holes or more (a round may predate its pars:
         // none recorded).
@@ -40,11 +40,12 @@ struct DurabilityCheck: AsyncParsableCommand {
             let hole = (written / round.participants.count) % holes + 1
             let recorded: RecordedScore
             do {
-                recorded = try db.recordScore(
-                    ScoreEntry(
-                        roundID: round.id, participantID: participant.id, hole: hole,
-                        strokes: Int.random(in: 2...6, using: &generator), reportedBy: ScoreEvent.nobody,
-                        deviceName: "durability-check"))
+                recorded = try await db.write(
+                    .recordScore(
+                        ScoreEntry(
+                            roundID: round.id, participantID: participant.id, hole: hole,
+                            strokes: Int.random(in: 2...6, using: &generator), reportedBy: ScoreEvent.nobody,
+                            deviceName: "durability-check")))
             } catch { throw CommandFailure(error) }
             // The id goes out only now: the write returned, so it is on disk (synchronous=FULL).
             let id = recorded.event.id.uuidString.lowercased().replacingOccurrences(of: "-", with: "")

@@ -35,7 +35,7 @@ struct HistoryCommand: AsyncParsableCommand {
         var lines: [HistoryLine] = []
         var cursor: HistoryCursor?
         repeat {
-            let page = try db.historyPage(after: cursor, limit: min(100, limit.map { $0 - lines.count } ?? 100))
+            let page = try await db.read(.historyPage(after: cursor, limit: min(100, limit.map { $0 - lines.count } ?? 100)))
             lines += page.lines
             cursor = page.next
         } while cursor != nil && lines.count < (limit ?? .max)

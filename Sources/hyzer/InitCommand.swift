@@ -15,7 +15,7 @@ struct Init: AsyncParsableCommand {
         }
         let db = try data.open()
         for recovery in db.recoveries { printError("warning: \(recovery)") }
-        let courses = try db.courses()
+        let courses = try await db.read(.courses)
         print("data directory: \(db.files.path)")
         print("device id: \(db.deviceID)")
         print("courses (\(courses.count), seeded from \(assets.path)/courses.json):")

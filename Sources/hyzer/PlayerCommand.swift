@@ -19,10 +19,11 @@ struct PlayerCommand: AsyncParsableCommand {
             let db = try data.open()
             let player: Player
             do { player = try Player(displayName: name, aliases: aliases) } catch { throw CommandFailure(error) }
-            if try db.players().contains(where: { $0.displayName.caseInsensitiveCompare(player.displayName) == .orderedSame }) {
+            let registered = try await db.read(.players)
+            if registered.contains(where: { $0.displayName.caseInsensitiveCompare(player.displayName) == .orderedSame }) {
                 throw CommandFailure(message: "a player named \(player.displayName) is already registered")
             }
-            try db.savePlayer(player)
+            try await db.write(.savePlayer(player))
             print(
                 "registered \(player.displayName)"
                     + (player.aliases.isEmpty ? "" : " (aliases: \(player.aliases.joined(separator: ", ")))"))
@@ -44,7 +45,7 @@ struct PlayerCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let players = try data.open().players()
+            let players = try await data.open().read(.players)
             if json {
                 try printJSON(players.map { Line(id: $0.id, name: $0.displayName, aliases: $0.aliases) })
                 return
@@ -68,7 +69,7 @@ struct PlayerCommand: AsyncParsableCommand {
 
         func run() async throws {
             let db = try data.open()
-            let players = try db.players()
+            let players = try await db.read(.players)
             let current = try DeviceLookup.player(player, in: players)
             let renamed: Player
             do {
@@ -86,7 +87,7 @@ struct PlayerCommand: AsyncParsableCommand {
                 print("\(current.displayName) is already called that")
                 return
             }
-            try db.savePlayer(renamed)
+            try await db.write(.savePlayer(renamed))
             print("renamed \(current.displayName) to \(renamed.displayName)")
             print(renamed.id.uuidString)
         }

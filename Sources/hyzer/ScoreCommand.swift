@@ -16,10 +16,11 @@ struct Score: AsyncParsableCommand {
         let (who, hole, strokes) = (try DeviceLookup.participant(cell.participant, in: round), cell.hole, cell.strokes)
         let recorded: RecordedScore
         do {
-            recorded = try db.recordScore(
-                ScoreEntry(
-                    roundID: round.id, participantID: who.id, hole: hole,
-                    strokes: strokes, reportedBy: who.id, deviceName: ServerLink.enrolledName(in: db.directory)))
+            recorded = try await db.write(
+                .recordScore(
+                    ScoreEntry(
+                        roundID: round.id, participantID: who.id, hole: hole,
+                        strokes: strokes, reportedBy: who.id, deviceName: ServerLink.enrolledName(in: db.directory))))
         } catch { throw CommandFailure(error) }
         let correction = recorded.event.supersedes.isEmpty ? "" : " (corrects \(recorded.event.supersedes.count) earlier)"
         print("recorded \(who.name), hole \(hole): \(strokes)\(correction); event \(recorded.event.id.uuidString)")

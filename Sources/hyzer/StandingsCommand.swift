@@ -44,13 +44,13 @@ struct Standings: AsyncParsableCommand {
             }
             roundID = id
         } else {
-            guard let newest = try db.activeRounds().first else {
+            guard let newest = try db.read(.activeRounds).first else {
                 throw CommandFailure(message: "no active round in \(db.files.path); pass a round id or run `hyzer demo`")
             }
             roundID = newest.id
         }
         let snapshot: RoundSnapshot
-        do { snapshot = try db.snapshot(round: roundID) } catch { throw CommandFailure(error) }
+        do { snapshot = try db.read(.snapshot(round: roundID)) } catch { throw CommandFailure(error) }
         let standings = snapshot.standings
         if json {
             let ids = Dictionary(uniqueKeysWithValues: snapshot.round.participants.map { ($0.id, $0.id.uuidString) })

@@ -23,7 +23,8 @@ struct Sync: AsyncParsableCommand {
             report = try await engine.syncNow()
         } catch {
             throw CommandFailure(
-                message: "sync with \(link.serverURL) failed: \(error) (\(try db.pendingSyncCount()) records wait locally)")
+                message:
+                    "sync with \(link.serverURL) failed: \(error) (\(try await db.read(.pendingSyncCount)) records wait locally)")
         }
         if report.epochChanged {
             print("the server's database is new or restored (new epoch): re-pulled from zero and re-pushed")

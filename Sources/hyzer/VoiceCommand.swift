@@ -14,7 +14,7 @@ struct Voice: AsyncParsableCommand {
 
     func run() async throws {
         let (db, round) = try options.open()
-        let snapshot = try db.snapshot(round: round.id)
+        let snapshot = try await db.read(.snapshot(round: round.id))
         let hole = self.hole ?? snapshot.currentHole
         let result = VoiceParser.parse(transcript, candidates: snapshot.voiceCandidates)
         let unresolved: [String]
@@ -29,11 +29,12 @@ struct Voice: AsyncParsableCommand {
         for score in result.scores {
             let name = round.participant(score.participantID)?.name ?? score.heard
             do {
-                let recorded = try db.recordScore(
-                    ScoreEntry(
-                        roundID: round.id, participantID: score.participantID, hole: hole,
-                        strokes: score.strokes, reportedBy: score.participantID,
-                        deviceName: ServerLink.enrolledName(in: db.directory)))
+                let recorded = try await db.write(
+                    .recordScore(
+                        ScoreEntry(
+                            roundID: round.id, participantID: score.participantID, hole: hole,
+                            strokes: score.strokes, reportedBy: score.participantID,
+                            deviceName: ServerLink.enrolledName(in: db.directory))))
                 print(
                     "recorded \(name), hole \(hole): \(score.strokes) (heard \"\(score.heard)\")"
                         + (recorded.event.supersedes.isEmpty ? "" : ", a correction"))

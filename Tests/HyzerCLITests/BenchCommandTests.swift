@@ -1,5 +1,5 @@
 import Foundation
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// `hyzer-bench` from outside: its subcommands and flags, and the JSON line it ends with.

@@ -1,7 +1,7 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 14 item 5: `hyzer course add | edit | delete`, by id or name, through the real
@@ -19,7 +19,7 @@ import Testing
         #expect(added.status == 0, "\(added.stderr)")
         let id = try #require(added.stdout.split(separator: "\n").last.flatMap { UUID(uuidString: String($0)) })
         let store = try HyzerDatabase(directory: dir)
-        let course = try #require(try store.course(id: id))
+        let course = try #require(try await store.read(.course(id: id)))
         #expect(course.holeCount == 27 && course.par(of: 9) == 5 && course.par(of: 27) == 7 && course.par(of: 1) == 3)
 
         // A round started now keeps these pars through the edit below.
@@ -31,20 +31,20 @@ import Testing
         let edited = try await Binary.run(
             "hyzer", ["course", "edit", "three nines", "--name", "Triple Loop", "--par", "4", "--hole-par", "2=2"] + data)
         #expect(edited.status == 0, "\(edited.stderr)")
-        let after = try #require(try store.course(id: id))
+        let after = try #require(try await store.read(.course(id: id)))
         #expect(after.name == "Triple Loop" && after.par(of: 1) == 4 && after.par(of: 2) == 2 && after.par(of: 27) == 4)
-        #expect(try store.snapshot(round: roundID).course.pars == course.pars)
+        #expect(try await store.read(.snapshot(round: roundID)).course.pars == course.pars)
 
         // Only one hole's par, by id: the rest stay.
         #expect(try await Binary.run("hyzer", ["course", "edit", id.uuidString, "--hole-par", "3=6"] + data).status == 0)
-        #expect(try store.course(id: id)?.pars == after.pars.enumerated().map { $0.offset == 2 ? 6 : $0.element })
+        #expect(try await store.read(.course(id: id))?.pars == after.pars.enumerated().map { $0.offset == 2 ? 6 : $0.element })
 
         let deleted = try await Binary.run("hyzer", ["course", "delete", "Triple Loop"] + data)
         #expect(deleted.status == 0, "\(deleted.stderr)")
         #expect(deleted.stdout.contains("deleted Triple Loop (27 holes"))
         #expect(deleted.stdout.contains("its round stays in history"), "\(deleted.stdout)")
-        #expect(try store.course(id: id) == nil)
-        #expect(try store.snapshot(round: roundID).course.name == "Triple Loop")
+        #expect(try await store.read(.course(id: id)) == nil)
+        #expect(try await store.read(.snapshot(round: roundID)).course.name == "Triple Loop")
         let listed = try await Binary.run("hyzer", ["course", "list"] + data)
         #expect(!listed.stdout.contains("Triple Loop"))
         let again = try await Binary.run("hyzer", ["round", "start", "--course", id.uuidString, "--players", "Ana"] + data)
@@ -58,7 +58,7 @@ import Testing
         let data = ["--data", dir.path]
         #expect(try await Binary.run("hyzer", ["init"] + data).status == 0)
         let store = try HyzerDatabase(directory: dir)
-        let before = try store.courses()
+        let before = try await store.read(.courses)
 
         for (arguments, message) in [
             (["add", "Zero", "--holes", "0"], "a course has 1 to 36 holes, not 0"),
@@ -81,6 +81,6 @@ import Testing
             #expect(result.status != 0, "\(arguments) was accepted")
             #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
         }
-        #expect(try store.courses() == before)
+        #expect(try await store.read(.courses) == before)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 9 item 7: `hyzer discrepancies`, `hyzer resolve` and `hyzer round discard`, run as
@@ -14,14 +14,14 @@ import Testing
     static func disputed() async throws -> HeadlessJourney {
         let journey = try await HeadlessJourney.demo("cli-disputes", players: 3, holesPlayed: 2)
         let db = try HyzerDatabase(directory: journey.dir)
-        let snapshot = try db.snapshot(round: journey.roundID)
+        let snapshot = try await db.read(.snapshot(round: journey.roundID))
         let events = snapshot.round.participants.prefix(2).map { participant in
             ScoreEvent(
                 roundID: journey.roundID, participantID: participant.id, hole: 2,
                 strokes: snapshot.scorecard.value(participant: participant.id, hole: 2)! + 1,
                 reportedBy: participant.id, deviceID: phone, createdAt: db.clock.date)
         }
-        _ = try db.importEvents(events)
+        _ = try await db.write(.importEvents(events))
         return journey
     }
 
@@ -58,7 +58,7 @@ import Testing
         defer { journey.remove() }
         let dir = journey.dir.path
         let round = journey.roundID.uuidString
-        let before = try HyzerDatabase(directory: journey.dir).snapshot(round: journey.roundID)
+        let before = try await HyzerDatabase(directory: journey.dir).read(.snapshot(round: journey.roundID))
         let nate = before.round.participants[0]
 
         // Bad input: a clear line, a non-zero exit, nothing saved.
@@ -72,7 +72,8 @@ import Testing
             #expect(run.status != 0, "\(arguments)")
             #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
         }
-        #expect(try HyzerDatabase(directory: journey.dir).events(round: journey.roundID).count == before.events.count)
+        #expect(
+            try await HyzerDatabase(directory: journey.dir).read(.events(round: journey.roundID)).count == before.events.count)
 
         // By name; the value need not be one of those in dispute. Not enrolled: saved, said so.
         let run = try await Binary.run("hyzer", ["resolve", round, "nate", "2", "7", "--data", dir])
@@ -80,7 +81,7 @@ import Testing
         #expect(run.stdout.contains("resolved Nate, hole 2: 7 (supersedes 2)"), "\(run.stdout)")
         #expect(run.stdout.contains("not enrolled"), "\(run.stdout)")
 
-        let after = try HyzerDatabase(directory: journey.dir).snapshot(round: journey.roundID)
+        let after = try await HyzerDatabase(directory: journey.dir).read(.snapshot(round: journey.roundID))
         let resolution = try #require(after.events.first { $0.isResolution })
         #expect(Set(resolution.supersedes) == Set(before.scorecard.resolution(participant: nate.id, hole: 2).leaves.map(\.id)))
         #expect(resolution.reportedBy == after.round.organizerID, "reported as the kiosk reports it")
@@ -101,12 +102,12 @@ import Testing
             "hyzer", ["demo", "--players", "3", "--holes-played", "2", "--disputes", "2", "--data", dir.path])
         #expect(made.status == 0, "\(made.stderr)")
         let round = try #require(made.stdout.split(separator: "\n").last.flatMap { UUID(uuidString: String($0)) })
-        let snapshot = try HyzerDatabase(directory: dir).snapshot(round: round)
+        let snapshot = try await HyzerDatabase(directory: dir).read(.snapshot(round: round))
         #expect(snapshot.scorecard.discrepancies.count == 2)
         #expect(snapshot.events.filter { $0.deviceID == HyzerDatabase.demoPhone }.count == 2)
         let refused = try await Binary.run("hyzer", ["demo", "--players", "2", "--disputes", "3", "--data", dir.path])
         #expect(refused.status != 0 && refused.stderr.contains("--disputes must be between 0 and --players"))
-        #expect(try HyzerDatabase(directory: dir).activeRounds().count == 1, "nothing written for the refused one")
+        #expect(try await HyzerDatabase(directory: dir).read(.activeRounds).count == 1, "nothing written for the refused one")
     }
 
     @Test func discardDropsAnEmptyRoundAndRefusesOneWithScores() async throws {
@@ -117,23 +118,24 @@ import Testing
         let refused = try await Binary.run("hyzer", ["round", "discard", journey.roundID.uuidString, "--data", dir])
         #expect(refused.status != 0)
         #expect(refused.stderr.contains("has scores, so it cannot be discarded"), "\(refused.stderr)")
-        #expect(try HyzerDatabase(directory: journey.dir).round(id: journey.roundID)?.status == .active)
+        #expect(try await HyzerDatabase(directory: journey.dir).read(.round(id: journey.roundID))?.status == .active)
 
         // A second card started by mistake: no scores, so it goes.
         let mistake: Round
         do {
             let db = try HyzerDatabase(directory: journey.dir)
-            let played = try db.snapshot(round: journey.roundID).round
-            let created = try db.createRound(
-                courseID: played.courseID, organizerID: played.organizerID, participants: played.participants)
-            mistake = try db.startRound(created.id)
+            let played = try await db.read(.snapshot(round: journey.roundID)).round
+            let created = try await db.write(
+                .createRound(
+                    courseID: played.courseID, organizerID: played.organizerID, participants: played.participants))
+            mistake = try await db.write(.startRound(created.id))
         }
         let discarded = try await Binary.run("hyzer", ["round", "discard", mistake.id.uuidString, "--data", dir])
         #expect(discarded.status == 0, "\(discarded.stderr)")
         #expect(discarded.stdout.contains("discarded round \(mistake.id.uuidString)"))
         let db = try HyzerDatabase(directory: journey.dir)
-        #expect(try db.activeRounds().map(\.id) == [journey.roundID], "the played round stays; the mistake is gone")
-        #expect(try db.history().allSatisfy { $0.id != mistake.id }, "history leaves a discarded round out")
+        #expect(try await db.read(.activeRounds).map(\.id) == [journey.roundID], "the played round stays; the mistake is gone")
+        #expect(try await db.read(.history()).allSatisfy { $0.id != mistake.id }, "history leaves a discarded round out")
 
         let garbage = try await Binary.run("hyzer", ["round", "discard", "nope", "--data", dir])
         #expect(garbage.status != 0 && garbage.stderr.contains("is not a round id"), "\(garbage.stderr)")

@@ -1,5 +1,5 @@
 import Foundation
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// `hyzer durability-check`, the writer the appliance test cuts the power under: every id it

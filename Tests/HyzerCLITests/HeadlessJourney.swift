@@ -1,5 +1,5 @@
 import Foundation
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// A data directory with a demo round on Riverside Nine, and a headless kiosk run of a script

@@ -1,4 +1,4 @@
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// `--help` and `help` print the usage and exit 0 on every executable. `hyzer` runs its own

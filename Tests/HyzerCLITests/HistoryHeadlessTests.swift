@@ -1,7 +1,7 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 9 item 4 with the real binaries: 30 completed rounds (and one discarded) in a data
@@ -26,18 +26,18 @@ import Testing
         #expect(initialized.status == 0, "\(initialized.stderr)")
         var club = Club(dir: dir)
         let db = try HyzerDatabase(directory: dir)
-        let courses = try db.courses().filter { $0.holeCount == 9 }
+        let courses = try await db.read(.courses).filter { $0.holeCount == 9 }
         let names = ["Ana", "Ben", "Chiara", "Dmitri", "Eun-ji", "Femi", "Gus"]
         let players = try names.map { try Player(displayName: $0) }
-        for p in players { try db.savePlayer(p) }
+        for p in players { try await db.write(.savePlayer(p)) }
         for week in 0..<30 {
             let course = courses[week % courses.count]
             let who = (0..<(3 + week % 4)).map { players[(week + $0) % players.count] }
             let date = Date(timeIntervalSince1970: 1_750_000_000 + Double(week) * 7 * 86_400)
-            let round = try db.startRound(
-                try db.createRound(
-                    courseID: course.id, organizerID: who[0].id, participants: who.map(Participant.registered), at: date
-                ).id, at: date)
+            let created = try await db.write(
+                .createRound(courseID: course.id, organizerID: who[0].id, participants: who.map(Participant.registered), at: date)
+            )
+            let round = try await db.write(.startRound(created.id, at: date))
             for (i, p) in who.enumerated() {
                 for hole in course.holes {
                     // The first player wins (with the second in the newest round, a tie): par
@@ -53,24 +53,25 @@ import Testing
                         case 7: leader ? par : par + (i * week) % 2
                         default: par
                         }
-                    try db.recordScore(
-                        ScoreEntry(
-                            roundID: round.id, participantID: p.id, hole: hole, strokes: strokes,
-                            reportedBy: who[0].id), at: date)
+                    try await db.write(
+                        .recordScore(
+                            ScoreEntry(
+                                roundID: round.id, participantID: p.id, hole: hole, strokes: strokes,
+                                reportedBy: who[0].id), at: date))
                 }
             }
-            _ = try db.finishRound(round.id, at: date.addingTimeInterval(5_400))
-            let standings = try db.snapshot(round: round.id).standings
+            _ = try await db.write(.finishRound(round.id, at: date.addingTimeInterval(5_400)))
+            let standings = try await db.read(.snapshot(round: round.id)).standings
             club.rounds.insert(
                 (round.id, course.name, standings.rows.filter { $0.position == 1 }.map(\.name), who.map(\.displayName)),
                 at: 0)
         }
-        let mistake = try db.startRound(
-            try db.createRound(
+        let created = try await db.write(
+            .createRound(
                 courseID: courses[0].id, organizerID: players[0].id, participants: [.registered(players[0])],
-                at: Date(timeIntervalSince1970: 1_790_000_000)
-            ).id)
-        _ = try db.discardRound(mistake.id, at: Date(timeIntervalSince1970: 1_790_000_100))
+                at: Date(timeIntervalSince1970: 1_790_000_000)))
+        let mistake = try await db.write(.startRound(created.id))
+        _ = try await db.write(.discardRound(mistake.id, at: Date(timeIntervalSince1970: 1_790_000_100)))
         club.discarded = mistake.id
         return club
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerTestSupport
 import Testing
 
@@ -15,7 +16,7 @@ import Testing
         let destdir = root.appendingPathComponent("dest")
         let binDir = try Binary.url("hyzer").deletingLastPathComponent()
         let install = try await Binary.run(
-            executable: SystemdUnitTests.repo.appendingPathComponent("board/package/install"),
+            executable: repositoryRoot.appendingPathComponent("board/package/install"),
             [destdir.path, "/usr/local", binDir.path, "kiosk"])
         #expect(install.status == 0, "\(install.stderr)")
         let prefix = destdir.appendingPathComponent("usr/local")

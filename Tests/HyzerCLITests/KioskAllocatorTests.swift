@@ -1,5 +1,5 @@
 import Foundation
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// Issue 12: the kiosk keeps glibc's malloc to two arenas (`Allocator`), which is what kept

@@ -1,7 +1,7 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 14 item 3 with the real binaries: a course made, changed and deleted at a headless
@@ -22,7 +22,7 @@ import Testing
         let journey = try await HeadlessJourney.demo("courses", players: 3, holesPlayed: 4)
         defer { journey.remove() }
         let store = try HyzerDatabase(directory: journey.dir)
-        let before = try store.snapshot(round: journey.roundID)
+        let before = try await store.read(.snapshot(round: journey.roundID))
         let images = try await journey.play(
             """
             long-press
@@ -76,7 +76,7 @@ import Testing
         #expect(courses.map(\.name) == ["Pine Hollow", "Ridge Run", "Ridgeback Championship"])
         #expect(courses.first { $0.name == "Ridge Run" }?.pars == [3, 3, 3, 3, 3, 3, 3, 3, 5])
         // The round on the changed, then deleted, course: its pars and scores as they were.
-        let after = try store.snapshot(round: journey.roundID)
+        let after = try await store.read(.snapshot(round: journey.roundID))
         #expect(after.course.name == "Riverside Nine")
         #expect(after.course.pars == before.course.pars)
         #expect(after.standings == before.standings)

@@ -1,7 +1,6 @@
 import Foundation
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 9 item 2 at the real kiosk with no display: "Finish round now" names who is
@@ -63,9 +62,9 @@ import Testing
         let roundID = journey.roundID
         // The demo round finished with its players DNF; the mistaken one discarded: completed,
         // empty, and not in history.
-        #expect(try db.history().map(\.id) == [roundID])
-        #expect(try db.snapshot(round: roundID).standings.rows.allSatisfy { $0.status == .dnf })
-        #expect(try db.activeRounds().isEmpty)
+        #expect(try await db.read(.history()).map(\.id) == [roundID])
+        #expect(try await db.read(.snapshot(round: roundID)).standings.rows.allSatisfy { $0.status == .dnf })
+        #expect(try await db.read(.activeRounds).isEmpty)
 
         try HeadlessJourney.check(["finish", "discard"], in: images)
     }

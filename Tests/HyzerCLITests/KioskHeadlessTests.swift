@@ -1,8 +1,8 @@
 import CZlib
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// A whole round at the kiosk, knob only, with no display: from the empty board through
@@ -61,11 +61,11 @@ import Testing
 
         // The database holds exactly what the knob entered.
         let db = try HyzerDatabase(directory: dir)
-        let history = try db.history()
+        let history = try await db.read(.history())
         #expect(history.count == 1)
         let round = try #require(history.first)
         #expect(round.courseName == "Riverside Nine")
-        let snapshot = try db.snapshot(round: round.id)
+        let snapshot = try await db.read(.snapshot(round: round.id))
         #expect(snapshot.round.status == .completed)
         #expect(snapshot.round.participants.map(\.name) == ["Ana", "Ben"])
         #expect(snapshot.events.count == 18)
@@ -140,7 +140,7 @@ import Testing
             ])
         #expect(run.status == 0, "\(run.stderr)")
         let db = try HyzerDatabase(directory: dir)
-        #expect(try db.activeRounds().count == 1)
+        #expect(try await db.read(.activeRounds).count == 1)
     }
 }
 

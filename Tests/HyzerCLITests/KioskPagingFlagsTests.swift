@@ -1,5 +1,5 @@
 import Foundation
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// `hyzer-kiosk --board-page-seconds N --board-rows-per-page N` (issue 15): values a board can

@@ -1,7 +1,6 @@
 import Foundation
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 9 item 1 at the real kiosk with no display: two scores another device disagreed
@@ -52,17 +51,17 @@ import Testing
         let phoneDevice = "5e1f0c2a-phone"
         do {
             let db = try HyzerDatabase(directory: dir)
-            let snapshot = try db.snapshot(round: roundID)
+            let snapshot = try await db.read(.snapshot(round: roundID))
             let disputed = snapshot.round.participants.prefix(2).map { participant in
                 ScoreEvent(
                     roundID: roundID, participantID: participant.id, hole: 2,
                     strokes: snapshot.scorecard.value(participant: participant.id, hole: 2)! + 1,
                     reportedBy: participant.id, deviceID: phoneDevice, createdAt: db.clock.date)
             }
-            _ = try db.importEvents(disputed)
-            #expect(try db.snapshot(round: roundID).scorecard.discrepancies.count == 2)
+            _ = try await db.write(.importEvents(disputed))
+            #expect(try await db.read(.snapshot(round: roundID)).scorecard.discrepancies.count == 2)
         }
-        let before = try HyzerDatabase(directory: dir).snapshot(round: roundID)
+        let before = try await HyzerDatabase(directory: dir).read(.snapshot(round: roundID))
         let nate = before.round.participants[0].id
         let mike = before.round.participants[1].id
         let nateCounting = try #require(before.scorecard.value(participant: nate, hole: 2))
@@ -71,7 +70,7 @@ import Testing
         let images = try await journey.play(Self.script)
 
         // Two resolutions, each superseding both statements of its cell; nothing left open.
-        let after = try HyzerDatabase(directory: dir).snapshot(round: roundID)
+        let after = try await HyzerDatabase(directory: dir).read(.snapshot(round: roundID))
         #expect(after.scorecard.discrepancies.isEmpty)
         let resolutions = after.events.filter(\.isResolution)
         #expect(resolutions.count == 2)

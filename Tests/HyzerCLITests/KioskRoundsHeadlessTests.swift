@@ -1,7 +1,6 @@
 import Foundation
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 9 item 3 at the real kiosk with no display: two cards on the course. The board's
@@ -36,20 +35,21 @@ import Testing
         let second: Round
         do {
             let db = try HyzerDatabase(directory: journey.dir)
-            let river = try db.snapshot(round: journey.roundID).round
-            let other = try #require(try db.courses().first { $0.id != river.courseID })
-            let created = try db.createRound(
-                courseID: other.id, organizerID: river.organizerID, participants: Array(river.participants.prefix(2)))
-            second = try db.startRound(created.id)
+            let river = try await db.read(.snapshot(round: journey.roundID)).round
+            let other = try #require(try await db.read(.courses).first { $0.id != river.courseID })
+            let created = try await db.write(
+                .createRound(
+                    courseID: other.id, organizerID: river.organizerID, participants: Array(river.participants.prefix(2))))
+            second = try await db.write(.startRound(created.id))
         }
-        let before = try HyzerDatabase(directory: journey.dir).events(round: journey.roundID).count
+        let before = try await HyzerDatabase(directory: journey.dir).read(.events(round: journey.roundID)).count
 
         let images = try await journey.play(Self.script)
 
         let db = try HyzerDatabase(directory: journey.dir)
-        #expect(try db.events(round: journey.roundID).count == before + 1, "the score went to the round picked")
-        #expect(try db.events(round: second.id).isEmpty)
-        #expect(try db.activeRounds().count == 2)
+        #expect(try await db.read(.events(round: journey.roundID)).count == before + 1, "the score went to the round picked")
+        #expect(try await db.read(.events(round: second.id)).isEmpty)
+        #expect(try await db.read(.activeRounds).count == 2)
         try HeadlessJourney.check(["board-two-cards", "choose-round", "board-two-cards-picked"], in: images)
         // The panel's lit cell moved: the header differs between the two boards.
         let first = try PNGImage(contentsOf: URL(fileURLWithPath: images.first { $0.hasSuffix("-board-two-cards.png") }!))

@@ -1,7 +1,7 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 14 item 2 with the real binaries: round setup at a headless kiosk with a walk-up
@@ -55,8 +55,8 @@ import Testing
         try HeadlessJourney.check(["setup-guests", "confirm-round", "board-guest"], in: first)
 
         let db = try HyzerDatabase(directory: dir)
-        #expect(try db.players().map(\.displayName) == ["Ana", "Ben", "Chiara"])
-        let round = try #require(try db.activeRounds().first)
+        #expect(try await db.read(.players).map(\.displayName) == ["Ana", "Ben", "Chiara"])
+        let round = try #require(try await db.read(.activeRounds).first)
         #expect(round.participants.map(\.name) == ["Ana", "Ben", "Marcus", "Chiara"])
         #expect(round.participants.map(\.kind) == [.registered, .registered, .guest, .registered])
 
@@ -75,7 +75,7 @@ import Testing
             expect-screen hole-1
             """, in: dir, name: "again")
         try HeadlessJourney.check(["setup-same-group"], in: again)
-        let second = try #require(try db.activeRounds().first)
+        let second = try #require(try await db.read(.activeRounds).first)
         #expect(second.id != round.id)
         #expect(second.participants.map(\.name) == ["Ana", "Ben", "Marcus", "Chiara"])
         #expect(second.participants[2].id != round.participants[2].id, "the guest is a new guest")

@@ -1,6 +1,6 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
-import HyzerTestSupport
 import Testing
 
 /// The status screen's journey at the real kiosk with no display (issue 9 item 6): menu →

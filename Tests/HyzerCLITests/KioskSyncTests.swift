@@ -1,7 +1,7 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// The kiosk as one more device: a running kiosk enrolled with a real group server
@@ -52,7 +52,7 @@ import Testing
         for _ in 0..<30 where !pulled {
             try await Task.sleep(nanoseconds: 250_000_000)
             _ = try await Binary.run("hyzer", ["sync", "--data", phoneDir.path])
-            pulled = (try? HyzerDatabase(directory: phoneDir).round(id: roundID)) != nil
+            pulled = await (try? HyzerDatabase(directory: phoneDir).read(.round(id: roundID))) != nil
         }
         #expect(pulled, "the kiosk's round never reached the server")
         let score = try await Binary.run("hyzer", ["score", "--data", phoneDir.path, roundID.uuidString, "Nate", "1", "2"])
@@ -64,7 +64,7 @@ import Testing
         for _ in 0..<40 where !arrived && kiosk.isRunning {
             try await Task.sleep(nanoseconds: 200_000_000)
             arrived =
-                (try? HyzerDatabase(directory: kioskDir).events(round: roundID))?
+                await (try? HyzerDatabase(directory: kioskDir).read(.events(round: roundID)))?
                 .contains { $0.deviceID == phoneDevice && $0.strokes == 2 && $0.hole == 1 } == true
         }
         #expect(arrived, "the phone's score did not reach the running kiosk")

@@ -1,7 +1,7 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// The kiosk in a real SDL window under Xvfb, driven through X11 key events exactly as a
@@ -29,8 +29,8 @@ import Testing
         #expect(ended.stdout.contains("\"first-frame\""))
 
         let db = try HyzerDatabase(directory: dir)
-        let round = try #require(try db.history().first)
-        let snapshot = try db.snapshot(round: round.id)
+        let round = try #require(try await db.read(.history()).first)
+        let snapshot = try await db.read(.snapshot(round: round.id))
         #expect(snapshot.round.status == .completed)
         #expect(snapshot.events.count == 18)
         let rows = snapshot.standings.rows
@@ -66,9 +66,9 @@ import Testing
         #expect(ended.termination == .exited(0), "\(ended.stderr)")
 
         let db = try HyzerDatabase(directory: dir)
-        #expect(try db.players().map(\.displayName) == ["Dana"], "the guest is not registered")
-        let round = try #require(try db.history().first)
-        let snapshot = try db.snapshot(round: round.id)
+        #expect(try await db.read(.players).map(\.displayName) == ["Dana"], "the guest is not registered")
+        let round = try #require(try await db.read(.history()).first)
+        let snapshot = try await db.read(.snapshot(round: round.id))
         #expect(snapshot.round.status == .completed)
         #expect(snapshot.round.participants.map(\.name) == ["Dana", "Marcus"])
         #expect(snapshot.round.participants.map(\.kind) == [.registered, .guest])

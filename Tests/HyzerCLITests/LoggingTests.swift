@@ -1,6 +1,6 @@
 import Foundation
+import HyzerHarness
 import HyzerSystem
-import HyzerTestSupport
 import Logging
 import Synchronization
 import Testing

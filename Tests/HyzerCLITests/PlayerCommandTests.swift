@@ -1,7 +1,7 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 14 item 5: `hyzer player list --json` and `hyzer player rename`, with bad input
@@ -24,11 +24,12 @@ import Testing
         // A round played under the old names.
         let roundID = try {
             let store = try HyzerDatabase(directory: dir)
-            let course = try #require(try store.courses().first)
-            let players = try store.players()
-            let round = try store.createRound(
-                courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered))
-            return try store.startRound(round.id).id
+            let course = try #require(try store.read(.courses).first)
+            let players = try store.read(.players)
+            let round = try store.write(
+                .createRound(
+                    courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)))
+            return try store.write(.startRound(round.id)).id
         }()
 
         func list() async throws -> [Listed] {
@@ -50,7 +51,7 @@ import Testing
         #expect(after.count == before.count, "renamed, not added")
 
         let store = try HyzerDatabase(directory: dir)
-        let round = try #require(try store.round(id: roundID))
+        let round = try #require(try await store.read(.round(id: roundID)))
         #expect(round.participants.contains { $0.name == "Ana" }, "the played round keeps the name it was played under")
 
         for (arguments, message) in [

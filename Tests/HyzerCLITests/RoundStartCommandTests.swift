@@ -1,7 +1,7 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
-import HyzerTestSupport
 import Testing
 
 /// Issue 14 item 5: `hyzer course list [--json]` and `hyzer round start --course C --players
@@ -37,12 +37,12 @@ import Testing
         #expect(started.status == 0, "\(started.stderr)")
         let roundID = try #require(started.stdout.split(separator: "\n").last.flatMap { UUID(uuidString: String($0)) })
         let store = try HyzerDatabase(directory: dir)
-        let round = try #require(try store.round(id: roundID))
+        let round = try #require(try await store.read(.round(id: roundID)))
         #expect(round.status == .active && round.courseID == riverside.id)
         #expect(round.participants.map(\.name) == ["Ben", "Ana", "Marcus", "Marcus"])
         #expect(round.participants.filter(\.isGuest).count == 2)
         #expect(Set(round.participants.map(\.id)).count == 4, "two guests of one name are two people")
-        let ben = try #require(try store.players().first { $0.displayName == "Ben" })
+        let ben = try #require(try await store.read(.players).first { $0.displayName == "Ben" })
         #expect(round.organizerID == ben.id, "the first player named organizes")
 
         // By id, guests only.
@@ -50,7 +50,7 @@ import Testing
             "hyzer", ["round", "start", "--course", riverside.id.uuidString, "--guest", "Walk Up", "--data", dir.path])
         #expect(byID.status == 0, "\(byID.stderr)")
 
-        let rounds = try store.activeRounds().count
+        let rounds = try await store.read(.activeRounds).count
         for (arguments, message) in [
             (["--course", "Nowhere", "--players", "Ana"], "no course is called \"Nowhere\""),
             (["--course", "Riverside Nine", "--players", "Zed"], "no registered player is called \"Zed\""),
@@ -62,13 +62,13 @@ import Testing
             #expect(refused.status != 0, "\(arguments)")
             #expect(refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
         }
-        #expect(try store.activeRounds().count == rounds, "the refused starts saved nothing")
+        #expect(try await store.read(.activeRounds).count == rounds, "the refused starts saved nothing")
 
         // `hyzer round finish` without a round finishes the newest active one: the guests' round.
-        let newest = try #require(try store.activeRounds().first)
+        let newest = try #require(try await store.read(.activeRounds).first)
         let finished = try await Binary.run("hyzer", ["round", "finish", "--no-sync", "--data", dir.path])
         #expect(finished.status == 0, "\(finished.stderr)")
-        #expect(try store.round(id: newest.id)?.status == .completed)
-        #expect(try store.round(id: roundID)?.status == .active, "the older round plays on")
+        #expect(try await store.read(.round(id: newest.id))?.status == .completed)
+        #expect(try await store.read(.round(id: roundID))?.status == .active, "the older round plays on")
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import HyzerTestSupport
+import HyzerHarness
 import Testing
 
 /// Runs the real `hyzer` binary on the documented examples, as anyone checking the

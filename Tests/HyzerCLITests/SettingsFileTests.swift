@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerSystem
 import HyzerTestSupport
 import Testing
@@ -123,7 +124,7 @@ import Testing
     /// every key uncommented (the values it shows are valid).
     @Test(arguments: [("hyzer-kiosk", "kiosk.conf", [String]()), ("hyzer-server", "server.conf", ["serve"])])
     func theShippedFileChecksOkAndSoDoesEveryValueItShows(executable: String, name: String, prefix: [String]) async throws {
-        let shipped = try String(contentsOf: SystemdUnitTests.repo.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
+        let shipped = try String(contentsOf: repositoryRoot.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
         let uncommented = shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line in
             // "#key = value" lines are settings; "# text" lines are prose.
             line.hasPrefix("#") && !line.hasPrefix("# ") && line != "#" ? String(line.dropFirst()) : String(line)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerHarness
 import HyzerKit
 import HyzerTestSupport
 import SQLiteFaults
@@ -29,21 +30,21 @@ import Testing
             self.dir = dir
             db = try HyzerDatabase(directory: dir)
             let course = try Course(name: "Fault Nine", holeCount: 9)
-            try db.saveCourse(course)
+            try db.write(.saveCourse(course))
             let people = try players.map { try Player(displayName: $0) }
-            for p in people { try db.savePlayer(p) }
-            round = try db.startRound(
-                try db.createRound(
-                    courseID: course.id, organizerID: people[0].id, participants: people.map(Participant.registered)
-                ).id)
+            for p in people { try db.write(.savePlayer(p)) }
+            let created = try db.write(
+                .createRound(courseID: course.id, organizerID: people[0].id, participants: people.map(Participant.registered)))
+            round = try db.write(.startRound(created.id))
         }
 
         @discardableResult
         mutating func score(_ p: Int, hole: Int, _ strokes: Int) throws -> UUID {
-            let recorded = try db.recordScore(
-                ScoreEntry(
-                    roundID: round.id, participantID: round.participants[p].id, hole: hole,
-                    strokes: strokes, reportedBy: round.participants[0].id))
+            let recorded = try db.write(
+                .recordScore(
+                    ScoreEntry(
+                        roundID: round.id, participantID: round.participants[p].id, hole: hole,
+                        strokes: strokes, reportedBy: round.participants[0].id)))
             acknowledged.append(recorded.event.id)
             return recorded.event.id
         }
@@ -145,22 +146,24 @@ import Testing
         let store = try HyzerDatabase(directory: dir)
         #expect(try device.movedAside().isEmpty, "a healthy database was moved aside")
         #expect(store.isReadOnly)
-        #expect(Set(try store.events(round: device.round.id).map(\.id)).isSuperset(of: device.acknowledged))
+        #expect(Set(try await store.read(.events(round: device.round.id)).map(\.id)).isSuperset(of: device.acknowledged))
         #expect(store.storageStatus() == "Storage full (0 MB free): not saved")
         #expect(throws: StorageFault.full(directory: dir.path, freeBytes: 0)) {
-            try store.recordScore(
-                ScoreEntry(
-                    roundID: device.round.id, participantID: device.round.participants[1].id, hole: 7,
-                    strokes: 3, reportedBy: device.round.participants[0].id))
+            try store.write(
+                .recordScore(
+                    ScoreEntry(
+                        roundID: device.round.id, participantID: device.round.participants[1].id, hole: 7,
+                        strokes: 3, reportedBy: device.round.participants[0].id)))
         }
         try await Self.kioskShowsTheBoard(dir)
         let cold = try await Binary.run("hyzer", ["score", "--data", dir.path, "current", "Mike", "7", "3", "--no-sync"])
         Self.expectOneLine(cold, startsWith: "hyzer: Storage is full")
         try FileManager.default.removeItem(at: refill)
-        let resumed = try store.recordScore(
-            ScoreEntry(
-                roundID: device.round.id, participantID: device.round.participants[1].id, hole: 7,
-                strokes: 3, reportedBy: device.round.participants[0].id))
+        let resumed = try await store.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: device.round.id, participantID: device.round.participants[1].id, hole: 7,
+                    strokes: 3, reportedBy: device.round.participants[0].id)))
         #expect(!store.isReadOnly)
         device.acknowledged.append(resumed.event.id)
         try store.close()
@@ -215,13 +218,14 @@ import Testing
 
         let store = try HyzerDatabase(directory: dir)
         #expect(store.isReadOnly)
-        #expect(try store.activeRounds().map(\.id) == [device.round.id])
-        #expect(Set(try store.events(round: device.round.id).map(\.id)) == Set(acknowledged))
+        #expect(try await store.read(.activeRounds).map(\.id) == [device.round.id])
+        #expect(Set(try await store.read(.events(round: device.round.id)).map(\.id)) == Set(acknowledged))
         #expect(throws: StorageFault.readOnly(directory: dir.path)) {
-            try store.recordScore(
-                ScoreEntry(
-                    roundID: device.round.id, participantID: device.round.participants[1].id, hole: 1,
-                    strokes: 3, reportedBy: device.round.participants[0].id))
+            try store.write(
+                .recordScore(
+                    ScoreEntry(
+                        roundID: device.round.id, participantID: device.round.participants[1].id, hole: 1,
+                        strokes: 3, reportedBy: device.round.participants[0].id)))
         }
         #expect(store.storageStatus() == "Storage is read-only: scores cannot be saved")
         let standings = try await Binary.run("hyzer", ["standings", "--data", dir.path])
@@ -235,10 +239,11 @@ import Testing
         // Writable again: the same store reopens its writers and saves.
         try volume.remount(readOnly: false)
 
-        let recorded = try store.recordScore(
-            ScoreEntry(
-                roundID: device.round.id, participantID: device.round.participants[1].id, hole: 1,
-                strokes: 3, reportedBy: device.round.participants[0].id))
+        let recorded = try await store.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: device.round.id, participantID: device.round.participants[1].id, hole: 1,
+                    strokes: 3, reportedBy: device.round.participants[0].id)))
         #expect(!store.isReadOnly)
         #expect(store.storageStatus() == nil)
         device.acknowledged.append(recorded.event.id)
@@ -267,7 +272,7 @@ import Testing
             return
         }
         #expect(throws: StorageFault.readOnly(directory: dir.path)) { try device.score(1, hole: 1, 4) }
-        #expect(try device.db.events(round: device.round.id).count == 5, "the board still reads")
+        #expect(try await device.db.read(.events(round: device.round.id)).count == 5, "the board still reads")
         #expect(device.db.storageStatus() == "Storage is read-only: scores cannot be saved")
         let cli = try await Binary.run("hyzer", ["score", "--data", dir.path, "current", "Mike", "2", "3", "--no-sync"])
         Self.expectOneLine(cli, startsWith: "hyzer: Storage is read-only")
@@ -279,10 +284,11 @@ import Testing
         try device.expectNothingLost()
         let store = try HyzerDatabase(directory: dir)
         #expect(!store.isReadOnly && store.recoveries.isEmpty)
-        _ = try store.recordScore(
-            ScoreEntry(
-                roundID: device.round.id, participantID: device.round.participants[1].id, hole: 1,
-                strokes: 4, reportedBy: device.round.participants[0].id))
+        _ = try await store.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: device.round.id, participantID: device.round.participants[1].id, hole: 1,
+                    strokes: 4, reportedBy: device.round.participants[0].id)))
         try store.close()
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerTestSupport
 import Testing
 
@@ -6,19 +7,12 @@ import Testing
 /// with ExecStart pointed at the freshly built binaries instead of /opt/hyzer/bin.
 @Suite struct SystemdUnitTests {
     static let analyze = "/usr/bin/systemd-analyze"
-    static var repo: URL {
-        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("Package.swift").path) {
-            dir = dir.deletingLastPathComponent()
-        }
-        return dir
-    }
 
     @Test(
         .enabled(if: FileManager.default.isExecutableFile(atPath: analyze)),
         arguments: ["hyzer-kiosk.service", "hyzer-server.service"])
     func unitVerifies(name: String) async throws {
-        let text = try String(contentsOf: Self.repo.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("systemd/\(name)"), encoding: .utf8)
         // Point ExecStart's binary at the one just built, wherever the unit installs it.
         let execStart = try #require(text.split(separator: "\n").first { $0.hasPrefix("ExecStart=") })
         let installed = String(execStart.dropFirst("ExecStart=".count).split(separator: " ")[0])
@@ -35,7 +29,7 @@ import Testing
     }
 
     @Test func kioskUnitRunsOnTty1AndNeverStopsRestarting() async throws {
-        let text = try String(contentsOf: Self.repo.appendingPathComponent("systemd/hyzer-kiosk.service"), encoding: .utf8)
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("systemd/hyzer-kiosk.service"), encoding: .utf8)
         for line in [
             "TTYPath=/dev/tty1", "Restart=always", "StartLimitIntervalSec=0", "LimitRTPRIO=10", "DeviceAllow=char-drm rw",
         ] {
@@ -53,7 +47,7 @@ import Testing
         .enabled(if: FileManager.default.isExecutableFile(atPath: analyze)),
         arguments: ["hyzer-kiosk.service", "hyzer-server.service"])
     func unitIsHardened(name: String) async throws {
-        let unit = Self.repo.appendingPathComponent("systemd/\(name)")
+        let unit = repositoryRoot.appendingPathComponent("systemd/\(name)")
         let run = try await Binary.run(
             executable: URL(fileURLWithPath: Self.analyze), ["security", "--offline=true", "--no-pager", unit.path])
         let output = run.stdout + run.stderr

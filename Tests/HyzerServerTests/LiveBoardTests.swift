@@ -3,6 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import HyzerHarness
 import HyzerKit
 import HyzerSyncProtocol
 import HyzerTestSupport
@@ -144,8 +145,7 @@ import Testing
     }
 
     @Test func thePageAndItsScriptsGoOutWithProtectiveHeaders() async throws {
-        let web = try #require(HyzerPaths.assetsDirectory(executable: #filePath))
-        let pages = WebPages(directory: web.appendingPathComponent("web"))
+        let pages = WebPages(directory: repositoryRoot.appendingPathComponent("assets/web"))
         for name in ["board.html", "board.js", "board.css", "fonts/Quicksand-Bold.ttf"] {
             let response = try pages.response(name)
             let csp = response.headers[.contentSecurityPolicy] ?? ""

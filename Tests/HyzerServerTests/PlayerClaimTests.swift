@@ -3,9 +3,9 @@ import GRDB
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import HyzerHarness
 import HyzerKit
 import HyzerSyncProtocol
-import HyzerTestSupport
 import Testing
 
 @testable import HyzerServer
@@ -301,14 +301,14 @@ import Testing
         case .postgres:
             let location = try #require((h.storage as? PostgresStorage)?.location)
             func claim(_ device: String) async throws -> Binary.Result {
-                try await TestPostgres.shared.execute(
+                try await ThrowawayPostgres.shared.execute(
                     "UPDATE devices SET player_id = '\(nate.id)' WHERE group_id = '\(g.groupID)' AND device_id = '\(device)'",
                     in: location)
             }
             #expect(try await claim("phone-3").status == 0)
             let refused = try await claim("phone-2")
             #expect(refused.status != 0 && refused.stderr.contains("devices_one_per_player"), "\(refused.stderr)")
-            _ = try await TestPostgres.shared.execute("DROP INDEX devices_one_per_player", in: location)
+            _ = try await ThrowawayPostgres.shared.execute("DROP INDEX devices_one_per_player", in: location)
             #expect(try await claim("phone-2").status == 0, "without the index the second claim goes through")
         }
         #expect(try await claims(h, g) == ["phone-1": nate.id, "phone-2": nate.id], "the control did not take")

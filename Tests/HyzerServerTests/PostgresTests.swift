@@ -1,7 +1,7 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerSyncProtocol
-import HyzerTestSupport
 import Logging
 import ServiceLifecycle
 import Synchronization
@@ -42,15 +42,16 @@ import Testing
             "UPDATE changes SET pushed_by = 'someone else'", "DELETE FROM changes", "TRUNCATE changes CASCADE",
             "UPDATE events SET hole = 2", "DELETE FROM events", "TRUNCATE events",
         ] {
-            let result = try await TestPostgres.shared.execute(statement, in: location)
+            let result = try await ThrowawayPostgres.shared.execute(statement, in: location)
             #expect(result.status != 0, "\(statement) was allowed")
             #expect(result.stderr.contains("append-only"), "\(statement): \(result.stderr)")
         }
         #expect(try await h.storage.pull(groupID: g.groupID, after: 0, limit: 10).records.count == 3)
 
-        let dropped = try await TestPostgres.shared.execute("DROP TRIGGER changes_append_only_update ON changes", in: location)
+        let dropped = try await ThrowawayPostgres.shared.execute(
+            "DROP TRIGGER changes_append_only_update ON changes", in: location)
         #expect(dropped.status == 0, "\(dropped.stderr)")
-        let rewritten = try await TestPostgres.shared.execute("UPDATE changes SET pushed_by = 'someone else'", in: location)
+        let rewritten = try await ThrowawayPostgres.shared.execute("UPDATE changes SET pushed_by = 'someone else'", in: location)
         #expect(rewritten.status == 0, "without the trigger the rewrite goes through: \(rewritten.stderr)")
     }
 
@@ -63,14 +64,14 @@ import Testing
             try await h.storage.createSummaryLink(groupID: "nope", roundID: UUID())
         }
         let location = try #require((h.storage as? PostgresStorage)?.location)
-        let rows = try await TestPostgres.shared.execute(
+        let rows = try await ThrowawayPostgres.shared.execute(
             "SELECT (SELECT count(*) FROM view_tokens) + (SELECT count(*) FROM summary_links)", in: location)
         #expect(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
     }
 
     /// Migrations are named, applied once, and recorded; reopening keeps the epoch.
     @Test func migrationsAreNamedAndAppliedOnce() async throws {
-        let location = try await TestPostgres.shared.freshDatabase()
+        let location = try await ThrowawayPostgres.shared.freshDatabase()
         let first = try await PostgresStorage.open(location)
         let epoch = first.epoch
         await first.close()
@@ -78,7 +79,7 @@ import Testing
         #expect(again.epoch == epoch)
         await again.close()
         // Applied in one transaction, so with one `applied_at`: the row order breaks the tie.
-        let names = try await TestPostgres.shared.execute(
+        let names = try await ThrowawayPostgres.shared.execute(
             "SELECT name FROM hyzer_migrations ORDER BY applied_at, ctid", in: location)
         #expect(names.stdout.split(separator: "\n").map(String.init) == PostgresSchema.migrations.map(\.name))
         #expect(Set(PostgresSchema.migrations.map(\.name)).count == PostgresSchema.migrations.count)
@@ -89,10 +90,10 @@ import Testing
     /// instance opens it, rows intact and claiming nobody; and its phones can claim players
     /// from then on, one phone a player.
     @Test func aDatabaseOfTheFirstMigrationGainsPlayerClaims() async throws {
-        let location = try await TestPostgres.shared.freshDatabase()
+        let location = try await ThrowawayPostgres.shared.freshDatabase()
         let first = try #require(PostgresSchema.migrations.first)
         #expect(first.name == "v1 server")
-        let made = try await TestPostgres.shared.execute(
+        let made = try await ThrowawayPostgres.shared.execute(
             """
             CREATE TABLE hyzer_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
             \(first.sql)
@@ -103,19 +104,19 @@ import Testing
                 VALUES ('g1', 'kiosk', 'Kiosk', 1, NULL), ('g1', 'old-phone', 'Old phone', 1.5, 2);
             """, in: location)
         #expect(made.status == 0, "\(made.stderr)")
-        let before = try await TestPostgres.shared.execute(
+        let before = try await ThrowawayPostgres.shared.execute(
             "SELECT count(*) FROM information_schema.columns WHERE table_name = 'devices' AND column_name = 'player_id'",
             in: location)
         #expect(before.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
 
         let storage = try await PostgresStorage.open(location)
         #expect(storage.epoch == "e-before", "the data stays the same data")
-        let applied = try await TestPostgres.shared.execute("SELECT name FROM hyzer_migrations ORDER BY name", in: location)
+        let applied = try await ThrowawayPostgres.shared.execute("SELECT name FROM hyzer_migrations ORDER BY name", in: location)
         #expect(
             applied.stdout.split(separator: "\n").map(String.init) == [
                 "v1 server", "v7 server: player claims", "v8 server: name requests",
             ])
-        let index = try await TestPostgres.shared.execute(
+        let index = try await ThrowawayPostgres.shared.execute(
             "SELECT indexdef FROM pg_indexes WHERE indexname = 'devices_one_per_player'", in: location)
         #expect(
             index.stdout.contains("UNIQUE INDEX")
@@ -140,7 +141,7 @@ import Testing
     /// A restore puts the backup's data back and gives a new epoch, which a running
     /// instance hears at once (devices then re-pull and re-push what the backup lacks).
     @Test func aRestoreBringsTheBackupBackUnderANewEpoch() async throws {
-        let location = try await TestPostgres.shared.freshDatabase()
+        let location = try await ThrowawayPostgres.shared.freshDatabase()
         let serving = try await PostgresStorage.open(location)
         let hub = PokeHub()
         let listening = Task { try await PostgresFeedListener(storage: serving, hub: hub, logger: Logger(label: "test")).run() }
@@ -179,7 +180,7 @@ import Testing
     /// control: the same backup restored into a database that never revoked anything still
     /// grants the token.
     @Test func aRestoreKeepsTheRevocationsMadeSinceTheBackup() async throws {
-        let location = try await TestPostgres.shared.freshDatabase()
+        let location = try await ThrowawayPostgres.shared.freshDatabase()
         let storage = try await PostgresStorage.open(location)
         let (group, _) = try await storage.createGroup(name: "League")
         let stolen = try await storage.enroll(groupID: group.id, deviceID: "stolen", name: "Phone")
@@ -193,7 +194,7 @@ import Testing
         #expect(try await storage.authenticate(token: kept)?.deviceID == "kept")
         await storage.close()
 
-        let elsewhere = try await TestPostgres.shared.freshDatabase()
+        let elsewhere = try await ThrowawayPostgres.shared.freshDatabase()
         _ = try await PostgresStorage.restore(backup: backup, into: elsewhere)
         let copy = try await PostgresStorage.open(elsewhere)
         #expect(try await copy.authenticate(token: stolen)?.deviceID == "stolen", "the backup itself grants the token")
@@ -202,7 +203,7 @@ import Testing
 
     /// A push through one instance pokes the live sockets of another.
     @Test func aPushThroughOneInstancePokesTheOthers() async throws {
-        let location = try await TestPostgres.shared.freshDatabase()
+        let location = try await ThrowawayPostgres.shared.freshDatabase()
         let a = try await PostgresStorage.open(location)
         let b = try await PostgresStorage.open(location)
         let hubB = PokeHub()

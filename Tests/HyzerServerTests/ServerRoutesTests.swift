@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import HyzerKit
+import HyzerTestSupport
 import Testing
 
 @testable import HyzerServer
@@ -22,11 +23,7 @@ import Testing
     /// The document's operations, read line by line (its layout: paths at two spaces,
     /// methods at four, an operation's keys at six).
     static func documented() throws -> [Operation] {
-        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("docs/openapi.yaml").path) {
-            dir = dir.deletingLastPathComponent()
-        }
-        let text = try String(contentsOf: dir.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let end = lines.firstIndex(of: "components:") ?? lines.count
         var operations: [Operation] = []
@@ -71,11 +68,7 @@ import Testing
     }
 
     @Test func theTooManyRequestsResponseDeclaresRetryAfter() throws {
-        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("docs/openapi.yaml").path) {
-            dir = dir.deletingLastPathComponent()
-        }
-        let text = try String(contentsOf: dir.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
+        let text = try String(contentsOf: repositoryRoot.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
         let block = try #require(text.range(of: "    TooManyRequests:\n")).upperBound
         let rest = text[block...].prefix { _ in true }.split(separator: "\n").prefix { $0.hasPrefix("      ") }
         #expect(rest.contains { $0.contains("Retry-After:") }, "\(rest)")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HyzerKit
+import HyzerTestSupport
 import Testing
 
 @testable import HyzerServer
@@ -54,7 +55,6 @@ import Testing
 
     /// A dump captured from the shipped migrations, in Tests/Fixtures.
     static func shipped(_ name: String = "server") throws -> String {
-        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        return try String(contentsOf: tests.appendingPathComponent("Fixtures/\(name)-schema.txt"), encoding: .utf8)
+        try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/\(name)-schema.txt"), encoding: .utf8)
     }
 }

@@ -2,9 +2,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import HyzerHarness
 import HyzerKit
 import HyzerSyncProtocol
-import HyzerTestSupport
 import Logging
 import Testing
 
@@ -38,7 +38,7 @@ final class Harness: Sendable {
         switch backend {
         case .sqlite: return try Harness(clock: clock)
         case .postgres:
-            let location = try await TestPostgres.shared.freshDatabase()
+            let location = try await ThrowawayPostgres.shared.freshDatabase()
             let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-server-test-\(UUID().uuidString)")
             return Harness(dir: dir, storage: try await PostgresStorage.open(location, clock: clock))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerHarness
 import HyzerKit
 import HyzerSyncProtocol
 import HyzerTestSupport

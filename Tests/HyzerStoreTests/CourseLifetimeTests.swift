@@ -13,84 +13,86 @@ import Testing
         let s = try TempStore()
         let round = try s.activeRound()  // par 3 everywhere
         for hole in 1...9 { _ = try s.score(round, 0, hole: hole, 4) }
-        let before = try s.db.snapshot(round: round.id)
+        let before = try s.db.read(.snapshot(round: round.id))
         #expect(before.standings.rows.first { $0.participantID == round.participants[0].id }?.toPar == 9)
 
-        let course = try #require(try s.db.course(id: round.courseID))
-        try s.db.saveCourse(try Course(id: course.id, name: course.name, holeCount: 9, defaultPar: 4))
-        let after = try s.db.snapshot(round: round.id)
+        let course = try #require(try s.db.read(.course(id: round.courseID)))
+        try s.db.write(.saveCourse(try Course(id: course.id, name: course.name, holeCount: 9, defaultPar: 4)))
+        let after = try s.db.read(.snapshot(round: round.id))
         #expect(after.course.pars == Array(repeating: 3, count: 9))
         #expect(after.standings.rows.first { $0.participantID == round.participants[0].id }?.toPar == 9)
-        #expect(try s.db.course(id: course.id)?.pars == Array(repeating: 4, count: 9))
+        #expect(try s.db.read(.course(id: course.id))?.pars == Array(repeating: 4, count: 9))
     }
 
     /// The pars are the course's when the round starts, not when it was set up.
     @Test func aRoundTakesTheParsItStartsWith() throws {
         let s = try TempStore()
         let course = try Course(name: "Willow", holeCount: 9)
-        try s.db.saveCourse(course)
+        try s.db.write(.saveCourse(course))
         let player = try Player(displayName: "Nate")
-        try s.db.savePlayer(player)
-        let round = try s.db.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)])
+        try s.db.write(.savePlayer(player))
+        let round = try s.db.write(.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)]))
         #expect(round.pars == course.pars)
-        try s.db.saveCourse(try Course(id: course.id, name: "Willow", holeCount: 9, exceptions: [9: 5]))
-        let started = try s.db.startRound(round.id)
+        try s.db.write(.saveCourse(try Course(id: course.id, name: "Willow", holeCount: 9, exceptions: [9: 5])))
+        let started = try s.db.write(.startRound(round.id))
         #expect(started.pars.last == 5)
-        try s.db.saveCourse(try Course(id: course.id, name: "Willow", holeCount: 9, exceptions: [9: 7]))
-        #expect(try s.db.snapshot(round: round.id).course.pars.last == 5)
+        try s.db.write(.saveCourse(try Course(id: course.id, name: "Willow", holeCount: 9, exceptions: [9: 7])))
+        #expect(try s.db.read(.snapshot(round: round.id)).course.pars.last == 5)
     }
 
     @Test func aDeletedCourseLeavesTheListsButItsRoundsStay() throws {
         let s = try TempStore()
         let round = try s.activeRound()
         _ = try s.score(round, 0, hole: 1, 2)
-        let courseName = try #require(try s.db.course(id: round.courseID)).name
-        #expect(try s.db.courseUsage(id: round.courseID) == CourseUsage(rounds: 1, unfinished: 1))
+        let courseName = try #require(try s.db.read(.course(id: round.courseID))).name
+        #expect(try s.db.read(.courseUsage(id: round.courseID)) == CourseUsage(rounds: 1, unfinished: 1))
 
-        try s.db.deleteCourse(id: round.courseID)
-        #expect(try s.db.courses().isEmpty)
-        #expect(try s.db.course(id: round.courseID) == nil)
+        try s.db.write(.deleteCourse(id: round.courseID))
+        #expect(try s.db.read(.courses).isEmpty)
+        #expect(try s.db.read(.course(id: round.courseID)) == nil)
         // The round goes on, on its own pars, under the course's name.
         _ = try s.score(round, 1, hole: 2, 3)
-        let snapshot = try s.db.snapshot(round: round.id)
+        let snapshot = try s.db.read(.snapshot(round: round.id))
         #expect(snapshot.course.name == courseName)
         #expect(snapshot.course.holeCount == 9)
-        _ = try s.db.finishRound(round.id)
-        #expect(try s.db.historyPage().lines.map(\.courseName) == [courseName])
+        _ = try s.db.write(.finishRound(round.id))
+        #expect(try s.db.read(.historyPage()).lines.map(\.courseName) == [courseName])
 
         // What a screen that still showed the course may try: each a clear refusal.
         let player = round.participants[0]
         #expect(throws: StoreError.courseDeleted(courseName)) {
-            try s.db.createRound(courseID: round.courseID, organizerID: player.id, participants: [player])
+            try s.db.write(.createRound(courseID: round.courseID, organizerID: player.id, participants: [player]))
         }
         let revived = try Course(id: round.courseID, name: courseName, holeCount: 9)
-        #expect(throws: StoreError.courseDeleted(courseName)) { try s.db.saveCourse(revived) }
-        #expect(throws: StoreError.courseDeleted(courseName)) { try s.db.deleteCourse(id: round.courseID) }
+        #expect(throws: StoreError.courseDeleted(courseName)) { try s.db.write(.saveCourse(revived)) }
+        #expect(throws: StoreError.courseDeleted(courseName)) { try s.db.write(.deleteCourse(id: round.courseID)) }
     }
 
     /// Negative control for the refusals above: the same calls succeed on a course in use.
     @Test func aCourseInUseCanBePickedEditedAndDeleted() throws {
         let s = try TempStore()
         let round = try s.activeRound()
-        let course = try #require(try s.db.course(id: round.courseID))
+        let course = try #require(try s.db.read(.course(id: round.courseID)))
         let player = round.participants[0]
-        _ = try s.db.createRound(courseID: course.id, organizerID: player.id, participants: [player])
-        try s.db.saveCourse(try Course(id: course.id, name: "Renamed", holeCount: 9))
-        try s.db.deleteCourse(id: course.id)
+        _ = try s.db.write(.createRound(courseID: course.id, organizerID: player.id, participants: [player]))
+        try s.db.write(.saveCourse(try Course(id: course.id, name: "Renamed", holeCount: 9)))
+        try s.db.write(.deleteCourse(id: course.id))
     }
 
     @Test func thirtySixHolesAndParSeven() throws {
         let s = try TempStore()
         let course = try Course(name: "Double Loop", holeCount: 36, exceptions: [36: 7])
-        try s.db.saveCourse(course)
+        try s.db.write(.saveCourse(course))
         let player = try Player(displayName: "Nate")
-        try s.db.savePlayer(player)
-        let round = try s.db.startRound(
-            try s.db.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)]).id)
-        let recorded = try s.db.recordScore(
-            ScoreEntry(roundID: round.id, participantID: player.id, hole: 36, strokes: 7, reportedBy: player.id))
+        try s.db.write(.savePlayer(player))
+        let created = try s.db.write(
+            .createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)]))
+        let round = try s.db.write(.startRound(created.id))
+        let recorded = try s.db.write(
+            .recordScore(
+                ScoreEntry(roundID: round.id, participantID: player.id, hole: 36, strokes: 7, reportedBy: player.id)))
         #expect(recorded.cell.value == 7)
-        #expect(try s.db.snapshot(round: round.id).course.par(of: 36) == 7)
+        #expect(try s.db.read(.snapshot(round: round.id)).course.par(of: 36) == 7)
         #expect(throws: CourseError.invalidHoleCount(37)) { try Course(name: "x", holeCount: 37) }
         #expect(throws: CourseError.invalidPar(hole: 1, par: 8)) { try Course(name: "x", pars: [8]) }
         #expect(throws: CourseError.invalidHoleCount(0)) { try Course(name: "x", pars: []) }

@@ -15,7 +15,7 @@ import Testing
         for (i, value) in strokes.enumerated() {
             for hole in 1...9 { _ = try s.score(round, i, hole: hole, hole == 1 ? value : 3) }
         }
-        return try s.db.finishRound(round.id, at: Date(timeIntervalSince1970: seconds))
+        return try s.db.write(.finishRound(round.id, at: Date(timeIntervalSince1970: seconds)))
     }
 
     @Test func pagesWalkTheWholeHistoryNewestFirstWithoutGapsOrRepeats() throws {
@@ -29,16 +29,17 @@ import Testing
         }
         // Scores that arrive by sync mark their round as scored too (the trigger, not the write path).
         let synced = try s.activeRound(["Sync"])
-        let result = try s.db.importEvents([
-            ScoreEvent(
-                roundID: synced.id, participantID: synced.participants[0].id, hole: 1, strokes: 3,
-                reportedBy: synced.participants[0].id, deviceID: "phone", createdAt: Date(timeIntervalSince1970: 10))
-        ])
+        let result = try s.db.write(
+            .importEvents([
+                ScoreEvent(
+                    roundID: synced.id, participantID: synced.participants[0].id, hole: 1, strokes: 3,
+                    reportedBy: synced.participants[0].id, deviceID: "phone", createdAt: Date(timeIntervalSince1970: 10))
+            ]))
         #expect(result.inserted.count == 1)
-        _ = try s.db.finishRound(synced.id, at: Date(timeIntervalSince1970: 4_000))
+        _ = try s.db.write(.finishRound(synced.id, at: Date(timeIntervalSince1970: 4_000)))
         expected.append((4_000, synced.id))
         let discarded = try s.activeRound(["Oops"])
-        _ = try s.db.discardRound(discarded.id, at: Date(timeIntervalSince1970: 8_000))
+        _ = try s.db.write(.discardRound(discarded.id, at: Date(timeIntervalSince1970: 8_000)))
 
         func bytes(_ id: UUID) -> [UInt8] { withUnsafeBytes(of: id.uuid) { Array($0) } }
         let order = expected.sorted { a, b in
@@ -49,7 +50,7 @@ import Testing
         var cursor: HistoryCursor?
         var pages = 0
         repeat {
-            let page = try s.db.historyPage(after: cursor, limit: 3)
+            let page = try s.db.read(.historyPage(after: cursor, limit: 3))
             #expect(page.lines.count <= 3)
             seen += page.lines.map(\.roundID)
             cursor = page.next
@@ -59,14 +60,14 @@ import Testing
         #expect(pages == 3, "8 rounds in pages of 3: the last page says there is no next")
         #expect(!seen.contains(discarded.id))
         // The one-shot list agrees with the pages.
-        #expect(try s.db.history().map(\.id) == order)
+        #expect(try s.db.read(.history()).map(\.id) == order)
     }
 
     @Test func aLineNamesTheWinnersTiesIncludedAndEveryPlayer() throws {
         let s = try TempStore()
         _ = try Self.finished(s, ["Ana", "Ben", "Cy"], strokes: [3, 3, 5], at: 100)
         let solo = try Self.finished(s, ["Dee", "Eve"], strokes: [4, 2], at: 200)
-        let page = try s.db.historyPage()
+        let page = try s.db.read(.historyPage())
         #expect(page.next == nil)
         #expect(page.lines.map(\.roundID).first == solo.id)
         #expect(page.lines.map(\.winners) == [["Eve"], ["Ana", "Ben"]])

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerTestSupport
 import Testing
 
 @testable import HyzerStore
@@ -55,7 +56,6 @@ enum SchemaDump {
 
     /// A dump captured from the shipped migrations, in Tests/Fixtures.
     static func shipped(_ name: String) throws -> String {
-        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        return try String(contentsOf: fixtures.appendingPathComponent("Fixtures/\(name)-schema.txt"), encoding: .utf8)
+        try String(contentsOf: repositoryRoot.appendingPathComponent("Tests/Fixtures/\(name)-schema.txt"), encoding: .utf8)
     }
 }

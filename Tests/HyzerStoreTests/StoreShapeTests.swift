@@ -15,16 +15,17 @@ import Testing
         let applied = try db.domain.read { try Schema.domainMigrator.appliedIdentifiers($0) }
         #expect(applied == Set(Schema.domainMigrator.migrations))
         let course = try nine()
-        try db.saveCourse(course)
+        try db.write(.saveCourse(course))
         let player = try Player(displayName: "Nate")
-        try db.savePlayer(player)
-        var round = try db.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)])
-        round = try db.startRound(round.id)
-        let recorded = try db.recordScore(
-            ScoreEntry(
-                roundID: round.id, participantID: player.id, hole: 1, strokes: 3,
-                reportedBy: player.id))
-        #expect(try db.events(round: round.id).map(\.id) == [recorded.event.id])
+        try db.write(.savePlayer(player))
+        var round = try db.write(.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)]))
+        round = try db.write(.startRound(round.id))
+        let recorded = try db.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: round.id, participantID: player.id, hole: 1, strokes: 3,
+                    reportedBy: player.id)))
+        #expect(try db.read(.events(round: round.id)).map(\.id) == [recorded.event.id])
         // The same append-only trigger as on a device.
         #expect(throws: DatabaseError.self) { try db.domain.write { try $0.execute(sql: "DELETE FROM score_events") } }
         #expect(try db.domainSizeOnDisk() == 0)
@@ -34,26 +35,28 @@ import Testing
         let clock = ManualClock(date: Date(timeIntervalSince1970: 1_800_000_000))
         let db = try HyzerDatabase.inMemory(clock: clock)
         let course = try nine()
-        try db.saveCourse(course)
+        try db.write(.saveCourse(course))
         let player = try Player(displayName: "Nate")
-        try db.savePlayer(player)
-        let round = try db.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)])
+        try db.write(.savePlayer(player))
+        let round = try db.write(.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)]))
         #expect(round.createdAt == clock.date)
         clock.advance(by: .seconds(60))
-        let started = try db.startRound(round.id)
+        let started = try db.write(.startRound(round.id))
         #expect(started.startedAt == clock.date)
         clock.advance(by: .seconds(5))
-        let recorded = try db.recordScore(
-            ScoreEntry(
-                roundID: round.id, participantID: player.id, hole: 1, strokes: 3,
-                reportedBy: player.id))
+        let recorded = try db.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: round.id, participantID: player.id, hole: 1, strokes: 3,
+                    reportedBy: player.id)))
         #expect(recorded.event.createdAt == clock.date)
         // An explicit time still wins (imports, tests that replay a round).
         let explicit = Date(timeIntervalSince1970: 1_700_000_000)
-        let corrected = try db.recordScore(
-            ScoreEntry(
-                roundID: round.id, participantID: player.id, hole: 1, strokes: 4,
-                reportedBy: player.id), at: explicit)
+        let corrected = try db.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: round.id, participantID: player.id, hole: 1, strokes: 4,
+                    reportedBy: player.id), at: explicit))
         #expect(corrected.event.createdAt == explicit)
         #expect(try db.domain.read { try Double.fetchOne($0, sql: "SELECT updated_at FROM rounds") } == 1_800_000_060)
     }
@@ -62,7 +65,7 @@ import Testing
         let db = try HyzerDatabase.inMemory()
         let monitor = try ChangeMonitor(database: db)
         #expect(try monitor.poll() == false)
-        try db.saveCourse(try nine())
+        try db.write(.saveCourse(try nine()))
         #expect(try monitor.poll() == true)
         #expect(try monitor.poll() == false)
     }
@@ -120,10 +123,11 @@ import Testing
         #expect(pendingEvents == [events[2], events[3]])
         #expect(try domain.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM sync_records WHERE kind = 'scoreEvent'") } == 0)
         // New events are tracked by the new trigger, and an acknowledgement clears them.
-        let recorded = try store.recordScore(
-            ScoreEntry(
-                roundID: round, participantID: player, hole: 5, strokes: 2,
-                reportedBy: player))
+        let recorded = try store.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: round, participantID: player, hole: 5, strokes: 2,
+                    reportedBy: player)))
         try store.write(
             .changeLedger { ledger in
                 try ledger.acknowledge([ChangeKey(kind: .scoreEvent, id: events[2], version: events[2])])

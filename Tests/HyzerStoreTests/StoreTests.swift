@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerTestSupport
 import Testing
 
 @testable import HyzerKit
@@ -17,31 +18,27 @@ final class TempStore {
     }
     deinit { try? FileManager.default.removeItem(at: dir) }
 
-    static let seedFile: URL = {
-        var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("assets/courses.json").path) {
-            dir = dir.deletingLastPathComponent()
-        }
-        return dir.appendingPathComponent("assets/courses.json")
-    }()
+    static let seedFile = repositoryRoot.appendingPathComponent("assets/courses.json")
 
     /// A started round of `names` on a 9-hole par-3 course.
     func activeRound(_ names: [String] = ["Nate", "Mike"]) throws -> Round {
         let course = try Course(name: "Test Nine", holeCount: 9)
-        try db.saveCourse(course)
+        try db.write(.saveCourse(course))
         let players = try names.map { try Player(displayName: $0) }
-        for p in players { try db.savePlayer(p) }
-        let round = try db.createRound(
-            courseID: course.id, organizerID: players[0].id,
-            participants: players.map(Participant.registered))
-        return try db.startRound(round.id)
+        for p in players { try db.write(.savePlayer(p)) }
+        let round = try db.write(
+            .createRound(
+                courseID: course.id, organizerID: players[0].id,
+                participants: players.map(Participant.registered)))
+        return try db.write(.startRound(round.id))
     }
 
     func score(_ round: Round, _ p: Int, hole: Int, _ strokes: Int) throws -> RecordedScore {
-        try db.recordScore(
-            ScoreEntry(
-                roundID: round.id, participantID: round.participants[p].id, hole: hole,
-                strokes: strokes, reportedBy: round.participants[0].id))
+        try db.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: round.id, participantID: round.participants[p].id, hole: hole,
+                    strokes: strokes, reportedBy: round.participants[0].id)))
     }
 
     func eventCount() throws -> Int {
@@ -62,7 +59,7 @@ final class TempStore {
             #expect(error?.message?.contains("append-only") == true, "\(sql): \(String(describing: error))")
         }
         #expect(try s.eventCount() == 1)
-        #expect(try s.db.events(round: round.id).first?.strokes == 3)
+        #expect(try s.db.read(.events(round: round.id)).first?.strokes == 3)
     }
 
     @Test func rawInsertIntoParticipantsOfAnActiveRoundAborts() throws {
@@ -80,14 +77,14 @@ final class TempStore {
         #expect(throws: DatabaseError.self) {
             try s.db.domain.write { try $0.execute(sql: "DELETE FROM round_participants") }
         }
-        #expect(try s.db.round(id: round.id)?.participants.count == 2)
+        #expect(try s.db.read(.round(id: round.id))?.participants.count == 2)
     }
 
     @Test func namedParticipantWritesAreLockedToo() throws {
         let s = try TempStore()
         let round = try s.activeRound()
         #expect(throws: StoreError.round(.participantsLocked(.active))) {
-            _ = try s.db.addParticipant(try Participant.guest(named: "Late"), to: round.id)
+            _ = try s.db.write(.addParticipant(try Participant.guest(named: "Late"), to: round.id))
         }
     }
 }
@@ -108,7 +105,7 @@ final class TempStore {
         let recorded = try s.score(round, 1, hole: 1, 4)
         // A separate connection (as after a restart) sees the committed event.
         let reopened = try HyzerDatabase(directory: s.dir)
-        #expect(try reopened.events(round: round.id).map(\.id) == [recorded.event.id])
+        #expect(try reopened.read(.events(round: round.id)).map(\.id) == [recorded.event.id])
         #expect(reopened.deviceID == s.db.deviceID)
     }
 
@@ -136,7 +133,7 @@ final class TempStore {
         try garbage(s.dir.appendingPathComponent(HyzerDatabase.operationalFileName))
         let reopened = try HyzerDatabase(directory: s.dir)
         #expect(reopened.recoveries.map(\.store) == [.operational])
-        #expect(try reopened.events(round: round.id).count == 1)
+        #expect(try reopened.read(.events(round: round.id)).count == 1)
         #expect(try reopened.operational.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM outbox") } == 0)
     }
 
@@ -152,18 +149,18 @@ final class TempStore {
         #expect(aside.contains(".damaged-"))
         // The damaged bytes are kept for rescue, untouched.
         #expect(try Data(contentsOf: URL(fileURLWithPath: aside)) == Data(repeating: 0x5A, count: 8192))
-        #expect(try reopened.courses().isEmpty)
-        #expect(try reopened.activeRounds().isEmpty)
+        #expect(try reopened.read(.courses).isEmpty)
+        #expect(try reopened.read(.activeRounds).isEmpty)
     }
 }
 
 @Suite struct SeedTests {
     @Test func seededCoursesAppearExactlyOnce() throws {
         let s = try TempStore()
-        #expect(try s.db.seedCoursesIfNeeded(from: TempStore.seedFile) == 3)
-        #expect(try s.db.seedCoursesIfNeeded(from: TempStore.seedFile) == 0)
+        #expect(try s.db.write(.seedCourses(from: TempStore.seedFile)) == 3)
+        #expect(try s.db.write(.seedCourses(from: TempStore.seedFile)) == 0)
         let again = try HyzerDatabase.open(dataDirectory: s.dir, assets: TempStore.seedFile.deletingLastPathComponent())
-        let courses = try again.courses()
+        let courses = try again.read(.courses)
         #expect(courses.count == 3)
         #expect(Set(courses.map(\.holeCount)) == [9, 18])
         #expect(courses.contains { $0.pars.contains(4) && $0.pars.contains(5) })
@@ -171,19 +168,19 @@ final class TempStore {
 
     @Test func aDeletedSeedCourseDoesNotComeBack() throws {
         let s = try TempStore()
-        try s.db.seedCoursesIfNeeded(from: TempStore.seedFile)
-        let victim = try #require(try s.db.courses().first)
-        try s.db.deleteCourse(id: victim.id)
-        try s.db.seedCoursesIfNeeded(from: TempStore.seedFile)
-        #expect(try s.db.courses().count == 2)
+        try s.db.write(.seedCourses(from: TempStore.seedFile))
+        let victim = try #require(try s.db.read(.courses).first)
+        try s.db.write(.deleteCourse(id: victim.id))
+        try s.db.write(.seedCourses(from: TempStore.seedFile))
+        #expect(try s.db.read(.courses).count == 2)
     }
 
     @Test func badSeedFileIsAClearError() throws {
         let s = try TempStore()
         let file = s.dir.appendingPathComponent("bad.json")
         try Data(#"[{"id": "6F1C2A4E-3B1D-4C1E-9A57-0D2B8C9E1001", "name": "X", "holes": 40}]"#.utf8).write(to: file)
-        #expect(throws: StoreError.seeds("X: a course has 1 to 36 holes, not 40")) { try s.db.seedCoursesIfNeeded(from: file) }
-        #expect(try s.db.courses().isEmpty)
+        #expect(throws: StoreError.seeds("X: a course has 1 to 36 holes, not 40")) { try s.db.write(.seedCourses(from: file)) }
+        #expect(try s.db.read(.courses).isEmpty)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerServer
 import HyzerStore
 import HyzerSync

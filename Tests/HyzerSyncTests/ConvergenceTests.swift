@@ -34,8 +34,8 @@ import Testing
             #expect(try a.snapshot(round).events.count == 4)
             #expect(try a.snapshot(round).standings == (try b.snapshot(round)).standings)
             // Nothing left to push anywhere, and nothing echoed back as new.
-            #expect(try a.db.pendingSyncCount() == 0)
-            #expect(try b.db.pendingSyncCount() == 0)
+            #expect(try await a.db.read(.pendingSyncCount) == 0)
+            #expect(try await b.db.read(.pendingSyncCount) == 0)
             #expect(try await group.serverEvents().count == 4)
         }
     }
@@ -72,10 +72,11 @@ import Testing
             }
 
             // A resolution on one device propagates and clears it everywhere.
-            try c.db.resolveDiscrepancy(
-                ScoreEntry(
-                    roundID: round.id, participantID: round.participants[1].id, hole: 1,
-                    strokes: 4, reportedBy: round.participants[0].id))
+            try await c.db.write(
+                .resolveDiscrepancy(
+                    ScoreEntry(
+                        roundID: round.id, participantID: round.participants[1].id, hole: 1,
+                        strokes: 4, reportedBy: round.participants[0].id)))
             for _ in 0..<2 { for d in devices { try await d.sync() } }
             for d in devices {
                 let s = try d.snapshot(round)
@@ -102,8 +103,8 @@ import Testing
                         roundID: round.id, participantID: round.participants[0].id, hole: 7, strokes: 3,
                         reportedBy: round.participants[0].id, deviceID: "phone-\(i % 10)", createdAt: a.db.clock.date))
             }
-            _ = try a.db.importEvents(Array(events.prefix(11)))
-            _ = try b.db.importEvents(Array(events.suffix(11)))
+            _ = try await a.db.write(.importEvents(Array(events.prefix(11))))
+            _ = try await b.db.write(.importEvents(Array(events.suffix(11))))
             for _ in 0..<2 {
                 try await a.sync()
                 try await b.sync()
@@ -163,11 +164,11 @@ import Testing
             // failed now and then).
             let id = try a.snapshot(round).events[0].id
             var onServer = 0
-            var status = try a.db.outboxStatus(of: id)
+            var status = try await a.db.read(.outboxStatus(of: id))
             for _ in 0..<200 where onServer == 0 || status != .synced {
                 try await Task.sleep(nanoseconds: 50_000_000)
                 onServer = try await group.serverEvents().count
-                status = try a.db.outboxStatus(of: id)
+                status = try await a.db.read(.outboxStatus(of: id))
             }
             #expect(onServer == 1)
             #expect(status == .synced)

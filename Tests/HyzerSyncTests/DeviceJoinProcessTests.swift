@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
@@ -116,7 +117,7 @@ import Testing
         let scored = try device.score(round, 0, hole: 1, 3)
         let report = try await device.sync()
         #expect(report.rejected.isEmpty)
-        #expect(try db.pendingSyncCount() == 0)
+        #expect(try await db.read(.pendingSyncCount) == 0)
         let feed = try await SyncClient(link: link).pull(after: 0)
         let events = feed.records.compactMap { r -> UUID? in
             if case .scoreEvent(let e) = r.record { return e.id }

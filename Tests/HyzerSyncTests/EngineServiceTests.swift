@@ -2,6 +2,7 @@ import Foundation
 import HyzerKit
 import HyzerStore
 import HyzerSync
+import HyzerTestSupport
 import Logging
 import ServiceLifecycle
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
@@ -14,7 +15,7 @@ import Testing
 @Suite struct MultiInstanceTests {
     /// Starts `count` instances over one fresh database.
     static func instances(_ count: Int) async throws -> [RunningServer] {
-        let location = try await TestPostgres.shared.freshDatabase()
+        let location = try await ThrowawayPostgres.shared.freshDatabase()
         var servers: [RunningServer] = []
         for _ in 0..<count {
             servers.append(
@@ -82,7 +83,7 @@ import Testing
                             .scoreEvent(ScoreEventRecord(first)), .scoreEvent(ScoreEventRecord(correction)),
                         ])
                         guard pushed.results.allSatisfy({ $0.status == .created }) else {
-                            throw TestPostgresError("device \(i), hole \(hole): \(pushed.results)")
+                            throw ThrowawayPostgresError("device \(i), hole \(hole): \(pushed.results)")
                         }
                         try await pull(clients[(i + hole + 1) % clients.count])
                     }

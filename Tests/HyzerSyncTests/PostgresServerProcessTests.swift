@@ -1,9 +1,9 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerSync
 import HyzerSyncProtocol
-import HyzerTestSupport
 import Testing
 
 /// The real `hyzer-server` binary on PostgreSQL: the admin commands and `serve` take
@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func theCommandsServeBackUpAndRestoreAPostgreSQLDatabase() async throws {
-        let location = try await TestPostgres.shared.freshDatabase()
+        let location = try await ThrowawayPostgres.shared.freshDatabase()
         let database = ["--database", location.url]
         let created = try await Self.run(["group", "create", "League"] + database)
         #expect(created.status == 0, "\(created.stderr)")

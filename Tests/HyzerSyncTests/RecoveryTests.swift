@@ -45,12 +45,12 @@ import Testing
                 }
             }
             #expect(written >= 500)
-            #expect(try a.db.pendingSyncCount() >= written)
+            #expect(try await a.db.read(.pendingSyncCount) >= written)
 
             let report = try await a.sync()
             #expect(report.rejected.isEmpty)
             #expect(report.duplicates == 0)
-            #expect(try a.db.pendingSyncCount() == 0)
+            #expect(try await a.db.read(.pendingSyncCount) == 0)
             try await b.sync()
 
             let onServer = try await group.serverEvents()
@@ -78,14 +78,14 @@ import Testing
             for hole in 1...5 { try a.score(round, 0, hole: hole, 3) }
 
             // What a push does up to the network, then the answer is "lost".
-            let pending = try a.db.pendingSyncRecords()
-            _ = try a.db.reconcileOutbox(with: pending)
-            let claimed = try a.db.claimOutbox(limit: 100)
+            let pending = try await a.db.write(.pendingSyncRecords())
+            _ = try await a.db.write(.reconcileOutbox(with: pending))
+            let claimed = try await a.db.write(.claimOutbox(limit: 100))
             #expect(claimed.count == 5)
             let client = SyncClient(link: a.link)
             let first = try await client.push(claimed.map(\.record))
             #expect(first.results.allSatisfy { $0.status == .created })
-            for item in claimed { #expect(try a.db.outboxStatus(of: item.record.id) == .inFlight) }
+            for item in claimed { #expect(try await a.db.read(.outboxStatus(of: item.record.id)) == .inFlight) }
 
             // The device restarts and retries.
             let reopened = try HyzerDatabase(directory: a.dir)
@@ -97,7 +97,7 @@ import Testing
             let again = try await client.push(claimed.map(\.record))
             #expect(again.results.map(\.status) == Array(repeating: .duplicate, count: 5))
             #expect(again.results.map(\.seq) == first.results.map(\.seq))
-            for item in claimed { #expect(try reopened.outboxStatus(of: item.record.id) == .synced) }
+            for item in claimed { #expect(try await reopened.read(.outboxStatus(of: item.record.id)) == .synced) }
         }
     }
 
@@ -109,12 +109,12 @@ import Testing
             let round = try a.startRound(["Nate"])
             try await a.sync()
             for hole in 1...3 { try a.score(round, 0, hole: hole, 4) }
-            _ = try a.db.reconcileOutbox(with: try a.db.pendingSyncRecords())
-            let claimed = try a.db.claimOutbox(limit: 100)
+            _ = try await a.db.write(.reconcileOutbox(with: try a.db.write(.pendingSyncRecords())))
+            let claimed = try await a.db.write(.claimOutbox(limit: 100))
             #expect(claimed.count == 3)
             // A second claim (a re-entrant push) gets nothing: no record is sent twice.
-            #expect(try a.db.claimOutbox(limit: 100).isEmpty)
-            #expect(try a.db.outboxCounts()[.inFlight] == 3)
+            #expect(try await a.db.write(.claimOutbox(limit: 100)).isEmpty)
+            #expect(try await a.db.read(.outboxCounts)[.inFlight] == 3)
 
             // "Crash": the process is gone, the database is opened again.
             let reopened = try HyzerDatabase(directory: a.dir)
@@ -124,8 +124,8 @@ import Testing
             #expect(await firstValue(states, within: 10) { $0.lastSyncedAt != nil && $0.pending == 0 } != nil)
             run.cancel()
             await run.value
-            #expect(try reopened.outboxCounts()[.inFlight] == nil)
-            for item in claimed { #expect(try reopened.outboxStatus(of: item.record.id) == .synced) }
+            #expect(try await reopened.read(.outboxCounts)[.inFlight] == nil)
+            for item in claimed { #expect(try await reopened.read(.outboxStatus(of: item.record.id)) == .synced) }
             #expect(try await group.serverEvents().count == 3)
         }
     }
@@ -139,8 +139,8 @@ import Testing
             try await a.sync()
             try a.score(round, 0, hole: 1, 3)
             try a.score(round, 0, hole: 2, 3)
-            _ = try a.db.reconcileOutbox(with: try a.db.pendingSyncRecords())
-            _ = try a.db.claimOutbox(limit: 1)  // one of them was in flight
+            _ = try await a.db.write(.reconcileOutbox(with: try a.db.write(.pendingSyncRecords())))
+            _ = try await a.db.write(.claimOutbox(limit: 1))  // one of them was in flight
             try a.db.close()
             for suffix in ["", "-wal", "-shm"] {
                 try? FileManager.default.removeItem(
@@ -150,7 +150,7 @@ import Testing
             let report = try await SyncEngine(database: reopened, link: a.link).syncNow()
             #expect(report.created == 2)
             #expect(try await group.serverEvents().count == 2)
-            #expect(try reopened.pendingSyncCount() == 0)
+            #expect(try await reopened.read(.pendingSyncCount) == 0)
         }
     }
 
@@ -194,7 +194,7 @@ import Testing
             for d in [a, b] {
                 let s = try d.snapshot(round)
                 #expect(s.events.count == 9, "\(d.name)")
-                #expect(try d.db.pendingSyncCount() == 0)
+                #expect(try await d.db.read(.pendingSyncCount) == 0)
             }
             #expect(try a.snapshot(round).standings == (try b.snapshot(round)).standings)
         }

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
@@ -87,7 +88,7 @@ import Testing
         let link = try #require(try ServerLink.load(from: deviceDir))
         #expect(link.caFile == caFile)
 
-        try db.savePlayer(try Player(displayName: "Ann"))
+        try await db.write(.savePlayer(try Player(displayName: "Ann")))
         let engine = SyncEngine(database: db, link: link)
         let running = Task { try? await engine.run() }
         defer { running.cancel() }
@@ -148,7 +149,7 @@ import Testing
             #expect(error.retryAfter == 2, "\(error)")
         }
 
-        try db.savePlayer(try Player(displayName: "Ann"))
+        try await db.write(.savePlayer(try Player(displayName: "Ann")))
         var options = SyncEngine.Options()
         options.liveUpdates = false
         let engine = SyncEngine(database: db, link: link, options: options, clock: deviceClock)

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
@@ -10,12 +11,7 @@ import Testing
 /// The real `hyzer-server` binary, killed with SIGKILL in the middle of a push.
 @Suite(.serialized) struct ServerProcessTests {
     static func binary() throws -> URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("hyzer-server")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
+        if let beside = try? Binary.url("hyzer-server") { return beside }
         for scratch in [".build-sync", ".build"] {
             let candidate = repositoryRoot.appendingPathComponent("\(scratch)/debug/hyzer-server")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
@@ -94,7 +90,7 @@ import Testing
         try await server.kill()
         let interrupted = await pushing.result
         #expect(throws: (any Error).self) { try interrupted.get() }
-        let pendingAfterKill = try db.pendingSyncCount()
+        let pendingAfterKill = try await db.read(.pendingSyncCount)
         #expect(pendingAfterKill > 0)
 
         server = try await ServerProcess(dir: dir, port: port)
@@ -102,7 +98,7 @@ import Testing
         let report = try await engine.syncNow()
         #expect(report.rejected.isEmpty)
         #expect(report.epochChanged == false)
-        #expect(try db.pendingSyncCount() == 0)
+        #expect(try await db.read(.pendingSyncCount) == 0)
         #expect(try await server.terminate() == 0, "SIGTERM should exit cleanly")
 
         let after = try SQLiteStorage(directory: dir)

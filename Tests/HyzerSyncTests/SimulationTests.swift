@@ -1,6 +1,6 @@
 import Foundation
+import HyzerHarness
 import HyzerSyncSimulation
-import HyzerTestSupport
 import Synchronization
 import Testing
 

@@ -29,7 +29,7 @@ import Testing
                 serverURL: group.server.baseURL, groupID: answer.groupID, groupName: answer.groupName,
                 deviceID: b.deviceID, deviceName: "B", deviceToken: answer.deviceToken, enrolledAt: b.clock.date)
             try await SyncEngine(database: b, link: link).syncNow()
-            #expect(try b.events(round: round.id).count == 1)
+            #expect(try await b.read(.events(round: round.id)).count == 1)
             try b.close()
 
             // A scores on while B's card is read-only.
@@ -38,18 +38,20 @@ import Testing
             try volume.remount(readOnly: true)
             let store = try HyzerDatabase(directory: dir)
             #expect(store.isReadOnly)
-            let cursor = try store.syncCursor()
+            let cursor = try await store.read(.syncCursor)
             await #expect(throws: StorageFault.readOnly(directory: dir.path)) {
                 try await SyncEngine(database: store, link: link).syncNow()
             }
-            #expect(try store.syncCursor() == cursor, "nothing pulled, the cursor stays")
-            #expect(try store.events(round: round.id).count == 1, "the board still shows what was stored")
+            #expect(try await store.read(.syncCursor) == cursor, "nothing pulled, the cursor stays")
+            #expect(try await store.read(.events(round: round.id)).count == 1, "the board still shows what was stored")
 
             // Writable again: the same store syncs, and nothing A acknowledged is missing.
             try volume.remount(readOnly: false)
             try await SyncEngine(database: store, link: link).syncNow()
             #expect(!store.isReadOnly)
-            #expect(Set(try store.events(round: round.id).map(\.id)) == Set(try a.db.events(round: round.id).map(\.id)))
+            #expect(
+                Set(try await store.read(.events(round: round.id)).map(\.id))
+                    == Set(try await a.db.read(.events(round: round.id)).map(\.id)))
             try store.close()
         }
     }

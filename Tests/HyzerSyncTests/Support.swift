@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
@@ -6,15 +7,6 @@ import HyzerSync
 import HyzerSyncProtocol
 import HyzerTestSupport
 import Testing
-
-/// The checkout's root, found from this file.
-let repositoryRoot: URL = {
-    var dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    while !FileManager.default.fileExists(atPath: dir.appendingPathComponent("assets/courses.json").path) {
-        dir = dir.deletingLastPathComponent()
-    }
-    return dir
-}()
 
 func temporaryDirectory(_ label: String) -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-\(label)-\(UUID().uuidString)")
@@ -126,24 +118,26 @@ final class TestDevice: @unchecked Sendable {
 
     /// A started round on the first seeded 18-hole course.
     func startRound(_ names: [String]) throws -> Round {
-        let course = try #require(try db.courses().first { $0.holeCount == 18 })
+        let course = try #require(try db.read(.courses).first { $0.holeCount == 18 })
         let players = try names.map { try Player(displayName: $0) }
-        for p in players { try db.savePlayer(p) }
-        let round = try db.createRound(
-            courseID: course.id, organizerID: players[0].id,
-            participants: players.map(Participant.registered))
-        return try db.startRound(round.id)
+        for p in players { try db.write(.savePlayer(p)) }
+        let round = try db.write(
+            .createRound(
+                courseID: course.id, organizerID: players[0].id,
+                participants: players.map(Participant.registered)))
+        return try db.write(.startRound(round.id))
     }
 
     @discardableResult
     func score(_ round: Round, _ participant: Int, hole: Int, _ strokes: Int, at date: Date = Date()) throws -> RecordedScore {
-        try db.recordScore(
-            ScoreEntry(
-                roundID: round.id, participantID: round.participants[participant].id, hole: hole,
-                strokes: strokes, reportedBy: round.participants[participant].id), at: date)
+        try db.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: round.id, participantID: round.participants[participant].id, hole: hole,
+                    strokes: strokes, reportedBy: round.participants[participant].id), at: date))
     }
 
-    func snapshot(_ round: Round) throws -> RoundSnapshot { try db.snapshot(round: round.id) }
+    func snapshot(_ round: Round) throws -> RoundSnapshot { try db.read(.snapshot(round: round.id)) }
 }
 
 /// A loopback port for "a server that is not there": bound by this test process for its whole

@@ -23,17 +23,17 @@ import Testing
     @Test func everyWriteIsPendingUntilItsVersionIsAcknowledged() throws {
         let s = try Store()
         let course = try course()
-        try s.db.saveCourse(course)
+        try s.db.write(.saveCourse(course))
         let player = try Player(displayName: "Nate")
-        try s.db.savePlayer(player)
-        var pending = try s.db.pendingSyncRecords()
+        try s.db.write(.savePlayer(player))
+        var pending = try s.db.write(.pendingSyncRecords())
         #expect(pending.map(\.record.kind) == [.course, .player])
         let courseV1 = try #require(pending.first { $0.record.kind == .course }).record
 
         // A change while v1 is "in flight": the ack of v1 must not clear the change.
-        try s.db.saveCourse(try Course(id: course.id, name: "Nine Renamed", holeCount: 9))
-        try s.db.acknowledgeSynced([RecordKey(kind: .course, id: course.id, version: courseV1.version)])
-        pending = try s.db.pendingSyncRecords()
+        try s.db.write(.saveCourse(try Course(id: course.id, name: "Nine Renamed", holeCount: 9)))
+        try s.db.write(.acknowledgeSynced([RecordVersionKey(kind: .course, id: course.id, version: courseV1.version)]))
+        pending = try s.db.write(.pendingSyncRecords())
         let courseV2 = try #require(pending.first { $0.record.kind == .course }).record
         #expect(courseV2.version != courseV1.version)
         guard case .course(let c) = courseV2 else {
@@ -41,14 +41,17 @@ import Testing
             return
         }
         #expect(c.name == "Nine Renamed")
-        try s.db.acknowledgeSynced(pending.map { RecordKey(kind: $0.record.kind, id: $0.record.id, version: $0.record.version) })
-        #expect(try s.db.pendingSyncCount() == 0)
+        try s.db.write(
+            .acknowledgeSynced(
+                pending.map { RecordVersionKey(kind: $0.record.kind, id: $0.record.id, version: $0.record.version) }))
+        #expect(try s.db.read(.pendingSyncCount) == 0)
 
         // Rounds: participants and status changes are new versions too; events follow.
-        let round = try s.db.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)])
-        _ = try s.db.startRound(round.id)
-        try s.db.recordScore(ScoreEntry(roundID: round.id, participantID: player.id, hole: 1, strokes: 3, reportedBy: player.id))
-        pending = try s.db.pendingSyncRecords()
+        let round = try s.db.write(.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)]))
+        _ = try s.db.write(.startRound(round.id))
+        try s.db.write(
+            .recordScore(ScoreEntry(roundID: round.id, participantID: player.id, hole: 1, strokes: 3, reportedBy: player.id)))
+        pending = try s.db.write(.pendingSyncRecords())
         #expect(pending.map(\.record.kind) == [.round, .scoreEvent])
         guard case .round(let r) = pending[0].record else {
             Issue.record("not a round")
@@ -77,49 +80,51 @@ import Testing
             PulledRecord(seq: 3, record: .scoreEvent(e1)),
         ]
         // Not adopted yet: refused, nothing stored, cursor untouched.
-        #expect(throws: StoreError.self) { try s.db.applyPulled(page, next: 3, stream: Self.stream, epoch: "e1") }
-        #expect(try s.db.syncCursor().cursor == 0)
-        #expect(try s.db.round(id: round.id) == nil)
+        #expect(throws: StoreError.self) { try s.db.write(.applyPulled(page, next: 3, stream: Self.stream, epoch: "e1")) }
+        #expect(try s.db.read(.syncCursor).cursor == 0)
+        #expect(try s.db.read(.round(id: round.id)) == nil)
 
-        try s.db.adoptSyncStream(Self.stream, epoch: "e1")
-        let result = try s.db.applyPulled(page, next: 3, stream: Self.stream, epoch: "e1")
+        try s.db.write(.adoptSyncStream(Self.stream, epoch: "e1"))
+        let result = try s.db.write(.applyPulled(page, next: 3, stream: Self.stream, epoch: "e1"))
         #expect(result.applied == 3 && result.rejected.isEmpty)
         #expect(result.roundsChanged == [round.id])
-        #expect(try s.db.syncCursor() == SyncCursor(stream: Self.stream, epoch: "e1", cursor: 3))
-        let stored = try #require(try s.db.round(id: round.id))
+        #expect(try s.db.read(.syncCursor) == SyncCursor(stream: Self.stream, epoch: "e1", cursor: 3))
+        let stored = try #require(try s.db.read(.round(id: round.id)))
         #expect(stored.status == .active)
         #expect(stored.participants.map(\.name) == ["Nate", "Guest"])
-        #expect(try s.db.events(round: round.id).map(\.id) == [e1.id])
+        #expect(try s.db.read(.events(round: round.id)).map(\.id) == [e1.id])
         // Nothing pulled is pushed back.
-        #expect(try s.db.pendingSyncCount() == 0)
+        #expect(try s.db.read(.pendingSyncCount) == 0)
         // Applying the same page again changes nothing.
-        let again = try s.db.applyPulled(page, next: 3, stream: Self.stream, epoch: "e1")
+        let again = try s.db.write(.applyPulled(page, next: 3, stream: Self.stream, epoch: "e1"))
         #expect(again.applied == 0 && again.unchanged == 3)
     }
 
     @Test func lastWriterWinsAndRoundsNeverMoveBack() throws {
         let s = try Store()
         let course = try course()
-        try s.db.saveCourse(course)  // local, updated "now"
-        try s.db.adoptSyncStream(Self.stream, epoch: "e1")
+        try s.db.write(.saveCourse(course))  // local, updated "now"
+        try s.db.write(.adoptSyncStream(Self.stream, epoch: "e1"))
         let older = CourseRecord(id: course.id, version: UUID(), updatedAt: 1, name: "Old Name", pars: course.pars)
-        _ = try s.db.applyPulled([PulledRecord(seq: 1, record: .course(older))], next: 1, stream: Self.stream, epoch: "e1")
-        #expect(try s.db.course(id: course.id)?.name == "Nine")
-        #expect(try s.db.pendingSyncCount() == 1, "the local, newer version still has to be pushed")
+        _ = try s.db.write(
+            .applyPulled([PulledRecord(seq: 1, record: .course(older))], next: 1, stream: Self.stream, epoch: "e1"))
+        #expect(try s.db.read(.course(id: course.id))?.name == "Nine")
+        #expect(try s.db.read(.pendingSyncCount) == 1, "the local, newer version still has to be pushed")
         let newer = CourseRecord(
             id: course.id, version: UUID(), updatedAt: Date().timeIntervalSince1970 + 60,
             name: "New Name", pars: course.pars)
-        _ = try s.db.applyPulled([PulledRecord(seq: 2, record: .course(newer))], next: 2, stream: Self.stream, epoch: "e1")
-        #expect(try s.db.course(id: course.id)?.name == "New Name")
-        #expect(try s.db.pendingSyncCount() == 0)
+        _ = try s.db.write(
+            .applyPulled([PulledRecord(seq: 2, record: .course(newer))], next: 2, stream: Self.stream, epoch: "e1"))
+        #expect(try s.db.read(.course(id: course.id))?.name == "New Name")
+        #expect(try s.db.read(.pendingSyncCount) == 0)
 
         // A round finished here stays finished when an "active" copy with a later time arrives,
         // and a remote score accepted before the finish is still stored.
         let player = try Player(displayName: "Nate")
-        try s.db.savePlayer(player)
-        var round = try s.db.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)])
-        round = try s.db.startRound(round.id)
-        round = try s.db.finishRound(round.id)
+        try s.db.write(.savePlayer(player))
+        var round = try s.db.write(.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)]))
+        round = try s.db.write(.startRound(round.id))
+        round = try s.db.write(.finishRound(round.id))
         var stale = RoundRecord(round, version: UUID(), updatedAt: Date().timeIntervalSince1970 + 3600)
         stale.status = .active
         stale.completedAt = nil
@@ -127,46 +132,50 @@ import Testing
             ScoreEvent(
                 roundID: round.id, participantID: player.id, hole: 3, strokes: 2,
                 reportedBy: player.id, deviceID: "phone", createdAt: s.db.clock.date))
-        let result = try s.db.applyPulled(
-            [PulledRecord(seq: 3, record: .round(stale)), PulledRecord(seq: 4, record: .scoreEvent(late))],
-            next: 4, stream: Self.stream, epoch: "e1")
+        let result = try s.db.write(
+            .applyPulled(
+                [PulledRecord(seq: 3, record: .round(stale)), PulledRecord(seq: 4, record: .scoreEvent(late))],
+                next: 4, stream: Self.stream, epoch: "e1"))
         #expect(result.rejected.isEmpty)
-        #expect(try s.db.round(id: round.id)?.status == .completed)
-        #expect(try s.db.events(round: round.id).map(\.id) == [late.id])
+        #expect(try s.db.read(.round(id: round.id))?.status == .completed)
+        #expect(try s.db.read(.events(round: round.id)).map(\.id) == [late.id])
     }
 
     @Test func aNewEpochMakesEverythingPendingAgain() throws {
         let s = try Store()
-        try s.db.saveCourse(try course())
-        try s.db.adoptSyncStream(Self.stream, epoch: "e1")
-        let pending = try s.db.pendingSyncRecords()
-        try s.db.acknowledgeSynced(pending.map { RecordKey(kind: $0.record.kind, id: $0.record.id, version: $0.record.version) })
-        #expect(try s.db.pendingSyncCount() == 0)
-        #expect(try s.db.adoptSyncStream(Self.stream, epoch: "e1") == false)
-        #expect(try s.db.adoptSyncStream(Self.stream, epoch: "e2") == true)
-        #expect(try s.db.pendingSyncCount() == 1)
-        #expect(try s.db.syncCursor().cursor == 0)
+        try s.db.write(.saveCourse(try course()))
+        try s.db.write(.adoptSyncStream(Self.stream, epoch: "e1"))
+        let pending = try s.db.write(.pendingSyncRecords())
+        try s.db.write(
+            .acknowledgeSynced(
+                pending.map { RecordVersionKey(kind: $0.record.kind, id: $0.record.id, version: $0.record.version) }))
+        #expect(try s.db.read(.pendingSyncCount) == 0)
+        #expect(try s.db.write(.adoptSyncStream(Self.stream, epoch: "e1")) == false)
+        #expect(try s.db.write(.adoptSyncStream(Self.stream, epoch: "e2")) == true)
+        #expect(try s.db.read(.pendingSyncCount) == 1)
+        #expect(try s.db.read(.syncCursor).cursor == 0)
     }
 
     @Test func outboxFollowsTheA1States() throws {
         let s = try Store()
-        try s.db.saveCourse(try course())
-        let pending = try s.db.pendingSyncRecords()
-        #expect(try s.db.reconcileOutbox(with: pending).enqueued == 1)
-        #expect(try s.db.reconcileOutbox(with: pending).enqueued == 0, "reconciling twice enqueues nothing new")
-        let claimed = try s.db.claimOutbox(limit: 10)
-        #expect(try s.db.outboxStatus(of: claimed[0].record.id) == .inFlight)
+        try s.db.write(.saveCourse(try course()))
+        let pending = try s.db.write(.pendingSyncRecords())
+        #expect(try s.db.write(.reconcileOutbox(with: pending)).enqueued == 1)
+        #expect(try s.db.write(.reconcileOutbox(with: pending)).enqueued == 0, "reconciling twice enqueues nothing new")
+        let claimed = try s.db.write(.claimOutbox(limit: 10))
+        #expect(try s.db.read(.outboxStatus(of: claimed[0].record.id)) == .inFlight)
         // Rejected → failed, and reconciling the same version does not retry it.
         let key = claimed[0].key
-        _ = try s.db.completeOutbox([
-            PushResult(kind: key.kind, id: key.id, version: key.version, status: .rejected, reason: "no")
-        ])
-        #expect(try s.db.outboxStatus(of: key.id) == .failed)
-        #expect(try s.db.failedOutbox().first?.reason == "no")
-        _ = try s.db.reconcileOutbox(with: try s.db.pendingSyncRecords())
-        #expect(try s.db.outboxStatus(of: key.id) == .failed)
+        _ = try s.db.write(
+            .completeOutbox([
+                PushResult(kind: key.kind, id: key.id, version: key.version, status: .rejected, reason: "no")
+            ]))
+        #expect(try s.db.read(.outboxStatus(of: key.id)) == .failed)
+        #expect(try s.db.read(.failedOutbox()).first?.reason == "no")
+        _ = try s.db.write(.reconcileOutbox(with: try s.db.write(.pendingSyncRecords())))
+        #expect(try s.db.read(.outboxStatus(of: key.id)) == .failed)
         // A new epoch gives it another chance.
-        try s.db.resetOutboxForNewEpoch()
-        #expect(try s.db.outboxStatus(of: key.id) == .pending)
+        try s.db.write(.resetOutboxForNewEpoch)
+        #expect(try s.db.read(.outboxStatus(of: key.id)) == .pending)
     }
 }

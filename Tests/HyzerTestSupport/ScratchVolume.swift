@@ -76,8 +76,8 @@ public final class ScratchVolume {
     ///
     /// On a thread of its own: a whole-system sync can take seconds on a machine busy writing,
     /// and blocking one of the cooperative pool's two threads that long can starve the
-    /// in-process servers of other tests into their request deadlines (Processes.swift says
-    /// more).
+    /// in-process servers of other tests into their request deadlines (HyzerHarness's
+    /// ChildProcess.swift says more).
     @discardableResult
     public func fill() async throws -> URL {
         let root = self.root

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 
 /// A throwaway private CA and a server certificate it issued for 127.0.0.1 and localhost,
 /// made with the `openssl` command in a directory of the test's own: what a club's

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
@@ -99,17 +100,17 @@ import Testing
 
         // A score saved at the kiosk now reaches the server, through the sync the join started.
         let course = try Course(name: "Join Nine", holeCount: 9)
-        try rig.store.saveCourse(course)
+        try await rig.store.write(.saveCourse(course))
         let players = try ["Ana", "Ben"].map { try Player(displayName: $0) }
-        for p in players { try rig.store.savePlayer(p) }
-        let round = try rig.store.startRound(
-            try rig.store.createRound(
-                courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)
-            ).id)
-        let scored = try rig.store.recordScore(
-            ScoreEntry(
-                roundID: round.id, participantID: round.participants[0].id, hole: 1, strokes: 3,
-                reportedBy: round.participants[0].id))
+        for p in players { try await rig.store.write(.savePlayer(p)) }
+        let created = try await rig.store.write(
+            .createRound(courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)))
+        let round = try await rig.store.write(.startRound(created.id))
+        let scored = try await rig.store.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: round.id, participantID: round.participants[0].id, hole: 1, strokes: 3,
+                    reportedBy: round.participants[0].id)))
         rig.sync.localWrite()
         var onServer = false
         for _ in 0..<100 where !onServer {
@@ -152,7 +153,7 @@ import Testing
         #expect(try await rig.nextProgress() == .joined(group: "Tuesday League"))
         let link = try #require(try ServerLink.load(from: rig.root.appendingPathComponent("kiosk")))
         #expect(link.caFile == ca && link.serverURL.hasPrefix("https://"))
-        try rig.store.savePlayer(try Player(displayName: "Cal"))
+        try await rig.store.write(.savePlayer(try Player(displayName: "Cal")))
         rig.sync.localWrite()
         var onServer = false
         for _ in 0..<100 where !onServer {

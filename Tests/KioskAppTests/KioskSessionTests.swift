@@ -19,14 +19,12 @@ import Testing
         init(onDisk: Bool = false) throws {
             store = onDisk ? try HyzerDatabase(directory: dir) : try HyzerDatabase.inMemory()
             let course = try Course(name: "Session Nine", holeCount: 9)
-            try store.saveCourse(course)
+            try store.write(.saveCourse(course))
             let players = try ["Ana", "Ben"].map { try Player(displayName: $0) }
-            for p in players { try store.savePlayer(p) }
-            round = try store.startRound(
-                try store.createRound(
-                    courseID: course.id, organizerID: players[0].id,
-                    participants: players.map(Participant.registered)
-                ).id)
+            for p in players { try store.write(.savePlayer(p)) }
+            let created = try store.write(
+                .createRound(courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)))
+            round = try store.write(.startRound(created.id))
             session = try KioskSession(store: store, viewport: Viewport(width: 800, height: 480), now: 0)
         }
         deinit { try? FileManager.default.removeItem(at: dir) }
@@ -49,7 +47,7 @@ import Testing
     @Test func aScoreTypedHereIsCreditedToTheKiosk() throws {
         let f = try Fixture(onDisk: true)
         for event in [KioskEvent.pressed, .pressed, .pressed] { f.session.send(event, now: 10) }
-        var saved = try #require(try f.store.events(round: f.round.id).last)
+        var saved = try #require(try f.store.read(.events(round: f.round.id)).last)
         #expect(saved.reportedBy == ScoreEvent.nobody)
         #expect(saved.deviceID == f.store.deviceID && saved.deviceName == nil, "in no group: no name yet")
 
@@ -61,7 +59,7 @@ import Testing
         f.session.send(.joinChanged(.joined(group: "League")), now: 20)
         f.session.send(.longPressed, now: 30)
         for event in [KioskEvent.pressed, .turned(1), .pressed, .pressed] { f.session.send(event, now: 40) }
-        saved = try #require(try f.store.events(round: f.round.id).last)
+        saved = try #require(try f.store.read(.events(round: f.round.id)).last)
         #expect(saved.deviceName == "Clubhouse kiosk")
         #expect(saved.reportedBy == ScoreEvent.nobody)
         #expect(f.session.state.attribution(of: saved, for: saved.participantID) == "at the kiosk")
@@ -72,7 +70,7 @@ import Testing
         var wrote = 0
         f.session.onLocalWrite = { wrote += 1 }
         for event in [KioskEvent.pressed, .pressed, .turned(-1), .pressed] { f.session.send(event, now: 10) }
-        let events = try f.store.events(round: f.round.id)
+        let events = try f.store.read(.events(round: f.round.id))
         #expect(events.map(\.strokes) == [2])
         #expect(events.first?.deviceID == f.store.deviceID)
         #expect(wrote == 1)
@@ -88,9 +86,9 @@ import Testing
         let monitor = try ChangeMonitor(database: f.store)
         f.session.changeMonitor = monitor
         for event in [KioskEvent.pressed, .pressed, .pressed] { f.session.send(event, now: 10) }
-        #expect(try f.store.events(round: f.round.id).count == 1)
+        #expect(try f.store.read(.events(round: f.round.id)).count == 1)
         #expect(try !monitor.poll(), "the kiosk's own save was already loaded")
-        try HyzerDatabase(directory: f.dir).savePlayer(try Player(displayName: "Cy"))  // as `hyzer player add` would
+        try HyzerDatabase(directory: f.dir).write(.savePlayer(try Player(displayName: "Cy")))  // as `hyzer player add` would
         #expect(try monitor.poll(), "a commit by another process is still noticed")
     }
 
@@ -98,10 +96,11 @@ import Testing
         let f = try Fixture(onDisk: true)
         #expect(!f.session.reload(.external, now: 10))
         let other = try HyzerDatabase(directory: f.dir)  // as `hyzer score` would open it
-        try other.recordScore(
-            ScoreEntry(
-                roundID: f.round.id, participantID: f.round.participants[1].id, hole: 1,
-                strokes: 2, reportedBy: f.round.participants[1].id))
+        try other.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: f.round.id, participantID: f.round.participants[1].id, hole: 1,
+                    strokes: 2, reportedBy: f.round.participants[1].id)))
         #expect(f.session.reload(.external, now: 20))
         #expect(f.session.state.leaderboard.rows.first?.name == "Ben")
         #expect(f.session.state.leaderboard.lastTrigger == .remoteSync)
@@ -112,11 +111,11 @@ import Testing
         let f = try Fixture()
         f.session.send(.pressed, now: 10)
         f.session.send(.pressed, now: 10)  // crown entry open on the kiosk…
-        _ = try f.store.finishRound(f.round.id)  // …while another device finishes the round (pulled by sync)
+        _ = try f.store.write(.finishRound(f.round.id))  // …while another device finishes the round (pulled by sync)
         var buzzes: [BuzzPattern] = []
         f.session.buzz = { buzzes.append($0) }
         f.session.send(.pressed, now: 20)  // save
-        #expect(try f.store.events(round: f.round.id).isEmpty)
+        #expect(try f.store.read(.events(round: f.round.id)).isEmpty)
         let notice = try #require(f.session.state.notice)
         #expect(notice.kind == .error)
         #expect(notice.text.hasPrefix("Not saved: "))
@@ -131,7 +130,7 @@ import Testing
     @Test func aFullStoreShowsANoticeBuzzesAndKeepsTheBoard() throws {
         let f = try KioskSessionTests.Fixture(onDisk: true)
         for event in [KioskEvent.pressed, .pressed, .pressed] { f.session.send(event, now: 10) }
-        #expect(try f.store.events(round: f.round.id).count == 1)
+        #expect(try f.store.read(.events(round: f.round.id)).count == 1)
         let rows = f.session.state.leaderboard.rows
         #expect(!rows.isEmpty)
         try f.store.domain.writeWithoutTransaction { db in
@@ -156,13 +155,13 @@ import Testing
         #expect(notice.text == "Database size limit reached: not saved", "\(notice.text)")
         #expect(f.session.storageStatus == "Database size limit reached: not saved")
         #expect(f.session.state.leaderboard.rows.map(\.name) == rows.map(\.name), "the board keeps showing")
-        let saved = try f.store.events(round: f.round.id).count
+        let saved = try f.store.read(.events(round: f.round.id)).count
 
         try f.store.domain.writeWithoutTransaction { db in _ = try Int.fetchOne(db, sql: "PRAGMA max_page_count = 1000000") }
         buzzes = []
         for event in [KioskEvent.pressed, .pressed, .pressed] { f.session.send(event, now: now + 10_000) }
         #expect(!buzzes.contains(.error))
-        #expect(try f.store.events(round: f.round.id).count == saved + 1, "writes resume without a restart")
+        #expect(try f.store.read(.events(round: f.round.id)).count == saved + 1, "writes resume without a restart")
         #expect(f.session.storageStatus == nil, "the storage check clears the status once writes go through")
     }
 }

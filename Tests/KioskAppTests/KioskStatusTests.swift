@@ -48,7 +48,7 @@ import Testing
         #expect(first.display == nil, "no display open: none is made up")
 
         // The database grows; the next refresh (2 s later, the screen's own tick) says so.
-        for n in 0..<300 { try f.store.savePlayer(try Player(displayName: "Player \(n) with a long name")) }
+        for n in 0..<300 { try f.store.write(.savePlayer(try Player(displayName: "Player \(n) with a long name"))) }
         f.session.send(.tick, now: 10 + Screen.Status.refreshInterval)
         let grown = try #require(f.session.state.status?.storage.databaseBytes)
         #expect(grown > size)
@@ -61,16 +61,17 @@ import Testing
             serverURL: "http://127.0.0.1:8630", groupID: "g1", groupName: "Tuesday league", deviceID: f.store.deviceID,
             deviceName: "Clubhouse kiosk", deviceToken: "t", enrolledAt: Date())
         try link.save(to: f.dir)
-        try f.store.recordScore(
-            ScoreEntry(
-                roundID: f.round.id, participantID: f.round.participants[0].id, hole: 1, strokes: 3,
-                reportedBy: f.round.participants[0].id))
+        try f.store.write(
+            .recordScore(
+                ScoreEntry(
+                    roundID: f.round.id, participantID: f.round.participants[0].id, hole: 1, strokes: 3,
+                    reportedBy: f.round.participants[0].id)))
         Self.openStatus(f.session, now: 20)
         let group = try #require(f.session.state.status?.group)
         #expect(group.server == "http://127.0.0.1:8630")
         #expect(group.group == "Tuesday league")
         #expect(group.deviceName == "Clubhouse kiosk")
-        #expect(group.pending == (try f.store.pendingSyncCount()))
+        #expect(group.pending == (try f.store.read(.pendingSyncCount)))
         #expect(group.pending > 0, "the round and the score wait for the server")
         #expect(group.refused == 0)
         #expect(group.epoch == nil, "never pulled")

@@ -20,9 +20,9 @@ import Testing
         init(rounds: Int) throws {
             store = try HyzerDatabase.inMemory()
             course = try Course(name: "Likely Nine", holeCount: 9)
-            try store.saveCourse(course)
+            try store.write(.saveCourse(course))
             players = try ["Ana", "Ben", "Cy"].map { try Player(displayName: $0) }
-            for p in players { try store.savePlayer(p) }
+            for p in players { try store.write(.savePlayer(p)) }
             for _ in 0..<rounds { try Self.finishRound(store, course, players) }
             session = try KioskSession(store: store, viewport: Viewport(width: 1280, height: 720), now: 0)
         }
@@ -31,13 +31,13 @@ import Testing
         func finishRound() throws { try Self.finishRound(store, course, players) }
 
         static func finishRound(_ store: HyzerDatabase, _ course: Course, _ players: [Player]) throws {
-            let round = try store.startRound(
-                try store.createRound(
-                    courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)
-                ).id)
-            try store.recordScore(
-                ScoreEntry(roundID: round.id, participantID: players[0].id, hole: 1, strokes: 3, reportedBy: players[0].id))
-            _ = try store.finishRound(round.id)
+            let created = try store.write(
+                .createRound(courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)))
+            let round = try store.write(.startRound(created.id))
+            try store.write(
+                .recordScore(
+                    ScoreEntry(roundID: round.id, participantID: players[0].id, hole: 1, strokes: 3, reportedBy: players[0].id)))
+            _ = try store.write(.finishRound(round.id))
         }
 
         /// Board → menu, cursor on History.

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerKit
 import HyzerStore
+import HyzerTestSupport
 import KioskCore
 import KioskHardware
 import KioskRender
@@ -15,11 +16,10 @@ import Testing
     @Test func aPlayerEnteredWithTheKnobIsSavedAndPlays() throws {
         let store = try HyzerDatabase.inMemory()
         let course = try Course(name: "Wheel Nine", holeCount: 9)
-        try store.saveCourse(course)
-        try store.savePlayer(try Player(displayName: "Ana"))
+        try store.write(.saveCourse(course))
+        try store.write(.savePlayer(try Player(displayName: "Ana")))
         let session = try KioskSession(store: store, viewport: Viewport(width: 800, height: 480), now: 0)
-        let list = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("assets/first-names.tsv")
+        let list = repositoryRoot.appendingPathComponent("assets/first-names.tsv")
         session.loadNameList(list, logger: Logger(label: "test"))
         #expect(session.state.nameList.count >= 2_000)
 
@@ -37,27 +37,27 @@ import Testing
             if detents != 0 { session.send(.turned(detents), now: 20) }
             session.send(.pressed, now: 20)
         }
-        let players = try store.players()
+        let players = try store.read(.players)
         let bobby = try #require(players.first { $0.displayName == "Bobby" })
         #expect(players.count == 2)
         #expect(session.state.screen == .setupPlayers(courseID: course.id, selected: [bobby.id], cursor: 2))
         session.send(.pressed, now: 30)  // Start round
         #expect(session.state.screen.name == "confirm-round")
         session.send(.pressed, now: 40)  // the card: Start round
-        #expect(try store.activeRounds().first?.participants.map(\.name) == ["Bobby"])
+        #expect(try store.read(.activeRounds).first?.participants.map(\.name) == ["Bobby"])
     }
 
     /// A long press on the wheel leaves nothing behind in the store.
     @Test func backingOutSavesNothing() throws {
         let store = try HyzerDatabase.inMemory()
-        try store.saveCourse(try Course(name: "Wheel Nine", holeCount: 9))
+        try store.write(.saveCourse(try Course(name: "Wheel Nine", holeCount: 9)))
         let session = try KioskSession(store: store, viewport: Viewport(width: 800, height: 480), now: 0)
         // No players: the list is Start round, Add a player.
         for event in [KioskEvent.pressed, .pressed, .turned(1), .pressed, .pressed, .longPressed] {
             session.send(event, now: 10)
         }
         #expect(session.state.screen.name == "setup-players")
-        #expect(try store.players().isEmpty)
+        #expect(try store.read(.players).isEmpty)
     }
 
     /// On the name wheel a keyboard types: Enter is done, Backspace deletes, Space's text types

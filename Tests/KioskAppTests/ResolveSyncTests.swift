@@ -1,9 +1,9 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
 import HyzerSync
-import HyzerTestSupport
 import KioskCore
 import Testing
 
@@ -64,13 +64,12 @@ import Testing
             let phoneEngine = SyncEngine(database: phone, link: phoneLink)
             let sync = try #require(try SyncService(store: kiosk, inbox: KioskInbox()), "the kiosk is enrolled")
             let course = try Course(name: "Sync Nine", holeCount: 9)
-            try kiosk.saveCourse(course)
+            try await kiosk.write(.saveCourse(course))
             let players = try ["Ana", "Ben"].map { try Player(displayName: $0) }
-            for p in players { try kiosk.savePlayer(p) }
-            let round = try kiosk.startRound(
-                try kiosk.createRound(
-                    courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)
-                ).id)
+            for p in players { try await kiosk.write(.savePlayer(p)) }
+            let created = try await kiosk.write(
+                .createRound(courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)))
+            let round = try await kiosk.write(.startRound(created.id))
             try await sync.engine.syncNow()
             try await phoneEngine.syncNow()
             return Pair(
@@ -117,13 +116,13 @@ import Testing
         let entry = { (strokes: Int) in
             ScoreEntry(roundID: round.id, participantID: ben, hole: 1, strokes: strokes, reportedBy: players[0].id)
         }
-        try kiosk.recordScore(entry(3))
-        try phone.recordScore(entry(5))
+        try await kiosk.write(.recordScore(entry(3)))
+        try await phone.write(.recordScore(entry(5)))
         try await sync.engine.syncNow()
         try await phoneEngine.syncNow()
         try await sync.engine.syncNow()
         for db in [kiosk, phone] {
-            #expect(try db.snapshot(round: round.id).scorecard.discrepancies.map(\.values) == [[3, 5]])
+            #expect(try await db.read(.snapshot(round: round.id)).scorecard.discrepancies.map(\.values) == [[3, 5]])
         }
 
         // From here both run as they do in the field: the kiosk's sync service pushes on each
@@ -142,7 +141,7 @@ import Testing
             #expect(session.state.screen == .board)
 
             // One resolution event, superseding both conflicting statements.
-            let events = try kiosk.events(round: round.id).filter { $0.participantID == ben && $0.hole == 1 }
+            let events = try await kiosk.read(.events(round: round.id)).filter { $0.participantID == ben && $0.hole == 1 }
             let resolutions = events.filter(\.isResolution)
             #expect(resolutions.count == 1)
             #expect(resolutions.first?.strokes == 5)
@@ -151,17 +150,17 @@ import Testing
 
             // The phone hears of it through the server with nobody calling sync.
             let cleared = try await Self.eventually(within: 20) {
-                try phone.snapshot(round: round.id).scorecard.discrepancies.isEmpty
+                try phone.read(.snapshot(round: round.id)).scorecard.discrepancies.isEmpty
             }
             #expect(cleared, "the resolution never reached the phone")
-            let onPhone = try phone.snapshot(round: round.id)
+            let onPhone = try await phone.read(.snapshot(round: round.id))
             #expect(onPhone.scorecard.value(participant: ben, hole: 1) == 5)
             #expect(onPhone.standings.row(for: ben)?.strokes == 5, "the phone's standings use the resolved value")
-            #expect(onPhone.standings == (try kiosk.snapshot(round: round.id)).standings)
-            #expect(try kiosk.snapshot(round: round.id).scorecard.discrepancies.isEmpty)
+            #expect(onPhone.standings == (try await kiosk.read(.snapshot(round: round.id))).standings)
+            #expect(try await kiosk.read(.snapshot(round: round.id)).scorecard.discrepancies.isEmpty)
             // And the server holds it, as synced from the kiosk's outbox.
             let pushed = try await Self.eventually(within: 10) {
-                try kiosk.outboxStatus(of: resolutions[0].id) == .synced
+                try kiosk.read(.outboxStatus(of: resolutions[0].id)) == .synced
             }
             #expect(pushed)
         }
@@ -173,7 +172,7 @@ import Testing
     @Test func aRoundDiscardedAtTheKioskLeavesTheOtherDevice() async throws {
         let pair = try await Pair.start("discard-sync")
         let (kiosk, phone, round) = (pair.kiosk, pair.phone, pair.round)
-        #expect(try phone.activeRounds().map(\.id) == [round.id])
+        #expect(try await phone.read(.activeRounds).map(\.id) == [round.id])
         try await pair.running { session in
             session.send(.longPressed, now: 10)
             let items = session.state.menuItems
@@ -184,18 +183,19 @@ import Testing
             session.send(.pressed, now: 40)
             #expect(session.state.screen == .board)
             #expect(session.state.round == nil)
-            #expect(try kiosk.round(id: round.id)?.status == .completed)
+            #expect(try await kiosk.read(.round(id: round.id))?.status == .completed)
 
-            let gone = try await Self.eventually(within: 20) { try phone.activeRounds().isEmpty }
+            let gone = try await Self.eventually(within: 20) { try phone.read(.activeRounds).isEmpty }
             #expect(gone, "the discard never reached the phone")
-            #expect(try phone.round(id: round.id)?.status == .completed)
-            #expect(try phone.history().isEmpty, "a discarded round is not history on any device")
+            #expect(try await phone.read(.round(id: round.id))?.status == .completed)
+            #expect(try await phone.read(.history()).isEmpty, "a discarded round is not history on any device")
             // A score the phone makes now is refused locally: the round is closed everywhere.
             #expect(throws: StoreError.scoring(.roundCompleted)) {
-                try phone.recordScore(
-                    ScoreEntry(
-                        roundID: round.id, participantID: pair.players[1].id, hole: 1, strokes: 3,
-                        reportedBy: pair.players[1].id))
+                try phone.write(
+                    .recordScore(
+                        ScoreEntry(
+                            roundID: round.id, participantID: pair.players[1].id, hole: 1, strokes: 3,
+                            reportedBy: pair.players[1].id)))
             }
         }
         await pair.stop()

@@ -117,7 +117,7 @@ import Testing
         }
         try await tick()
         #expect(inbox.drain().isEmpty, "nothing was written")
-        try HyzerDatabase(directory: dir).savePlayer(try Player(displayName: "Ana"))  // as `hyzer player add` would
+        try await HyzerDatabase(directory: dir).write(.savePlayer(try Player(displayName: "Ana")))  // as `hyzer player add` would
         try await tick()
         #expect(inbox.drain() == [.storeChanged(.external)])
         try await tick()
@@ -157,7 +157,7 @@ import Testing
         #expect(try await settle().isEmpty, "nothing was written")
         #expect(clock.sleeperCount == 0, "an idle monitor waits for a write, not for the clock")
 
-        try HyzerDatabase(directory: dir).savePlayer(try Player(displayName: "Ana"))  // as `hyzer player add` would
+        try await HyzerDatabase(directory: dir).write(.savePlayer(try Player(displayName: "Ana")))  // as `hyzer player add` would
         // Seen on the write's own notice or on a poll of the window after it; once.
         var posted: [KioskInbox.Message] = []
         for _ in 0..<5000 {

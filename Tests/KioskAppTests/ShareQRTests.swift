@@ -1,9 +1,9 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerStore
 import HyzerSync
-import HyzerTestSupport
 import KioskCore
 import KioskRender
 import Logging
@@ -154,19 +154,19 @@ import FoundationNetworking
         defer { Task { await world.stop() } }
         let kiosk = world.kiosk
         let course = try Course(name: "Maple Hill", pars: [3, 3, 4, 3, 3, 4, 3, 5, 3])
-        try kiosk.saveCourse(course)
+        try await kiosk.write(.saveCourse(course))
         let players = try ["Ana", "Ben", "Cy"].map { try Player(displayName: $0) }
-        for p in players { try kiosk.savePlayer(p) }
-        let round = try kiosk.startRound(
-            try kiosk.createRound(
-                courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)
-            ).id)
+        for p in players { try await kiosk.write(.savePlayer(p)) }
+        let created = try await kiosk.write(
+            .createRound(courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)))
+        let round = try await kiosk.write(.startRound(created.id))
         for (index, player) in players.enumerated() {
             for hole in course.holes {
-                _ = try kiosk.recordScore(
-                    ScoreEntry(
-                        roundID: round.id, participantID: player.id, hole: hole,
-                        strokes: (course.par(of: hole) ?? 3) + index - 1, reportedBy: players[0].id))
+                _ = try await kiosk.write(
+                    .recordScore(
+                        ScoreEntry(
+                            roundID: round.id, participantID: player.id, hole: hole,
+                            strokes: (course.par(of: hole) ?? 3) + index - 1, reportedBy: players[0].id)))
             }
         }
         var state = KioskState(viewport: viewport)
@@ -178,7 +178,7 @@ import FoundationNetworking
         state.handle(.pressed, now: 0)
         let effects = state.handle(.pressed, now: 0)
         #expect(effects.contains(.finishRound(round.id)) && effects.contains(.requestSummaryLink(round.id)))
-        _ = try kiosk.finishRound(round.id)
+        _ = try await kiosk.write(.finishRound(round.id))
         // One push carries the finish and the scores: every score counts on the server
         // (before the fix for late scores, the finish went first and each was refused).
         let report = try await SyncEngine(database: kiosk, link: world.link).syncNow()

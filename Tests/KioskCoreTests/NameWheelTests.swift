@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerTestSupport
 import Testing
 
 @testable import KioskCore
@@ -139,8 +140,7 @@ import Testing
     /// name as soon as it is offered), and fewer for some names, where typing on brings the
     /// completion nearer than it was first offered. Over the commonest bundled names.
     @Test func theReplayIsNeverDearerThanTakingTheFirstCompletionOffered() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("assets/first-names.tsv")
+        let url = repositoryRoot.appendingPathComponent("assets/first-names.tsv")
         let text = try String(contentsOf: url, encoding: .utf8)
         let predictor = NamePredictor(bundled: NameLexicon(tsv: text))
         let names = text.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("#") }.prefix(200)
@@ -211,8 +211,7 @@ import Testing
     /// rare names, offered whole once their first letters narrow the list to them (none of
     /// these three was among the 3,000 names the list held before).
     @Test func theBundledListLoads() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("assets/first-names.tsv")
+        let url = repositoryRoot.appendingPathComponent("assets/first-names.tsv")
         let lexicon = NameLexicon(tsv: try String(contentsOf: url, encoding: .utf8))
         #expect(lexicon.count >= 90_000)
         let predictor = NamePredictor(bundled: lexicon)

@@ -133,9 +133,9 @@ enum PostgresStatements {
 
         var groupID: String
         /// The records whose current version the batch needs.
-        var wanted: [RecordKey]
+        var wanted: [RecordIdentity]
         /// The records whose stored statements the batch might repeat.
-        var named: [RecordKey]
+        var named: [RecordIdentity]
 
         func makeBindings() throws -> PostgresBindings {
             var bindings = PostgresBindings(capacity: 5)

@@ -163,9 +163,9 @@ extension PostgresStorage: SyncStorage {
 struct PostgresFeedLedger: FeedLedger {
     private var stored: [StatementKey: FeedEntry] = [:]
     private var cells: [UUID: EventRow] = [:]
-    private var current: [RecordKey: (stamp: ChangeStamp, record: SyncRecord?)] = [:]
+    private var current: [RecordIdentity: (stamp: ChangeStamp, record: SyncRecord?)] = [:]
     private var appended: [ChangeRow] = []
-    private var madeCurrent: [RecordKey: CurrentRecordRow] = [:]
+    private var madeCurrent: [RecordIdentity: CurrentRecordRow] = [:]
     private var indexed: [EventRow] = []
 
     static func read(
@@ -193,12 +193,12 @@ struct PostgresFeedLedger: FeedLedger {
         // repeats), the current version of each record named and of each event's round,
         // and the current version of those rounds' courses. A round names its course in
         // its payload, the protocol's JSON (`data.courseID`), which the query reads.
-        let named = Set(records.map { RecordKey(kind: $0.kind.rawValue, id: $0.id) })
+        let named = Set(records.map { RecordIdentity(kind: $0.kind.rawValue, id: $0.id) })
         var wanted = named
         for record in records {
             switch record {
-            case .scoreEvent(let e): wanted.insert(RecordKey(kind: RecordKind.round.rawValue, id: e.roundID))
-            case .round(let r): wanted.insert(RecordKey(kind: RecordKind.course.rawValue, id: r.courseID))
+            case .scoreEvent(let e): wanted.insert(RecordIdentity(kind: RecordKind.round.rawValue, id: e.roundID))
+            case .round(let r): wanted.insert(RecordIdentity(kind: RecordKind.course.rawValue, id: r.courseID))
             default: break
             }
         }
@@ -209,7 +209,7 @@ struct PostgresFeedLedger: FeedLedger {
                 ledger.stored[StatementKey(kind: row.kind, id: row.id, version: row.version)] = FeedEntry(
                     seq: seq, payload: row.payload)
             } else if let lifecycle = row.lifecycle, let updatedAt = row.updatedAt {
-                ledger.current[RecordKey(kind: row.kind, id: row.id)] = (
+                ledger.current[RecordIdentity(kind: row.kind, id: row.id)] = (
                     ChangeStamp(lifecycle: lifecycle, updatedAt: updatedAt, version: row.version),
                     decoded(row.payload, version: row.version)
                 )
@@ -248,11 +248,11 @@ struct PostgresFeedLedger: FeedLedger {
     func eventCells(groupID: String, ids: Set<UUID>) throws -> [UUID: EventRow] { cells.filter { ids.contains($0.key) } }
 
     func currentStamp(groupID: String, kind: RecordKind, id: UUID) throws -> ChangeStamp? {
-        current[RecordKey(kind: kind.rawValue, id: id)]?.stamp
+        current[RecordIdentity(kind: kind.rawValue, id: id)]?.stamp
     }
 
     func currentRecord(groupID: String, kind: RecordKind, id: UUID) throws -> SyncRecord? {
-        current[RecordKey(kind: kind.rawValue, id: id)]?.record
+        current[RecordIdentity(kind: kind.rawValue, id: id)]?.record
     }
 
     mutating func append(_ change: ChangeRow) throws -> Int64 {
@@ -264,7 +264,7 @@ struct PostgresFeedLedger: FeedLedger {
     }
 
     mutating func makeCurrent(_ row: CurrentRecordRow, record: SyncRecord) throws {
-        let key = RecordKey(kind: row.kind, id: row.recordID)
+        let key = RecordIdentity(kind: row.kind, id: row.recordID)
         current[key] = (ChangeStamp(lifecycle: row.lifecycle, updatedAt: row.updatedAt, version: row.version), record)
         madeCurrent[key] = row
     }

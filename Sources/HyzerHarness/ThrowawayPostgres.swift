@@ -2,19 +2,20 @@ import Foundation
 import HyzerServer
 import HyzerSyncSimulation
 
-/// A throwaway PostgreSQL server for the tests, from Debian's `postgresql` package (`make
-/// deps` installs it): `initdb` in a temporary directory, `pg_ctl start` listening on a Unix
-/// socket in that directory only (no TCP port to collide with anything), and a fresh
-/// database for each test. Nothing assumes a PostgreSQL is already running.
+/// A throwaway PostgreSQL server for the tests and `hyzer-bench sync-sim --postgres`, from
+/// Debian's `postgresql` package (`make deps` installs it): `initdb` in a temporary
+/// directory, `pg_ctl start` listening on a Unix socket in that directory only (no TCP port
+/// to collide with anything), and a fresh database for each test or seed. Nothing assumes a
+/// PostgreSQL is already running.
 ///
-/// Started once per test process, on first use. A watchdog shell (its own session, so it
-/// outlives a crash of the tests) stops the server and removes the directory when the test
+/// Started once per process, on first use. A watchdog shell (its own session, so it
+/// outlives a crash of the process) stops the server and removes the directory when the
 /// process is gone.
 ///
 /// As root (CI), initdb refuses to run; the server then runs as the `postgres` user the
 /// package creates, through runuser.
-public actor TestPostgres {
-    public static let shared = TestPostgres()
+public actor ThrowawayPostgres {
+    public static let shared = ThrowawayPostgres()
 
     public struct Server: Sendable {
         public var directory: String
@@ -63,7 +64,8 @@ public actor TestPostgres {
         let root = "/usr/lib/postgresql"
         let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
         guard let newest = versions.last, FileManager.default.isExecutableFile(atPath: "\(root)/\(newest)/bin/initdb") else {
-            throw TestPostgresError("no PostgreSQL server installed under \(root): run `make deps` (Debian's postgresql package)")
+            throw ThrowawayPostgresError(
+                "no PostgreSQL server installed under \(root): run `make deps` (Debian's postgresql package)")
         }
         return "\(root)/\(newest)/bin"
     }
@@ -91,13 +93,13 @@ public actor TestPostgres {
         let user = "hyzer"
         if runsAsRoot {
             let chown = try await Binary.run(executable: URL(fileURLWithPath: "/bin/chown"), ["postgres:postgres", directory])
-            guard chown.status == 0 else { throw TestPostgresError("chown \(directory): \(chown.stderr)") }
+            guard chown.status == 0 else { throw ThrowawayPostgresError("chown \(directory): \(chown.stderr)") }
         }
         let port = 5432
         let initdb = try await serverProgram(
             (bin, user), "initdb",
             ["-D", "\(directory)/data", "-U", user, "-A", "trust", "-E", "UTF8", "--no-sync", "--locale", "C"])
-        guard initdb.status == 0 else { throw TestPostgresError("initdb failed: \(initdb.stderr)") }
+        guard initdb.status == 0 else { throw ThrowawayPostgresError("initdb failed: \(initdb.stderr)") }
         // A socket in the directory only; durability settings off (a test database need not
         // survive a power cut, and fsyncs would dominate the suite's time).
         let options =
@@ -107,7 +109,7 @@ public actor TestPostgres {
             ["-D", "\(directory)/data", "-o", options, "-l", "\(directory)/log", "-w", "-t", "60", "start"])
         guard start.status == 0 else {
             let log = (try? String(contentsOfFile: "\(directory)/log", encoding: .utf8)) ?? ""
-            throw TestPostgresError("pg_ctl start failed: \(start.stderr)\n\(log)")
+            throw ThrowawayPostgresError("pg_ctl start failed: \(start.stderr)\n\(log)")
         }
         let server = Server(directory: directory, port: port, user: user, bin: bin)
         try await watch(server)
@@ -134,7 +136,7 @@ public actor TestPostgres {
                 "-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", server.socketDirectory, "-p", "\(server.port)", "-U", server.user,
                 "-d", database, "-c", sql,
             ])
-        guard result.status == 0 else { throw TestPostgresError("psql \(sql): \(result.stderr)") }
+        guard result.status == 0 else { throw ThrowawayPostgresError("psql \(sql): \(result.stderr)") }
     }
 
     /// Runs SQL in a test's database (for checks the storage API does not offer, such as
@@ -151,14 +153,14 @@ public actor TestPostgres {
 }
 
 extension SyncSimulation.PostgresDatabases {
-    /// On the throwaway server (`TestPostgres`, started on first use): the simulation's
+    /// On the throwaway server (`ThrowawayPostgres`, started on first use): the simulation's
     /// tests and `hyzer-bench sync-sim --postgres`.
     public static var throwaway: Self {
-        Self(make: { try await TestPostgres.shared.freshDatabase() }, drop: { try await TestPostgres.shared.drop($0) })
+        Self(make: { try await ThrowawayPostgres.shared.freshDatabase() }, drop: { try await ThrowawayPostgres.shared.drop($0) })
     }
 }
 
-public struct TestPostgresError: Error, CustomStringConvertible {
+public struct ThrowawayPostgresError: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
 }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import HyzerKit
 
-/// Courses and players: reference data (FR5–FR8), last write wins.
+/// Courses: reference data (FR5–FR8), last write wins; the shipped ones are seeded once (FR3).
 extension StoreWrite where Value == Void {
     /// Creates a course or changes one. A course deleted meanwhile (on another device,
     /// say) is not brought back by an edit from a screen that still showed it.
@@ -26,10 +26,6 @@ extension StoreWrite where Value == Void {
                 db, [CourseRow.Columns.deletedAt.set(to: now), CourseRow.Columns.updatedAt.set(to: now)])
         }
     }
-
-    public static func savePlayer(_ player: Player) -> Self {
-        StoreWrite { db, context in try Rows.save(player, at: Rows.seconds(context.now), db) }
-    }
 }
 
 extension StoreWrite where Value == Int {
@@ -48,6 +44,13 @@ extension StoreWrite where Value == Int {
             try MetaRow(key: marker, value: ISO8601Time.string(from: context.now)).insert(db)
             return inserted
         }
+    }
+
+    /// The shipped course file at `url` (`assets/courses.json`), seeded once per database
+    /// under its file name (see `seedCourses(_:marker:)`); the file is read here, before
+    /// the transaction. Returns how many courses were added.
+    public static func seedCourses(from url: URL) throws -> Self {
+        seedCourses(try SeedCourses.load(url), marker: url.lastPathComponent)
     }
 }
 
@@ -83,28 +86,6 @@ extension StoreRead where Value == CourseUsage {
                 rounds: try rounds.fetchCount(db),
                 unfinished: try rounds.filter(RoundRow.Columns.status != RoundStatus.completed.rawValue).fetchCount(db))
         }
-    }
-}
-
-extension StoreRead where Value == [Player] {
-    public static var players: Self {
-        StoreRead { db in try PlayerRow.order(Column("display_name").collating(.nocase)).fetchAll(db).map(Rows.player) }
-    }
-}
-
-extension HyzerDatabase {
-    public func saveCourse(_ course: Course) throws { try write(.saveCourse(course)) }
-    public func deleteCourse(id: UUID) throws { try write(.deleteCourse(id: id)) }
-    public func courses() throws -> [Course] { try read(.courses) }
-    public func course(id: UUID) throws -> Course? { try read(.course(id: id)) }
-    public func courseUsage(id: UUID) throws -> CourseUsage { try read(.courseUsage(id: id)) }
-    public func savePlayer(_ player: Player) throws { try write(.savePlayer(player)) }
-    public func players() throws -> [Player] { try read(.players) }
-
-    /// Loads the shipped courses once per database (see `StoreWrite.seedCourses`).
-    @discardableResult
-    public func seedCoursesIfNeeded(from url: URL) throws -> Int {
-        try write(.seedCourses(try SeedCourses.load(url), marker: url.lastPathComponent))
     }
 }
 

@@ -8,7 +8,7 @@ import System
 import SystemPackage
 #endif
 
-// Child processes for the end-to-end tests, on swift-subprocess.
+// Child processes for the benchmarks and the end-to-end tests, on swift-subprocess.
 //
 // Every test target links into one test process, and Swift concurrency's cooperative pool has
 // one thread per core (two on the project's machines). A test that blocked a pool thread on a
@@ -19,14 +19,6 @@ import SystemPackage
 // descriptors and the same kind of readiness thread, so awaiting a child, its output or its exit
 // suspends the task and gives the pool thread back. Waiting with a timeout is a `Task.sleep`
 // race, never a sleep on a thread.
-
-/// Runs blocking work (a wait on SDL, a whole-system sync) on a thread of its own and awaits
-/// it, so the cooperative pool's threads stay free for everything else in the test process.
-public func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
 
 /// How a child process ended.
 public enum Termination: Sendable, Equatable, CustomStringConvertible {
@@ -177,92 +169,4 @@ private final class Reaped: Sendable {
     func set() { flag.withLock { $0 = true } }
     var isSet: Bool { flag.withLock { $0 } }
     func unlessSet(_ body: () -> Void) { flag.withLock { if !$0 { body() } } }
-}
-
-/// The project's executables, built next to the test bundle.
-public enum Binary {
-    /// What a finished child wrote and how it ended.
-    public struct Result: Sendable {
-        /// The shell's `$?` (128 + signal when killed).
-        public var status: Int32
-        public var stdout: String
-        public var stderr: String
-        public var termination: Termination
-    }
-
-    /// The most output kept per stream; more makes the run throw instead of eating memory.
-    public static let outputLimit = 4 * 1024 * 1024
-
-    public static func url(_ name: String) throws -> URL {
-        var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            dir = dir.deletingLastPathComponent()
-        }
-        throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "build the \(name) product first (swift build)"])
-    }
-
-    /// Runs a project executable to completion, off the cooperative pool.
-    public static func run(_ name: String, _ arguments: [String], environment: [String: String]? = nil) async throws -> Result {
-        try await run(executable: url(name), arguments, environment: environment)
-    }
-
-    /// Runs any executable to completion, off the cooperative pool. A nil `environment`
-    /// inherits this process's; a dictionary replaces it.
-    public static func run(executable: URL, _ arguments: [String], environment: [String: String]? = nil) async throws -> Result {
-        let finished = try await launch(executable, arguments, environment: environment, output: .collected) { _ in }
-        return Result(
-            status: finished.termination.status, stdout: finished.stdout, stderr: finished.stderr,
-            termination: finished.termination)
-    }
-
-    /// Starts a project executable in the background.
-    public static func start(
-        _ name: String, _ arguments: [String], environment: [String: String]? = nil, output: ChildProcess.Output = .discarded
-    ) async throws -> ChildProcess {
-        try await ChildProcess.start(url(name), arguments, environment: environment, output: output)
-    }
-
-    /// Spawns, calls `started` with the pid, and returns when the child has exited and its
-    /// output is read.
-    static func launch(
-        _ executable: URL, _ arguments: [String], environment: [String: String]?, output: ChildProcess.Output,
-        started: @escaping @Sendable (pid_t) -> Void
-    ) async throws -> ChildProcess.Finished {
-        let configuration = Configuration(
-            executable: .path(FilePath(executable.path)),
-            arguments: Arguments(arguments),
-            environment: environment.map { env in
-                .custom(Dictionary(uniqueKeysWithValues: env.map { (Environment.Key(stringLiteral: $0.key), $0.value) }))
-            } ?? .inherit
-        )
-        switch output {
-        case .discarded:
-            let result = try await Subprocess.run(configuration, input: .none, output: .discarded, error: .discarded) {
-                started($0.processIdentifier.value)
-            }
-            return .init(termination: Termination(result.terminationStatus), stdout: "", stderr: "")
-        case .collected:
-            let result = try await Subprocess.run(
-                configuration, input: .none, output: .string(limit: outputLimit), error: .string(limit: outputLimit)
-            ) {
-                started($0.processIdentifier.value)
-            }
-            return .init(
-                termination: Termination(result.terminationStatus), stdout: result.standardOutput,
-                stderr: result.standardError)
-        case .file(let url):
-            let descriptor = try FileDescriptor.open(
-                FilePath(url.path), .writeOnly, options: [.create, .append],
-                permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            let result = try await Subprocess.run(
-                configuration, input: .none, output: .fileDescriptor(descriptor, closeAfterSpawningProcess: true),
-                error: .combinedWithOutput
-            ) {
-                started($0.processIdentifier.value)
-            }
-            return .init(termination: Termination(result.terminationStatus), stdout: "", stderr: "")
-        }
-    }
 }

@@ -1,0 +1,147 @@
+import Foundation
+import GRDB
+import HyzerKit
+
+/// A score to record. The store decides what it supersedes, its id, time and device.
+public struct ScoreEntry: Sendable, Hashable {
+    public var roundID: UUID
+    public var participantID: UUID
+    public var hole: Int
+    public var strokes: Int
+    /// Who entered it (attribution, "scored by"); `ScoreEvent.nobody` at a shared device.
+    public var reportedBy: UUID
+    /// This device's name, when it has one (the name it enrolled in its group with).
+    public var deviceName: String?
+
+    public init(
+        roundID: UUID, participantID: UUID, hole: Int, strokes: Int, reportedBy: UUID, deviceName: String? = nil
+    ) {
+        self.roundID = roundID
+        self.participantID = participantID
+        self.hole = hole
+        self.strokes = strokes
+        self.reportedBy = reportedBy
+        self.deviceName = deviceName
+    }
+}
+
+/// What a score write did.
+public struct RecordedScore: Sendable {
+    public var event: ScoreEvent
+    /// The cell after the write: its counting value and any discrepancy.
+    public var cell: CellResolution
+    /// The round's status after the write (it moves to awaitingFinalization, FR14).
+    public var roundStatus: RoundStatus
+}
+
+extension StoreWrite where Value == RecordedScore {
+    // MARK: Scoring
+
+    /// Records a score (FR17, FR35). When the cell already has a value this is a
+    /// correction (FR19, FR37): the new event supersedes every current leaf, so the
+    /// entered value is what counts afterwards.
+    public static func recordScore(_ entry: ScoreEntry, at date: Date? = nil) -> Self {
+        writeScore(entry, resolution: false, at: date)
+    }
+
+    /// FR51–FR52: an authoritative value that supersedes every conflicting leaf.
+    public static func resolveDiscrepancy(_ entry: ScoreEntry, at date: Date? = nil) -> Self {
+        writeScore(entry, resolution: true, at: date)
+    }
+
+    private static func writeScore(_ entry: ScoreEntry, resolution: Bool, at date: Date?) -> Self {
+        StoreWrite { db, context in
+            guard var round = try Rows.round(id: entry.roundID, db) else { throw StoreError.notFound("round \(entry.roundID)") }
+            guard let course = try Rows.course(of: round, db) else {
+                throw StoreError.notFound("course \(round.courseID)")
+            }
+            let existing = try Rows.events(round: round.id, participant: entry.participantID, hole: entry.hole, db)
+            let before = CellResolution.resolve(
+                ScoreCell(participantID: entry.participantID, hole: entry.hole),
+                events: existing)
+            if resolution && before.discrepancy == nil {
+                throw StoreError.noDiscrepancy(participant: entry.participantID, hole: entry.hole)
+            }
+            let event = ScoreEvent(
+                roundID: round.id, participantID: entry.participantID, hole: entry.hole, strokes: entry.strokes,
+                supersedes: before.leaves.map(\.id), reportedBy: entry.reportedBy, deviceID: context.deviceID,
+                createdAt: date ?? context.now, isResolution: resolution, deviceName: entry.deviceName)
+            do throws(ScoringError) {
+                try event.validate(
+                    in: round, course: course,
+                    known: Dictionary(uniqueKeysWithValues: existing.map { ($0.id, $0) }))
+            } catch { throw StoreError.scoring(error) }
+            try Rows.insert(event, db)
+            let after = CellResolution.resolve(event.cell, events: existing + [event])
+            if round.status == .active, try Rows.allCellsScored(round, course: course, db) {
+                round.markAllScored()
+                try Rows.updateStatus(of: round, at: Rows.seconds(context.now), db)
+            }
+            return RecordedScore(event: event, cell: after, roundStatus: round.status)
+        }
+    }
+}
+
+extension StoreRead where Value == [ScoreEvent] {
+    public static func events(round: UUID) -> Self { StoreRead { db in try Rows.events(round: round, db) } }
+}
+
+/// What an import of events made elsewhere did.
+public struct ImportResult: Sendable, Equatable {
+    public var inserted: [UUID] = []
+    /// Already stored (same id): imports are idempotent, the id is the key.
+    public var duplicates: [UUID] = []
+    /// Refused, with the reason (unknown round, completed round, bad values, …).
+    public var rejected: [UUID: String] = [:]
+    /// Rounds that moved to awaitingFinalization because of this import.
+    public var completedRounds: [UUID] = []
+
+    public init() {}
+}
+
+extension StoreWrite where Value == ImportResult {
+    /// Stores events that other devices made (sync pull, bulk loads) in one transaction.
+    /// Each is validated like a local score; a bad one is reported, never stored, and
+    /// never blocks the rest.
+    public static func importEvents(_ events: [ScoreEvent]) -> Self {
+        StoreWrite { db, context in
+            var result = ImportResult()
+            var rounds: [UUID: (Round, Course)?] = [:]
+            for event in events {
+                if try Rows.eventExists(event.id, db) {
+                    result.duplicates.append(event.id)
+                    continue
+                }
+                if rounds[event.roundID] == nil {
+                    let round = try Rows.round(id: event.roundID, db)
+                    let course = try round.flatMap { try Rows.course(of: $0, db) }
+                    rounds[event.roundID] = round.flatMap { r in course.map { (r, $0) } }
+                }
+                guard let (round, course) = rounds[event.roundID] ?? nil else {
+                    result.rejected[event.id] = "unknown round \(event.roundID)"
+                    continue
+                }
+                let known = try Rows.events(round: round.id, participant: event.participantID, hole: event.hole, db)
+                do throws(ScoringError) {
+                    try event.validate(
+                        in: round, course: course,
+                        known: Dictionary(uniqueKeysWithValues: known.map { ($0.id, $0) }))
+                } catch {
+                    result.rejected[event.id] = error.description
+                    continue
+                }
+                try Rows.insert(event, db)
+                result.inserted.append(event.id)
+            }
+            for case (let round, let course)? in rounds.values where round.status == .active {
+                if try Rows.allCellsScored(round, course: course, db) {
+                    var updated = round
+                    updated.markAllScored()
+                    try Rows.updateStatus(of: updated, at: Rows.seconds(context.now), db)
+                    result.completedRounds.append(round.id)
+                }
+            }
+            return result
+        }
+    }
+}
