@@ -68,7 +68,8 @@ build: deps
 	$(SWIFT) build
 
 # Style (.swift-format, the toolchain's swift-format; --strict: any finding fails) and the
-# requirement ids cited in comments (each must have a row in docs/requirements.md).
+# traceability table docs/requirements.md (.ci/check-requirement-ids: each id cited in
+# comments has a row, each FR/NFR a status, each test a row names exists).
 # .swift-format follows the code as written (4 spaces, 130 columns) and leaves off four rules
 # the code breaks on purpose: NoBlockComments (labelled lookup tables), OneCasePerLine (short
 # payload enums), AlwaysUseLowerCamelCase (fields named after JSON keys, such as t_ns) and
