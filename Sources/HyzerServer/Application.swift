@@ -153,7 +153,9 @@ public func buildApplication(
         // Idle keep-alive connections close after 5 s (longer than the 4-s poll, and a
         // connection a client opened but never used cannot hold a shutdown up), and the
         // WebSocket close handshake is short: a vanished phone must not keep SIGTERM waiting.
-        server: .http1WebSocketUpgrade(
+        // UpgradeGate: a request with an Upgrade header that is no WebSocket handshake is
+        // served as plain HTTP instead of being dropped unanswered.
+        server: .gatedHTTP1WebSocketUpgrade(
             webSocketRouter: router,
             configuration: .init(
                 http1: .init(idleTimeout: .seconds(5)),

@@ -10,15 +10,36 @@ struct LiveController<Storage: SyncStorage> {
     let storage: Storage
     let hub: PokeHub
 
+    /// What a request to the socket that is no handshake the server can complete is told
+    /// (RFC 6455 §4.2.1, §4.4): another WebSocket version, 426 naming 13; a handshake
+    /// missing a part (`Connection: Upgrade`, `Upgrade: websocket`, one key, the version),
+    /// 400 saying what it takes; a plain GET, 426.
+    static func notAHandshake(_ request: Request) -> HTTPError {
+        let versions = request.headers[values: .secWebSocketVersion]
+        if let version = versions.first, versions.count == 1, version.trimmingCharacters(in: .whitespaces) != "13" {
+            return HTTPError(
+                .upgradeRequired, headers: [.secWebSocketVersion: "13"],
+                message: "this server speaks WebSocket version 13, not \(version)")
+        }
+        if !versions.isEmpty || request.headers[.secWebSocketKey] != nil {
+            return HTTPError(
+                .badRequest,
+                message: "incomplete WebSocket handshake: it takes Connection: Upgrade, Upgrade: websocket, "
+                    + "one Sec-WebSocket-Key (16 bytes in base64) and Sec-WebSocket-Version: 13")
+        }
+        return HTTPError(
+            .upgradeRequired, headers: [.secWebSocketVersion: "13"],
+            message: "this is a WebSocket: send the upgrade handshake (Sec-WebSocket-Version: 13)")
+    }
+
     func addRoutes(to router: RouterGroup<ServerRequestContext>) {
         let storage = self.storage
         let hub = self.hub
         router.ws("v1/live") { request, context in
             _ = try context.requireDevice(request)
-            // A plain GET (no WebSocket handshake) would otherwise get an empty 200.
-            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
-                throw HTTPError(.upgradeRequired, message: "this is a WebSocket: send the upgrade handshake")
-            }
+            // Here without `Upgrade: websocket` (a plain GET, or a handshake `UpgradeGate`
+            // took it off, one NIO could not complete) the route would answer an empty 200.
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else { throw Self.notAHandshake(request) }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, wsContext in
             guard let principal = wsContext.requestContext.principal else { return }

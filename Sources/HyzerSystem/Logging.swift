@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -51,21 +52,21 @@ public enum HyzerLogging {
         return found
     }
 
-    private static let bootstrapped = NSLock()
-    nonisolated(unsafe) private static var done = false
+    /// Whether `bootstrap` has run (its lock also orders two first calls from two threads).
+    private static let bootstrapped = Mutex(false)
 
     /// Sets the process's log handler, once: a second call does nothing (swift-log would
     /// crash on it). `journal` is nil to ask the environment (`$JOURNAL_STREAM`).
     public static func bootstrap(level: Logger.Level, journal: Bool? = nil) {
-        bootstrapped.lock()
-        defer { bootstrapped.unlock() }
-        guard !done else { return }
-        done = true
-        let toJournal = journal ?? standardErrorIsTheJournal()
-        LoggingSystem.bootstrap { label in
-            var handler = LineLogHandler(label: label, journal: toJournal)
-            handler.logLevel = level
-            return handler
+        bootstrapped.withLock { done in
+            guard !done else { return }
+            done = true
+            let toJournal = journal ?? standardErrorIsTheJournal()
+            LoggingSystem.bootstrap { label in
+                var handler = LineLogHandler(label: label, journal: toJournal)
+                handler.logLevel = level
+                return handler
+            }
         }
     }
 

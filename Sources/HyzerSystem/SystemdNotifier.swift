@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -29,33 +30,36 @@ public struct WatchdogSchedule: Sendable, Equatable {
 /// The kiosk says READY=1 once the first frame is on the panel (`Type=notify` then means
 /// "the board shows"), WATCHDOG=1 from the display loop so a hung loop is restarted, and
 /// STOPPING=1 as it leaves.
-public final class SystemdNotifier: @unchecked Sendable {
+public final class SystemdNotifier: Sendable {
     /// Where the datagrams go: a path, or an abstract name (`@` first, as systemd writes it).
     public let socketPath: String?
+    /// What the display loop and a shutdown share.
+    private struct State {
+        /// Half of `$WATCHDOG_USEC`, when the watchdog is on for this process.
+        var watchdog: WatchdogSchedule?
+        /// READY=1 was sent: the watchdog counts from then (before it, `TimeoutStartSec` does).
+        var isReady = false
+    }
+    private let state: Mutex<State>
+
     /// Half of `$WATCHDOG_USEC`, when the watchdog is on for this process.
-    public private(set) var watchdog: WatchdogSchedule?
-    private let lock = NSLock()
+    public var watchdog: WatchdogSchedule? { state.withLock { $0.watchdog } }
 
     public init(environment: [String: String] = ProcessInfo.processInfo.environment, pid: Int32 = getpid()) {
         socketPath = environment["NOTIFY_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
         // WATCHDOG_PID names the process the watchdog is for: a child that inherited the
         // variables (a helper the kiosk starts) must not ping for it.
         let forUs = environment["WATCHDOG_PID"].map { Int32($0) == pid } ?? true
+        var watchdog: WatchdogSchedule?
         if socketPath != nil, forUs, let usec = environment["WATCHDOG_USEC"].flatMap(UInt64.init), usec > 0 {
             watchdog = WatchdogSchedule(interval: Int64(usec / 2_000))
-        } else {
-            watchdog = nil
         }
+        state = Mutex(State(watchdog: watchdog))
     }
-
-    /// READY=1 was sent: the watchdog counts from then (before it, `TimeoutStartSec` does).
-    private var isReady = false
 
     /// The first frame is on the panel.
     public func ready() {
-        lock.lock()
-        isReady = true
-        lock.unlock()
+        state.withLock { $0.isReady = true }
         send("READY=1")
     }
 
@@ -65,15 +69,16 @@ public final class SystemdNotifier: @unchecked Sendable {
     /// next ping is due, for the loop's sleep (nil: no watchdog).
     @discardableResult
     public func keepAlive(now: Int64) -> Int64? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard isReady, var schedule = watchdog else { return nil }
-        if schedule.isDue(now: now) {
-            send("WATCHDOG=1")
+        // Decided under the lock (one ping per due time, whoever calls), sent outside it.
+        let (ping, due): (Bool, Int64?) = state.withLock { state in
+            guard state.isReady, var schedule = state.watchdog else { return (false, nil) }
+            guard schedule.isDue(now: now) else { return (false, schedule.due) }
             schedule.pinged(at: now)
-            watchdog = schedule
+            state.watchdog = schedule
+            return (true, schedule.due)
         }
-        return schedule.due
+        if ping { send("WATCHDOG=1") }
+        return due
     }
 
     /// One datagram; false when it could not be sent (systemd gone: nothing to do about it).

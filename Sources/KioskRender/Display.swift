@@ -364,6 +364,9 @@ public final class Display {
     public let ownWaitPollMs: Int?
     /// Times input was read while waiting with `ownWaitPollMs` (tests count the wake-ups).
     public private(set) var inputPolls = 0
+    /// The one semaphore in the kiosk, on purpose: the main thread (SDL's, never a pool
+    /// thread) must sleep until a deadline or until any thread wakes it, and a counting
+    /// semaphore's timed wait is that; a `Mutex` cannot wait, and the loop cannot `await`.
     private let wakeSignal = DispatchSemaphore(value: 0)
 
     /// When input was last read (keys, wheels, touches), for `inputPollMs`.

@@ -14,8 +14,11 @@ starts the kiosk on tty1 with KMSDRM.
      back on the screen.
   4. (full form) Memory: the kiosk's PSS by mapping and its idle CPU after a minute.
 
-Prints one JSON line of figures last. Skips, saying why, where QEMU or debootstrap is missing.
-Uses only the standard library (it runs before any venv exists).
+Prints one JSON line of figures last. Where it cannot run (not root, QEMU or debootstrap
+missing, not x86_64) it skips, and where gpio-sim cannot be built for the image's kernel the
+knob stage skips: each says `SKIPPED: <stage>: <why>` on standard error and adds that line to
+the file $HYZER_SKIP_LOG names (`make test` counts them). Uses only the standard library (it
+runs before any venv exists).
 """
 
 import argparse
@@ -40,6 +43,17 @@ ACK = re.compile(rb"^acknowledged ([0-9a-f]{32})\r?$", re.M)
 
 def log(text):
     print(f"appliance: {text}", file=sys.stderr, flush=True)
+
+
+def skipped(stage, why):
+    """A stage that cannot run here: one `SKIPPED: <stage>: <why>` line on standard error, and
+    in $HYZER_SKIP_LOG when it is set (`make test` counts the lines at its end)."""
+    line = f"SKIPPED: {stage}: {why}"
+    print(line, file=sys.stderr, flush=True)
+    skip_log = os.environ.get("HYZER_SKIP_LOG")
+    if skip_log:
+        with open(skip_log, "a") as f:
+            f.write(line + "\n")
 
 
 def run(args, **kwargs):
@@ -157,7 +171,7 @@ def install(args, tree):
     shutil.rmtree(debs)
     # The test's settings, its seeded round, and its helpers (not part of the product). At
     # debug level the kiosk logs each knob event, which the GPIO stage counts.
-    gpio = gpio_modules(tree)
+    gpio = gpio_modules(args, tree)
     settings = 'log_level = "debug"\n'
     if gpio:
         settings += '[knob]\ninput = "gpiod"\n'
@@ -182,9 +196,10 @@ def install(args, tree):
     run(chroot + ["apt-get", "clean"])
 
 
-def gpio_modules(tree):
-    """gpio-sim.ko and irq_sim.ko for the image's kernel (gpio-sim/build-module), or [] with a
-    message when they cannot be built here; the matching headers are installed if missing."""
+def gpio_modules(args, tree):
+    """gpio-sim.ko and irq_sim.ko for the image's kernel (gpio-sim/build-module), or [] and a
+    SKIPPED line for the knob stage when they cannot be built here; the matching headers are
+    installed if missing."""
     release = sorted(p.name for p in (tree / "lib/modules").iterdir())[-1]
     if not Path(f"/usr/src/linux-headers-{release}").exists() or not Path("/usr/src/linux-source-6.1.tar.xz").exists():
         log(f"installing linux-headers-{release} and linux-source-6.1 for gpio-sim")
@@ -193,7 +208,8 @@ def gpio_modules(tree):
     out = tree.parent / "gpio-sim"
     built = subprocess.run([str(HERE / "gpio-sim/build-module"), release, str(out)], capture_output=True, text=True)
     if built.returncode != 0:
-        log(f"GPIO stage skipped: gpio-sim could not be built for {release}: {built.stderr.strip()[-300:]}")
+        skipped(f"{args.stage} gpio-sim", f"gpio-sim could not be built for the image's kernel {release}: "
+                f"{built.stderr.strip()[-300:] or f'build-module exited {built.returncode}'}")
         return []
     return [out / "irq_sim.ko", out / "gpio-sim.ko"]
 
@@ -374,7 +390,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--debs", nargs="+", help="the hyzer-kiosk (and hyzer-server) .deb files")
     parser.add_argument("--bin", help="a build folder with hyzer-kiosk, for the headless reference")
-    parser.add_argument("--can-run", action="store_true", help="only say whether the test can run here (exit 0) or why not (exit 3)")
+    parser.add_argument("--can-run", action="store_true",
+                        help="only say whether the test can run here (exit 0) or, as a SKIPPED line, why not (exit 3)")
+    parser.add_argument("--stage", default="appliance-test", help="the name SKIPPED lines give this run (the make target)")
     parser.add_argument("--cuts", type=int, default=int(os.environ.get("CUTS", 20)))
     parser.add_argument("--control-cuts", type=int, default=3, help="negative control: cuts with fsync off")
     parser.add_argument("--memory", action="store_true", help="also measure PSS and idle CPU (a minute more)")
@@ -393,7 +411,7 @@ def main():
     if missing or os.geteuid() != 0 or platform.machine() != "x86_64":
         why = (f"missing {', '.join(missing)}" if missing else "not root (debootstrap and chroot need it)"
                if os.geteuid() != 0 else f"the emulated appliance is x86_64 (this machine is {platform.machine()})")
-        log(f"SKIPPED: {why}")
+        skipped(args.stage, why)
         print(json.dumps({"skipped": why}))
         return 3 if args.can_run else 0
     if args.can_run:
@@ -408,7 +426,7 @@ def main():
     disk, kernel, initrd, tree = image(args, work)
     args.gpio = (tree / "usr/local/lib/hyzer-test/gpio-sim.ko").exists()
     shutil.rmtree(tree)
-    figures = {"seed": args.seed}
+    figures = {"seed": args.seed, "gpio_sim": args.gpio}
 
     # The negative control first, on a copy: the same cuts with fsync off must lose scores.
     control = work / "control.img"
