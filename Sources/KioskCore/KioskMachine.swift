@@ -86,7 +86,7 @@ public struct KioskState: Sendable, Equatable {
         // The frame on the scroll's end lands the rows on their pixels.
         if holeCardScroll.isRunning(at: now) { candidates.append(holeCardScroll.end) }
         if historyScroll.isRunning(at: now) { candidates.append(historyScroll.end) }
-        if boardPageFrameInterval(at: now) != nil { candidates.append(boardPaging.fade.end) }
+        if boardPageFrameInterval(at: now) != nil { candidates.append(boardPaging.reveal.end) }
         if let flip = boardPageFlipAt { candidates.append(flip) }
         if let flip = summaryPageFlip(after: now) { candidates.append(flip) }
         if case .status = screen { candidates.append(clockPageFlip(after: now)) }
@@ -116,7 +116,7 @@ public struct KioskState: Sendable, Equatable {
         defer {
             // The board starts paging (back on it, or the group outgrew it): from the first
             // page, for a whole interval.
-            if !wasPaging, boardPageFlipAt != nil { showBoardPage(0, now: now, fade: false) }
+            if !wasPaging, boardPageFlipAt != nil { showBoardPage(0, now: now, reveal: false) }
         }
         if event.isInput, wake(now) { return [] }
         switch event {

@@ -47,8 +47,11 @@ public enum MotionTokens {
     /// enough to find your name from 3 m and read your score (MiClub's TVs use 10 s, Golf
     /// Genius a slower scroll); `KioskSettings.boardPageInterval` overrides it.
     public static let boardPageInterval: Millis = 8_000
-    /// A new page's rows fade in this fast (instant with reduce motion).
-    public static let boardPageFade: Millis = 250
+    /// A new page's rows come in one after another, top to bottom, within this time
+    /// (instant with reduce motion). A cascade of cuts rather than a fade: each row is drawn
+    /// whole or not at all, so no text is blended at a partial alpha (issue 33: a fading 1080p
+    /// page cost the software renderer twice a still frame's instructions).
+    public static let boardPageReveal: Millis = 250
     /// A change with no motion and no input behind it (the sync badge) is drawn at most this often.
     public static let quietRedrawInterval: Millis = 250
 }

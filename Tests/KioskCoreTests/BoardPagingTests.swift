@@ -143,27 +143,48 @@ import Testing
     }
 
     @Test(arguments: [false, true])
-    func aFlipFadesInOrIsInstantWithReduceMotion(reduceMotion: Bool) throws {
+    func aFlipRevealsItsRowsInTurnOrAtOnceWithReduceMotion(reduceMotion: Bool) throws {
         var group = try Group(settings: KioskSettings(reduceMotion: reduceMotion))
         let flip = 1_000 + MotionTokens.boardPageInterval
         _ = group.run(until: flip - 1, from: 1_000)
         #expect(group.state.frameInterval(at: flip - 1) == nil)
         group.state.handle(.tick, now: flip)
         let layout = Layout(viewport: group.state.viewport)
-        let boxes = group.state.boardBoxes(layout: layout, now: flip, minus: "-")
-        #expect(boxes.opacity == (reduceMotion ? 1 : 0))
+        /// Which rotating rows are drawn at `now`, top to bottom; the pinned leaders always are.
+        func revealed(at now: Millis) -> [Bool] {
+            let rows = group.state.boardBoxes(layout: layout, now: now, minus: "-").rows
+            let pinnedShown = rows.filter { !$0.rotating }.allSatisfy { $0.revealed }
+            #expect(pinnedShown)
+            return rows.filter(\.rotating).map(\.revealed)
+        }
+        let atFlip = revealed(at: flip)
+        #expect(atFlip.count == 4)
+        // With motion, the page's first row is there at once (a cut), the rest follow it.
+        #expect(atFlip == (reduceMotion ? [true, true, true, true] : [true, false, false, false]))
+        if !reduceMotion {
+            // Down the page in order, and each row whole once shown: never a gap above a shown row.
+            var previous = 1
+            for now in stride(from: flip, through: flip + MotionTokens.boardPageReveal, by: 10) {
+                let shown = revealed(at: now)
+                let count = shown.prefix { $0 }.count
+                #expect(shown.allSatisfy { $0 } || shown.dropFirst(count).allSatisfy { !$0 })
+                #expect(count >= previous)
+                previous = count
+            }
+            #expect(revealed(at: flip + MotionTokens.boardPageReveal / 2) == [true, true, true, false])
+        }
         #expect(
             group.state.frameInterval(at: flip + 10) == (reduceMotion ? nil : MotionTokens.softFrameInterval))
-        // The fade ends on a frame of its own, then the board sleeps until the next flip.
+        // The reveal ends on a frame of its own, then the board sleeps until the next flip.
         let wakes = group.run(until: flip + MotionTokens.boardPageInterval - 1, from: flip)
         if reduceMotion {
             #expect(wakes.isEmpty)
         } else {
-            #expect(wakes.last == flip + MotionTokens.boardPageFade)
-            #expect(wakes.count <= Int(MotionTokens.boardPageFade / MotionTokens.softFrameInterval) + 2)
+            #expect(wakes.last == flip + MotionTokens.boardPageReveal)
+            #expect(wakes.count <= Int(MotionTokens.boardPageReveal / MotionTokens.softFrameInterval) + 2)
         }
-        #expect(group.state.boardBoxes(layout: layout, now: flip + MotionTokens.boardPageFade, minus: "-").opacity == 1)
-        #expect(group.state.nextWakeUp(after: flip + MotionTokens.boardPageFade) == flip + MotionTokens.boardPageInterval)
+        #expect(revealed(at: flip + MotionTokens.boardPageReveal) == [true, true, true, true])
+        #expect(group.state.nextWakeUp(after: flip + MotionTokens.boardPageReveal) == flip + MotionTokens.boardPageInterval)
     }
 
     /// A remote ace lifts P19 from the last page into the middle: the board shows P19's new

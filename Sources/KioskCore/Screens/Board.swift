@@ -21,12 +21,14 @@ extension Screen.Board: ScreenBehavior {
 
     func back(in state: inout KioskState) { state.screen = .menu(cursor: 0) }
 
-    /// Which page of a board that does not fit is on show, since when, and its rows' fade-in.
+    /// Which page of a board that does not fit is on show, since when, and how far its rows
+    /// have come in.
     public struct Paging: Sendable, Equatable {
         public var page = 0
         public var shownAt: Millis = 0
-        /// The rotating rows' opacity: 0 → 1 after a flip, constant 1 with reduce motion.
-        public var fade = Tween(from: 1, to: 1, start: 0, duration: 1)
+        /// The new page's reveal, 0 → 1 after a flip (constant 1 with reduce motion): the
+        /// k-th of its n rotating rows is shown once it reaches k/n.
+        public var reveal = Tween(from: 1, to: 1, start: 0, duration: 1)
     }
 }
 
@@ -43,18 +45,19 @@ extension KioskState {
         return boardPaging.shownAt + settings.boardPageInterval
     }
 
-    /// Frames for the page's fade-in, while it runs.
+    /// Frames for the page's reveal, while it runs.
     func boardPageFrameInterval(at now: Millis) -> Millis? {
-        screen == .board && boardPaging.fade.isRunning(at: now) ? MotionTokens.softFrameInterval : nil
+        screen == .board && boardPaging.reveal.isRunning(at: now) ? MotionTokens.softFrameInterval : nil
     }
 
-    /// Shows `page` from `now` for one interval; its rotating rows fade in (at once with reduce motion).
-    mutating func showBoardPage(_ page: Int, now: Millis, fade: Bool = true) {
-        let fades = fade && !settings.reduceMotion
+    /// Shows `page` from `now` for one interval; its rotating rows come in one after another
+    /// (at once with reduce motion).
+    mutating func showBoardPage(_ page: Int, now: Millis, reveal: Bool = true) {
+        let cascades = reveal && !settings.reduceMotion
         boardPaging = Screen.Board.Paging(
             page: page, shownAt: now,
-            fade: Tween(
-                from: fades ? 0 : 1, to: 1, start: now, duration: MotionTokens.boardPageFade, easing: .linear))
+            reveal: Tween(
+                from: cascades ? 0 : 1, to: 1, start: now, duration: MotionTokens.boardPageReveal, easing: .linear))
     }
 
     /// A wake-up: the next page once the interval is up (after the last, the first again).
@@ -87,8 +90,11 @@ extension KioskState {
         public struct Row: Sendable, Equatable {
             public var standing: Standing
             public var boxes: RowBoxes
-            /// A rotating row (not a pinned leader): it fades in with its page.
+            /// A rotating row (not a pinned leader): it comes in with its page.
             public var rotating: Bool
+            /// False while the page's reveal has not reached this row yet: its card is drawn,
+            /// its texts are not. Pinned leaders are always shown.
+            public var revealed: Bool
         }
         public var geometry: Layout.BoardGeometry
         public var pages: Layout.BoardPages
@@ -97,8 +103,6 @@ extension KioskState {
         public var rows: [Row]
         /// The page indicator's line, on a board that pages.
         public var more: RowBoxes?
-        /// The rotating rows' opacity at `now` (the page's fade-in).
-        public var opacity: Double
     }
 
     public func boardBoxes(layout: Layout, now: Millis, minus: String) -> BoardBoxes {
@@ -114,6 +118,9 @@ extension KioskState {
         let guests = Set(data.round?.round.participants.filter(\.isGuest).map(\.id) ?? [])
         let tagWidth = Layout.textWidth("guest", size: geometry.captionSize)
         var rows: [BoardBoxes.Row] = []
+        // The reveal goes down the page in its order, whatever slot a row is sliding through.
+        let reveal = screen == .board ? boardPaging.reveal.value(at: now) : 1
+        let rotatingCount = max(1, onPage.count)
         for (index, standing) in standings.enumerated() where index < pages.pinned || onPage.contains(index) {
             // Rows slide between slots in the leaderboard's order; a rotating row's slot is
             // shifted onto the page and stays between the leaders and the indicator (it comes in
@@ -147,7 +154,9 @@ extension KioskState {
                         "guest", .body, size: geometry.captionSize, Palette.textSecondary,
                         span: Layout.Span(x: columns.name.x + columns.name.w - tagWidth, w: tagWidth), midY: mid, align: .right))
             }
-            rows.append(.init(standing: standing, boxes: RowBoxes(frame: rect, texts: texts), rotating: rotating))
+            let revealed = !rotating || reveal >= 1 || Double(index - onPage.lowerBound) / Double(rotatingCount) <= reveal
+            rows.append(
+                .init(standing: standing, boxes: RowBoxes(frame: rect, texts: texts), rotating: rotating, revealed: revealed))
         }
         var more: RowBoxes?
         if let line = pages.indicator(page: page) {
@@ -161,9 +170,7 @@ extension KioskState {
                         align: .center, ellipsized: true)
                 ])
         }
-        return BoardBoxes(
-            geometry: geometry, pages: pages, page: page, rows: rows, more: more,
-            opacity: screen == .board ? boardPaging.fade.value(at: now) : 1)
+        return BoardBoxes(geometry: geometry, pages: pages, page: page, rows: rows, more: more)
     }
 }
 

@@ -61,8 +61,6 @@ extension Painter {
         }
         for row in order {
             let id = row.standing.participantID
-            // A new page's rows fade in; the pinned leaders stay as they are.
-            let alpha = row.rotating ? boxes.opacity : 1
             var rect = row.boxes.frame
             let pulse = board.pulse(of: id, at: now)
             if !reduce && pulse > 0 {
@@ -70,8 +68,9 @@ extension Painter {
                 rect = rect.inset(-grow, -grow / 2)
             }
             // The cards stay opaque (blending whole rows costs the software renderer a frame's
-            // budget at 1080p); the new page's texts fade in on them.
+            // budget at 1080p); a new page's texts come in on them row by row, each whole.
             canvas.fillRounded(rect, radius: rect.h * 0.22, Palette.elevated)
+            guard row.revealed else { continue }
             if pulse > 0 {
                 // The pulse is an accent bar at the row's edge: it reads as "changed" from
                 // across the room and costs a sliver of blending, not the whole row.
@@ -86,9 +85,9 @@ extension Painter {
                 let s = min(unit * 0.26, arrow.w)
                 canvas.triangle(
                     in: Rect(x: arrow.x, y: rect.midY - s / 2, w: s, h: s), up: delta > 0,
-                    delta > 0 ? Palette.underPar : Palette.overPar, alpha: arrowAlpha * alpha)
+                    delta > 0 ? Palette.underPar : Palette.overPar, alpha: arrowAlpha)
             }
-            for text in row.boxes.texts { draw(text, alpha: alpha) }
+            for text in row.boxes.texts { draw(text) }
         }
         if let more = boxes.more {
             for text in more.texts { draw(text) }
