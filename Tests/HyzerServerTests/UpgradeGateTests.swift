@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerTestSupport
 import NIOHTTP1
 import Testing
