@@ -75,11 +75,19 @@ public final class ManualClock: HyzerClock {
         var continuation: CheckedContinuation<Void, any Error>
     }
 
+    /// A test waiting for a task to sleep until a deadline it accepts (`sleeper(where:)`).
+    private struct Watcher {
+        var id: UInt64
+        var accepts: @Sendable (Duration) -> Bool
+        var continuation: CheckedContinuation<Duration, any Error>
+    }
+
     private struct State {
         var uptime: Duration
         var date: Date
         var nextID: UInt64 = 0
         var sleepers: [Sleeper] = []
+        var watchers: [Watcher] = []
     }
 
     private let state: Mutex<State>
@@ -129,18 +137,54 @@ public final class ManualClock: HyzerClock {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow: Result<Void, any Error>? = state.withLock { state in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if deadline <= state.uptime { return .success(()) }
+                let (resumeNow, watchers): (Result<Void, any Error>?, [Watcher]) = state.withLock { state in
+                    if Task.isCancelled { return (.failure(CancellationError()), []) }
+                    if deadline <= state.uptime { return (.success(()), []) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return nil
+                    var due: [Watcher] = []
+                    state.watchers.removeAll { watcher in
+                        guard watcher.accepts(deadline) else { return false }
+                        due.append(watcher)
+                        return true
+                    }
+                    return (nil, due)
                 }
                 if let resumeNow { continuation.resume(with: resumeNow) }
+                for watcher in watchers { watcher.continuation.resume(returning: deadline) }
             }
         } onCancel: {
             let cancelled = state.withLock { state -> Sleeper? in
                 guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
                 return state.sleepers.remove(at: index)
+            }
+            cancelled?.continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Returns the deadline of a task that sleeps on this clock until a deadline `accepts`
+    /// takes, at once when one already does: how a test knows that a shell has settled on
+    /// its next timer (a retry's backoff, a poll) without waiting in real time, and then
+    /// advances the clock to it. `accepts` runs under the clock's lock: it must not read
+    /// the clock (take `uptime` before). Throws `CancellationError` when cancelled first.
+    public func sleeper(where accepts: @escaping @Sendable (_ deadline: Duration) -> Bool) async throws -> Duration {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Duration, any Error>) in
+                let resumeNow: Result<Duration, any Error>? = state.withLock { state in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if let asleep = state.sleepers.first(where: { accepts($0.deadline) }) { return .success(asleep.deadline) }
+                    state.watchers.append(Watcher(id: id, accepts: accepts, continuation: continuation))
+                    return nil
+                }
+                if let resumeNow { continuation.resume(with: resumeNow) }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { state -> Watcher? in
+                guard let index = state.watchers.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.watchers.remove(at: index)
             }
             cancelled?.continuation.resume(throwing: CancellationError())
         }

@@ -50,6 +50,31 @@ import Testing
         #expect(clock.sleeperCount == 0)
     }
 
+    /// A test learns that a shell settled on its next timer without waiting in real time:
+    /// `sleeper(where:)` returns the deadline of a task asleep until one it accepts, at once
+    /// when one already is, else as soon as one falls asleep; sleepers it does not accept
+    /// leave it waiting.
+    @Test func aTestWaitsForTheSleeperItLooksFor() async throws {
+        let clock = ManualClock()
+        let sleepers = [Task { try await clock.sleep(until: .seconds(1)) }]
+        #expect(try await clock.sleeper { $0 == .seconds(1) } == .seconds(1))
+        let watching = Task { try await clock.sleeper { $0 > .seconds(5) } }
+        let more = [Task { try await clock.sleep(until: .seconds(3)) }]
+        #expect(try await clock.sleeper { $0 == .seconds(3) } == .seconds(3))
+        let late = Task { try await clock.sleep(until: .seconds(9)) }
+        #expect(try await watching.value == .seconds(9), "not the sleepers at 1 s and 3 s")
+        #expect(clock.sleeperCount == 3, "watching wakes nobody")
+        clock.advance(by: .seconds(9))
+        for task in sleepers + more + [late] { try await task.value }
+    }
+
+    @Test func cancellingAWaitForASleeperEndsItWithCancellationError() async {
+        let clock = ManualClock()
+        let watching = Task { try await clock.sleeper { _ in true } }
+        watching.cancel()
+        await #expect(throws: CancellationError.self) { try await watching.value }
+    }
+
     @Test func aDeadlineAlreadyPassedReturnsAtOnce() async throws {
         let clock = ManualClock(uptime: .seconds(5))
         try await clock.sleep(until: .seconds(1))
