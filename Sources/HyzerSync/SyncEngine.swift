@@ -225,6 +225,16 @@ public final class SyncEngine: Service, Sendable {
     /// Seconds since this engine was made, on its clock: the scheduler's time.
     private func now() -> Double { Double((clock.uptime - origin).nanoseconds) / 1e9 }
 
+    /// The first instant of the clock at which `now()` is not before `seconds`. Rounded up
+    /// to whole nanoseconds: rounded down, the loop woken there would still be told to wait,
+    /// find its deadline passed and ask again, spinning until the clock moves on (for ever
+    /// on a `ManualClock` advanced to the deadline).
+    private func instant(_ seconds: Double) -> Duration {
+        var nanoseconds = Int64((seconds * 1e9).rounded(.up))
+        while Double(nanoseconds) / 1e9 < seconds { nanoseconds += 1 }
+        return origin + .nanoseconds(nanoseconds)
+    }
+
     // MARK: The loop
 
     private func runLoop() async {
@@ -260,7 +270,7 @@ public final class SyncEngine: Service, Sendable {
                 }
             case .wait(let until):
                 if state.status == .syncing { await setStatus(.idle) }
-                guard await wakeup.wait(until: origin + .nanoseconds(Int64(min(until, now() + 3600) * 1e9))) else { return }
+                guard await wakeup.wait(until: instant(min(until, now() + 3600))) else { return }
             }
         }
     }

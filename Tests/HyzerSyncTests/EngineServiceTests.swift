@@ -53,6 +53,27 @@ import Testing
         try await run.value
     }
 
+    /// A clock advanced exactly to the deadline the engine sleeps until brings the retry.
+    /// Negative control: with that deadline rounded down to whole nanoseconds (as it was), it
+    /// came a hair before the scheduler's retry time, so the loop woken there was told to
+    /// wait again, found its deadline passed and asked again, spinning (a core's worth, with a
+    /// read each turn) until the clock moved on: on this clock, for ever (no `.syncing`).
+    @Test func aClockAdvancedExactlyToTheRetryBringsIt() async throws {
+        let clock = ManualClock()
+        let (engine, dir) = try offlineEngine(clock: clock)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let states = engine.stateUpdates()
+        let run = Task { try await engine.run() }
+        #expect(await firstValue(states, within: 60) { $0.status == .offline } != nil)
+        // Without the poke socket the retry's timer is the one sleeper.
+        let retry = try await clock.sleeper { _ in true }
+        #expect(retry > clock.uptime)
+        clock.advance(to: retry)
+        #expect(await firstValue(states, within: 60) { $0.status == .syncing } != nil)
+        run.cancel()
+        try await run.value
+    }
+
     /// In a ServiceGroup a graceful shutdown ends the engine's run, which ends its streams.
     @Test func aGracefulShutdownEndsTheRun() async throws {
         let clock = ManualClock()
