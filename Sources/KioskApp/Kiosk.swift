@@ -143,7 +143,7 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
     session.onLocalWrite = { sync.localWrite() }
     // Another process's writes are pushed too.
     loop.onExternalWrite = { sync.localWrite() }
-    if let service = try SyncService(store: store, inbox: inbox) {
+    if let service = try SyncService(store: store, inbox: inbox, clock: clock) {
         sync.set(service)
         services.append(.init(service: service, serviceName: "sync"))
     }
@@ -175,9 +175,12 @@ public func buildKiosk(_ configuration: KioskConfiguration) throws -> Kiosk {
 private func nameListFile(_ assets: URL) -> URL { assets.appendingPathComponent("first-names.tsv") }
 
 /// The store (with the demo round when asked for), the display, and the session that binds
-/// the screens to the store: what both a running kiosk and a headless script need.
+/// the screens to the store: what both a running kiosk and a headless script need. The
+/// store keeps time on the configuration's clock, as everything else the kiosk builds does:
+/// what it stores (a score's, a round's times) is that clock's `date`.
 private func openScreen(_ configuration: KioskConfiguration) throws -> (HyzerDatabase, Display, KioskSession) {
-    let store = try HyzerDatabase.open(dataDirectory: configuration.dataDirectory, assets: configuration.assetsDirectory)
+    let store = try HyzerDatabase.open(
+        dataDirectory: configuration.dataDirectory, assets: configuration.assetsDirectory, clock: configuration.clock)
     for recovery in store.recoveries { configuration.logger.critical("\(recovery)") }
     if configuration.demo, try store.read(.activeRounds).isEmpty {
         try store.createDemoRound()
@@ -280,7 +283,7 @@ public func playKioskScript(_ configuration: KioskConfiguration, script: KioskSc
     }
     // In a group: syncing (the board's indicator says so, and what the script enters reaches
     // the server) and what the kiosk shares with phones (a name typed on a phone, issue 32).
-    let sync = try SyncService(store: session.store, inbox: posts)
+    let sync = try SyncService(store: session.store, inbox: posts, clock: configuration.clock)
     if let sync {
         session.onLocalWrite = { sync.localWrite() }
         services.append(Task { try? await sync.run() })

@@ -14,6 +14,9 @@ import Glibc
 /// and 201 / 200 / 204 / 404 / 410. The end-to-end test against the real server takes its
 /// place once both halves exist.
 ///
+/// With `failingSync` it is also a group server whose sync fails: push and pull answer 503
+/// (`KioskClockTests` drives a kiosk's retries against it).
+///
 /// One request per connection (`Connection: close`), each on a thread of its own.
 final class NameRequestStub: Sendable {
     struct Request: Sendable, Equatable {
@@ -30,15 +33,26 @@ final class NameRequestStub: Sendable {
         var expired = false
     }
 
+    /// A test waiting for requests (`requests(_:where:)`).
+    private struct Waiter: Sendable {
+        var id: UUID
+        var count: Int
+        var matching: @Sendable (Request) -> Bool
+        var continuation: CheckedContinuation<[Request], Never>
+    }
+
     private struct State: Sendable {
         var codes: [String: Code] = [:]
         var order: [String] = []
         var requests: [Request] = []
+        var waiters: [Waiter] = []
     }
 
     let token: String
     /// The `expiresIn` every code is given.
     let expiresIn: Int
+    /// Push and pull answer 503.
+    let failingSync: Bool
     let port: Int
     private let listener: Int32
     private let state = Mutex(State())
@@ -47,9 +61,10 @@ final class NameRequestStub: Sendable {
 
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    init(token: String, expiresIn: Int = 300) throws {
+    init(token: String, expiresIn: Int = 300, failingSync: Bool = false) throws {
         self.token = token
         self.expiresIn = expiresIn
+        self.failingSync = failingSync
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
         var address = sockaddr_in()
@@ -89,6 +104,31 @@ final class NameRequestStub: Sendable {
     /// Every request so far, in order.
     var requests: [Request] { state.withLock { $0.requests } }
 
+    /// The first `count` requests `matching` takes, once they have arrived (at once when they
+    /// have): a test waits for a client's next request without sleeping. Cancelled, it
+    /// returns those there are.
+    func requests(_ count: Int, where matching: @escaping @Sendable (Request) -> Bool) async -> [Request] {
+        let id = UUID()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[Request], Never>) in
+                let ready: [Request]? = state.withLock { state in
+                    let matched = state.requests.filter(matching)
+                    if matched.count >= count || Task.isCancelled { return Array(matched.prefix(count)) }
+                    state.waiters.append(Waiter(id: id, count: count, matching: matching, continuation: continuation))
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        } onCancel: {
+            let cancelled = state.withLock { state -> (Waiter, [Request])? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                let waiter = state.waiters.remove(at: index)
+                return (waiter, state.requests.filter(waiter.matching))
+            }
+            if let (waiter, matched) = cancelled { waiter.continuation.resume(returning: matched) }
+        }
+    }
+
     /// The codes made so far, oldest first.
     var codes: [String] { state.withLock { $0.order } }
 
@@ -118,7 +158,19 @@ final class NameRequestStub: Sendable {
     private func serve(_ connection: Int32) {
         defer { close(connection) }
         guard let request = read(connection) else { return }
-        state.withLock { $0.requests.append(request) }
+        let arrived = state.withLock { state -> [(Waiter, [Request])] in
+            state.requests.append(request)
+            var arrived: [(Waiter, [Request])] = []
+            let requests = state.requests
+            state.waiters.removeAll { waiter in
+                let matched = requests.filter(waiter.matching)
+                guard matched.count >= waiter.count else { return false }
+                arrived.append((waiter, Array(matched.prefix(waiter.count))))
+                return true
+            }
+            return arrived
+        }
+        for (waiter, matched) in arrived { waiter.continuation.resume(returning: matched) }
         let (status, body) = answer(request)
         var head = "HTTP/1.1 \(status) \(Self.reasons[status] ?? "Status")\r\nConnection: close\r\n"
         // A 204 has no body and says no length (RFC 9110).
@@ -134,7 +186,7 @@ final class NameRequestStub: Sendable {
 
     static let reasons = [
         200: "OK", 201: "Created", 204: "No Content", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found",
-        410: "Gone",
+        410: "Gone", 503: "Service Unavailable",
     ]
 
     private func answer(_ request: Request) -> (Int, String) {
@@ -142,6 +194,9 @@ final class NameRequestStub: Sendable {
             (status, Self.json(ErrorResponse(error: .init(message: message))))
         }
         guard request.authorization == "Bearer \(token)" else { return error(401, "unknown token") }
+        if failingSync, request.path == "/v1/push" || request.path.hasPrefix("/v1/pull?") {
+            return error(503, "the group's storage is unavailable")
+        }
         let parts = request.path.split(separator: "/").map(String.init)
         switch (request.method, parts.count) {
         case ("POST", 2) where parts == ["v1", "name-requests"]:

@@ -62,7 +62,8 @@ import Testing
             let (kiosk, _) = try await enrolledDevice("kiosk", server: server, token: token, root: root)
             let (phone, phoneLink) = try await enrolledDevice("phone", server: server, token: token, root: root)
             let phoneEngine = SyncEngine(database: phone, link: phoneLink)
-            let sync = try #require(try SyncService(store: kiosk, inbox: KioskInbox()), "the kiosk is enrolled")
+            let sync = try #require(
+                try SyncService(store: kiosk, inbox: KioskInbox(), clock: kiosk.clock), "the kiosk is enrolled")
             let course = try Course(name: "Sync Nine", holeCount: 9)
             try await kiosk.write(.saveCourse(course))
             let players = try ["Ana", "Ben"].map { try Player(displayName: $0) }

@@ -121,7 +121,7 @@ public struct JoinService: Service {
             guard let directory = store.directory else { throw KioskError("an in-memory kiosk cannot keep a group link") }
             try ServerLink(server: server, enrolled: answer, deviceName: deviceName, at: clock.date, caFile: ca).save(
                 to: directory)
-            guard let loaded = try SyncService(store: store, inbox: inbox) else {
+            guard let loaded = try SyncService(store: store, inbox: inbox, clock: clock) else {
                 throw KioskError("the saved link was not found")
             }
             service = loaded

@@ -1,3 +1,4 @@
+import HyzerKit
 import HyzerStore
 import HyzerSync
 import KioskCore
@@ -11,9 +12,11 @@ public struct SyncService: Service {
     let inbox: KioskInbox
 
     /// Nil when this kiosk is not enrolled with a group server (`hyzer device enroll`).
-    public init?(store: HyzerDatabase, inbox: KioskInbox) throws {
+    /// `clock`: the kiosk's (`KioskConfiguration.clock`, which its store keeps time on too),
+    /// for the engine's backoff, polls, socket reconnects and "last synced".
+    public init?(store: HyzerDatabase, inbox: KioskInbox, clock: any HyzerClock) throws {
         guard let directory = store.directory, let link = try ServerLink.load(from: directory) else { return nil }
-        engine = SyncEngine(database: store, link: link)
+        engine = SyncEngine(database: store, link: link, clock: clock)
         self.inbox = inbox
     }
 
