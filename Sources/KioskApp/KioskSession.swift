@@ -111,14 +111,15 @@ public final class KioskSession {
         state.handle(.storageChanged(status), now: now)
     }
 
-    /// Everything the screens show, read consistently.
+    /// Everything the screens show, in one read transaction (`StoreRead.overview`): a sync
+    /// that commits while it is read is on the screen entirely or not yet, never in part.
     public static func load(_ store: HyzerDatabase) throws -> KioskData {
+        let overview = try store.read(.overview)
         // Every round being played (issue 9); the newest in front until one is picked.
-        let rounds = try store.read(.activeRounds).map { try store.read(.snapshot(round: $0.id)) }
-        let last = try store.read(.history(limit: 1)).first.map { try store.read(.snapshot(round: $0.id)) }
+        let rounds = overview.roundsInPlay
         return KioskData(
-            round: rounds.first, lastCompleted: last, courses: try store.read(.courses), players: try store.read(.players),
-            deviceID: store.deviceID, otherRounds: Array(rounds.dropFirst()))
+            round: rounds.first, lastCompleted: overview.lastCompleted, courses: overview.courses,
+            players: overview.players, deviceID: store.deviceID, otherRounds: Array(rounds.dropFirst()))
     }
 
     /// Feeds one event through the machine and performs what it asks for.
