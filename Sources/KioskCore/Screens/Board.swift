@@ -120,7 +120,6 @@ extension KioskState {
         var rows: [BoardBoxes.Row] = []
         // The reveal goes down the page in its order, whatever slot a row is sliding through.
         let reveal = screen == .board ? boardPaging.reveal.value(at: now) : 1
-        let rotatingCount = max(1, onPage.count)
         for (index, standing) in standings.enumerated() where index < pages.pinned || onPage.contains(index) {
             // Rows slide between slots in the leaderboard's order; a rotating row's slot is
             // shifted onto the page and stays between the leaders and the indicator (it comes in
@@ -154,7 +153,8 @@ extension KioskState {
                         "guest", .body, size: geometry.captionSize, Palette.textSecondary,
                         span: Layout.Span(x: columns.name.x + columns.name.w - tagWidth, w: tagWidth), midY: mid, align: .right))
             }
-            let revealed = !rotating || reveal >= 1 || Double(index - onPage.lowerBound) / Double(rotatingCount) <= reveal
+            // The k-th of the page's n rows once the reveal reaches k/n (a rotating row is on the page, so n ≥ 1).
+            let revealed = !rotating || Double(index - onPage.lowerBound) / Double(onPage.count) <= reveal
             rows.append(
                 .init(standing: standing, boxes: RowBoxes(frame: rect, texts: texts), rotating: rotating, revealed: revealed))
         }
