@@ -93,7 +93,7 @@ final class Canvas {
     /// before TTF_Quit, so the display calls it first in its own teardown.
     func releaseAll() {
         for text in texts.values { SDL_DestroyTexture(text.texture) }
-        for font in fonts.values { TTF_CloseFont(font.font) }
+        MediaLibraries.faces { for font in fonts.values { TTF_CloseFont(font.font) } }
         texts.removeAll()
         widths.removeAll()
         fits.removeAll()
@@ -125,17 +125,16 @@ final class Canvas {
             hit.lastUse = useCounter
             return hit.font
         }
-        let opened: OpaquePointer?
-        switch face {
-        case .bundled(let role):
-            opened = TTF_OpenFont(fontsDirectory.appendingPathComponent(Self.fileName(role)).path, Int32(size))
-        case .installed(let path, let index):
-            opened = TTF_OpenFontIndex(path, Int32(size), index)
-        }
-        guard let font = opened else { return nil }
+        let path =
+            switch face {
+            case .bundled(let role): fontsDirectory.appendingPathComponent(Self.fileName(role)).path
+            case .installed(let path, _): path
+            }
+        let index = if case .installed(_, let index) = face { index } else { 0 }
+        guard let font = MediaLibraries.faces({ TTF_OpenFontIndex(path, Int32(size), index) }) else { return nil }
         if fonts.count >= Self.maxCachedFonts, let oldest = fonts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             // Textures already made from it stay valid: they hold pixels, not the face.
-            TTF_CloseFont(oldest.value.font)
+            MediaLibraries.faces { TTF_CloseFont(oldest.value.font) }
             fonts[oldest.key] = nil
         }
         fonts[key] = CachedFont(font: font, lastUse: useCounter)

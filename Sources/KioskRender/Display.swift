@@ -39,6 +39,8 @@ public final class Display {
     public let rendererName: String
     public let isAccelerated: Bool
     public let videoDriver: String
+    /// This display's share of SDL and SDL_ttf (process-wide libraries).
+    private let libraries: MediaLibraries
     private let window: OpaquePointer?
     private let surface: UnsafeMutablePointer<SDL_Surface>?
     private let scanout: KMSScanout?
@@ -115,12 +117,9 @@ public final class Display {
         // SIGTERM and SIGINT belong to the kiosk's service group (graceful shutdown);
         // SDL would otherwise take them over and turn them into a quit event.
         SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
-        guard SDL_Init(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS)) == 0 else {
-            // SDL_Init keeps only the last driver's reason (often none): ask each one again.
-            let reasons = Display.eachDriversReason()
-            throw RenderError(message: Display.noDisplayMessage(reasons))
-        }
-        guard TTF_Init() == 0 else { throw RenderError("TTF_Init failed") }
+        // SDL and SDL_ttf for as long as this display lives (released after `deinit`, or
+        // when this initializer throws).
+        libraries = try MediaLibraries()
         wakeEventType = SDL_RegisterEvents(1)
         let sdlDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
         videoDriver = if case .kms = mode { "KMS" } else { sdlDriver }
@@ -129,7 +128,6 @@ public final class Display {
         if case .window = mode, ["offscreen", "dummy", "evdev"].contains(sdlDriver) {
             // SDL falls back to drawing nowhere when no real display answers: that is
             // not a kiosk, so say so instead of running invisibly.
-            SDL_Quit()
             throw RenderError(message: Display.noDisplayMessage("only the \(videoDriver) driver is available"))
         }
 
@@ -159,11 +157,9 @@ public final class Display {
             let centered = Int32(bitPattern: 0x2FFF_0000)  // SDL_WINDOWPOS_CENTERED
             let (w, h) = rotate ? (size.height, size.width) : (size.width, size.height)
             guard let window = SDL_CreateWindow(title, centered, centered, Int32(w), Int32(h), flags) else {
-                // Read before SDL_Quit, whose own teardown replaces or clears it (the
-                // message used to end with an empty reason on a Pi whose KMSDRM failed).
-                let reason = "\(videoDriver): \(Display.sdlError())"
-                SDL_Quit()
-                throw RenderError(message: Display.noDisplayMessage(reason))
+                // Read now: SDL_Quit (the lease's, when this throws) replaces or clears it
+                // (the message used to end with an empty reason on a Pi whose KMSDRM failed).
+                throw RenderError(message: Display.noDisplayMessage("\(videoDriver): \(Display.sdlError())"))
             }
             // Accelerated where there is one (KMSDRM/GLES on the Pi, X11/Wayland GL);
             // SDL's software renderer otherwise.
@@ -195,8 +191,7 @@ public final class Display {
         SDL_DestroyRenderer(renderer)
         if let surface { SDL_FreeSurface(surface) }
         if let window { SDL_DestroyWindow(window) }
-        TTF_Quit()
-        SDL_Quit()
+        // SDL and SDL_ttf close when the last display's `libraries` goes, after this.
     }
 
     /// SDL's error now, or a plain word when it set none.
