@@ -26,7 +26,8 @@ import Testing
         try round.start(at: Date(timeIntervalSince1970: 1_800_000_060))
         var state = KioskState(viewport: size)
         state.handle(
-            .dataChanged(KioskData(round: RoundSnapshot(round: round, course: course, events: []), courses: [course]), .localScore),
+            .dataChanged(
+                KioskData(round: RoundSnapshot(round: round, course: course, events: []), courses: [course]), .localScore),
             now: 60_000)
         return state
     }
