@@ -25,7 +25,8 @@ public enum DisplayEvent: Sendable, Equatable {
 
 /// The kiosk's screen: an SDL window (full-screen or not, optionally rotated to portrait),
 /// a console's panel driven directly through KMS (`KMSScanout`), or, headless, an off-screen
-/// surface. The last two draw with SDL's software renderer into memory.
+/// surface. All three draw with SDL's software renderer: into the window's surface, or into
+/// memory (see `windowRenderer` for the one exception).
 public final class Display {
     public enum Mode: Sendable, Equatable {
         case window(fullscreen: Bool)
@@ -112,7 +113,10 @@ public final class Display {
         case .headless: SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "dummy", SDL_HINT_OVERRIDE)
         // SDL's dummy video with its evdev input: keys, wheels and touches without a window.
         case .kms: SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "evdev", SDL_HINT_OVERRIDE)
-        case .window: break
+        // A window draws with SDL's software renderer into the window's own surface (X11's
+        // shared-memory image): no GL library is loaded, as on the console (see
+        // `windowRenderer`). The hint keeps SDL from backing that surface with a GL texture.
+        case .window: SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
         }
         // SIGTERM and SIGINT belong to the kiosk's service group (graceful shutdown);
         // SDL would otherwise take them over and turn them into a quit event.
@@ -161,12 +165,9 @@ public final class Display {
                 // (the message used to end with an empty reason on a Pi whose KMSDRM failed).
                 throw RenderError(message: Display.noDisplayMessage("\(videoDriver): \(Display.sdlError())"))
             }
-            // Accelerated where there is one (KMSDRM/GLES on the Pi, X11/Wayland GL);
-            // SDL's software renderer otherwise.
-            let renderer =
-                SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue)
-                ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
-            guard let renderer else { throw RenderError("cannot create a renderer") }
+            guard let renderer = Display.windowRenderer(window) else {
+                throw RenderError("cannot create a renderer: \(Display.sdlError())")
+            }
             SDL_ShowCursor(fullscreen ? SDL_DISABLE : SDL_ENABLE)
             self.window = window
             self.surface = nil
@@ -182,6 +183,20 @@ public final class Display {
         rendererName = info.name.map { String(cString: $0) } ?? "unknown"
         isAccelerated = info.flags & SDL_RENDERER_ACCELERATED.rawValue != 0
         canvas = try Canvas(renderer: renderer, fontsDirectory: fontsDirectory)
+    }
+
+    /// The window's renderer: SDL's software renderer on the window's surface where the video
+    /// driver has one of its own (X11), so a window costs no GL stack (Mesa's libGL and, for
+    /// llvmpipe, LLVM: about 60 MB of the kiosk's memory on a desktop without a GPU driver).
+    /// The frames are the ones the console and headless kiosks draw, pixel for pixel. Where
+    /// the driver has no surface of its own (Wayland without XWayland, SDL's KMSDRM with
+    /// `display.output = "sdl"`), SDL's accelerated renderer, as before.
+    ///
+    /// No vsync either way in the software case: the display loop paces its frames itself
+    /// (`RedrawPacer`: input at once, slides at 60 Hz, fades at 30 Hz), as it does on the console.
+    static func windowRenderer(_ window: OpaquePointer) -> OpaquePointer? {
+        if let software = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue) { return software }
+        return SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue)
     }
 
     deinit {

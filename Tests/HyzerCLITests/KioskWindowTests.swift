@@ -78,6 +78,65 @@ import Testing
     }
 }
 
+/// Issue 33: a window draws with SDL's software renderer, as the console does, and maps no GL
+/// library: Mesa's GL stack (libGL, its DRI driver and, for llvmpipe, LLVM) cost the windowed
+/// kiosk about 60 MB of its memory. The negative control asks SDL to back the window's
+/// surface with a GL texture (`SDL_FRAMEBUFFER_ACCELERATION=1`, which the environment may
+/// set over the kiosk's own hint): the same check must then find GL mapped.
+@Suite(.serialized) struct KioskWindowRendererTests {
+    @Test func aWindowDrawsInSoftwareWithNoGLLibraryMapped() async throws {
+        let (mapped, ended) = try await Self.librariesOfARunningWindow(environment: [:])
+        #expect(Self.glLibraries(mapped).isEmpty, "GL mapped by the windowed kiosk: \(Self.glLibraries(mapped))")
+        #expect(ended.stdout.contains("\"renderer\":\"software\""), "\(ended.stdout)")
+        // The window's own libraries are there: the check reads the right process.
+        #expect(mapped.contains { $0.contains("libX11") }, "\(mapped)")
+    }
+
+    @Test func negativeControlAGLBackedSurfaceIsSeen() async throws {
+        let (mapped, _) = try await Self.librariesOfARunningWindow(environment: ["SDL_FRAMEBUFFER_ACCELERATION": "1"])
+        #expect(!Self.glLibraries(mapped).isEmpty, "the check saw no GL where SDL was asked for it: \(mapped)")
+    }
+
+    /// The files mapped by a windowed kiosk once its board is on screen, and how it ended.
+    static func librariesOfARunningWindow(environment: [String: String]) async throws -> ([String], ChildProcess.Finished) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-window-gl-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try await Binary.run("hyzer", ["init", "--data", dir.path]).status == 0)
+        let window = try await WindowedKiosk.start(data: dir, environment: environment)
+        // The first frame is drawn by now (the window is viewable); a key press draws another.
+        try await window.keys(["Right"], settle: 0.5)
+        let maps = try procFile("/proc/\(window.kiosk.processIdentifier)/maps")
+        window.kiosk.terminate()
+        let ended = try await window.kiosk.waitForExit()
+        #expect(ended.termination == .exited(0), "\(ended.stderr)")
+        let files = Set(maps.split(separator: "\n").compactMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first })
+        return (files.map(String.init).sorted(), ended)
+    }
+
+    /// A /proc file whole: they report a size of 0, and Foundation's readers stop after the
+    /// first block (a process's maps run to tens of kilobytes).
+    static func procFile(_ path: String) throws -> String {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path]) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// GL implementations among `files` (the appliance test's list, board/appliance-test). Not
+    /// libgbm: Debian's libSDL2 links it (a buffer allocator that loads a driver only when
+    /// asked for a device), so it is mapped in every SDL process, the console's too.
+    static func glLibraries(_ files: [String]) -> [String] {
+        files.filter { $0.contains(/lib(EGL|GL|GLX|GLESv\d|GLdispatch|glapi|LLVM)[-_.]|_dri\.so/) }
+    }
+}
+
 /// The kiosk in a real window on a private Xvfb, the keyboard as its knob, driven by X11
 /// key events (xdotool) as a development machine's keyboard would drive it. Stopped (both
 /// the kiosk and the server) when released.
@@ -86,14 +145,16 @@ final class WindowedKiosk: Sendable {
     let kiosk: ChildProcess
 
     /// Starts the kiosk on `dir` for at most 90 s and gives its window the keyboard.
-    static func start(data dir: URL) async throws -> WindowedKiosk {
+    /// `environment` is added to the test's own (and `DISPLAY`).
+    static func start(data dir: URL, environment: [String: String] = [:]) async throws -> WindowedKiosk {
         let x = try await XServer.start()
         let kiosk: ChildProcess
         do {
             kiosk = try await Binary.start(
                 "hyzer-kiosk",
                 ["--data", dir.path, "--windowed", "--size", "1024x600", "--knob", "keyboard", "--run-for", "90"],
-                environment: ProcessInfo.processInfo.environment.merging(["DISPLAY": x.display]) { $1 },
+                environment: ProcessInfo.processInfo.environment.merging(["DISPLAY": x.display]) { $1 }
+                    .merging(environment) { $1 },
                 output: .collected)
         } catch {
             x.stop()
