@@ -176,6 +176,17 @@ let package = Package(
                 "KioskApp", "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "SQLiteFaults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ],
+            // The board's memory (issue 33, docs/benchmarks.md): lld packs the relative
+            // relocations (DT_RELR, glibc 2.36: Debian 12, Raspberry Pi OS bookworm), which
+            // the loader otherwise reads whole at every start (3.1 MB of the Swift-runtime-in
+            // binary, resident for good), and the binary exports no symbols of its own (the
+            // static runtime's link arguments ask for -export-dynamic; nothing looks the
+            // kiosk's symbols up, and the tables were 2.3 MB, mostly read by the loader).
+            linkerSettings: [
+                .unsafeFlags(
+                    ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
+                    .when(platforms: [.linux], configuration: .release))
             ]
         ),
         .executableTarget(
