@@ -38,7 +38,7 @@ BENCHMARKS ?= standings store history knob-latency knob-accuracy render render-i
 # A desktop session gets a window; a bare console gets the full-screen board through KMS.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
-.PHONY: deps build lint format test browser-test fuzz-api run bench bench-compare clean screens release install deb appliance-test appliance-test-short
+.PHONY: deps build lint format test browser-test fuzz-api run bench bench-compare memory clean screens release install deb appliance-test appliance-test-short
 
 # Idempotent: installs only what is missing, so it is cheap to run before every target.
 deps:
@@ -178,6 +178,14 @@ bench: deps
 BASE ?= HEAD~1
 bench-compare: deps
 	.ci/bench-compare $(BASE) $(BENCHMARKS)
+
+# The kiosk's memory (issue 33): the package's kiosk in an X11 window against Chromium showing
+# the same board, and headless; PSS by mapping and by segment (.ci/kiosk-memory).
+memory: deps
+	$(SWIFT) build $(RELEASE) --product hyzer-kiosk
+	$(SWIFT) build --product hyzer && $(SWIFT) build --product hyzer-server
+	.ci/kiosk-memory --bin "$$($(SWIFT) build --show-bin-path)" \
+		--kiosk "$$($(SWIFT) build $(RELEASE) --show-bin-path)/hyzer-kiosk" --headless --together
 
 clean:
 	rm -rf .build .build-static dist
