@@ -109,7 +109,8 @@ import Testing
         window.kiosk.terminate()
         let ended = try await window.kiosk.waitForExit()
         #expect(ended.termination == .exited(0), "\(ended.stderr)")
-        let files = Set(maps.split(separator: "\n").compactMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(5).first })
+        // A maps line: address, permissions, offset, device, inode, path (when there is one).
+        let files = Set(maps.split(separator: "\n").compactMap { $0.split(separator: " ").dropFirst(5).first })
         return (files.map(String.init).sorted(), ended)
     }
 
