@@ -56,6 +56,10 @@ extension HTTPClient {
     public static let sync: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.retryConnectionEstablishment = false
+        // Idle connections are closed here before the server closes its end (hyzer-server:
+        // 5 s), so a request is rarely sent down a connection the server is closing; the
+        // retry in `exchange` covers the rest (a busy machine's late timers).
+        configuration.connectionPool.idleTimeout = .seconds(3)
         configuration.timeout.connect = .seconds(5)
         return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
     }()
@@ -83,14 +87,16 @@ public struct SyncClient: Sendable {
 
     public func push(_ records: [SyncRecord]) async throws(SyncClientError) -> PushResponse {
         let body = try Self.encode(PushRequest(deviceID: deviceID, records: records))
+        // A push is idempotent: the server acknowledges a record it already holds.
         return try await Self.send(
-            http, "POST", baseURL + "/v1/push", token: token, deviceID: deviceID, body: body, timeout: timeout, tls: tls)
+            http, "POST", baseURL + "/v1/push", token: token, deviceID: deviceID, body: body, timeout: timeout, tls: tls,
+            idempotent: true)
     }
 
     public func pull(after: Int64, limit: Int = SyncProtocol.defaultPullLimit) async throws(SyncClientError) -> PullResponse {
         try await Self.send(
             http, "GET", baseURL + "/v1/pull?after=\(after)&limit=\(limit)", token: token, deviceID: deviceID,
-            body: nil, timeout: timeout, tls: tls)
+            body: nil, timeout: timeout, tls: tls, idempotent: true)
     }
 
     /// A phone's invite to this device's group (`POST /v1/invites`): the kiosk shows it as a
@@ -103,7 +109,8 @@ public struct SyncClient: Sendable {
     /// The group's devices (`GET /v1/devices`): their names, for attribution.
     public func devices() async throws(SyncClientError) -> DeviceList {
         try await Self.send(
-            http, "GET", baseURL + "/v1/devices", token: token, deviceID: deviceID, body: nil, timeout: timeout, tls: tls)
+            http, "GET", baseURL + "/v1/devices", token: token, deviceID: deviceID, body: nil, timeout: timeout, tls: tls,
+            idempotent: true)
     }
 
     /// A link to a round's summary page (`POST /v1/rounds/ROUND/summary-link`): the kiosk's
@@ -129,7 +136,7 @@ public struct SyncClient: Sendable {
     public func nameAnswer(code: String) async throws(SyncClientError) -> NameAnswer? {
         let (status, data) = try await Self.exchange(
             http, "GET", baseURL + "/v1/name-requests/\(code)/answer", token: token, deviceID: deviceID, body: nil,
-            timeout: timeout, tls: tls)
+            timeout: timeout, tls: tls, idempotent: true)
         switch status {
         case 204: return nil
         case 200..<300: return try Self.decode(data) as NameAnswer
@@ -163,10 +170,11 @@ public struct SyncClient: Sendable {
 
     static func send<T: Decodable>(
         _ http: HTTPClient, _ method: String, _ url: String, token: String?, deviceID: String?,
-        body: Data?, timeout: TimeAmount, tls: TLSConfiguration? = nil
+        body: Data?, timeout: TimeAmount, tls: TLSConfiguration? = nil, idempotent: Bool = false
     ) async throws(SyncClientError) -> T {
         let (status, data) = try await exchange(
-            http, method, url, token: token, deviceID: deviceID, body: body, timeout: timeout, tls: tls)
+            http, method, url, token: token, deviceID: deviceID, body: body, timeout: timeout, tls: tls,
+            idempotent: idempotent)
         guard (200..<300).contains(status) else { throw .http(status: status, message: errorMessage(data)) }
         return try decode(data)
     }
@@ -183,9 +191,16 @@ public struct SyncClient: Sendable {
 
     /// One request and its answer, whatever its status (the device-token poll reads the
     /// body of a 400); only no answer at all throws.
+    ///
+    /// An `idempotent` request whose connection the server closed under it (a keep-alive
+    /// connection the server's idle timeout ended while the request was on its way: a reset,
+    /// a broken pipe, a close before the answer) is sent once more, on a new connection. The
+    /// engine would retry it anyway, but only after its backoff, with the kiosk showing
+    /// "offline" meanwhile for a server that is up. Others are not resent: the server may have
+    /// acted on them (an invite, a device code).
     static func exchange(
         _ http: HTTPClient, _ method: String, _ url: String, token: String?, deviceID: String?,
-        body: Data?, timeout: TimeAmount, tls: TLSConfiguration? = nil
+        body: Data?, timeout: TimeAmount, tls: TLSConfiguration? = nil, idempotent: Bool = false
     ) async throws(SyncClientError) -> (status: Int, data: Data) {
         var request = HTTPClientRequest(url: url)
         request.tlsConfiguration = tls
@@ -196,17 +211,24 @@ public struct SyncClient: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let status: Int
-        let bytes: ByteBuffer
-        let retryAfter: String?
-        do {
-            let response = try await http.execute(request, timeout: timeout)
-            status = Int(response.status.code)
-            retryAfter = response.headers.first(name: "Retry-After")
-            bytes = try await response.body.collect(upTo: 64 << 20)
-        } catch {
-            throw ServerTrust.failure(error, privateCA: tls != nil) ?? .unreachable("\(error)")
-        }
+        var status: Int
+        var bytes: ByteBuffer
+        var retryAfter: String?
+        var sent = 0
+        repeat {
+            sent += 1
+            do {
+                let response = try await http.execute(request, timeout: timeout)
+                status = Int(response.status.code)
+                retryAfter = response.headers.first(name: "Retry-After")
+                bytes = try await response.body.collect(upTo: 64 << 20)
+                break
+            } catch  where idempotent && sent == 1 && isClosedUnderRequest(error) {
+                continue
+            } catch {
+                throw ServerTrust.failure(error, privateCA: tls != nil) ?? .unreachable("\(error)")
+            }
+        } while true
         if status == 429 {
             let message =
                 (try? SyncCoding.decoder().decode(ErrorResponse.self, from: Data(bytes.readableBytesView)).error.message)
@@ -215,5 +237,16 @@ public struct SyncClient: Sendable {
             throw .rateLimited(retryAfter: max(1, retryAfter.flatMap(Double.init) ?? 1), message: message)
         }
         return (status, Data(bytes.readableBytesView))
+    }
+
+    /// Whether `error` is the peer closing the connection during a request (a reset, a broken
+    /// pipe, an end of stream before the answer), as against a refusal, a timeout or TLS.
+    static func isClosedUnderRequest(_ error: any Error) -> Bool {
+        switch error {
+        case let error as IOError: [ECONNRESET, EPIPE].contains(error.errnoCode)
+        case let error as HTTPClientError: error == .remoteConnectionClosed
+        case let error as ChannelError: error == .ioOnClosedChannel || error == .eof
+        default: false
+        }
     }
 }
