@@ -7,6 +7,7 @@ import HyzerKit
 import HyzerServer
 import HyzerSystem
 import KioskHardware
+import Logging
 
 @main
 struct HyzerBench: AsyncParsableCommand {
@@ -248,15 +249,22 @@ struct HyzerBench: AsyncParsableCommand {
             name: .customLong("single-round"),
             help: "One round, never finished: the writes keep correcting it (its events grow with the run).")
         var singleRound = false
+        @Option(
+            name: .customLong("warmup-minutes"),
+            help: "Samples before this are left out of the growth figures (default: 5, or a third of a shorter run).")
+        var warmupMinutes: Double?
 
         func validate() throws {
             guard minutes > 0 else { throw ValidationError("--minutes must be above 0") }
+            if let warmupMinutes, !(0..<minutes).contains(warmupMinutes) {
+                throw ValidationError("--warmup-minutes must be at least 0 and below --minutes")
+            }
             guard rate > 0, rate <= 1_000 else { throw ValidationError("--rate must be above 0 and at most 1000") }
         }
 
         func run() async throws {
             let settings = SoakBenchmark.Settings(
-                minutes: minutes, rate: rate, headless: headless, singleRound: singleRound)
+                minutes: minutes, rate: rate, headless: headless, singleRound: singleRound, warmupMinutes: warmupMinutes)
             let workspace = try data.workspace("soak")
             defer { workspace.finish() }
             print(try await SoakBenchmark.run(in: workspace, settings).json())

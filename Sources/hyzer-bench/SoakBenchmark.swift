@@ -18,9 +18,9 @@ import HyzerSyncProtocol
 /// single endless round would make the memory figure grow with the data, not with a leak.
 ///
 /// `growth_mb_per_hour` is the least-squares slope of RSS over the samples taken after the
-/// warm-up: the first 5 minutes, or the first third of a run shorter than 15 minutes (caches
-/// fill and the allocator settles in the first minutes; what grows after that is what a
-/// kiosk left on for weeks would keep growing). `cpu_pct` is the kiosk's CPU time from the
+/// warm-up (`--warmup-minutes`; by default the first 5 minutes, or the first third of a run
+/// shorter than 15 minutes): caches fill and the allocator settles in the first minutes;
+/// what grows after that is what a kiosk left on for weeks would keep growing. `cpu_pct` is the kiosk's CPU time from the
 /// first write to the last, over that wall time, in per cent of one core.
 enum SoakBenchmark {
     struct Settings {
@@ -30,6 +30,9 @@ enum SoakBenchmark {
         /// One round that is never finished: once every cell has a value the writes go on
         /// correcting it, so the round's events (data the kiosk must hold) grow with the run.
         var singleRound = false
+        /// Samples before this many minutes are left out of the growth figures; nil: the
+        /// first 5 minutes, or the first third of a run shorter than 15 minutes.
+        var warmupMinutes: Double? = nil
     }
 
     /// The last line `hyzer-bench soak` prints, keys in snake case ("rss_start_mb").
@@ -235,7 +238,7 @@ enum SoakBenchmark {
         }
         try kioskAfter.close()
 
-        let warmup = settings.minutes >= 15 ? 300 : settings.minutes * 60 / 3
+        let warmup = settings.warmupMinutes.map { $0 * 60 } ?? (settings.minutes >= 15 ? 300 : settings.minutes * 60 / 3)
         let settled = samples.filter { $0.t >= warmup }
         let first = samples[0]
         return Report(
