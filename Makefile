@@ -19,6 +19,7 @@ SWIFT ?= swift
 #   TLS tests: openssl makes a throwaway CA and the server's certificate (TestCertificates)
 #   packages (`make deb`): dpkg-dev (dpkg-shlibdeps) and lintian; systemd-analyze checks the units
 #   benchmarks: valgrind (callgrind counts instructions per frame: hyzer-bench render-instructions)
+#   the suite under load (`make test-under-load`): stress-ng's CPU hogs beside it
 #   the emulated appliance (board/appliance-test): QEMU (qemu-utils: qemu-img, to look into its
 #   disk images by hand), debootstrap, e2fsprogs' e2fsck and debugfs; on amd64, where it runs,
 #   the kernel's headers and linux-source-6.1 to build gpio-sim for the image's kernel, and the
@@ -27,7 +28,7 @@ SWIFT ?= swift
 #   named when last checked) when apt cannot tell even after an update
 APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 postgresql libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev libdrm-dev zlib1g-dev libqrencode-dev zbar-tools openssl \
 	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
-	xvfb xauth xdotool imagemagick chromium chromium-driver pebble caddy libnss3-tools python3-venv dpkg-dev lintian systemd valgrind \
+	xvfb xauth xdotool imagemagick chromium chromium-driver pebble caddy libnss3-tools python3-venv dpkg-dev lintian systemd valgrind stress-ng \
 	qemu-system-x86 qemu-utils debootstrap e2fsprogs \
 	$(if $(filter amd64,$(shell dpkg --print-architecture 2>/dev/null)),linux-headers-amd64 linux-source-6.1,)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -38,7 +39,7 @@ BENCHMARKS ?= standings store history knob-latency knob-accuracy render render-i
 # A desktop session gets a window; a bare console gets the full-screen board through KMS.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
-.PHONY: deps build lint format test browser-test fuzz-api run bench bench-compare memory clean screens release install deb appliance-test appliance-test-short
+.PHONY: deps build lint format test test-under-load browser-test fuzz-api run bench bench-compare memory clean screens release install deb appliance-test appliance-test-short
 
 # Idempotent: installs only what is missing, so it is cheap to run before every target.
 deps:
@@ -95,10 +96,13 @@ SEPARATE_TESTS := ServerOperationsTests|JoinServiceTests|PhoneNameServiceTests|C
 # where gpio-sim cannot be built) says `SKIPPED: <stage>: <why>` and adds that line to
 # SKIP_LOG; the run ends by listing them and counting them in its last line.
 SKIP_LOG := $(CURDIR)/.build/make-test-skipped
+# An `import` of one of the package's targets must be a declared dependency (Package.swift).
+IMPORT_CHECK := --explicit-target-dependency-import-check error
+
 test: export HYZER_SKIP_LOG := $(SKIP_LOG)
 test: deps lint
 	@mkdir -p $(dir $(SKIP_LOG)) && : > $(SKIP_LOG)
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests $(IMPORT_CHECK)
 	$(SWIFT) test --skip-build --skip "$(SEPARATE_TESTS)|SimulationTests"
 	$(SWIFT) test --skip-build --filter "$(SEPARATE_TESTS)"
 	$(SWIFT) test --skip-build --filter SimulationTests
@@ -108,6 +112,24 @@ test: deps lint
 	@n=$$(grep -c . $(SKIP_LOG) || true); \
 	if [ "$$n" -gt 0 ]; then echo "make test: skipped:"; sed 's/^/  /' $(SKIP_LOG); fi; \
 	echo "make test: all stages passed, $$n skipped"
+
+# The suite on a busy machine (issue 33): `make test`'s Swift stages with stress-ng's CPU hogs
+# beside them, twice as many as there are cores (LOAD_WORKERS), running until the stages end.
+# A kiosk project's CI runs on shared machines: a test that holds only when the machine is
+# idle (a deadline, a real-time sample without slack, a race) fails here. Not part of
+# `make test`: it takes about twice as long.
+LOAD_WORKERS ?= $(shell echo $$((2 * $$(nproc))))
+
+test-under-load: deps
+	$(SWIFT) build --build-tests $(IMPORT_CHECK)
+	@stress-ng --cpu $(LOAD_WORKERS) --cpu-load 100 --timeout 6h --quiet & hog=$$!; \
+	trap 'kill $$hog 2>/dev/null' EXIT INT TERM; start=$$(date +%s); \
+	echo "make test-under-load: $(LOAD_WORKERS) CPU hogs on $$(nproc) cores"; \
+	$(SWIFT) test --skip-build --skip "$(SEPARATE_TESTS)|SimulationTests" && \
+	$(SWIFT) test --skip-build --filter "$(SEPARATE_TESTS)" && \
+	$(SWIFT) test --skip-build --filter SimulationTests; status=$$?; \
+	echo "make test-under-load: exit $$status after $$(( $$(date +%s) - start )) s, load average $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	exit $$status
 
 # The server's web pages in a real headless Chromium against the built hyzer-server and
 # hyzer (Tests/Browser), loaded by a LAN name and (phone.py) by a public https name through

@@ -292,6 +292,7 @@ let package = Package(
                 "HyzerSyncSimulation",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // Runs the built `hyzer` binary against the scenario examples, from outside.
@@ -302,3 +303,14 @@ let package = Package(
         ),
     ]
 )
+
+// Every module a file uses is imported by that file, and every import is a declared
+// dependency (issue 33): with MemberImportVisibility a member (an extension's method, an
+// operator) is visible only where its module is imported, not wherever some other import
+// happened to bring it in. `make test` builds with SwiftPM's explicit import check, which
+// fails on an `import` of one of this package's targets that is not among the importer's
+// dependencies (it does not check products of other packages; the compiler does: a module
+// that is not a dependency is not found).
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

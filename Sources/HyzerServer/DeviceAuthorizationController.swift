@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HyzerSyncProtocol
+import Logging
 
 /// The 400 answer to a poll that gets no token, with RFC 8628's error code beside the
 /// message, so a device acts on `code` and shows `message`.

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HyzerSyncProtocol
+import Logging
 
 extension NameRequestError {
     var http: HTTPError {

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import HyzerSyncProtocol
+import NIOCore
 
 /// What one poll of `/v1/device/token` said.
 public enum DeviceTokenPoll: Sendable {

@@ -3,6 +3,7 @@ import HyzerKit
 import HyzerStore
 import HyzerSyncProtocol
 import Logging
+import NIOCore
 import ServiceLifecycle
 import Synchronization
 

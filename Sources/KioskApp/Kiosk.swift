@@ -9,6 +9,7 @@ import KioskRender
 import Logging
 import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 /// The parts of a running kiosk, composed by `buildKiosk` (Hummingbird's
 /// `buildApplication` habit): a session on the main thread, and the services around it.

@@ -1,5 +1,9 @@
 #if canImport(Glibc)
 import Glibc
+// Not for libgpiod: glibc's time.h is not a module of its own, so Clang counts `timespec` as
+// the first module's whose header brought it in (gpiod.h includes time.h), and with
+// MemberImportVisibility its members are visible only where that module is imported.
+import CGpiod
 #elseif canImport(Darwin)
 import Darwin
 #endif

@@ -6,6 +6,7 @@ import HyzerServer
 import HyzerSync
 import HyzerSyncProtocol
 import Logging
+import NIOCore
 import Synchronization
 
 /// Many groups scoring at once against real `hyzer-server` processes (issue 10): the

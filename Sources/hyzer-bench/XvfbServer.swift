@@ -1,4 +1,5 @@
 import Subprocess
+import SystemPackage
 
 /// A throwaway Xvfb for the idle measurement. Its `Subprocess.run` lives in a task;
 /// cancelling that task makes swift-subprocess SIGKILL the server (nothing to save) and reap it.

@@ -1,6 +1,7 @@
 import Foundation
 import HyzerKit
 import KioskApp
+import KioskRender
 
 /// The JSON lines `hyzer-bench render` and the tests read: launch to first frame, and the
 /// CPU and memory a `--run-for` run used.

@@ -1,5 +1,6 @@
 // hyzer-kiosk: the board at the first tee. Wiring only: the screens are KioskCore, the
 // drawing KioskRender, the knob KioskHardware, the composition KioskApp (`buildKiosk`).
+import ArgumentParser
 import Foundation
 import HyzerStore
 import HyzerSystem

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HyzerServer
+import HyzerSyncProtocol
 
 struct DeviceCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

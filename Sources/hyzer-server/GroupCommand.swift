@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HyzerServer
+import HyzerSyncProtocol
 
 struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

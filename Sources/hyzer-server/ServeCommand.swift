@@ -5,6 +5,7 @@ import HyzerSystem
 import Logging
 import SQLiteFaults
 import ServiceLifecycle
+import UnixSignals
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

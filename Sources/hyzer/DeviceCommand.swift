@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HyzerKit
 import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol

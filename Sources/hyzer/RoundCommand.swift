@@ -3,6 +3,7 @@ import Foundation
 import HyzerKit
 import HyzerStore
 import HyzerSync
+import HyzerSyncProtocol
 
 /// `hyzer round`: rounds from scripts, as the kiosk makes them: `start`, `finish`,
 /// `discard` (a round started by mistake; the store refuses one with scores) and

@@ -8,6 +8,7 @@ import HyzerKit
 import HyzerSyncProtocol
 import HyzerTestSupport
 import NIOCore
+import NIOHTTP1
 import Testing
 
 @testable import HyzerServer

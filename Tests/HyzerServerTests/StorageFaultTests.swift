@@ -1,5 +1,7 @@
 import Foundation
 import GRDB
+import HTTPTypes
+import HummingbirdTesting
 import HyzerHarness
 import HyzerKit
 import HyzerSyncProtocol

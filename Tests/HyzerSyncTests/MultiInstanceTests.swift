@@ -6,6 +6,7 @@ import HyzerStore
 import HyzerSync
 import HyzerSyncProtocol
 import HyzerTestSupport
+import Logging
 import Synchronization
 import Testing
 

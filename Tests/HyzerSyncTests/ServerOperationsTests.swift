@@ -5,6 +5,8 @@ import HyzerServer
 import HyzerStore
 import HyzerSyncProtocol
 import HyzerTestSupport
+import Logging
+import NIOCore
 import Testing
 
 @testable import HyzerSync

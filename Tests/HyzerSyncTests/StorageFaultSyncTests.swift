@@ -1,7 +1,9 @@
 import Foundation
+import HyzerHarness
 import HyzerKit
 import HyzerStore
 import HyzerSync
+import HyzerSyncProtocol
 import HyzerTestSupport
 import SQLiteFaults
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import KioskCore
+import KioskRender
 
 @testable import KioskApp
 

@@ -3,6 +3,7 @@ import HyzerKit
 import HyzerStore
 import HyzerSync
 import KioskCore
+import ServiceLifecycle
 import Testing
 
 @testable import KioskApp

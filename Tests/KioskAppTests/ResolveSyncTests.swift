@@ -4,7 +4,9 @@ import HyzerKit
 import HyzerServer
 import HyzerStore
 import HyzerSync
+import HyzerSyncProtocol
 import KioskCore
+import Logging
 import Testing
 
 @testable import KioskApp

@@ -2,6 +2,7 @@ import Foundation
 import HyzerKit
 import HyzerStore
 import KioskCore
+import KioskRender
 import Logging
 import ServiceLifecycle
 import Synchronization

@@ -4,6 +4,7 @@ import HyzerKit
 import HyzerServer
 import HyzerStore
 import HyzerSync
+import HyzerSyncProtocol
 import KioskCore
 import KioskRender
 import Logging

@@ -1,5 +1,6 @@
 import Foundation
 import HyzerKit
+import HyzerSyncProtocol
 
 /// One round's summary page (`/s/TOKEN`, opened from the QR code on the kiosk's summary
 /// card): the standings the live board would show for it, and each player's card hole by

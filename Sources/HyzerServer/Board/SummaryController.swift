@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HyzerSyncProtocol
+import Logging
 
 /// A finished round's summary page: the kiosk's summary card asks for a link with its
 /// device token and shows it as a QR code; the page (`/s/TOKEN`, served by `WebPages`)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HyzerKit
+import Logging
 import Synchronization
 
 /// How many requests one bearer token may make: `rate` a second on average, `burst` at

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import Synchronization
 
 /// The epoch, and the state file that detects a database restored from a backup.
 extension SQLiteStorage {

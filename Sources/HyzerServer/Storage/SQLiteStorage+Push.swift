@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HyzerSyncProtocol
+import Logging
 import SQLiteFaults
 
 /// Accepting a device's batch into the group's feed.

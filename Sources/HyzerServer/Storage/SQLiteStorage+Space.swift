@@ -1,5 +1,8 @@
 import Foundation
+import HyzerKit
+import Logging
 import SQLiteFaults
+import Synchronization
 
 /// Free space on the server's disk, said in the journal before it runs out: a full disk
 /// refuses every push (503), and an admin should hear of it while there is time to act.

@@ -1,4 +1,5 @@
 import Foundation
+import NIOFoundationEssentialsCompat
 import PostgresNIO
 
 /// The statements every push and pull runs, prepared once a connection (postgres-nio
