@@ -3,30 +3,37 @@ import GRDB
 import HyzerSyncProtocol
 import Synchronization
 
-/// A push waiting for the writer: its records, and how to name its device inside the
+/// A push waiting for SQLite's writer: its records, and how to name its device inside the
 /// transaction.
 struct PendingPush: Sendable {
     var records: [SyncRecord]
     var access: @Sendable (Database) throws -> (principal: Principal, deviceID: String)
 }
 
+/// What a committed push answers: who pushed, each record's result, and the group's head.
 typealias PushOutcome = (principal: Principal, results: [PushResult], head: Int64)
 
-/// The queue in front of SQLite's one writer: a push that arrives while a transaction is
-/// in flight waits for the next one, which takes every push waiting then (at most
-/// `batchLimit`). A lone push goes straight in: nothing waits for company.
-final class PushCommitQueue: Sendable {
-    static let batchLimit = 64
+/// The queue in front of a store's writes (group commit): a push that arrives while a
+/// transaction is in flight waits for the next one, which takes every push waiting then
+/// (at most `batchLimit`). A lone push goes straight in: nothing waits for company.
+///
+/// SQLite has one writer and each commit is an fsync; PostgreSQL pays its round trips, its
+/// commit and its NOTIFY once a transaction. `Push` is what a backend needs to commit one
+/// (`PendingPush` on SQLite, `PostgresPendingPush` on PostgreSQL).
+final class PushCommitQueue<Push: Sendable>: Sendable {
+    static var batchLimit: Int { 64 }
 
-    private struct Waiting {
-        var push: PendingPush
+    private struct Waiting: Sendable {
+        var push: Push
         var reply: CheckedContinuation<PushOutcome, any Error>
     }
 
-    typealias Commit = @Sendable ([PendingPush]) async throws -> [Result<PushOutcome, any Error>]
+    typealias Commit = @Sendable ([Push]) async throws -> [Result<PushOutcome, any Error>]
 
     private let state = Mutex<(waiting: [Waiting], draining: Bool)>(([], false))
     private let transactions = Atomic<Int>(0)
+
+    init() {}
 
     /// Pushes waiting for a transaction (not the ones in the transaction under way).
     var waiting: Int { state.withLock { $0.waiting.count } }
@@ -35,7 +42,7 @@ final class PushCommitQueue: Sendable {
 
     /// Waits for the transaction that commits `push`. `commit` runs a batch; the push that
     /// finds the queue idle starts draining it with its own (they are all the storage's).
-    func submit(_ push: PendingPush, via commit: @escaping Commit) async throws -> PushOutcome {
+    func submit(_ push: Push, via commit: @escaping Commit) async throws -> PushOutcome {
         try await withCheckedThrowingContinuation { reply in
             let starts = state.withLock { state -> Bool in
                 state.waiting.append(Waiting(push: push, reply: reply))

@@ -39,7 +39,7 @@ public final class SQLiteStorage: SyncStorage {
     /// Decoded rounds and courses by seq, for validating pushes (`RecordMemo`).
     let recordMemo = RecordMemo()
     /// Pushes waiting for the writer, committed together (`commitPushes`).
-    let commits = PushCommitQueue()
+    let commits = PushCommitQueue<PendingPush>()
     /// When the free space was last looked at, and the warning it gave.
     let spaceWatch = Mutex<(checkedAt: Duration?, warning: String?)>((nil, nil))
     let logger: Logger
