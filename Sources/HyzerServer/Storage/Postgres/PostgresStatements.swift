@@ -72,95 +72,140 @@ enum PostgresStatements {
         """
     }
 
-    /// A push's principal, its credential locked `FOR SHARE`, and its group's push lock
-    /// (`pg_advisory_xact_lock`), taken only when the token is found.
-    struct PushPrincipal: PostgresPreparedStatement {
-        typealias Row = (groupID: String, role: String, deviceID: String?)
+    /// A push transaction's principals and locks (`PostgresStorage.commitTogether`): the
+    /// credentials of the pushes' tokens, each locked `FOR SHARE` (a revocation waits for
+    /// the transaction, or the transaction sees it), and the push lock of every group the
+    /// transaction may write to (those credentials' groups and `$2`), taken in ascending
+    /// order of the lock's key, so that two transactions that share groups (two instances'
+    /// batches) queue on the first one instead of deadlocking. The credentials are locked in
+    /// token-hash order, the order a restore revokes them in (`PostgresStorage.apply`), for
+    /// the same reason. `$4` false takes no group lock (the cursor tests' negative control).
+    /// One row a credential found, and one row of nulls when none is (the locks are taken
+    /// either way).
+    struct PushLocks: PostgresPreparedStatement {
+        typealias Row = (tokenHash: Data, groupID: String, role: String, deviceID: String?)?
         static let sql = """
             WITH c AS (
-                SELECT group_id, role, device_id FROM credentials
-                WHERE token_hash = $1 AND revoked_at IS NULL FOR SHARE)
-            SELECT group_id, role, device_id, pg_advisory_xact_lock($2, hashtext(group_id))::text FROM c
+                SELECT token_hash, group_id, role, device_id FROM credentials
+                WHERE token_hash = ANY($1::bytea[]) AND revoked_at IS NULL ORDER BY token_hash FOR SHARE),
+            l AS (
+                SELECT count(locked.x) AS n FROM (
+                    SELECT pg_advisory_xact_lock($3, k.h)::text AS x FROM (
+                        SELECT DISTINCT hashtext(g.id) AS h
+                        FROM (SELECT group_id FROM c UNION ALL SELECT unnest($2::text[])) AS g(id)
+                        WHERE $4 ORDER BY 1) k) locked)
+            SELECT c.token_hash, c.group_id, c.role, c.device_id FROM l LEFT JOIN c ON true
             """
 
-        var tokenHash: Data
+        var tokenHashes: [Data]
+        var groupIDs: [String]
         var lockSpace: Int32
+        var locking: Bool
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(ByteBuffer(data: tokenHash))
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(tokenHashes.map { ByteBuffer(data: $0) })
+            bindings.append(groupIDs)
             bindings.append(lockSpace)
+            bindings.append(locking)
             return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (g, r, d, _) = try row.decode((String, String, String?, String).self)
-            return (g, r, d)
+            let (t, g, r, d) = try row.decode((Data?, String?, String?, String?).self)
+            guard let t, let g, let r else { return nil }
+            return (t, g, r, d)
         }
     }
 
-    /// What a push batch reads before it decides (`PostgresFeedLedger.read`): the
-    /// statements stored under its (kind, id)s (`stored` true, with their seq), and the
-    /// current version of each record it names, of each event's round, and of those
-    /// rounds' courses (a round names its course in its payload, the protocol's JSON
-    /// `data.courseID`). Every lookup names the whole key of an index, (group, kind, id):
-    /// the plan this statement keeps stays an index probe however the group's feed grows
-    /// (with only the group in the key it read the group's whole feed, a push slower with
-    /// every score).
+    /// What a push transaction reads before it decides (`PostgresFeedLedger.read`), for
+    /// every group in it, each row tagged with what it is:
+    ///
+    /// - 0, **stored**: the statements stored under the batch's (group, kind, id)s, with
+    ///   their seq (a retry's repeats);
+    /// - 1, **current**: the current version of each record named, of each event's round,
+    ///   and of those rounds' courses (a round names its course in its payload, the
+    ///   protocol's JSON `data.courseID`);
+    /// - 2, **cell**: the cells of the events the batch's corrections supersede;
+    /// - 3, **head**: each group's head (under the groups' locks, the seq its next record
+    ///   follows).
+    ///
+    /// Every lookup names the whole key of an index, (group, kind, id) or (group, event):
+    /// the plan this statement keeps stays an index probe however the feed grows (with
+    /// only the group in the key it read the group's whole feed, a push slower with every
+    /// score).
     struct LedgerRead: PostgresPreparedStatement {
         typealias Row = (
-            stored: Bool, kind: String, id: UUID, version: UUID, seq: Int64?, payload: Data, lifecycle: Int?,
-            updatedAt: Double?
+            tag: Int32, groupID: String, kind: String?, id: UUID?, version: UUID?, seq: Int64?, payload: Data?,
+            lifecycle: Int?, updatedAt: Double?, roundID: UUID?, participantID: UUID?, hole: Int?
         )
         static let sql = """
             WITH cur AS (
-                SELECT c.kind, c.record_id, c.lifecycle, c.updated_at, c.version, ch.payload
-                FROM unnest($2::text[], $3::uuid[]) AS w(k, r)
-                JOIN current_records c ON c.group_id = $1 AND c.kind = w.k AND c.record_id = w.r
+                SELECT c.group_id, c.kind, c.record_id, c.lifecycle, c.updated_at, c.version, ch.payload
+                FROM unnest($1::text[], $2::text[], $3::uuid[]) AS w(g, k, r)
+                JOIN current_records c ON c.group_id = w.g AND c.kind = w.k AND c.record_id = w.r
                 JOIN changes ch ON ch.seq = c.seq)
-            SELECT true, ch.kind, ch.record_id, ch.version, ch.seq, ch.payload, NULL::int, NULL::float8
-                FROM unnest($4::text[], $5::uuid[]) AS q(k, r)
-                JOIN changes ch ON ch.group_id = $1 AND ch.kind = q.k AND ch.record_id = q.r
+            SELECT 0::int4, ch.group_id, ch.kind, ch.record_id, ch.version, ch.seq, ch.payload, NULL::int4, NULL::float8,
+                    NULL::uuid, NULL::uuid, NULL::int4
+                FROM unnest($4::text[], $5::text[], $6::uuid[]) AS q(g, k, r)
+                JOIN changes ch ON ch.group_id = q.g AND ch.kind = q.k AND ch.record_id = q.r
             UNION ALL
-            SELECT false, kind, record_id, version, NULL::int8, payload, lifecycle, updated_at FROM cur
+            SELECT 1, group_id, kind, record_id, version, NULL, payload, lifecycle, updated_at, NULL, NULL, NULL FROM cur
             UNION ALL
-            SELECT false, c.kind, c.record_id, c.version, NULL::int8, ch.payload, c.lifecycle, c.updated_at
+            SELECT 1, c.group_id, c.kind, c.record_id, c.version, NULL, ch.payload, c.lifecycle, c.updated_at, NULL, NULL, NULL
                 FROM cur r
-                JOIN current_records c ON c.group_id = $1 AND c.kind = 'course'
+                JOIN current_records c ON c.group_id = r.group_id AND c.kind = 'course'
                     AND c.record_id = (convert_from(r.payload, 'UTF8')::jsonb #>> '{data,courseID}')::uuid
                 JOIN changes ch ON ch.seq = c.seq
-                WHERE r.kind = 'round' AND NOT EXISTS (SELECT 1 FROM cur WHERE cur.record_id = c.record_id)
+                WHERE r.kind = 'round' AND NOT EXISTS (
+                    SELECT 1 FROM cur WHERE cur.group_id = c.group_id AND cur.kind = 'course' AND cur.record_id = c.record_id)
+            UNION ALL
+            SELECT 2, e.group_id, NULL, e.event_id, NULL, e.seq, NULL, NULL, NULL, e.round_id, e.participant_id, e.hole
+                FROM unnest($7::text[], $8::uuid[]) AS s(g, e)
+                JOIN events e ON e.group_id = s.g AND e.event_id = s.e
+            UNION ALL
+            SELECT 3, h.g, NULL, NULL, NULL, (SELECT coalesce(max(seq), 0) FROM changes WHERE group_id = h.g), NULL, NULL, NULL,
+                    NULL, NULL, NULL
+                FROM unnest($9::text[]) AS h(g)
             """
 
-        var groupID: String
         /// The records whose current version the batch needs.
-        var wanted: [RecordIdentity]
+        var wanted: [GroupRecordIdentity]
         /// The records whose stored statements the batch might repeat.
-        var named: [RecordIdentity]
+        var named: [GroupRecordIdentity]
+        /// The score events the batch's corrections supersede.
+        var superseded: [GroupRecordIdentity]
+        var groupIDs: [String]
 
         func makeBindings() throws -> PostgresBindings {
-            var bindings = PostgresBindings(capacity: 5)
-            bindings.append(groupID)
-            bindings.append(wanted.map(\.kind))
-            bindings.append(wanted.map(\.id))
-            bindings.append(named.map(\.kind))
-            bindings.append(named.map(\.id))
+            var bindings = PostgresBindings(capacity: 9)
+            bindings.append(wanted.map(\.groupID))
+            bindings.append(wanted.map(\.identity.kind))
+            bindings.append(wanted.map(\.identity.id))
+            bindings.append(named.map(\.groupID))
+            bindings.append(named.map(\.identity.kind))
+            bindings.append(named.map(\.identity.id))
+            bindings.append(superseded.map(\.groupID))
+            bindings.append(superseded.map(\.identity.id))
+            bindings.append(groupIDs)
             return bindings
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (s, k, i, v, q, p, l, u) = try row.decode((Bool, String, UUID, UUID, Int64?, Data, Int?, Double?).self)
-            return (s, k, i, v, q, p, l, u)
+            let (t, g, k, i, v, q, p, l, u, r, pa, h) = try row.decode(
+                (Int32, String, String?, UUID?, UUID?, Int64?, Data?, Int?, Double?, UUID?, UUID?, Int?).self)
+            return (t, g, k, i, v, q, p, l, u, r, pa, h)
         }
     }
 
-    /// A push batch's writes (`PostgresFeedLedger.write`): seqs drawn for what was appended,
-    /// in order; the statements; the new current versions; the new events' cells; and the
-    /// NOTIFY every instance hears if (and only when) this commits, in
-    /// `PostgresFeedListener.feedMessage`'s form, "feed HEAD GROUP". The inserts are
-    /// data-modifying CTEs: each runs once, and the foreign keys to `changes` are checked at
-    /// the end of the statement, when its rows are there. A slot is a provisional seq's
-    /// place among the drawn ones (-k is the k-th).
+    /// A push transaction's writes (`PostgresFeedLedger.write`), for every group in it:
+    /// seqs drawn for what was appended, in order; the statements; the new current
+    /// versions; the new events' cells; and one NOTIFY a group that every instance hears if
+    /// (and only when) this commits, in `PostgresFeedListener.feedMessage`'s form, "feed
+    /// HEAD GROUP". The inserts are data-modifying CTEs: each runs once, and the foreign keys
+    /// to `changes` are checked at the end of the statement, when its rows are there. A slot
+    /// is a row's place among the drawn seqs (1-based): the k-th appended row gets the k-th
+    /// seq, so each group's rows get ascending seqs in the order its pushes appended them.
     struct FeedWrite: PostgresPreparedStatement {
         typealias Row = [Int64]
         static let sql = """
@@ -169,57 +214,69 @@ enum PostgresStatements {
                 FROM (SELECT nextval('changes_seq_seq') AS x FROM generate_series(1, $1)) d),
             ins AS (
                 INSERT INTO changes (seq, group_id, kind, record_id, version, payload, pushed_by, received_at)
-                SELECT s.seqs[t.o::int], $2, t.k, t.r, t.v, t.p, $3, $4
-                FROM s, unnest($5::text[], $6::uuid[], $7::uuid[], $8::bytea[]) WITH ORDINALITY AS t(k, r, v, p, o)),
+                SELECT s.seqs[t.o::int], t.g, t.k, t.r, t.v, t.p, t.b, $2
+                FROM s, unnest($3::text[], $4::text[], $5::uuid[], $6::uuid[], $7::bytea[], $8::text[])
+                    WITH ORDINALITY AS t(g, k, r, v, p, b, o)),
             cur AS (
                 INSERT INTO current_records (group_id, kind, record_id, seq, lifecycle, updated_at, version)
-                SELECT $2, t.k, t.r, s.seqs[t.o], t.l, t.u, t.v
-                FROM s, unnest($9::text[], $10::uuid[], $11::int[], $12::int[], $13::float8[], $14::uuid[])
-                    AS t(k, r, o, l, u, v)
+                SELECT t.g, t.k, t.r, s.seqs[t.o], t.l, t.u, t.v
+                FROM s, unnest($9::text[], $10::text[], $11::uuid[], $12::int[], $13::int[], $14::float8[], $15::uuid[])
+                    AS t(g, k, r, o, l, u, v)
                 ON CONFLICT (group_id, kind, record_id) DO UPDATE SET
                     seq = excluded.seq, lifecycle = excluded.lifecycle, updated_at = excluded.updated_at,
                     version = excluded.version),
             ev AS (
                 INSERT INTO events (group_id, event_id, round_id, participant_id, hole, seq)
-                SELECT $2, t.e, t.r, t.p, t.h, s.seqs[t.o]
-                FROM s, unnest($15::uuid[], $16::uuid[], $17::uuid[], $18::int[], $19::int[]) AS t(e, r, p, h, o))
-            SELECT s.seqs, pg_notify($20, 'feed ' || s.seqs[array_length(s.seqs, 1)] || ' ' || $2)::text FROM s
+                SELECT t.g, t.e, t.r, t.p, t.h, s.seqs[t.o]
+                FROM s, unnest($16::text[], $17::uuid[], $18::uuid[], $19::uuid[], $20::int[], $21::int[])
+                    AS t(g, e, r, p, h, o))
+            SELECT s.seqs, (
+                SELECT count(pg_notify($22, 'feed ' || s.seqs[n.o] || ' ' || n.g)::text)
+                FROM unnest($23::text[], $24::int[]) AS n(g, o))
+            FROM s
             """
 
+        /// The appended statements, in slot order.
         var appended: [ChangeRow]
-        var currents: [CurrentRecordRow]
-        var events: [EventRow]
+        /// The new current versions and events' cells, each with its statement's slot.
+        var currents: [(row: CurrentRecordRow, slot: Int32)]
+        var events: [(row: EventRow, slot: Int32)]
+        var receivedAt: Double
         var channel: String
+        /// Each group's last slot: its head once this commits.
+        var heads: [(groupID: String, slot: Int32)]
 
         func makeBindings() throws -> PostgresBindings {
-            func slot(_ seq: Int64) -> Int32 { Int32(-seq) }
-            let first = appended[0]
-            var b = PostgresBindings(capacity: 20)
+            var b = PostgresBindings(capacity: 24)
             b.append(Int32(appended.count))
-            b.append(first.groupID)
-            b.append(first.pushedBy)
-            b.append(first.receivedAt)
+            b.append(receivedAt)
+            b.append(appended.map(\.groupID))
             b.append(appended.map(\.kind))
             b.append(appended.map(\.recordID))
             b.append(appended.map(\.version))
             b.append(appended.map { ByteBuffer(data: $0.payload) })
-            b.append(currents.map(\.kind))
-            b.append(currents.map(\.recordID))
-            b.append(currents.map { slot($0.seq) })
-            b.append(currents.map { Int32($0.lifecycle) })
-            b.append(currents.map(\.updatedAt))
-            b.append(currents.map(\.version))
-            b.append(events.map(\.eventID))
-            b.append(events.map(\.roundID))
-            b.append(events.map(\.participantID))
-            b.append(events.map { Int32($0.hole) })
-            b.append(events.map { slot($0.seq) })
+            b.append(appended.map(\.pushedBy))
+            b.append(currents.map { $0.row.groupID })
+            b.append(currents.map { $0.row.kind })
+            b.append(currents.map { $0.row.recordID })
+            b.append(currents.map { $0.slot })
+            b.append(currents.map { Int32($0.row.lifecycle) })
+            b.append(currents.map { $0.row.updatedAt })
+            b.append(currents.map { $0.row.version })
+            b.append(events.map { $0.row.groupID })
+            b.append(events.map { $0.row.eventID })
+            b.append(events.map { $0.row.roundID })
+            b.append(events.map { $0.row.participantID })
+            b.append(events.map { Int32($0.row.hole) })
+            b.append(events.map { $0.slot })
             b.append(channel)
+            b.append(heads.map { $0.groupID })
+            b.append(heads.map { $0.slot })
             return b
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (seqs, _) = try row.decode(([Int64], String).self)
+            let (seqs, _) = try row.decode(([Int64], Int64).self)
             return seqs
         }
     }

@@ -72,7 +72,10 @@ extension PostgresStorage {
                     }
                     return found
                 }
-                r.credentials = try await hashes("SELECT token_hash, revoked_at FROM credentials WHERE revoked_at IS NOT NULL")
+                // In token-hash order, the order a push transaction locks credentials in
+                // (`PostgresStatements.PushLocks`): applying these never deadlocks with one.
+                r.credentials = try await hashes(
+                    "SELECT token_hash, revoked_at FROM credentials WHERE revoked_at IS NOT NULL ORDER BY token_hash")
                 r.viewTokens = try await hashes("SELECT token_hash, revoked_at FROM view_tokens WHERE revoked_at IS NOT NULL")
                 r.summaryLinks = try await hashes(
                     "SELECT token_hash, revoked_at FROM summary_links WHERE revoked_at IS NOT NULL")

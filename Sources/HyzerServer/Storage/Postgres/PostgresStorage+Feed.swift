@@ -7,79 +7,154 @@ import Synchronization
 /// Push and pull on PostgreSQL: the feed, its head, and the pokes to other instances.
 extension PostgresStorage: SyncStorage {
     public func push(groupID: String, deviceID: String, records: [SyncRecord]) async throws -> PushResponse {
-        try await push(records: records) { _, _ in
-            (Principal(groupID: groupID, role: .device, deviceID: deviceID), deviceID, false)
-        }
-        .response
+        try await push(PostgresPendingPush(records: records, sender: .device(groupID: groupID, deviceID: deviceID))).response
     }
 
     public func push(as claim: DeviceClaim, records: [SyncRecord]) async throws -> (principal: Principal, response: PushResponse)
     {
-        let logger = self.logger
-        return try await push(records: records) { connection, lockingGroup in
-            let (principal, deviceID) = try await Self.pushPrincipal(
-                connection, token: claim.token, lockingGroup: lockingGroup, logger: logger
-            )
-            .requireDevice(claimed: claim.device)
-            return (principal, deviceID, lockingGroup)
-        }
+        try await push(PostgresPendingPush(records: records, sender: .claim(claim)))
     }
 
     /// Nothing to do after a commit here: the database server keeps its own disk, and every
     /// instance already heard of the head through NOTIFY.
     public func noteCommitted(head: Int64) {}
 
-    /// One transaction per batch, committed before this returns (`synchronous_commit` on:
-    /// the commit is on the server's disk), so the caller's acknowledgement is never ahead
-    /// of it. Five round trips for a batch that appends: BEGIN, the principal with the
-    /// group's lock, the ledger's reads, its writes with the head and the NOTIFY, COMMIT
-    /// (each trip costs both processes a wake-up, and they share the cores).
-    ///
-    /// `access` names the device and may take the group's push lock in the same statement
-    /// (it is told whether to, and says whether it did).
-    private func push(
-        records: [SyncRecord],
-        access:
-            @escaping @Sendable (PostgresConnection, _ lockingGroup: Bool) async throws -> (
-                principal: Principal, deviceID: String, lockedGroup: Bool
-            )
-    ) async throws -> (principal: Principal, response: PushResponse) {
+    /// Waits for the transaction that commits this push with the others waiting then
+    /// (`commits`, group commit); committed before this returns (`synchronous_commit` on:
+    /// the commit is on the database server's disk), so the caller's acknowledgement is
+    /// never ahead of it.
+    private func push(_ push: PostgresPendingPush) async throws -> (principal: Principal, response: PushResponse) {
+        let (principal, results, head) = try await commits.submit(push, via: { try await self.commitPushes($0) })
+        return (principal, PushResponse(epoch: epoch, head: head, results: results))
+    }
+
+    /// Commits every push waiting in one transaction (group commit): a transaction costs
+    /// five round trips to the database (each a wake-up of both processes, which share the
+    /// cores), a commit and a NOTIFY a group, whether it carries one push or sixty. Each push
+    /// is decided alone: one refused (a revoked token, another device's) or failing in its
+    /// batch's decisions is answered with its error and leaves nothing in the transaction.
+    /// A statement that fails ends the whole transaction on PostgreSQL, with nothing
+    /// committed or acknowledged; the pushes are then committed again one transaction each,
+    /// so the push that made it fail fails alone (pushes are idempotent: a retry of one that
+    /// did commit is answered `duplicate`).
+    func commitPushes(_ pushes: [PostgresPendingPush]) async throws -> [Result<PushOutcome, any Error>] {
+        do {
+            return try await commitTogether(pushes)
+        } catch  where pushes.count > 1 && Self.sqlState(error) != nil && pushSeams.withLock({ $0.retriesAlone }) {
+            pushesRetriedAlone.add(pushes.count, ordering: .relaxed)
+            logger.warning(
+                "a push transaction failed; committing its pushes one by one",
+                metadata: ["pushes": "\(pushes.count)", "error": "\(Self.describe(error))"])
+            var outcomes: [Result<PushOutcome, any Error>] = []
+            for push in pushes {
+                do { outcomes += try await commitTogether([push]) } catch { outcomes.append(.failure(error)) }
+            }
+            return outcomes
+        }
+    }
+
+    /// One transaction for `pushes`: BEGIN; the principals with every group's push lock
+    /// (`PostgresStatements.PushLocks`); one read for every group
+    /// (`PostgresStatements.LedgerRead`); one write with the NOTIFYs
+    /// (`PostgresStatements.FeedWrite`); COMMIT. The decisions in between are PushBatch's,
+    /// one batch a group, its pushes applied in the order they arrived.
+    private func commitTogether(_ pushes: [PostgresPendingPush]) async throws -> [Result<PushOutcome, any Error>] {
         let now = self.now
         let logger = self.logger
         let seams = pushSeams.withLock { $0 }
-        let (principal, results, head) = try await transaction { connection in
-            let (principal, deviceID, locked) = try await access(connection, seams.serialisesPushes)
-            let groupID = principal.groupID
-            // Serialises the group's pushes until this commits: no later push of the group
-            // can draw a seq before this one's rows are visible (the pull cursor's safety).
-            if seams.serialisesPushes && !locked {
-                try await connection.query(
-                    "SELECT pg_advisory_xact_lock(\(Self.lockSpace), hashtext(\(groupID)))", logger: logger)
+        return try await transaction { connection in
+            // Who each push is (an over-long token is no token: refused below, as an unknown one).
+            let hashes = pushes.map { push -> Data? in
+                guard case .claim(let claim) = push.sender, claim.token.utf8.count <= Tokens.longest else { return nil }
+                return Tokens.hash(claim.token)
             }
-            let ledger = try await PostgresFeedLedger.read(connection, groupID: groupID, records: records, logger: logger)
-            var batch = try PushBatch(groupID: groupID, ledger: ledger, records: records)
-            let encoder = SyncCoding.encoder()
-            var results: [PushResult] = []
-            results.reserveCapacity(records.count)
-            for record in records {
-                results.append(try batch.apply(record, deviceID: deviceID, now: now, encoder: encoder))
+            let named = pushes.compactMap { push -> String? in
+                if case .device(let groupID, _) = push.sender { return groupID }
+                return nil
             }
-            let seqs = try await batch.ledger.write(connection, logger: logger)
-            results = results.map { result in
-                var result = result
-                if let seq = result.seq { result.seq = seqs.real(seq) }
-                return result
+            var credentials: [Data: Principal] = [:]
+            let rows = try await connection.execute(
+                PostgresStatements.PushLocks(
+                    tokenHashes: Array(Set(hashes.compactMap { $0 })), groupIDs: Array(Set(named)), lockSpace: Self.lockSpace,
+                    locking: seams.serialisesPushes),
+                logger: logger)
+            for try await row in rows {
+                guard let row, let principal = Principal(groupID: row.groupID, storedRole: row.role, deviceID: row.deviceID)
+                else { continue }
+                credentials[row.tokenHash] = principal
             }
-            // Under the group's lock the seqs just drawn are the group's newest; a batch of
-            // duplicates only asks for the head.
-            let head =
-                if seams.serialisesPushes, let last = seqs.drawn.last { last } else {
-                    try await Self.head(connection, groupID: groupID, logger: logger)
+            var outcomes: [Result<PushOutcome, any Error>?] = Array(repeating: nil, count: pushes.count)
+            var senders: [(principal: Principal, deviceID: String)?] = Array(repeating: nil, count: pushes.count)
+            for (index, push) in pushes.enumerated() {
+                do {
+                    switch push.sender {
+                    case .claim(let claim):
+                        senders[index] = try hashes[index].flatMap { credentials[$0] }.requireDevice(claimed: claim.device)
+                    case .device(let groupID, let deviceID):
+                        senders[index] = (Principal(groupID: groupID, role: .device, deviceID: deviceID), deviceID)
+                    }
+                } catch {
+                    outcomes[index] = .failure(error)
                 }
-            await seams.beforeCommit?(records)
-            return (principal, results, head)
+            }
+
+            // The groups in the order their first push came, and each one's pushes.
+            var groups: [String] = []
+            var pushesOf: [String: [Int]] = [:]
+            for (index, sender) in senders.enumerated() {
+                guard let groupID = sender?.principal.groupID else { continue }
+                if pushesOf[groupID] == nil { groups.append(groupID) }
+                pushesOf[groupID, default: []].append(index)
+            }
+            let read = try await PostgresFeedLedger.read(
+                connection, groups: groups.map { groupID in (groupID, pushesOf[groupID]!.flatMap { pushes[$0].records }) },
+                logger: logger)
+
+            let encoder = SyncCoding.encoder()
+            var decided: [(groupID: String, ledger: PostgresFeedLedger)] = []
+            var results: [Int: [PushResult]] = [:]
+            for groupID in groups {
+                let indices = pushesOf[groupID]!
+                var batch = try PushBatch(
+                    groupID: groupID, ledger: read.ledgers[groupID] ?? PostgresFeedLedger(),
+                    records: indices.flatMap { pushes[$0].records })
+                for index in indices {
+                    // A push that fails halfway leaves nothing of itself in the batch.
+                    let before = batch
+                    do {
+                        let deviceID = senders[index]!.deviceID
+                        results[index] = try pushes[index].records.map { record in
+                            try batch.apply(record, deviceID: deviceID, now: now, encoder: encoder)
+                        }
+                    } catch {
+                        batch = before
+                        outcomes[index] = .failure(error)
+                    }
+                }
+                decided.append((groupID, batch.ledger))
+            }
+            let seqs = try await PostgresFeedLedger.write(connection, ledgers: decided, now: now, logger: logger)
+            for (index, groupResults) in results {
+                let groupID = senders[index]!.principal.groupID
+                let drawn = seqs[groupID]
+                let real = groupResults.map { result in
+                    var result = result
+                    if let seq = result.seq, let drawn { result.seq = drawn.real(seq) }
+                    return result
+                }
+                // Under the group's lock, its head is its newest seq drawn here, or the one
+                // read before this transaction wrote (the whole batch commits together).
+                let head = drawn?.drawn.last ?? read.heads[groupID] ?? 0
+                outcomes[index] = .success((senders[index]!.principal, real, head))
+            }
+            await seams.beforeCommit?(pushes.flatMap(\.records))
+            return outcomes.map { $0 ?? .failure(PushNotDecided()) }
         }
-        return (principal, PushResponse(epoch: epoch, head: head, results: results))
+    }
+
+    /// A push the transaction neither answered nor refused (a bug, never expected).
+    struct PushNotDecided: Error, CustomStringConvertible {
+        var description: String { "a push in a batch was left without results" }
     }
 
     /// Records stored, by group (`/metrics`): one grouped count over the feed's index.
@@ -151,15 +226,36 @@ extension PostgresStorage: SyncStorage {
     }
 }
 
-/// The PostgreSQL ledger of one push: everything PushBatch can ask about is read up front
-/// (the batch's possible repeats, the cells of the events it supersedes, the current
-/// version of every record it names and of the rounds and courses those lead to: one
-/// statement, and one more when the batch corrects events), then the batch decides in
-/// memory and `write` stores its decisions in one statement.
+/// A push waiting for a PostgreSQL transaction: its records, and who sends them.
+struct PostgresPendingPush: Sendable {
+    enum Sender: Sendable {
+        /// A device's request: its token is checked (and locked) in the transaction.
+        case claim(DeviceClaim)
+        /// The operator's tools and the simulation: already known.
+        case device(groupID: String, deviceID: String)
+    }
+
+    var records: [SyncRecord]
+    var sender: Sender
+}
+
+/// A record of a group's, by group and (kind, id): a key across the groups of a transaction.
+struct GroupRecordIdentity: Hashable, Sendable {
+    var groupID: String
+    var identity: RecordIdentity
+}
+
+/// The PostgreSQL ledger of one group in a push transaction: everything PushBatch can ask
+/// about is read up front for every group of the transaction in one statement (the
+/// batch's possible repeats, the cells of the events it supersedes, the current version of
+/// every record it names and of the rounds and courses those lead to, and the group's
+/// head), then each group's batch decides in memory and `write` stores every group's
+/// decisions in one statement.
 ///
 /// Seqs: an appended row gets a provisional seq (−1, −2, …) and `write` draws the real
 /// ones from the sequence only for what was appended, in order, so a group's seqs stay
-/// dense when nothing fails, as on SQLite.
+/// dense when nothing fails, as on SQLite (several groups in one transaction interleave in
+/// the sequence: a group's seqs were never dense across groups).
 struct PostgresFeedLedger: FeedLedger {
     private var stored: [StatementKey: FeedEntry] = [:]
     private var cells: [UUID: EventRow] = [:]
@@ -168,54 +264,73 @@ struct PostgresFeedLedger: FeedLedger {
     private var madeCurrent: [RecordIdentity: CurrentRecordRow] = [:]
     private var indexed: [EventRow] = []
 
+    /// Reads what the batches of these groups can ask about: every group's ledger (one even
+    /// for a group with nothing stored) and head, in one statement.
     static func read(
-        _ connection: PostgresConnection, groupID: String, records: [SyncRecord], logger: Logger
-    ) async throws -> PostgresFeedLedger {
-        var ledger = PostgresFeedLedger()
-        let superseded = Array(
-            Set(
-                records.flatMap { record -> [UUID] in
-                    if case .scoreEvent(let e) = record { return e.supersedes }
-                    return []
-                }))
-        if !superseded.isEmpty {
-            let rows = try await connection.query(
-                """
-                SELECT event_id, round_id, participant_id, hole, seq FROM events
-                WHERE group_id = \(groupID) AND event_id = ANY(\(superseded))
-                """, logger: logger)
-            for try await (event, round, participant, hole, seq) in rows.decode((UUID, UUID, UUID, Int, Int64).self) {
-                ledger.cells[event] = EventRow(
-                    groupID: groupID, eventID: event, roundID: round, participantID: participant, hole: hole, seq: seq)
+        _ connection: PostgresConnection, groups: [(groupID: String, records: [SyncRecord])], logger: Logger
+    ) async throws -> (ledgers: [String: PostgresFeedLedger], heads: [String: Int64]) {
+        var wanted: Set<GroupRecordIdentity> = []
+        var named: Set<GroupRecordIdentity> = []
+        var superseded: Set<GroupRecordIdentity> = []
+        for (groupID, records) in groups {
+            for record in records {
+                let key = GroupRecordIdentity(
+                    groupID: groupID, identity: RecordIdentity(kind: record.kind.rawValue, id: record.id))
+                named.insert(key)
+                // A score event has no current version (it is never replaced, only superseded).
+                if record.stamp != nil { wanted.insert(key) }
+                switch record {
+                case .scoreEvent(let e):
+                    wanted.insert(
+                        GroupRecordIdentity(
+                            groupID: groupID, identity: RecordIdentity(kind: RecordKind.round.rawValue, id: e.roundID)))
+                    for target in e.supersedes {
+                        superseded.insert(
+                            GroupRecordIdentity(
+                                groupID: groupID, identity: RecordIdentity(kind: record.kind.rawValue, id: target)))
+                    }
+                case .round(let r):
+                    wanted.insert(
+                        GroupRecordIdentity(
+                            groupID: groupID, identity: RecordIdentity(kind: RecordKind.course.rawValue, id: r.courseID)))
+                default: break
+                }
             }
         }
-        // One query for the rest: the statements stored under the batch's ids (a retry's
-        // repeats), the current version of each record named and of each event's round,
-        // and the current version of those rounds' courses. A round names its course in
-        // its payload, the protocol's JSON (`data.courseID`), which the query reads.
-        let named = Set(records.map { RecordIdentity(kind: $0.kind.rawValue, id: $0.id) })
-        var wanted = named
-        for record in records {
-            switch record {
-            case .scoreEvent(let e): wanted.insert(RecordIdentity(kind: RecordKind.round.rawValue, id: e.roundID))
-            case .round(let r): wanted.insert(RecordIdentity(kind: RecordKind.course.rawValue, id: r.courseID))
-            default: break
-            }
-        }
+        var ledgers = Dictionary(uniqueKeysWithValues: groups.map { ($0.groupID, PostgresFeedLedger()) })
+        var heads: [String: Int64] = [:]
         let rows = try await connection.execute(
-            PostgresStatements.LedgerRead(groupID: groupID, wanted: Array(wanted), named: Array(named)), logger: logger)
+            PostgresStatements.LedgerRead(
+                wanted: Array(wanted), named: Array(named), superseded: Array(superseded), groupIDs: groups.map { $0.groupID }),
+            logger: logger)
         for try await row in rows {
-            if row.stored, let seq = row.seq {
-                ledger.stored[StatementKey(kind: row.kind, id: row.id, version: row.version)] = FeedEntry(
-                    seq: seq, payload: row.payload)
-            } else if let lifecycle = row.lifecycle, let updatedAt = row.updatedAt {
-                ledger.current[RecordIdentity(kind: row.kind, id: row.id)] = (
-                    ChangeStamp(lifecycle: lifecycle, updatedAt: updatedAt, version: row.version),
-                    decoded(row.payload, version: row.version)
+            let groupID = row.groupID
+            switch row.tag {
+            case 0:
+                guard let kind = row.kind, let id = row.id, let version = row.version, let seq = row.seq,
+                    let payload = row.payload
+                else { continue }
+                ledgers[groupID]?.stored[StatementKey(kind: kind, id: id, version: version)] = FeedEntry(
+                    seq: seq, payload: payload)
+            case 1:
+                guard let kind = row.kind, let id = row.id, let version = row.version, let payload = row.payload,
+                    let lifecycle = row.lifecycle, let updatedAt = row.updatedAt
+                else { continue }
+                ledgers[groupID]?.current[RecordIdentity(kind: kind, id: id)] = (
+                    ChangeStamp(lifecycle: lifecycle, updatedAt: updatedAt, version: version),
+                    decoded(payload, version: version)
                 )
+            case 2:
+                guard let event = row.id, let round = row.roundID, let participant = row.participantID, let hole = row.hole,
+                    let seq = row.seq
+                else { continue }
+                ledgers[groupID]?.cells[event] = EventRow(
+                    groupID: groupID, eventID: event, roundID: round, participantID: participant, hole: hole, seq: seq)
+            default:
+                heads[groupID] = row.seq
             }
         }
-        return ledger
+        return (ledgers, heads)
     }
 
     /// Decoded rounds and courses by their exact bytes: the same statement is read for
@@ -273,24 +388,48 @@ struct PostgresFeedLedger: FeedLedger {
 
     /// Provisional seqs and the real ones `write` drew for them.
     struct Seqs {
-        var drawn: [Int64]
+        var drawn: ArraySlice<Int64>
         var count: Int { drawn.count }
-        func real(_ seq: Int64) -> Int64 { seq < 0 ? drawn[Int(-seq) - 1] : seq }
+        func real(_ seq: Int64) -> Int64 { seq < 0 ? drawn[drawn.startIndex + Int(-seq) - 1] : seq }
     }
 
-    /// Stores the batch's decisions in one statement (`PostgresStatements.FeedWrite`).
-    func write(_ connection: PostgresConnection, logger: Logger) async throws -> Seqs {
-        guard !appended.isEmpty else { return Seqs(drawn: []) }
+    /// Stores every group's decisions in one statement (`PostgresStatements.FeedWrite`);
+    /// returns the seqs drawn for each group that appended.
+    static func write(
+        _ connection: PostgresConnection, ledgers: [(groupID: String, ledger: PostgresFeedLedger)], now: Double,
+        logger: Logger
+    ) async throws -> [String: Seqs] {
+        var appended: [ChangeRow] = []
+        var currents: [(row: CurrentRecordRow, slot: Int32)] = []
+        var events: [(row: EventRow, slot: Int32)] = []
+        var heads: [(groupID: String, slot: Int32)] = []
+        var ranges: [(groupID: String, range: Range<Int>)] = []
+        for (groupID, ledger) in ledgers where !ledger.appended.isEmpty {
+            let offset = appended.count
+            // A provisional seq -k is the group's k-th appended row: slot offset + k (1-based).
+            func slot(_ seq: Int64) -> Int32 { Int32(offset) + Int32(-seq) }
+            appended += ledger.appended
+            currents += ledger.madeCurrent.values.map { (row: $0, slot: slot($0.seq)) }
+            events += ledger.indexed.map { (row: $0, slot: slot($0.seq)) }
+            heads.append((groupID, Int32(appended.count)))
+            ranges.append((groupID, offset..<appended.count))
+        }
+        guard !appended.isEmpty else { return [:] }
         let rows = try await connection.execute(
             PostgresStatements.FeedWrite(
-                appended: appended, currents: Array(madeCurrent.values), events: indexed, channel: PostgresStorage.channel),
+                appended: appended, currents: currents, events: events, receivedAt: now, channel: PostgresStorage.channel,
+                heads: heads),
             logger: logger)
-        for try await drawn in rows { return Seqs(drawn: drawn) }
+        for try await drawn in rows {
+            guard drawn.count == appended.count else { break }
+            return Dictionary(uniqueKeysWithValues: ranges.map { ($0.groupID, Seqs(drawn: drawn[$0.range])) })
+        }
         throw NoSeqsDrawn()
     }
 
-    /// The write statement returned no row (its aggregate always returns one).
+    /// The write statement returned no row (its aggregate always returns one), or not a seq
+    /// for each statement appended.
     struct NoSeqsDrawn: Error, CustomStringConvertible {
-        var description: String { "the feed drew no seqs for a batch" }
+        var description: String { "the feed did not draw a seq for each statement of a batch" }
     }
 }

@@ -52,41 +52,18 @@ extension PostgresStorage {
         }
     }
 
-    /// The token's principal; nil for an unknown or revoked token. `lockingCredential`
-    /// holds the credential's row until the transaction ends (`FOR SHARE`): a revocation
-    /// then waits for the push that checked it, or the push, waiting on the revocation,
-    /// reads the row again and finds it revoked. Nothing is accepted after a revocation.
-    static func principal(
-        _ connection: PostgresConnection, token: String, lockingCredential: Bool = false, logger: Logger
-    ) async throws -> Principal? {
+    /// The token's principal; nil for an unknown or revoked token. (A push reads and locks
+    /// its credential in `PostgresStatements.PushLocks` instead.)
+    static func principal(_ connection: PostgresConnection, token: String, logger: Logger) async throws -> Principal? {
         guard token.utf8.count <= Tokens.longest else { return nil }
         let hash = Tokens.hash(token)
         let query: PostgresQuery =
-            try lockingCredential
-            ? "SELECT group_id, role, device_id FROM credentials WHERE token_hash = \(hash) AND revoked_at IS NULL FOR SHARE"
-            : "SELECT group_id, role, device_id FROM credentials WHERE token_hash = \(hash) AND revoked_at IS NULL"
+            try "SELECT group_id, role, device_id FROM credentials WHERE token_hash = \(hash) AND revoked_at IS NULL"
         for try await (groupID, role, deviceID) in try await connection.query(query, logger: logger)
             .decode((String, String, String?).self)
         {
             return Principal(groupID: groupID, storedRole: role, deviceID: deviceID)
         }
-        return nil
-    }
-
-    /// A push's principal, its credential locked `FOR SHARE` (a revocation waits for the
-    /// push, and a push after the revocation sees it), and its group's push lock taken in
-    /// the same statement: one round trip where a push spends most of its time on round
-    /// trips. Only for a token that is found: no lock is taken for a stranger's.
-    static func pushPrincipal(
-        _ connection: PostgresConnection, token: String, lockingGroup: Bool, logger: Logger
-    )
-        async throws -> Principal?
-    {
-        guard lockingGroup else { return try await principal(connection, token: token, lockingCredential: true, logger: logger) }
-        guard token.utf8.count <= Tokens.longest else { return nil }
-        let rows = try await connection.execute(
-            PostgresStatements.PushPrincipal(tokenHash: Tokens.hash(token), lockSpace: lockSpace), logger: logger)
-        for try await row in rows { return Principal(groupID: row.groupID, storedRole: row.role, deviceID: row.deviceID) }
         return nil
     }
 

@@ -9,13 +9,19 @@ import Synchronization
 /// stateless server instances behind a load balancer (SQLite stays the default for one
 /// group's own box). The tables and rules are SQLiteStorage's; what several instances add:
 ///
+/// - **Pushes are committed together** (group commit, `commits`): the pushes that arrive
+///   while this instance's push transaction is in flight wait for the next one, which takes
+///   them all, whatever their groups (`commitPushes`).
 /// - **Pushes to one group are serialised** by a transaction-scoped advisory lock on the
-///   group, taken before a seq is drawn. A transaction holding a lower seq therefore always
-///   commits before one holding a higher seq of the same group, so a puller that has seen
-///   seq n can never later find a record below n appear: the pull cursor never skips one.
-///   (Without it, two concurrent pushes can commit out of seq order.)
-/// - **Pokes reach every instance**: a push sends `NOTIFY hyzer` with the group and head,
-///   delivered at commit; each instance's `PostgresFeedListener` hands it to its PokeHub.
+///   group, taken before a seq is drawn (a transaction takes the locks of all its groups in
+///   one statement, in the locks' key order, so two instances' transactions never deadlock
+///   on them). A transaction holding a lower seq therefore always commits before one
+///   holding a higher seq of the same group, so a puller that has seen seq n can never
+///   later find a record below n appear: the pull cursor never skips one. (Without it, two
+///   concurrent pushes through two instances can commit out of seq order.)
+/// - **Pokes reach every instance**: a push transaction sends `NOTIFY hyzer` with each
+///   group's new head, delivered at commit; each instance's `PostgresFeedListener` hands it
+///   to its PokeHub.
 /// - **Checks that were safe under SQLite's single writer take row locks**: the pushing
 ///   device's credential (`FOR SHARE`, so a revocation waits for, or is seen by, the push),
 ///   a device code or invite being redeemed (`FOR UPDATE`), one active enrollment per
@@ -46,13 +52,20 @@ public final class PostgresStorage: Sendable {
     public var epoch: String { currentEpoch.withLock { $0 } }
 
     /// Seams for the tests of the push path (never set in production): whether pushes are
-    /// serialised per group, and a pause just before a push commits. The cursor test turns
-    /// the serialisation off to show that it is what keeps a record from being skipped.
+    /// serialised per group, whether the pushes of a failed transaction are committed again
+    /// one by one, and a pause just before a push transaction commits (given all its
+    /// records). The tests turn the first two off to show that they are what keeps a record
+    /// from being skipped and a failing push from taking its batch with it.
     struct PushSeams: Sendable {
         var serialisesPushes = true
+        var retriesAlone = true
         var beforeCommit: (@Sendable (_ records: [SyncRecord]) async -> Void)?
     }
     let pushSeams = Mutex(PushSeams())
+    /// Pushes waiting for this instance's push transaction, committed together.
+    let commits = PushCommitQueue<PostgresPendingPush>()
+    /// Pushes whose shared transaction failed and that were committed again one by one.
+    let pushesRetriedAlone = Atomic<Int>(0)
 
     /// Sets the epoch and returns the one it replaces.
     func currentEpochValue(replacingWith epoch: String) -> String {
