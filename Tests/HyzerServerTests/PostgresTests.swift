@@ -238,9 +238,11 @@ import Testing
         await b.close()
     }
 
-    /// The pull cursor never skips a record: a push that drew a lower seq but commits late
-    /// is still pulled, because the group's pushes are serialised (the later push waits for
-    /// the lock, so nothing above the late seq is visible before it).
+    /// The pull cursor never skips a record: a push that drew a lower seq through one
+    /// instance but commits late is still pulled, because the group's pushes are serialised
+    /// (the later push, through another instance, waits for the lock, so nothing above the
+    /// late seq is visible before it). (One instance commits its pushes one transaction
+    /// after another: the later push would wait in its queue.)
     ///
     /// Negative control: with the serialisation off, the same interleaving makes the puller
     /// move past the late record, and it is never pulled.
@@ -254,6 +256,7 @@ import Testing
     private func skippedRecords(serialised: Bool) async throws -> Set<UUID> {
         let h = try await Harness.make(.postgres)
         let storage = try #require(h.storage as? PostgresStorage)
+        let other = try await PostgresStorage.open(storage.location)
         let g = try await h.group()
         let f = try Fixture()
         _ = try await storage.push(groupID: g.groupID, deviceID: g.device, records: f.setupRecords)
@@ -262,6 +265,7 @@ import Testing
         let fast = f.event(1, hole: 1)
         let (inWindow, enteredWindow) = AsyncStream<Void>.makeStream()
         let (release, released) = AsyncStream<Void>.makeStream()
+        other.pushSeams.withLock { $0.serialisesPushes = serialised }
         storage.pushSeams.withLock {
             $0.serialisesPushes = serialised
             $0.beforeCommit = { records in
@@ -272,7 +276,7 @@ import Testing
         }
         let slowPush = Task { try await storage.push(groupID: g.groupID, deviceID: g.device, records: [.scoreEvent(slow)]) }
         for await _ in inWindow { break }  // the slow push has its seq, not yet committed
-        let fastPush = Task { try await storage.push(groupID: g.groupID, deviceID: g.device, records: [.scoreEvent(fast)]) }
+        let fastPush = Task { try await other.push(groupID: g.groupID, deviceID: g.device, records: [.scoreEvent(fast)]) }
         if serialised {
             try await Task.sleep(for: .seconds(1))  // it waits for the lock: nothing to await
         } else {
@@ -287,6 +291,7 @@ import Testing
         _ = try await slowPush.value
         _ = try await fastPush.value
         storage.pushSeams.withLock { $0 = PostgresStorage.PushSeams() }
+        await other.close()
         let after = try await storage.pull(groupID: g.groupID, after: cursor, limit: 100)
         pulled.formUnion(after.records.map(\.record.id))
         return Set([slow.id, fast.id]).subtracting(pulled)

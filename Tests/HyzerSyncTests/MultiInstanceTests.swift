@@ -36,35 +36,66 @@ import Testing
     /// Run by hand with `PushSeams.serialisesPushes` defaulting to false, this test failed
     /// twice in two runs, 19 and 20 of the 20 devices missing records.)
     @Test func twentyDevicesOnThreeInstancesEachPullEveryRecordExactlyOnce() async throws {
-        let servers = try await Self.instances(3)
-        let (group, _) = try await servers[0].storage.createGroup(name: "League")
-        let deviceCount = 20
-        var links: [[ServerLink]] = []
-        for i in 0..<deviceCount {
-            let id = "device-\(i)"
-            let token = try await servers[i % servers.count].storage.enroll(groupID: group.id, deviceID: id, name: "Phone \(i)")
-            links.append(
-                servers.map {
-                    ServerLink(
-                        serverURL: $0.baseURL, groupID: group.id, groupName: group.name, deviceID: id,
-                        deviceName: "Phone \(i)", deviceToken: token, enrolledAt: Date())
-                })
-        }
-        let course = try Course(name: "Pine Hollow", holeCount: 18)
-        let people = (0..<deviceCount).map { Participant(id: UUID(), name: "Player \($0)", kind: .registered) }
-        let round = RoundRecord(
-            id: UUID(), version: UUID(), updatedAt: 100, courseID: course.id, organizerID: people[0].id,
-            participants: people, status: .active, createdAt: 100, startedAt: 100)
-        let setup = try await SyncClient(link: links[0][0]).push([
-            .course(CourseRecord(course, version: UUID(), updatedAt: 100)), .round(round),
-        ])
-        #expect(setup.results.allSatisfy { $0.status == .created })
+        try await everyDevicePullsEveryRecordExactlyOnce(groups: 1, devices: 20, instances: 3)
+    }
 
-        // Each device scores its own player on every hole, then corrects it: 36 events in
-        // 18 pushes, with a pull after each.
-        let pulling = try await withThrowingTaskGroup(of: (Int, [Int64], Int64).self) { tasks in
+    /// The same across groups: each instance commits the pushes waiting for it together,
+    /// several groups in one transaction, and the groups' transactions on the three
+    /// instances take each group's lock in turn.
+    @Test func fourGroupsOfSixDevicesOnThreeInstancesEachPullEveryRecordExactlyOnce() async throws {
+        try await everyDevicePullsEveryRecordExactlyOnce(groups: 4, devices: 6, instances: 3)
+    }
+
+    /// `groups` groups of `devices` devices each, over `instances` instances: each device
+    /// scores its own player on every hole, then corrects it (36 events in 18 pushes, each
+    /// request to the next instance), with a pull after each; then every device must hold
+    /// its group's whole feed, exactly once, in seq order.
+    func everyDevicePullsEveryRecordExactlyOnce(
+        groups groupCount: Int, devices deviceCount: Int, instances: Int
+    )
+        async throws
+    {
+        let servers = try await Self.instances(instances)
+        struct Device {
+            var group: String
+            var player: Participant
+            var round: UUID
+            var links: [ServerLink]
+        }
+        var devices: [Device] = []
+        var groupIDs: [String] = []
+        for g in 0..<groupCount {
+            let (group, _) = try await servers[g % servers.count].storage.createGroup(name: "League \(g)")
+            groupIDs.append(group.id)
+            var links: [[ServerLink]] = []
             for i in 0..<deviceCount {
-                let clients = links[i].map { SyncClient(link: $0) }
+                let id = "device-\(g)-\(i)"
+                let token = try await servers[(g + i) % servers.count].storage.enroll(
+                    groupID: group.id, deviceID: id, name: "Phone \(i)")
+                links.append(
+                    servers.map {
+                        ServerLink(
+                            serverURL: $0.baseURL, groupID: group.id, groupName: group.name, deviceID: id,
+                            deviceName: "Phone \(i)", deviceToken: token, enrolledAt: Date())
+                    })
+            }
+            let course = try Course(name: "Pine Hollow", holeCount: 18)
+            let people = (0..<deviceCount).map { Participant(id: UUID(), name: "Player \($0)", kind: .registered) }
+            let round = RoundRecord(
+                id: UUID(), version: UUID(), updatedAt: 100, courseID: course.id, organizerID: people[0].id,
+                participants: people, status: .active, createdAt: 100, startedAt: 100)
+            let setup = try await SyncClient(link: links[0][0]).push([
+                .course(CourseRecord(course, version: UUID(), updatedAt: 100)), .round(round),
+            ])
+            #expect(setup.results.allSatisfy { $0.status == .created })
+            for i in 0..<deviceCount {
+                devices.append(Device(group: group.id, player: people[i], round: round.id, links: links[i]))
+            }
+        }
+
+        let pulling = try await withThrowingTaskGroup(of: (Int, [Int64], Int64).self) { tasks in
+            for (i, device) in devices.enumerated() {
+                let clients = device.links.map { SyncClient(link: $0) }
                 tasks.addTask {
                     var seqs: [Int64] = []
                     var cursor: Int64 = 0
@@ -75,11 +106,13 @@ import Testing
                     }
                     for hole in 1...18 {
                         let first = ScoreEvent(
-                            roundID: round.id, participantID: people[i].id, hole: hole, strokes: 3, reportedBy: people[i].id,
-                            deviceID: "device-\(i)", createdAt: Date(timeIntervalSince1970: 200))
+                            roundID: device.round, participantID: device.player.id, hole: hole, strokes: 3,
+                            reportedBy: device.player.id, deviceID: device.links[0].deviceID,
+                            createdAt: Date(timeIntervalSince1970: 200))
                         let correction = ScoreEvent(
-                            roundID: round.id, participantID: people[i].id, hole: hole, strokes: 4, supersedes: [first.id],
-                            reportedBy: people[i].id, deviceID: "device-\(i)", createdAt: Date(timeIntervalSince1970: 201))
+                            roundID: device.round, participantID: device.player.id, hole: hole, strokes: 4,
+                            supersedes: [first.id], reportedBy: device.player.id, deviceID: device.links[0].deviceID,
+                            createdAt: Date(timeIntervalSince1970: 201))
                         let pushed = try await clients[(i + hole) % clients.count].push([
                             .scoreEvent(ScoreEventRecord(first)), .scoreEvent(ScoreEventRecord(correction)),
                         ])
@@ -98,23 +131,27 @@ import Testing
         // Everyone has pushed: each device pulls what it has not seen yet.
         var pulledSeqs: [Int: [Int64]] = [:]
         for (i, state) in pulling {
-            let (rest, _) = try await Self.pullToHead(SyncClient(link: links[i][i % servers.count]), after: state.cursor)
+            let (rest, _) = try await Self.pullToHead(
+                SyncClient(link: devices[i].links[i % servers.count]), after: state.cursor)
             pulledSeqs[i] = state.seqs + rest
         }
 
-        var feed: [Int64] = []
-        var after: Int64 = 0
-        while true {
-            let page = try await servers[0].storage.pull(groupID: group.id, after: after, limit: 1000)
-            feed += page.records.map(\.seq)
-            after = page.next
-            if !page.hasMore { break }
+        var feeds: [String: [Int64]] = [:]
+        for groupID in groupIDs {
+            var after: Int64 = 0
+            while true {
+                let page = try await servers[0].storage.pull(groupID: groupID, after: after, limit: 1000)
+                feeds[groupID, default: []] += page.records.map(\.seq)
+                after = page.next
+                if !page.hasMore { break }
+            }
+            #expect(feeds[groupID]?.count == 2 + deviceCount * 36)
         }
-        #expect(feed.count == 2 + deviceCount * 36)
-        for (device, seqs) in pulledSeqs.sorted(by: { $0.key < $1.key }) {
+        for (i, seqs) in pulledSeqs.sorted(by: { $0.key < $1.key }) {
+            let feed = feeds[devices[i].group] ?? []
             #expect(
                 seqs == feed,
-                "device \(device) pulled \(seqs.count) of \(feed.count) (\(Set(seqs).count) distinct), missing \(Set(feed).subtracting(seqs).sorted())"
+                "device \(i) pulled \(seqs.count) of \(feed.count) (\(Set(seqs).count) distinct), missing \(Set(feed).subtracting(seqs).sorted())"
             )
         }
         for server in servers { await server.stop() }
