@@ -39,8 +39,9 @@ public final class RunningServer: Sendable {
         // A peer that never closes its connection must not hold a stop up for long.
         groupConfig.maximumGracefulShutdownDuration = .seconds(5)
         let group = ServiceGroup(configuration: groupConfig)
-        // If the server cannot start (port taken), the stream ends without a port.
-        let task = Task {
+        // If the server cannot start (port taken), the stream ends without a port. On threads
+        // of its own, so the process's other work cannot keep it from answering.
+        let task = Task(executorPreference: ServerExecutor.shared) {
             defer { continuation.finish() }
             try await group.run()
         }

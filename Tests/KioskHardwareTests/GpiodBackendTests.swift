@@ -67,11 +67,25 @@ final class FakeChip: GpioChip {
 
     /// Writes one `struct gpioevent_data` as the kernel would: u64 timestamp, u32 event id, padding.
     func inject(offset: Int, rising: Bool, atNs t: UInt64) {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        withUnsafeBytes(of: t.littleEndian) { bytes.replaceSubrange(0..<8, with: $0) }
-        bytes[8] = rising ? 0x01 : 0x02
-        let written = write(eventPipes[offset]!.write, bytes, 16)
-        precondition(written == 16)
+        inject(offset: offset, edges: [(rising, t)])
+    }
+
+    /// Several edges of one line in one write, so the reader finds them all at once, as it
+    /// finds a burst the kernel queued while it slept. Written one by one, a busy machine may
+    /// deschedule the writer between them, and a reader that saw the first edge alone for
+    /// 5 ms would rightly take it as settled (the press test once failed so under load).
+    func inject(offset: Int, edges: [(rising: Bool, atNs: UInt64)]) {
+        var bytes: [UInt8] = []
+        for edge in edges {
+            var event = [UInt8](repeating: 0, count: 16)
+            withUnsafeBytes(of: edge.atNs.littleEndian) { event.replaceSubrange(0..<8, with: $0) }
+            event[8] = edge.rising ? 0x01 : 0x02
+            bytes += event
+        }
+        // A pipe write of at most PIPE_BUF (4,096) bytes is atomic.
+        precondition(bytes.count <= 4_096)
+        let written = write(eventPipes[offset]!.write, bytes, bytes.count)
+        precondition(written == bytes.count)
     }
 
     /// Closes the writing end: the read end then reports a hang-up, like a vanished chip.
@@ -302,9 +316,7 @@ struct GpiodBackendTests {
 
         // Then a press, bouncing, arriving while the thread waits in poll().
         let now = SystemClock().uptimeNanoseconds
-        chip.inject(offset: 22, rising: false, atNs: now)
-        chip.inject(offset: 22, rising: true, atNs: now + 300_000)
-        chip.inject(offset: 22, rising: false, atNs: now + 600_000)
+        chip.inject(offset: 22, edges: [(false, now), (true, now + 300_000), (false, now + 600_000)])
         let press = await nextEvents(driver, count: 1).events
         #expect(press == [.press(timestampNs: now + 600_000 + 5 * ms)])
         #expect(await run.cancel())
