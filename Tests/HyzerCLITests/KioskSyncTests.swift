@@ -44,12 +44,17 @@ import Testing
         #expect(demo.status == 0, "\(demo.stderr)")
         let roundID = try #require(demo.stdout.split(separator: "\n").last.flatMap { UUID(uuidString: String($0)) })
 
-        let kiosk = try await Binary.start("hyzer-kiosk", ["--data", kioskDir.path, "--headless", "--run-for", "10"])
+        // Until the test stops it: a kiosk given a fixed lifetime (it was `--run-for 10`) could
+        // end before a busy machine had carried the score to it.
+        let kiosk = try await Binary.start("hyzer-kiosk", ["--data", kioskDir.path, "--headless"])
         defer { kiosk.kill() }
+        // Hang detectors, not latency bounds (a loaded machine may take seconds a step).
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(120)
 
         // The phone pulls the round the kiosk pushed, then scores Nate on hole 1.
         var pulled = false
-        for _ in 0..<30 where !pulled {
+        while !pulled && clock.now < deadline {
             try await Task.sleep(nanoseconds: 250_000_000)
             _ = try await Binary.run("hyzer", ["sync", "--data", phoneDir.path])
             pulled = await (try? HyzerDatabase(directory: phoneDir).read(.round(id: roundID))) != nil
@@ -61,14 +66,16 @@ import Testing
 
         // While the kiosk runs, its engine pulls the phone's score into the kiosk's store.
         var arrived = false
-        for _ in 0..<40 where !arrived && kiosk.isRunning {
+        while !arrived && kiosk.isRunning && clock.now < deadline {
             try await Task.sleep(nanoseconds: 200_000_000)
             arrived =
                 await (try? HyzerDatabase(directory: kioskDir).read(.events(round: roundID)))?
                 .contains { $0.deviceID == phoneDevice && $0.strokes == 2 && $0.hole == 1 } == true
         }
         #expect(arrived, "the phone's score did not reach the running kiosk")
-        let ended = try await kiosk.waitForExit()
-        #expect(ended.termination == .exited(0), "the kiosk must outlive the sync traffic")
+        #expect(kiosk.isRunning, "the kiosk must outlive the sync traffic")
+        kiosk.terminate()
+        let ended = try await kiosk.waitForExit(timeout: .seconds(60))
+        #expect(ended.termination == .exited(0), "a stopped kiosk ends cleanly: \(ended.stderr.suffix(500))")
     }
 }
