@@ -36,33 +36,44 @@ import Testing
     @Test func anIdleWaitWakesOncePerSliceNotPerMillisecond() async throws {
         // A blocking wait: on the cooperative pool (two threads on these machines) it would
         // hold up every other suite's tasks for seconds.
-        try await offThePool { try Self.idleWait() }
+        // The expectation is the test's own: one made on the other thread has no test to
+        // belong to, and Swift Testing then reports it against every test running.
+        let (reads, waits) = try await offThePool { try Self.idleWait() }
+        #expect(reads <= 10 + 2 * (waits - 1), "\(reads) input reads in 2.5 s over \(waits) waits")
     }
 
-    static func idleWait() throws {
+    /// Input reads during 2.5 s of waiting, and how many waits it took.
+    static func idleWait() throws -> (reads: Int, waits: Int) {
         let display = try Display(mode: .headless, size: Viewport(width: 320, height: 240), fontsDirectory: try Self.fonts)
         let polls = display.inputPolls
         let end = ContinuousClock.now + .milliseconds(2_500)
         // SDL's event queue is the process's: another suite's display may post to it, which
-        // ends a wait early; wait again for what is left.
+        // ends a wait early; wait again for what is left. Each such end costs the read that
+        // found the event and the read the next wait starts with: allowed for, since how many
+        // come depends on what else the process draws (under load, one in a run of the whole
+        // suite came to 11 reads against a bound of 10 that allowed none).
+        var waits = 0
         while case let left = ContinuousClock.now.duration(to: end), left > .zero {
+            waits += 1
             _ = display.waitEvent(timeoutMs: Int(left / .milliseconds(1)) + 1)
         }
-        #expect(display.inputPolls - polls <= 10, "\(display.inputPolls - polls) input reads in 2.5 s")
+        return (display.inputPolls - polls, waits)
     }
 
     /// A wake-up from another thread (the knob, a score from sync) ends the sleep at once.
     @Test func theWakerEndsTheSleepAtOnce() async throws {
-        try await offThePool { try Self.wakeDuringWait() }
+        let (event, waited) = try await offThePool { try Self.wakeDuringWait() }
+        #expect(event == .wake)
+        // Not the 10 s asked for, nor the end of a 1 s slice.
+        #expect(waited < .milliseconds(900), "\(waited)")
     }
 
-    static func wakeDuringWait() throws {
+    static func wakeDuringWait() throws -> (DisplayEvent?, Duration) {
         let display = try Display(mode: .headless, size: Viewport(width: 320, height: 240), fontsDirectory: try Self.fonts)
         let waker = display.waker
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { waker() }
         let started = ContinuousClock.now
-        #expect(display.waitEvent(timeoutMs: 10_000) == .wake)
-        // Not the 10 s asked for, nor the end of a 1 s slice.
-        #expect(started.duration(to: .now) < .milliseconds(900), "\(started.duration(to: .now))")
+        let event = display.waitEvent(timeoutMs: 10_000)
+        return (event, started.duration(to: .now))
     }
 }
