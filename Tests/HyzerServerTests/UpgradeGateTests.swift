@@ -116,42 +116,7 @@ import Glibc
     /// answer's head ("" when the server closed without a word), on a thread of its own.
     static func exchange(port: Int, _ request: String) async -> String {
         await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: blockingExchange(port: port, request)) }.start()
+            Thread { continuation.resume(returning: rawHTTPExchange(port: port, request)) }.start()
         }
-    }
-
-    private static func blockingExchange(port: Int, _ request: String) -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return "socket failed" }
-        defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { return "connect failed" }
-        let bytes = Array(request.utf8)
-        guard send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL)) == bytes.count else { return "send failed" }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !String(decoding: received, as: UTF8.self).contains("\r\n\r\n") {
-            let count = recv(fd, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
-            received += buffer[0..<count]
-        }
-        // The body of a JSON error, when it is already there, for the messages.
-        if received.count < 4096 {
-            var more = timeval(tv_sec: 0, tv_usec: 200_000)
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &more, socklen_t(MemoryLayout<timeval>.size))
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count > 0 { received += buffer[0..<count] }
-        }
-        return String(decoding: received, as: UTF8.self)
     }
 }

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import HyzerSync
 import HyzerSyncProtocol
+import NIOCore
 import Synchronization
 import Testing
 
@@ -111,7 +112,12 @@ import Glibc
         defer { server.stop() }
         // A client of its own, so no other test's connection is in its pool (shut down
         // whatever the test finds: AsyncHTTPClient traps on a client dropped unclosed).
-        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+        // One connection at a time: the second request waits for the first's connection to
+        // be idle again. Without it a busy machine now and then opened a second connection
+        // before the first went back to the pool (make test-under-load), and no reset came.
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(600), concurrentHTTP1ConnectionsPerHostSoftLimit: 1)
+        let http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         var failure: (any Error)?
         do { try await Self.exercise(server, client: Self.client(server, http: http)) } catch { failure = error }
         try await http.shutdown()
