@@ -380,6 +380,11 @@ def boot_to_board(args, work, disk, kernel, initrd, figures):
             figures["kiosk_pss_by_mapping_kb"] = [
                 f"{m.group(1).decode()} {m.group(2).decode()}"
                 for m in re.finditer(rb"HYZER-PROBE mapping kb=(\d+) name=([^\r\n]*)", guest.output())]
+            figures["kiosk_anonymous_ranges_kb"] = [
+                f"{m.group(1).decode()} {m.group(2).decode()}"
+                for m in re.finditer(rb"HYZER-PROBE anonymous kb=(\d+) range=(\S+)", guest.output())]
+            threads = re.search(rb"HYZER-PROBE threads=(\d+)", guest.output())
+            figures["kiosk_threads"] = int(threads.group(1)) if threads else None
     finally:
         (work / "boot.console").write_bytes(guest.output())
         guest.stop()
