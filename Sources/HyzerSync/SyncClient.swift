@@ -211,24 +211,24 @@ public struct SyncClient: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        var status: Int
-        var bytes: ByteBuffer
-        var retryAfter: String?
-        var sent = 0
-        repeat {
-            sent += 1
+        func answer() async throws -> (status: Int, bytes: ByteBuffer, retryAfter: String?) {
+            let response = try await http.execute(request, timeout: timeout)
+            return (
+                Int(response.status.code), try await response.body.collect(upTo: 64 << 20),
+                response.headers.first(name: "Retry-After")
+            )
+        }
+        let (status, bytes, retryAfter): (Int, ByteBuffer, String?)
+        do {
             do {
-                let response = try await http.execute(request, timeout: timeout)
-                status = Int(response.status.code)
-                retryAfter = response.headers.first(name: "Retry-After")
-                bytes = try await response.body.collect(upTo: 64 << 20)
-                break
-            } catch  where idempotent && sent == 1 && isClosedUnderRequest(error) {
-                continue
-            } catch {
-                throw ServerTrust.failure(error, privateCA: tls != nil) ?? .unreachable("\(error)")
+                (status, bytes, retryAfter) = try await answer()
+            } catch  where idempotent && isClosedUnderRequest(error) {
+                // Once more, on a new connection: the pool has dropped the one that closed.
+                (status, bytes, retryAfter) = try await answer()
             }
-        } while true
+        } catch {
+            throw ServerTrust.failure(error, privateCA: tls != nil) ?? .unreachable("\(error)")
+        }
         if status == 429 {
             let message =
                 (try? SyncCoding.decoder().decode(ErrorResponse.self, from: Data(bytes.readableBytesView)).error.message)

@@ -125,12 +125,11 @@ final class Canvas {
             hit.lastUse = useCounter
             return hit.font
         }
-        let path =
+        let (path, index) =
             switch face {
-            case .bundled(let role): fontsDirectory.appendingPathComponent(Self.fileName(role)).path
-            case .installed(let path, _): path
+            case .bundled(let role): (fontsDirectory.appendingPathComponent(Self.fileName(role)).path, 0)
+            case .installed(let path, let index): (path, index)
             }
-        let index = if case .installed(_, let index) = face { index } else { 0 }
         guard let font = MediaLibraries.faces({ TTF_OpenFontIndex(path, Int32(size), index) }) else { return nil }
         if fonts.count >= Self.maxCachedFonts, let oldest = fonts.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             // Textures already made from it stay valid: they hold pixels, not the face.

@@ -28,19 +28,8 @@ import Glibc
         let requests = Mutex<[String]>([])
 
         init(answer: Data) throws {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var addr = sockaddr_in()
-            addr.sin_family = sa_family_t(AF_INET)
-            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) }
-            }
-            guard bound == 0, listen(fd, 8) == 0 else { throw CocoaError(.fileWriteUnknown) }
-            _ = withUnsafeMutablePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) }
-            }
-            port = Int(UInt16(bigEndian: addr.sin_port))
+            guard let (fd, port) = boundLoopbackSocket(), listen(fd, 8) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            self.port = port
             listener = fd
             let head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(answer.count)\r\n\r\n"
             let response = Data(head.utf8) + answer
