@@ -235,10 +235,11 @@ let package = Package(
             ]
         ),
         // What only the tests share: the repository's root, scratch volumes, test
-        // certificates, a notify socket, a Prometheus text reader, work kept off the pool.
+        // certificates, a notify socket, a Prometheus text reader, work kept off the pool,
+        // a started round in a store.
         .target(
             name: "HyzerTestSupport",
-            dependencies: ["HyzerSystem", "HyzerHarness"],
+            dependencies: ["HyzerSystem", "HyzerHarness", "HyzerStore", "HyzerKit"],
             path: "Tests/HyzerTestSupport"
         ),
         .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit"]),

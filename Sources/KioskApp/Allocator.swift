@@ -1,7 +1,8 @@
 import CMalloc
 import Foundation
 
-/// The kiosk's one allocator setting: at most two glibc malloc arenas.
+/// The kiosk's allocator settings: at most two glibc malloc arenas, and no transparent huge
+/// pages.
 ///
 /// glibc gives a thread that meets a busy arena a new one, up to eight per core. A kiosk
 /// runs about twenty threads (SDL, the knob, GRDB's queues, NIO, Swift's executors), so
@@ -14,6 +15,13 @@ import Foundation
 /// 21.1% of a core). heaptrack over the same soak found no allocation site growing
 /// beyond the text cache filling to its bound. Two, not one: the knob's realtime thread
 /// then rarely waits on the display thread's allocations.
+///
+/// Huge pages: Debian's kernel is built with transparent huge pages "always", so any
+/// anonymous range that spans an aligned 2 MB gets a whole 2 MB page at its first touch. On the
+/// emulated appliance that made a thread's 8 MB stack count 2 MB resident for the few KB it
+/// uses, and a malloc arena's 64 MB reservation count whole huge pages for small heaps.
+/// The kiosk touches its memory sparsely and gains nothing from fewer TLB misses, so it
+/// opts out for itself (PR_SET_THP_DISABLE), whatever the system's setting.
 public enum Allocator {
     public static let maximumArenas: Int32 = 2
 
@@ -22,6 +30,35 @@ public enum Allocator {
     public static func limitArenas() {
         #if canImport(Glibc)
         _ = mallopt(M_ARENA_MAX, maximumArenas)
+        #endif
+    }
+
+    /// Call first thing in the process: pages faulted in before stay huge.
+    public static func disableTransparentHugePages() {
+        #if canImport(Glibc)
+        _ = hyzer_disable_transparent_huge_pages()
+        #endif
+    }
+
+    /// Whether this process is opted out of transparent huge pages (PR_GET_THP_DISABLE), for
+    /// the run report; nil where the kernel cannot say.
+    public static func transparentHugePagesDisabled() -> Bool? {
+        #if canImport(Glibc)
+        let state = hyzer_transparent_huge_pages_disabled()
+        return state < 0 ? nil : state != 0
+        #else
+        return nil
+        #endif
+    }
+
+    /// What malloc holds, over every arena (mallinfo2): bytes handed out and still in use,
+    /// and bytes free inside the arenas' heaps, which are still resident unless trimmed.
+    public static func usage() -> (inUse: Int, free: Int)? {
+        #if canImport(Glibc)
+        let info = mallinfo2()
+        return (Int(info.uordblks + info.hblkhd), Int(info.fordblks))
+        #else
+        return nil
         #endif
     }
 

@@ -5,6 +5,10 @@ import HyzerKit
 /// (whatever its frequency: this model is for names on no list, and rare spellings tell more
 /// about them than James). Counts in flat arrays, a context's followers side by side: the
 /// 97,000 names' 3 million counts take milliseconds to gather, not a dictionary's hundreds.
+///
+/// Only the contexts that occur have a row: of the 33,825 contexts of up to three codes, the
+/// bundled list has about 8,300, so the counts take 1.1 MB where a row for every context took
+/// 4.3 MB, all of it written (zeros included) and resident for as long as the kiosk runs.
 struct LetterModel: Sendable {
     /// The longest context, in characters (the start of a name counts as one).
     static let contextLength = 3
@@ -22,13 +26,17 @@ struct LetterModel: Sendable {
     static let offsets = [0, 1, 1 + 32, 1 + 32 + 32 * 32]
     static let contexts = 1 + 32 + 32 * 32 + 32 * 32 * 32
 
-    /// `counts[context * symbols + code]`: how often `code` followed `context`.
+    /// `rows[context]`: the row of the context's counts, or -1 for a context no name has.
+    let rows: [Int32]
+    /// `counts[row * symbols + code]`: how often `code` followed the row's context.
     let counts: [Float]
+    /// `totals[row]`: how often the row's context was followed by anything.
     let totals: [Float]
 
     init(_ keys: [String]) {
-        var counts = [Float](repeating: 0, count: Self.contexts * Self.symbols)
-        var totals = [Float](repeating: 0, count: Self.contexts)
+        var rows = [Int32](repeating: -1, count: Self.contexts)
+        var counts: [Float] = []
+        var totals: [Float] = []
         var codes: [Int] = []
         for key in keys {
             codes.removeAll(keepingCapacity: true)
@@ -38,13 +46,26 @@ struct LetterModel: Sendable {
             for index in 1..<codes.count {
                 for length in 0...min(Self.contextLength, index) {
                     let context = Self.context(codes[(index - length)..<index])
-                    counts[context * Self.symbols + codes[index]] += 1
-                    totals[context] += 1
+                    if rows[context] < 0 {
+                        rows[context] = Int32(totals.count)
+                        totals.append(0)
+                        counts.append(contentsOf: repeatElement(0, count: Self.symbols))
+                    }
+                    let row = Int(rows[context])
+                    counts[row * Self.symbols + codes[index]] += 1
+                    totals[row] += 1
                 }
             }
         }
-        self.counts = counts
-        self.totals = totals
+        self.rows = rows
+        // Exactly as long as they are: grown by appending, they had up to twice the room.
+        self.counts = counts.withUnsafeBufferPointer { Array($0) }
+        self.totals = totals.withUnsafeBufferPointer { Array($0) }
+    }
+
+    /// The bytes the model's arrays hold.
+    var byteCount: Int {
+        rows.count * MemoryLayout<Int32>.stride + (counts.count + totals.count) * MemoryLayout<Float>.stride
     }
 
     static func appendCodes(of key: String, to codes: inout [Int]) {
@@ -66,14 +87,14 @@ struct LetterModel: Sendable {
         var result: [Character: Double] = [:]
         var share = 1.0
         for length in stride(from: min(Self.contextLength, history.count), through: 0, by: -1) {
-            let context = Self.context(history[(history.count - length)...])
-            let total = Double(totals[context])
-            guard total > 0 else { continue }
+            let row = Int(rows[Self.context(history[(history.count - length)...])])
+            guard row >= 0, totals[row] > 0 else { continue }
+            let total = Double(totals[row])
             // The longest context that was seen leads; the rest break its ties and cover
             // letters it never saw.
             let weight = length == 0 ? share : share * NameWheel.Tuning.longestContextShare
             for code in 1..<Self.symbols {
-                let count = Double(counts[context * Self.symbols + code])
+                let count = Double(counts[row * Self.symbols + code])
                 guard count > 0, let character = code == Self.endCode ? NameLexicon.end : Self.characters[code] else { continue }
                 result[character, default: 0] += weight * count / total
             }

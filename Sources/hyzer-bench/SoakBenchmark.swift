@@ -46,6 +46,9 @@ enum SoakBenchmark {
         var pssStartMb: Double
         var pssEndMb: Double
         var pssGrowthMbPerHour: Double?
+        var privateStartMb: Double
+        var privateEndMb: Double
+        var privateGrowthMbPerHour: Double?
         var fdsMax: Int
         var threadsMax: Int
         /// Events the second and third devices wrote that the kiosk's store lacks at the end.
@@ -246,6 +249,8 @@ enum SoakBenchmark {
             growthMbPerHour: slopePerHour(settled.map { ($0.t, $0.rssMB) }), cpuPct: round3(cpuPct),
             pssStartMb: round3(first.pssMB), pssEndMb: round3(last.pssMB),
             pssGrowthMbPerHour: slopePerHour(settled.map { ($0.t, $0.pssMB) }),
+            privateStartMb: round3(first.privateMB), privateEndMb: round3(last.privateMB),
+            privateGrowthMbPerHour: slopePerHour(settled.map { ($0.t, $0.privateMB) }),
             fdsMax: samples.map(\.fds).max() ?? 0, threadsMax: samples.map(\.threads).max() ?? 0,
             eventsMissing: missing, frames: frames)
     }
@@ -391,13 +396,17 @@ struct Sample {
     var t: Double
     var rssMB: Double
     var pssMB: Double
+    /// Pages only this process maps (Private_Clean + Private_Dirty): unlike PSS, not shared
+    /// out with another kiosk soaking beside it, so two soaks can run at once.
+    var privateMB: Double
     var fds: Int
     var threads: Int
     var cpuSeconds: Double
 
     var line: String {
         String(
-            format: "t=%4.0fs rss=%.1fMB pss=%.1fMB fds=%d threads=%d cpu=%.1fs", t, rssMB, pssMB, fds, threads, cpuSeconds)
+            format: "t=%4.0fs rss=%.1fMB pss=%.1fMB private=%.1fMB fds=%d threads=%d cpu=%.1fs", t, rssMB, pssMB, privateMB,
+            fds, threads, cpuSeconds)
     }
 
     static func read(pid: pid_t, at t: Double) -> Sample? {
@@ -416,10 +425,11 @@ struct Sample {
             .split(separator: " ")
         let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
         guard afterName.count > 12, let user = Double(afterName[11]), let system = Double(afterName[12]),
-            let rss = field(status, "VmRSS"), let threads = field(status, "Threads"), let pss = field(rollup, "Pss")
+            let rss = field(status, "VmRSS"), let threads = field(status, "Threads"), let pss = field(rollup, "Pss"),
+            let clean = field(rollup, "Private_Clean"), let dirty = field(rollup, "Private_Dirty")
         else { return nil }
         return Sample(
-            t: t, rssMB: rss / 1024, pssMB: pss / 1024, fds: fds.count, threads: Int(threads),
+            t: t, rssMB: rss / 1024, pssMB: pss / 1024, privateMB: (clean + dirty) / 1024, fds: fds.count, threads: Int(threads),
             cpuSeconds: (user + system) / ticks)
     }
 }

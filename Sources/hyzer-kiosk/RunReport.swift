@@ -22,6 +22,11 @@ final class RunReport {
         var frames: Int
         /// glibc malloc arenas in use (nil elsewhere): two at most (`Allocator`).
         var mallocArenas: Int?
+        /// Opted out of transparent huge pages (`Allocator`); nil where the kernel cannot say.
+        var transparentHugePagesDisabled: Bool?
+        /// malloc's bytes in use and free inside its heaps, in MB (mallinfo2; nil elsewhere).
+        var mallocInUseMb: Double?
+        var mallocFreeMb: Double?
     }
 
     let kiosk: Kiosk
@@ -53,12 +58,15 @@ final class RunReport {
 
     func exit() {
         let usage = ResourceUsage.current()
+        let heap = Allocator.usage()
         // CPU after the first frame is what the board costs while it sits there.
         write(
             Exit(
                 cpuSeconds: usage.cpuSeconds, cpuAfterFirstFrame: usage.cpuSeconds - cpuAtFirstFrame,
                 maxRssMb: usage.maxRSSMegabytes, rssMb: ResourceUsage.currentRSSMegabytes() ?? usage.maxRSSMegabytes,
-                frames: kiosk.frames, mallocArenas: Allocator.arenaCount()))
+                frames: kiosk.frames, mallocArenas: Allocator.arenaCount(),
+                transparentHugePagesDisabled: Allocator.transparentHugePagesDisabled(),
+                mallocInUseMb: heap.map { Double($0.inUse) / 1_048_576 }, mallocFreeMb: heap.map { Double($0.free) / 1_048_576 }))
     }
 
     /// Unbuffered: a reader may be timing the line.

@@ -7,8 +7,10 @@ import HyzerSystem
 import KioskApp
 import SQLiteFaults
 
-// Before any thread starts: see Allocator for why the kiosk keeps two malloc arenas.
+// Before any thread starts: see Allocator for why the kiosk keeps two malloc arenas and
+// takes no transparent huge pages.
 Allocator.limitArenas()
+Allocator.disableTransparentHugePages()
 let options = KioskOptions.parseOrExit()
 /// A settings mistake exits with EX_CONFIG, which the unit does not restart on
 /// (RestartPreventExitStatus=78): a restart would only say it again, every two seconds.

@@ -10,6 +10,11 @@ import Testing
 /// Negative control: with `Allocator.limitArenas()` taken out of hyzer-kiosk's main.swift,
 /// this fails: the same run ends with 8 arenas (one per thread that allocated, up to glibc's
 /// eight per core).
+///
+/// The same run checks the kiosk opted out of transparent huge pages (`Allocator`), which the
+/// kernel reports per process (PR_GET_THP_DISABLE) whatever the system's setting. Negative
+/// control: with `Allocator.disableTransparentHugePages()` taken out of main.swift, the report
+/// says false and this fails.
 @Suite struct KioskAllocatorTests {
     @Test func theKioskRunsOnTwoMallocArenas() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-kiosk-arenas-\(UUID())")
@@ -22,6 +27,7 @@ import Testing
             var event: String
             var frames: Int
             var malloc_arenas: Int?
+            var transparent_huge_pages_disabled: Bool?
         }
         let exit = try #require(
             run.stdout.split(separator: "\n").compactMap { try? JSONDecoder().decode(Exit.self, from: Data($0.utf8)) }
@@ -29,5 +35,7 @@ import Testing
         #expect(exit.frames > 0, "the board was drawn")
         let arenas = try #require(exit.malloc_arenas, "glibc's malloc_info gave no answer")
         #expect(arenas >= 1 && arenas <= 2, "the kiosk ended with \(arenas) malloc arenas")
+        let hugePagesOff = try #require(exit.transparent_huge_pages_disabled, "the kernel gave no PR_GET_THP_DISABLE")
+        #expect(hugePagesOff, "the kiosk may still get transparent huge pages")
     }
 }

@@ -24,13 +24,7 @@ final class TempStore {
     func activeRound(_ names: [String] = ["Nate", "Mike"]) throws -> Round {
         let course = try Course(name: "Test Nine", holeCount: 9)
         try db.write(.saveCourse(course))
-        let players = try names.map { try Player(displayName: $0) }
-        for p in players { try db.write(.savePlayer(p)) }
-        let round = try db.write(
-            .createRound(
-                courseID: course.id, organizerID: players[0].id,
-                participants: players.map(Participant.registered)))
-        return try db.write(.startRound(round.id))
+        return try db.startedRound(on: course, names: names)
     }
 
     func score(_ round: Round, _ p: Int, hole: Int, _ strokes: Int) throws -> RecordedScore {

@@ -120,13 +120,7 @@ final class TestDevice: @unchecked Sendable {
     /// A started round on the first seeded 18-hole course.
     func startRound(_ names: [String]) throws -> Round {
         let course = try #require(try db.read(.courses).first { $0.holeCount == 18 })
-        let players = try names.map { try Player(displayName: $0) }
-        for p in players { try db.write(.savePlayer(p)) }
-        let round = try db.write(
-            .createRound(
-                courseID: course.id, organizerID: players[0].id,
-                participants: players.map(Participant.registered)))
-        return try db.write(.startRound(round.id))
+        return try db.startedRound(on: course, names: names)
     }
 
     @discardableResult

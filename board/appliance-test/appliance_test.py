@@ -381,8 +381,14 @@ def boot_to_board(args, work, disk, kernel, initrd, figures):
                 f"{m.group(1).decode()} {m.group(2).decode()}"
                 for m in re.finditer(rb"HYZER-PROBE mapping kb=(\d+) name=([^\r\n]*)", guest.output())]
             figures["kiosk_anonymous_ranges_kb"] = [
-                f"{m.group(1).decode()} {m.group(2).decode()}"
-                for m in re.finditer(rb"HYZER-PROBE anonymous kb=(\d+) range=(\S+)", guest.output())]
+                f"{m.group(1).decode()} {m.group(2).decode()} huge {m.group(3).decode()}"
+                for m in re.finditer(rb"HYZER-PROBE anonymous kb=(\d+) range=(\S+) huge_kb=(\d+)", guest.output())]
+            huge = re.search(rb"HYZER-PROBE thp=(\S*) anon_huge_kb=(\d+)", guest.output())
+            if huge:
+                figures["thp"] = huge.group(1).decode()
+                figures["kiosk_anon_huge_kb"] = int(huge.group(2))
+            names = re.search(rb"HYZER-PROBE namelist ([^\r\n]*)", guest.output())
+            figures["kiosk_name_list_log"] = names.group(1).decode(errors="replace") if names else None
             threads = re.search(rb"HYZER-PROBE threads=(\d+)", guest.output())
             figures["kiosk_threads"] = int(threads.group(1)) if threads else None
     finally:
