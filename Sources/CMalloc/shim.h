@@ -1,6 +1,6 @@
-// glibc's allocator controls (mallopt, mallinfo2, malloc_info), which Swift's Glibc module
-// leaves out, and the process's transparent-huge-page switch, whose prctl is variadic in C
-// and so cannot be called from Swift.
+// glibc's allocator controls (mallopt, mallinfo2, malloc_info, malloc_trim), which Swift's
+// Glibc module leaves out, and the process's transparent-huge-page switch, whose prctl is
+// variadic in C and so cannot be called from Swift.
 #include <malloc.h>
 #include <stdio.h>
 #include <sys/prctl.h>

@@ -51,6 +51,15 @@ public enum Allocator {
         #endif
     }
 
+    /// Returns malloc's free pages to the kernel, in every arena (malloc_trim), where glibc
+    /// would keep them for later requests. For after a large structure was let go, not a
+    /// loop: it walks every free chunk (about a millisecond for the kiosk's heap).
+    public static func returnFreeMemory() {
+        #if canImport(Glibc)
+        _ = malloc_trim(0)
+        #endif
+    }
+
     /// What malloc holds, over every arena (mallinfo2): bytes handed out and still in use,
     /// and bytes free inside the arenas' heaps, which are still resident unless trimmed.
     public static func usage() -> (inUse: Int, free: Int)? {

@@ -22,10 +22,20 @@ public final class KioskSession {
     /// Starts joining a group (`JoinService.requestCode`); nil when the kiosk has no
     /// server address, which the join screen then says.
     public var onJoin: (() -> Void)?
-    /// Asks for the name wheel's index (`NameListService`), once, when a screen other than
-    /// the board first opens; nil for a headless script, which loads it up front.
+    /// Asks for the name wheel's index (`NameListService`) when a screen other than the
+    /// board opens and the kiosk holds none; nil for a headless script, which loads it up
+    /// front and keeps it.
+    ///
+    /// A running kiosk lets the index go when it is back on its board (`send`): the wheel
+    /// is for setting up rounds, players and courses, and a kiosk spends its days on the
+    /// board, where the index's 6 to 7 MB of names (a sixth of its memory on the emulated
+    /// appliance) would only sit. Reading it again takes about 140 ms off the display's
+    /// thread (`hyzer-bench name-entry`), several presses before the wheel can open.
     public var onNameListNeeded: (() -> Void)?
     private var askedForNameList = false
+    /// Set when the index was let go; the display loop gives its memory back to the
+    /// kernel once the frame that held it is gone (`takeNameListRelease`).
+    private var nameListReleased = false
     /// Asks the group server for invites, summary links and names typed on phones (set by
     /// `buildKiosk`).
     public var share: ShareService?
@@ -134,6 +144,25 @@ public final class KioskSession {
         if case .joinChanged(.joined) = event { readDeviceName() }
         let effects = state.handle(event, now: now)
         perform(effects, now: now)
+        if onNameListNeeded != nil, state.screen == .board {
+            releaseNameList()
+        }
+    }
+
+    /// Back on the board: the index goes (see `onNameListNeeded`), and the next screen away
+    /// from the board asks for it again. An index that arrives while the board shows goes too.
+    private func releaseNameList() {
+        askedForNameList = false
+        guard state.nameList !== NameLexicon.empty else { return }
+        state.nameList = NameLexicon.empty
+        nameListReleased = true
+    }
+
+    /// True once after the index was let go: the caller hands the freed memory back once
+    /// no frame it keeps holds the index any more.
+    public func takeNameListRelease() -> Bool {
+        defer { nameListReleased = false }
+        return nameListReleased
     }
 
     /// Reads the store again after a commit made elsewhere (sync, `hyzer demo`, or this
@@ -283,8 +312,9 @@ public final class KioskSession {
     /// - The menu's cursor on History: the press would read the first page and rasterize a
     ///   page of new text, two to three frames' work on a slow board (issue 9: each history
     ///   screen opens within one frame). The page is read now and the history warmed.
-    /// - Any screen but the board, the first time: the name wheel's index is asked for
-    ///   (`onNameListNeeded`), built off this thread, several presses before it can be needed.
+    /// - Any screen but the board, when the kiosk holds no index: the name wheel's index is
+    ///   asked for (`onNameListNeeded`), built off this thread, several presses before it can
+    ///   be needed.
     /// - The history list near the end of what is loaded: the next turn would read the next
     ///   page in its frame. It is read now (nothing to warm: rows come into view one a turn).
     ///

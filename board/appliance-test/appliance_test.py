@@ -372,7 +372,7 @@ def boot_to_board(args, work, disk, kernel, initrd, figures):
             f"(RMSE {figures['replugged_vs_before_rmse']} against the screen before), same process: {figures['replug_same_process']}")
 
         if args.memory:
-            pss = guest.wait_for(rb"HYZER-PROBE pss_kb=(\d+)", 180)
+            pss = guest.wait_for(rb"HYZER-PROBE pss_kb=(\d+)", 260)
             figures["kiosk_pss_mb"] = round(int(pss.group(1)) / 1024, 1)
             cpu = guest.wait_for(rb"HYZER-PROBE cpu ticks=(\d+) seconds=(\d+) hz=(\d+)", 120)
             ticks, seconds, hz = (int(cpu.group(i)) for i in (1, 2, 3))
@@ -406,7 +406,7 @@ def main():
     parser.add_argument("--stage", default="appliance-test", help="the name SKIPPED lines give this run (the make target)")
     parser.add_argument("--cuts", type=int, default=int(os.environ.get("CUTS", 20)))
     parser.add_argument("--control-cuts", type=int, default=3, help="negative control: cuts with fsync off")
-    parser.add_argument("--memory", action="store_true", help="also measure PSS and idle CPU (a minute more)")
+    parser.add_argument("--memory", action="store_true", help="also measure PSS and idle CPU on the board (three minutes more)")
     parser.add_argument("--screenshot", type=Path, help="where to keep the boot screen as PNG")
     parser.add_argument("--cache", default=os.environ.get("HYZER_APPLIANCE_CACHE", "/var/cache/hyzer-appliance"))
     parser.add_argument("--work", type=Path, help="keep the run's files here (default: a temporary folder)")

@@ -61,6 +61,11 @@ public final class DisplayLoop {
                 session.send(.tick, now: now)
             }
             drawIfNeeded(now: now)
+            // The name wheel's index, let go back on the board, is freed once the frame kept
+            // here no longer holds it; its pages would otherwise stay resident in malloc's heap.
+            if lastDrawn?.nameList === NameLexicon.empty, session.takeNameListRelease() {
+                Allocator.returnFreeMemory()
+            }
             // While the user decides: the screen a press would open, drawn where nothing shows.
             if let next = session.likelyNext(now: now) { display.warm(next, now: now, wallClock: clock.date) }
             let wake = [

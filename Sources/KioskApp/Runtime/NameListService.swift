@@ -3,8 +3,9 @@ import KioskCore
 import Logging
 import ServiceLifecycle
 
-/// Reads the bundled first names and builds the name wheel's index when the kiosk first
-/// leaves its board, then hands it to the screens through the inbox and returns.
+/// Reads the bundled first names and builds the name wheel's index when the kiosk leaves its
+/// board holding none, and hands it to the screens through the inbox. The session lets the
+/// index go when the board is back (`KioskSession.onNameListNeeded`) and asks again later.
 ///
 /// It is a service, not a step of start-up, because nothing on the first frame needs it:
 /// building the index of the 3,000 names the list then held on the main thread before the
@@ -29,18 +30,19 @@ struct NameListService: Service {
         (asks, askSink) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Asks for the index; the first ask builds it, later ones are nothing.
+    /// Asks for the index; asks that come while one is built are one.
     func requestList() { askSink.yield() }
 
     func run() async throws {
         for await _ in asks.cancelOnGracefulShutdown() {
             // Without the list the wheel still works (players' names, then the alphabet), so a
             // missing or unreadable file is logged, not fatal.
-            guard let lexicon = NameLexicon.read(file, logger: logger) else { return }
+            guard let lexicon = NameLexicon.read(file, logger: logger) else { continue }
             inbox.post(.event(.nameListLoaded(lexicon)))
             // What the index costs the kiosk, in its log: the emulated appliance's probe reads
             // this line. (Trimming malloc here gave back nothing: the arena the build ran in
-            // stayed 9.6 MB, the index itself, with its transients' pages already reused.)
+            // stayed 9.6 MB, the index itself, with its transients' pages already reused. The
+            // index's own pages go back when the session lets it go.)
             if let heap = Allocator.usage() {
                 logger.info(
                     "name list indexed",
@@ -49,7 +51,6 @@ struct NameListService: Service {
                         "malloc_free_mb": "\(heap.free >> 20)",
                     ])
             }
-            return
         }
     }
 }
