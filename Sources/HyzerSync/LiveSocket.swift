@@ -14,7 +14,10 @@ import WSClient
 ///
 /// A `Service`: `run()` connects and reconnects until the task is cancelled or a graceful
 /// shutdown starts; either ends the open connection with a close handshake, so the
-/// server is never left waiting on us.
+/// server is never left waiting on us. An attempt still waiting for the server to answer
+/// its upgrade is left behind instead: the client's wait for that answer cannot be
+/// cancelled, and a server that took the connection and never answers would otherwise
+/// hold the kiosk's shutdown until systemd killed it.
 public final class LiveSocket: Service, Sendable {
     public enum Event: Sendable {
         case connected
@@ -36,6 +39,8 @@ public final class LiveSocket: Service, Sendable {
         var close: AsyncStream<Void>.Continuation?
         /// The attempt under way got as far as the handler.
         var connected = false
+        /// Ends the wait for the attempt under way (`attempt(_:)`).
+        var abandon: AsyncStream<Void>.Continuation?
     }
 
     public init(
@@ -70,14 +75,34 @@ public final class LiveSocket: Service, Sendable {
         }
     }
 
-    /// Ends the open connection and every later attempt.
+    /// Ends the open connection and every later attempt; stops waiting for an attempt that
+    /// has no answer to its upgrade yet.
     private func stop() {
-        let close = connection.withLock { c -> AsyncStream<Void>.Continuation? in
+        let (close, abandon) = connection.withLock { c in
             c.stopped = true
-            defer { c.close = nil }
-            return c.close
+            defer { (c.close, c.abandon) = (nil, nil) }
+            // A connection that is up ends with its close handshake, awaited as before.
+            return (c.close, c.connected ? nil : c.abandon)
         }
         close?.finish()
+        abandon?.finish()
+    }
+
+    /// Runs `connect` as a task of its own and waits for it to end, or for a stop that
+    /// comes while it still waits for the upgrade's answer.
+    private func attempt(_ connect: @escaping @Sendable () async -> Void) async {
+        let (ended, end) = AsyncStream<Void>.makeStream()
+        let stopped = connection.withLock { c -> Bool in
+            if !c.stopped { c.abandon = end }
+            return c.stopped
+        }
+        if stopped { return }
+        Task {
+            await connect()
+            end.finish()
+        }
+        for await _ in ended {}
+        connection.withLock { $0.abandon = nil }
     }
 
     private var isStopped: Bool { connection.withLock { $0.stopped } }
@@ -98,39 +123,42 @@ public final class LiveSocket: Service, Sendable {
         while !Task.isCancelled && !isStopped {
             schedule.connecting(now: seconds(clock.uptime))
             connection.withLock { $0.connected = false }
-            do {
-                try await WebSocketClient.connect(
-                    url: url, configuration: config, tlsConfiguration: trust.tls,
-                    logger: logger
-                ) { inbound, _, _ in
-                    let (done, finished) = AsyncStream<Void>.makeStream()
-                    let stopped = self.connection.withLock { c -> Bool in
-                        c.close = finished
-                        return c.stopped
+            let url = url
+            await attempt { [self, config, trust, decoder, logger] in
+                do {
+                    try await WebSocketClient.connect(
+                        url: url, configuration: config, tlsConfiguration: trust.tls,
+                        logger: logger
+                    ) { inbound, _, _ in
+                        let (done, finished) = AsyncStream<Void>.makeStream()
+                        let stopped = self.connection.withLock { c -> Bool in
+                            c.close = finished
+                            c.connected = !c.stopped
+                            return c.stopped
+                        }
+                        if stopped { return }
+                        self.onEvent(.connected)
+                        // The handler returns when the server closes (the reader ends) or on
+                        // stop (the close continuation finishes), whichever comes first. The
+                        // reader is not awaited: returning starts the close handshake, which
+                        // is what ends its iteration.
+                        let reader = Task {
+                            do {
+                                for try await message in inbound.messages(maxSize: 4096) {
+                                    guard case .text(let text) = message,
+                                        let poke = try? decoder.decode(Poke.self, from: Data(text.utf8))
+                                    else { continue }
+                                    self.onEvent(.poke(poke))
+                                }
+                            } catch {}
+                            finished.finish()
+                        }
+                        for await _ in done {}
+                        reader.cancel()
                     }
-                    if stopped || Task.isCancelled { return }
-                    self.connection.withLock { $0.connected = true }
-                    self.onEvent(.connected)
-                    // The handler returns when the server closes (the reader ends) or on
-                    // stop (the close continuation finishes), whichever comes first. The
-                    // reader is not awaited: returning starts the close handshake, which
-                    // is what ends its iteration.
-                    let reader = Task {
-                        do {
-                            for try await message in inbound.messages(maxSize: 4096) {
-                                guard case .text(let text) = message,
-                                    let poke = try? decoder.decode(Poke.self, from: Data(text.utf8))
-                                else { continue }
-                                self.onEvent(.poke(poke))
-                            }
-                        } catch {}
-                        finished.finish()
-                    }
-                    for await _ in done {}
-                    reader.cancel()
+                } catch {
+                    logger.debug("poke socket: \(error)")
                 }
-            } catch {
-                logger.debug("poke socket: \(error)")
             }
             if connection.withLock({ $0.connected }) { onEvent(.disconnected) }
             if Task.isCancelled || isStopped { break }
