@@ -396,8 +396,10 @@ struct Sample {
     var t: Double
     var rssMB: Double
     var pssMB: Double
-    /// Pages only this process maps (Private_Clean + Private_Dirty): unlike PSS, not shared
-    /// out with another kiosk soaking beside it, so two soaks can run at once.
+    /// Pages only this process maps (Private_Clean + Private_Dirty). With a second kiosk of
+    /// the same binary soaking beside it, the pages they share are left out rather than split
+    /// as PSS splits them: steady while both run, though they turn private when the other
+    /// exits (RSS is the figure no neighbour moves).
     var privateMB: Double
     var fds: Int
     var threads: Int
