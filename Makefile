@@ -4,7 +4,7 @@
 SWIFT ?= swift
 # Debian packages the project and its tests need (build headers, tools the tests call).
 #   server tests: PostgreSQL (the tests start a throwaway server of their own with initdb/pg_ctl)
-#   build: SQLite, libgpiod v1, SDL2 + SDL2_ttf, libdrm (the console scanout), zlib (PNG snapshots)
+#   build: SQLite, libgpiod (1 on Debian 12, 2 on Debian 13), SDL2 + SDL2_ttf, libdrm (the console scanout), zlib (PNG snapshots)
 #   tests: Xvfb, xauth and xdotool drive the kiosk in a real window; sqlite3 for the audits
 #   names in any script (issue 14): fontconfig finds fallback faces among these Noto fonts
 #   (Greek, Cyrillic, Arabic, Hebrew, Indic, Thai... in noto-core; Chinese, Japanese, Korean

@@ -66,7 +66,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // libgpiod v1 (Debian 12 / Raspberry Pi OS bookworm), as a bare modulemap + header.
+        // libgpiod 1 (Debian 12, Pi OS bookworm) or 2 (Debian 13, Pi OS trixie), whichever is
+        // installed: a bare modulemap and a header whose hyzer_gpio_* functions hide which.
         .systemLibrary(
             name: "CGpiod",
             pkgConfig: "libgpiod",

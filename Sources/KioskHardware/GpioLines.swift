@@ -179,9 +179,31 @@ public protocol GpioChip: AnyObject {
     func lineName(at offset: Int) -> String?
     /// Who holds the line, if anyone.
     func lineConsumer(at offset: Int) -> String?
-    /// Requests rising and falling edge events; returns the event fd and the current level.
-    func requestEdgeEvents(offset: Int, consumer: String, pullUp: Bool) throws(GpioErrno) -> (fd: Int32, level: Int)
+    /// Requests rising and falling edge events; the line stays requested while the result lives.
+    func requestEdgeEvents(offset: Int, consumer: String, pullUp: Bool) throws(GpioErrno) -> any EdgeEventLine
     func requestOutput(offset: Int, consumer: String, initialLevel: Int) throws(GpioErrno) -> any OutputLine
+}
+
+/// One edge of an input line, as the kernel stamped it.
+public struct LineEdge: Sendable, Equatable {
+    public var level: Int
+    /// CLOCK_MONOTONIC nanoseconds.
+    public var timestampNs: UInt64
+    public init(level: Int, timestampNs: UInt64) {
+        self.level = level
+        self.timestampNs = timestampNs
+    }
+}
+
+/// An input line requested for both edges. Only the event pump's thread reads it.
+public protocol EdgeEventLine: AnyObject, Sendable {
+    /// To poll() for edges. It belongs to the line: never closed by anyone else.
+    var fd: Int32 { get }
+    /// The line's level when it was requested.
+    var initialLevel: Int { get }
+    /// Appends the edges queued now (at most `limit`) to `edges` and returns how many it read:
+    /// 0 when none are queued (the fd is non-blocking). Throws the errno when the line is gone.
+    func readEdges(into edges: inout [LineEdge], limit: Int) throws(GpioErrno) -> Int
 }
 
 /// Lists and opens chips.
@@ -194,8 +216,7 @@ public protocol GpioChipProvider {
 /// An input line requested for edge events.
 struct RequestedInput {
     var line: KnobLine
-    var fd: Int32
-    var level: Int
+    var events: any EdgeEventLine
     /// "encoder A (GPIO17 at gpiochip0:17)", for errors after start-up.
     var label: String
     var chip: String
@@ -342,7 +363,7 @@ struct GpioLineResolver {
                         offset: entry.offset, consumer: config.consumer, pullUp: config.pullUp)
                     inputs.append(
                         RequestedInput(
-                            line: line, fd: requested.fd, level: requested.level,
+                            line: line, events: requested,
                             label: "\(entry.role.rawValue) (\(entry.label))", chip: Self.describe(entry.chip)
                         ))
                 } else {
@@ -380,7 +401,7 @@ struct GpioLineResolver {
             return GpioError(
                 kind: .requestFailed, lines: [what], chip: chipText,
                 problem: "the kernel rejected the request with pull-up bias (\(error))",
-                fix: "bias flags need Linux 5.5 or later; on an older kernel set the pulls in config.txt "
+                fix: "bias flags need Linux 5.5 or later (with libgpiod 2, 5.10); on an older kernel set the pulls in config.txt "
                     + "(gpio=17,27,22=ip,pu) and turn pullUp off in the kiosk configuration"
             )
         default:

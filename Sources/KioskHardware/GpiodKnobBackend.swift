@@ -1,4 +1,3 @@
-import CGpiod
 import Foundation
 import HyzerKit
 import Logging
@@ -6,14 +5,14 @@ import Logging
 /// Waits on the input lines' event fds with one poll() on one thread, and hands the kernel's
 /// events on in timestamp order.
 ///
-/// libgpiod v1 gives each line its own fd and its own kernel queue, so A and B events that were
-/// both pending are read separately; they are merged by their kernel timestamps before decoding,
-/// because the quadrature order is the whole signal. The fds are made non-blocking so each
-/// wake-up drains everything queued (the v1 kernel queue holds only 16 events per line).
+/// Each line is its own request, with its own fd and its own kernel queue, so A and B events
+/// that were both pending are read separately; they are merged by their kernel timestamps before
+/// decoding, because the quadrature order is the whole signal. The fds are made non-blocking so
+/// each wake-up drains everything queued (the kernel queues only 16 events per line).
 final class GpioEventPump: Sendable {
     struct Source: Sendable {
         var line: KnobLine
-        var fd: Int32
+        var events: any EdgeEventLine
         /// For error messages: "encoder A (GPIO17 at gpiochip0:17)" and the chip it is on.
         var label: String
         var chip: String?
@@ -35,7 +34,7 @@ final class GpioEventPump: Sendable {
         wakeRead = fds[0]
         wakeWrite = fds[1]
         self.sources = sources
-        for fd in sources.map(\.fd) + [wakeRead, wakeWrite] {
+        for fd in sources.map(\.events.fd) + [wakeRead, wakeWrite] {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         }
     }
@@ -52,10 +51,12 @@ final class GpioEventPump: Sendable {
     }
 
     func run(_ handler: any KnobInputHandler, clock: any HyzerClock) throws(GpioError) {
-        var pollFds = sources.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        var pollFds = sources.map { pollfd(fd: $0.events.fd, events: Int16(POLLIN), revents: 0) }
         pollFds.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
         let wakeIndex = sources.count
-        var buffer = [gpiod_line_event](repeating: gpiod_line_event(), count: 16)
+        let readLimit = 16
+        var edges: [LineEdge] = []
+        edges.reserveCapacity(readLimit)
         var batch: [(edge: EdgeEvent, order: Int)] = []
 
         while true {
@@ -86,12 +87,13 @@ final class GpioEventPump: Sendable {
                 if revents & Int32(POLLIN) != 0 {
                     do throws(GpioErrno) {
                         while true {
-                            let count = try readLineEvents(fd: source.fd, into: &buffer)
-                            for event in buffer[..<count] {
-                                let (level, t) = event.edge
-                                batch.append((EdgeEvent(line: source.line, level: level, timestampNs: t), batch.count))
+                            edges.removeAll(keepingCapacity: true)
+                            let count = try source.events.readEdges(into: &edges, limit: readLimit)
+                            for edge in edges {
+                                let event = EdgeEvent(line: source.line, level: edge.level, timestampNs: edge.timestampNs)
+                                batch.append((event, batch.count))
                             }
-                            if count < buffer.count { break }
+                            if count < readLimit { break }
                         }
                     } catch {
                         throw readError(source, error)
@@ -117,17 +119,14 @@ final class GpioEventPump: Sendable {
     }
 }
 
-/// The knob on the Raspberry Pi, through libgpiod v1.
+/// The knob on the Raspberry Pi, through libgpiod (1 or 2, whichever it was built against).
 ///
 /// Lines are found by name on whichever chip has them (the Pi 5's header chip moved from
 /// gpiochip4 to gpiochip0 between kernel versions, so no chip number is ever assumed), A, B and
 /// the switch are requested for both edges with pull-up bias, the buzzer line as an output.
 /// Every failure throws a `GpioError` naming the line, the chip and the fix; the kiosk then
 /// shows it in diagnostics and carries on with the keyboard (`KnobBackends.hardwareOrKeyboard`).
-public final class GpiodKnobBackend: KnobBackend, @unchecked Sendable {
-    // @unchecked: `chips` holds libgpiod's `struct gpiod_chip *` handles, C pointers that are not
-    // Sendable and not thread-safe. They are only kept alive here (closing one would release its
-    // lines) and never used after init; everything else is immutable and Sendable.
+public final class GpiodKnobBackend: KnobBackend, Sendable {
     public let description: String
     public let initialLevels: KnobLevels
     public let buzzerLine: any OutputLine
@@ -136,8 +135,6 @@ public final class GpiodKnobBackend: KnobBackend, @unchecked Sendable {
     public let clock: any HyzerClock = SystemClock()
     public var usesVirtualTime: Bool { false }
 
-    /// Open chips holding our requested lines; closing one releases its lines.
-    private let chips: [any GpioChip]
     private let pump: GpioEventPump
 
     public convenience init(config: GpiodKnobConfig = GpiodKnobConfig()) throws(GpioError) {
@@ -153,22 +150,19 @@ public final class GpiodKnobBackend: KnobBackend, @unchecked Sendable {
         var levels = KnobLevels.idle
         for input in requested.inputs {
             switch input.line {
-            case .a: levels.a = input.level
-            case .b: levels.b = input.level
-            case .sw: levels.sw = input.level
+            case .a: levels.a = input.events.initialLevel
+            case .b: levels.b = input.events.initialLevel
+            case .sw: levels.sw = input.events.initialLevel
             }
         }
         initialLevels = levels
         buzzerLine = requested.buzzer ?? NullOutputLine()
-        var kept: [any GpioChip] = []
-        for entry in located where !kept.contains(where: { $0 === entry.chip }) { kept.append(entry.chip) }
-        chips = kept
         pump = try GpioEventPump(
             sources: requested.inputs.map {
-                GpioEventPump.Source(line: $0.line, fd: $0.fd, label: $0.label, chip: $0.chip)
+                GpioEventPump.Source(line: $0.line, events: $0.events, label: $0.label, chip: $0.chip)
             })
         description = "gpiod: " + located.map { "\($0.role.rawValue) \($0.label)" }.joined(separator: ", ")
-        Logger(label: "hyzer.knob").info("\(description)")
+        Logger(label: "hyzer.knob").info("\(description), through \(libgpiodDescription)")
     }
 
     public func run(_ handler: any KnobInputHandler) throws {

@@ -2,13 +2,22 @@ import CGpiod
 import Foundation
 import Logging
 
-// The only file that calls libgpiod (v1, 1.6.x). Kept to one call per operation so that every
-// decision (which chip, which line, what an errno means) lives in GpioLineResolver and
-// GpioEventPump, where tests reach it without a GPIO chip.
+// The only file that calls libgpiod, and only through the CGpiod shim's hyzer_gpio_* functions,
+// which hide whether libgpiod 1 (Debian 12, Pi OS bookworm) or 2 (Debian 13, Pi OS trixie) was
+// built against. One call per operation, so that every decision (which chip, which line, what
+// an errno means) lives in GpioLineResolver and GpioEventPump, where tests reach it without a
+// GPIO chip.
+
+/// Which libgpiod the kiosk runs on: "libgpiod 1.6.3 (API 1)", for the log and diagnostics.
+public let libgpiodDescription: String = {
+    var buffer = [CChar](repeating: 0, count: 64)
+    hyzer_gpio_library(&buffer, buffer.count)
+    return "\(string(buffer)) (API \(HYZER_GPIOD_API))"
+}()
 
 /// Lists /dev/gpiochip* and opens chips with libgpiod. Scanning the directory ourselves instead
-/// of gpiod_chip_iter lets a chip we may not open (permissions) be reported by name instead of
-/// failing the whole scan.
+/// of the library's chip iterator lets a chip we may not open (permissions) be reported by name
+/// instead of failing the whole scan.
 public struct LibgpiodChipProvider: GpioChipProvider {
     public let deviceDirectory: String
 
@@ -32,109 +41,133 @@ public struct LibgpiodChipProvider: GpioChipProvider {
 
     public func openChip(path: String) throws(GpioErrno) -> any GpioChip {
         errno = 0
-        guard let handle = gpiod_chip_open(path) else { throw GpioErrno(errno == 0 ? ENODEV : errno) }
-        return LibgpiodChip(handle: handle, path: path)
+        guard let handle = hyzer_gpio_chip_open(path) else { throw GpioErrno(errno == 0 ? ENODEV : errno) }
+        var name = [CChar](repeating: 0, count: 64)
+        var label = [CChar](repeating: 0, count: 64)
+        var lines: UInt32 = 0
+        guard hyzer_gpio_chip_describe(handle, &name, name.count, &label, label.count, &lines) == 0 else {
+            let error = GpioErrno(errno)
+            hyzer_gpio_chip_close(handle)
+            throw error
+        }
+        return LibgpiodChip(handle: handle, path: path, name: string(name), label: string(label), lineCount: Int(lines))
     }
 }
 
-/// An open chip. Closing it (on deinit) releases every line requested through it.
-final class LibgpiodChip: GpioChip {
+private func string(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// An open chip. Every line requested through it holds it open: libgpiod 1 releases a chip's
+/// lines when it closes, so the chip must outlive them.
+final class LibgpiodChip: GpioChip, @unchecked Sendable {
+    // @unchecked: `handle` is libgpiod's `struct gpiod_chip *`. After the lines are requested
+    // (on one thread, at start-up) nothing calls through it; it is only kept open.
     private let handle: OpaquePointer
     let path: String
+    let name: String
+    let label: String
+    let lineCount: Int
 
-    init(handle: OpaquePointer, path: String) {
+    init(handle: OpaquePointer, path: String, name: String, label: String, lineCount: Int) {
         self.handle = handle
         self.path = path
+        self.name = name
+        self.label = label
+        self.lineCount = lineCount
     }
 
-    deinit { gpiod_chip_close(handle) }
+    deinit { hyzer_gpio_chip_close(handle) }
 
-    var name: String { String(cString: gpiod_chip_name(handle)) }
-    var label: String { String(cString: gpiod_chip_label(handle)) }
-    var lineCount: Int { Int(gpiod_chip_num_lines(handle)) }
+    private func text(_ offset: Int, consumer: Bool) -> String? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        guard hyzer_gpio_line_text(handle, UInt32(offset), consumer ? 1 : 0, &buffer, buffer.count) == 1 else { return nil }
+        return string(buffer)
+    }
 
-    private func line(_ offset: Int) throws(GpioErrno) -> OpaquePointer {
+    func lineName(at offset: Int) -> String? { text(offset, consumer: false) }
+
+    func lineConsumer(at offset: Int) -> String? { text(offset, consumer: true) }
+
+    func requestEdgeEvents(offset: Int, consumer: String, pullUp: Bool) throws(GpioErrno) -> any EdgeEventLine {
+        var level: Int32 = 0
         errno = 0
-        guard let line = gpiod_chip_get_line(handle, UInt32(offset)) else { throw GpioErrno(errno == 0 ? EINVAL : errno) }
-        return line
-    }
-
-    func lineName(at offset: Int) -> String? {
-        guard let line = try? line(offset), let name = gpiod_line_name(line) else { return nil }
-        return String(cString: name)
-    }
-
-    func lineConsumer(at offset: Int) -> String? {
-        guard let line = try? line(offset) else { return nil }
-        _ = gpiod_line_update(line)
-        return gpiod_line_consumer(line).map { String(cString: $0) }
-    }
-
-    func requestEdgeEvents(offset: Int, consumer: String, pullUp: Bool) throws(GpioErrno) -> (fd: Int32, level: Int) {
-        let line = try line(offset)
-        let flags = pullUp ? Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP) : 0
-        guard gpiod_line_request_both_edges_events_flags(line, consumer, flags) == 0 else { throw GpioErrno(errno) }
-        let fd = gpiod_line_event_get_fd(line)
-        let level = gpiod_line_get_value(line)
-        guard fd >= 0, level >= 0 else {
-            let error = GpioErrno(errno)
-            gpiod_line_release(line)
-            throw error
+        guard let line = hyzer_gpio_request_input(handle, UInt32(offset), consumer, pullUp ? 1 : 0, &level) else {
+            throw GpioErrno(errno == 0 ? EINVAL : errno)
         }
-        return (fd, Int(level))
+        return LibgpiodInputLine(line: line, chip: self, initialLevel: Int(level))
     }
 
     func requestOutput(offset: Int, consumer: String, initialLevel: Int) throws(GpioErrno) -> any OutputLine {
-        let line = try line(offset)
-        guard gpiod_line_request_output(line, consumer, Int32(initialLevel)) == 0 else { throw GpioErrno(errno) }
-        return GpiodOutputLine(line: line, chip: self)
+        errno = 0
+        guard let line = hyzer_gpio_request_output(handle, UInt32(offset), consumer, Int32(initialLevel)) else {
+            throw GpioErrno(errno == 0 ? EINVAL : errno)
+        }
+        return GpiodOutputLine(line: line, chip: self, offset: offset)
+    }
+}
+
+/// A requested input: A, B or the switch.
+final class LibgpiodInputLine: EdgeEventLine, @unchecked Sendable {
+    // @unchecked: `line` is the shim's handle on a libgpiod request, not thread-safe. Only the
+    // event pump's thread reads it; it is released on deinit, before the chip it holds closes.
+    private let line: UnsafeMutablePointer<hyzer_gpio_line>
+    private let chip: LibgpiodChip
+    let initialLevel: Int
+    let fd: Int32
+    private var batch = [hyzer_gpio_edge](repeating: hyzer_gpio_edge(), count: Int(HYZER_GPIO_EDGE_BATCH))
+
+    init(line: UnsafeMutablePointer<hyzer_gpio_line>, chip: LibgpiodChip, initialLevel: Int) {
+        self.line = line
+        self.chip = chip
+        self.initialLevel = initialLevel
+        fd = hyzer_gpio_line_fd(line)
+    }
+
+    deinit { hyzer_gpio_line_release(line) }
+
+    func readEdges(into edges: inout [LineEdge], limit: Int) throws(GpioErrno) -> Int {
+        let count = batch.withUnsafeMutableBufferPointer { batch in
+            hyzer_gpio_read_edges(line, batch.baseAddress, UInt32(min(limit, batch.count)))
+        }
+        if count < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
+            throw GpioErrno(errno)
+        }
+        for edge in batch[..<Int(count)] {
+            edges.append(LineEdge(level: edge.rising != 0 ? 1 : 0, timestampNs: edge.timestamp_ns))
+        }
+        return Int(count)
     }
 }
 
 /// The buzzer's GPIO line.
 final class GpiodOutputLine: OutputLine, @unchecked Sendable {
-    // @unchecked: `line` is libgpiod's `struct gpiod_line *` and `chip` wraps a `struct gpiod_chip *`:
-    // C pointers, not Sendable, and libgpiod handles are not thread-safe. The Buzzer only drives its
-    // line under its own lock, so calls (and `failures`) never overlap. `chip` keeps the line's chip open.
-    private let line: OpaquePointer
+    // @unchecked: `line` is the shim's handle on a libgpiod request, not thread-safe. The Buzzer
+    // only drives its line under its own lock, so calls (and `failures`) never overlap. `chip`
+    // keeps the line's chip open.
+    private let line: UnsafeMutablePointer<hyzer_gpio_line>
     private let chip: LibgpiodChip
+    private let offset: Int
     private let logger = Logger(label: "hyzer.knob.buzzer")
     private var failures = 0
 
-    init(line: OpaquePointer, chip: LibgpiodChip) {
+    init(line: UnsafeMutablePointer<hyzer_gpio_line>, chip: LibgpiodChip, offset: Int) {
         self.line = line
         self.chip = chip
+        self.offset = offset
     }
 
+    deinit { hyzer_gpio_line_release(line) }
+
     func drive(_ on: Bool) {
-        guard gpiod_line_set_value(line, on ? 1 : 0) != 0 else { return }
+        guard hyzer_gpio_line_set(line, on ? 1 : 0) != 0 else { return }
         failures += 1
         // Once, then every thousandth: a dead buzzer must not flood the log at every detent.
         if failures == 1 || failures % 1000 == 0 {
             logger.error(
-                "buzzer line \(chip.name):\(gpiod_line_offset(line)) could not be set: \(GpioErrno(errno)) (\(failures) failures)"
+                "buzzer line \(chip.name):\(offset) could not be set: \(GpioErrno(errno)) (\(failures) failures)"
             )
         }
-    }
-}
-
-/// Reads pending kernel events from a line's event fd (or anything speaking the same
-/// `struct gpioevent_data` format). Returns the number read, 0 when none are pending (the fd is
-/// non-blocking), or throws the errno.
-func readLineEvents(fd: Int32, into buffer: inout [gpiod_line_event]) throws(GpioErrno) -> Int {
-    let count = buffer.withUnsafeMutableBufferPointer { events in
-        gpiod_line_event_read_fd_multiple(fd, events.baseAddress, UInt32(events.count))
-    }
-    if count >= 0 { return Int(count) }
-    if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
-    throw GpioErrno(errno)
-}
-
-extension gpiod_line_event {
-    var edge: (level: Int, timestampNs: UInt64) {
-        (
-            event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE) ? 1 : 0,
-            UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
-        )
     }
 }

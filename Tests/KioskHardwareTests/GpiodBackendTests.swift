@@ -5,7 +5,8 @@ import Testing
 
 @testable import KioskHardware
 
-/// A GPIO chip in memory. Requested inputs are pipes that tests write kernel-format events to.
+/// A GPIO chip in memory. Requested inputs are pipes that tests write events to, in libgpiod 1's
+/// kernel record format (`struct gpioevent_data`), whichever libgpiod the kiosk is built against.
 final class FakeChip: GpioChip {
     let path: String
     let name: String
@@ -37,14 +38,14 @@ final class FakeChip: GpioChip {
     func lineName(at offset: Int) -> String? { names[offset] }
     func lineConsumer(at offset: Int) -> String? { consumers[offset] }
 
-    func requestEdgeEvents(offset: Int, consumer: String, pullUp: Bool) throws(GpioErrno) -> (fd: Int32, level: Int) {
+    func requestEdgeEvents(offset: Int, consumer: String, pullUp: Bool) throws(GpioErrno) -> any EdgeEventLine {
         if let code = requestErrors[offset] { throw GpioErrno(code) }
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw GpioErrno(errno) }
         eventPipes[offset] = (fds[0], fds[1])
         requestedPullUp[offset] = pullUp
         consumers[offset] = consumer
-        return (fds[0], initialLevels[offset] ?? 1)
+        return PipeEdgeLine(fd: fds[0], initialLevel: initialLevels[offset] ?? 1)
     }
 
     func requestOutput(offset: Int, consumer: String, initialLevel: Int) throws(GpioErrno) -> any OutputLine {
@@ -92,6 +93,35 @@ final class FakeChip: GpioChip {
     func hangUp(offset: Int) {
         close(eventPipes[offset]!.write)
         eventPipes[offset]!.write = -1
+    }
+}
+
+/// A FakeChip's input: reads the 16-byte records `FakeChip.inject` writes (u64 nanoseconds,
+/// u32 1 rising or 2 falling, padding). The pipe belongs to the chip.
+final class PipeEdgeLine: EdgeEventLine {
+    let fd: Int32
+    let initialLevel: Int
+
+    init(fd: Int32, initialLevel: Int) {
+        self.fd = fd
+        self.initialLevel = initialLevel
+    }
+
+    func readEdges(into edges: inout [LineEdge], limit: Int) throws(GpioErrno) -> Int {
+        var bytes = [UInt8](repeating: 0, count: 16 * limit)
+        let count = read(fd, &bytes, bytes.count)
+        if count < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK { return 0 }
+            throw GpioErrno(errno)
+        }
+        // End of file: the writer hung up, as a chip that went away does. libgpiod says EIO.
+        guard count > 0 else { throw GpioErrno(EIO) }
+        precondition(count % 16 == 0, "FakeChip writes whole records")
+        for start in stride(from: 0, to: count, by: 16) {
+            let ns = bytes[start..<start + 8].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            edges.append(LineEdge(level: bytes[start + 8] == 0x01 ? 1 : 0, timestampNs: ns))
+        }
+        return count / 16
     }
 }
 
@@ -375,13 +405,12 @@ struct GpiodBackendTests {
         #expect(await nextEvents(driver).streamEnded)
     }
 
-    @Test func kernelEventsConvertToLevelsAndNanoseconds() {
-        var event = gpiod_line_event()
-        event.ts = timespec(tv_sec: 12, tv_nsec: 345)
-        event.event_type = Int32(GPIOD_LINE_EVENT_FALLING_EDGE)
-        #expect(event.edge.level == 0)
-        #expect(event.edge.timestampNs == 12_000_000_345)
-        event.event_type = Int32(GPIOD_LINE_EVENT_RISING_EDGE)
-        #expect(event.edge.level == 1)
+    /// The shim picks its API from the header at build time; the library loaded at run time must
+    /// be the same major version, or every request would go through the wrong calls.
+    @Test func theLibgpiodLoadedIsTheOneTheShimWasBuiltFor() {
+        let api = Int(HYZER_GPIOD_API)
+        #expect(api == 1 || api == 2)
+        #expect(libgpiodDescription.hasPrefix("libgpiod \(api)."), "\(libgpiodDescription)")
+        #expect(libgpiodDescription.hasSuffix("(API \(api))"))
     }
 }
