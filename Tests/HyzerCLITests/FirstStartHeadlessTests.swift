@@ -15,21 +15,21 @@ import Testing
         let dir = root.appendingPathComponent("data")
         let script = root.appendingPathComponent("first.txt")
         try """
-            expect-screen board
-            snapshot first-start-board
-            press                 # start a round
-            expect-screen setup-course
-            turn 2                # Riverside Nine, one of the shipped courses
-            press
-            expect-screen name-entry
-            type Ana              # nobody yet: the first player is named at once
-            key enter
-            expect-screen setup-players
-            press                 # Start round · 1 player
-            expect-screen confirm-round
-            press
-            expect-screen hole-1
-            """.write(to: script, atomically: true, encoding: .utf8)
+        expect-screen board
+        snapshot first-start-board
+        press                 # start a round
+        expect-screen setup-course
+        turn 2                # Riverside Nine, one of the shipped courses
+        press
+        expect-screen name-entry
+        type Ana              # nobody yet: the first player is named at once
+        key enter
+        expect-screen setup-players
+        press                 # Start round · 1 player
+        expect-screen confirm-round
+        press
+        expect-screen hole-1
+        """.write(to: script, atomically: true, encoding: .utf8)
         let run = try await Binary.run(
             "hyzer-kiosk",
             [
