@@ -20,6 +20,11 @@ SWIFT ?= swift
 #   packages (`make deb`): dpkg-dev (dpkg-shlibdeps) and lintian; systemd-analyze checks the units
 #   benchmarks: valgrind (callgrind counts instructions per frame: hyzer-bench render-instructions)
 #   the suite under load (`make test-under-load`): stress-ng's CPU hogs beside it
+#   the Pi's packages (`make deb ARCH=arm64`, board/cross): mmdebstrap makes the sid chroot
+#   the compiler runs in and the trixie sysroot, Debian's keyring checks them, and
+#   binutils-aarch64-linux-gnu reads and strips the arm64 binaries (dpkg-shlibdeps, install);
+#   the arm64 appliance (`make appliance-test ARCH=arm64`): qemu-system-arm's aarch64 machine,
+#   and qemu-user-static, which runs the arm64 image's own programs while it is made
 #   the emulated appliance (board/appliance-test): QEMU (qemu-utils: qemu-img, to look into its
 #   disk images by hand), debootstrap, e2fsprogs' e2fsck and debugfs; on amd64, where it runs,
 #   the kernel's headers and linux-source-6.1 to build gpio-sim for the image's kernel, and the
@@ -30,6 +35,7 @@ APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 postgresql libgpiod-dev gpiod 
 	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
 	xvfb xauth xdotool imagemagick chromium chromium-driver pebble caddy libnss3-tools python3-venv dpkg-dev lintian systemd valgrind stress-ng \
 	qemu-system-x86 qemu-utils debootstrap e2fsprogs \
+	mmdebstrap debian-archive-keyring binutils-aarch64-linux-gnu qemu-system-arm qemu-user-static \
 	$(if $(filter amd64,$(shell dpkg --print-architecture 2>/dev/null)),linux-headers-amd64 linux-source-6.1,)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APPLIANCE_KERNEL_HEADERS ?= linux-headers-6.1.0-50-amd64
@@ -39,7 +45,7 @@ BENCHMARKS ?= standings store history knob-latency knob-accuracy render render-i
 # A desktop session gets a window; a bare console gets the full-screen board through KMS.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
-.PHONY: deps build lint format test test-under-load browser-test fuzz-api run bench bench-compare memory clean screens release install deb appliance-test appliance-test-short
+.PHONY: deps build lint format test test-under-load browser-test fuzz-api run bench bench-compare memory clean screens release install deb cross-check appliance-test appliance-test-short
 
 # Idempotent: installs only what is missing, so it is cheap to run before every target.
 deps:
@@ -109,6 +115,7 @@ test: deps lint
 	$(MAKE) browser-test
 	$(MAKE) fuzz-api
 	$(MAKE) appliance-test-short
+	$(MAKE) cross-check
 	@n=$$(grep -c . $(SKIP_LOG) || true); \
 	if [ "$$n" -gt 0 ]; then echo "make test: skipped:"; sed 's/^/  /' $(SKIP_LOG); fi; \
 	echo "make test: all stages passed, $$n skipped"
@@ -211,7 +218,7 @@ memory: deps
 		--kiosk "$$($(SWIFT) build $(RELEASE) --show-bin-path)/hyzer-kiosk" --headless --together
 
 clean:
-	rm -rf .build .build-static dist
+	rm -rf .build .build-static .build-cross dist
 
 # Release binaries for a Pi or a package, with the Swift runtime linked in (the board needs no
 # Swift toolchain), in their own build folder so the debug and benchmark builds stay as they are.
@@ -227,8 +234,31 @@ install: release
 	board/package/install "$(DESTDIR)" "$(PREFIX)" "$$($(SWIFT) build $(RELEASE) --show-bin-path)"
 
 # dist/hyzer-kiosk_<version>_<arch>.deb and dist/hyzer-server_…; lintian must report no error.
+# By default this machine's packages (Debian 12 amd64 here). ARCH=arm64 gives Raspberry Pi
+# OS's (Debian 13 trixie, arm64) and DISTRO=trixie amd64's: both cross-built by board/cross
+# (Debian sid's Swift in a chroot, a trixie sysroot), with trixie's Depends, versions ending
+# +deb13. Debian 12 arm64 cannot be served that way (board/appliance.md says why).
+HOST_ARCH := $(shell dpkg --print-architecture 2>/dev/null)
+HOST_DISTRO := $(shell . /etc/os-release 2>/dev/null && echo $$VERSION_CODENAME)
+ARCH ?= $(HOST_ARCH)
+DISTRO ?= $(if $(filter $(HOST_ARCH),$(ARCH)),$(HOST_DISTRO),trixie)
+CROSS := $(if $(and $(filter $(HOST_ARCH),$(ARCH)),$(filter $(HOST_DISTRO),$(DISTRO))),,1)
+
+# What `make test` checks of the board's binary on every run: the kiosk cross-built for
+# Raspberry Pi OS (trixie, arm64) in release mode, its ELF machine, and no GLIBC symbol
+# version newer than trixie's (board/cross/build runs board/cross/check-elf on it).
+cross-check: deps
+	board/cross/build arm64 hyzer-kiosk
+
+ifeq ($(CROSS),)
 deb: release
 	board/package/build-debs "$$($(SWIFT) build $(RELEASE) --show-bin-path)"
+else
+deb: deps
+	@[ "$(DISTRO)" = trixie ] || { echo "make deb: cross-built packages are for trixie (DISTRO=trixie), not $(DISTRO)"; exit 2; }
+	bindir=$$(board/cross/build $(ARCH) hyzer-kiosk hyzer hyzer-server) && \
+	board/package/build-debs "$$bindir" $(ARCH) $(DISTRO)
+endif
 
 # The emulated appliance (board/appliance-test): the kiosk package installed into a minimal
 # Debian 12 image (cached in /var/cache/hyzer-appliance), booted under QEMU; the kiosk draws through KMS.
@@ -238,7 +268,12 @@ deb: release
 # other failure of the check fails the target); so does the knob stage where gpio-sim cannot
 # be built for the image's kernel.
 CUTS ?= 20
-APPLIANCE := python3 board/appliance-test/appliance_test.py --debs dist/hyzer-kiosk_*.deb --bin "$$($(SWIFT) build --show-bin-path)"
+# DISTRO and ARCH (as for `make deb`) choose the image and the package booted in it: ARCH=arm64
+# runs Raspberry Pi OS's (trixie) on QEMU's arm64 `virt` board; DISTRO=trixie amd64's. The
+# headless reference is always this machine's own debug build.
+APPLIANCE_DEBS = $$(ls dist/hyzer-kiosk_*_$(ARCH).deb | grep $(if $(filter trixie,$(DISTRO)),,-v) -F +deb13_)
+APPLIANCE := python3 board/appliance-test/appliance_test.py --debs $(APPLIANCE_DEBS) --distro $(DISTRO) --arch $(ARCH) \
+	--bin "$$($(SWIFT) build --show-bin-path)"
 
 APPLIANCE_FLAGS = --cuts $(CUTS) --memory --screenshot docs/screens/appliance-boot.png
 # The short form `make test` runs: boot to board, 5 cuts (and the control's 3), the watchdog.

@@ -22,6 +22,7 @@ runs before any venv exists).
 """
 
 import argparse
+import hashlib
 import json
 import os
 import platform
@@ -39,6 +40,20 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 ACK = re.compile(rb"^acknowledged ([0-9a-f]{32})\r?$", re.M)
+DISTROS = ("bookworm", "trixie")
+# Per ARCH: the emulator, its machine (before the common arguments) and display (after), the
+# serial console the guest writes to, the user-mode emulator its chroot steps run under on an
+# x86_64 host (build-base registers it with binfmt_misc), and how much longer than on amd64
+# the guest takes under TCG (the fixed waits are multiplied by it). arm64 is QEMU's `virt`
+# board: PL011 serial (ttyAMA0), virtio-gpu for KMS (virtio_gpu's connector Virtual-1 at
+# 1280x800, as bochs-drm's on amd64), the disk on virtio-blk-pci, no firmware (-kernel).
+MACHINES = {
+    "amd64": {"qemu": "qemu-system-x86_64", "machine": [], "display": ["-vga", "std"], "console": "ttyS0",
+              "user_emulator": None, "slowdown": 1},
+    "arm64": {"qemu": "qemu-system-aarch64", "machine": ["-M", "virt", "-cpu", "cortex-a72"],
+              "display": ["-device", "virtio-gpu-pci"], "console": "ttyAMA0",
+              "user_emulator": "qemu-aarch64-static", "slowdown": 3},
+}
 
 
 def log(text):
@@ -63,15 +78,16 @@ def run(args, **kwargs):
 class Guest:
     """One QEMU run: the serial console to a file, QMP on a socket for screendumps."""
 
-    def __init__(self, work, disk, kernel, initrd, append, name, kvm=False):
+    def __init__(self, work, disk, kernel, initrd, append, name, kvm=False, arch="amd64"):
         self.serial = work / f"{name}.serial"
         self.qmp_path = work / f"{name}.qmp"
         self.serial.write_bytes(b"")
+        machine = MACHINES[arch]
         args = [
-            "qemu-system-x86_64", "-m", "1024", "-smp", "2",
+            machine["qemu"], *machine["machine"], "-m", "1024", "-smp", "2",
             "-kernel", str(kernel), "-initrd", str(initrd), "-append", append,
             "-drive", f"file={disk},format=raw,if=virtio,cache=writeback",
-            "-serial", f"file:{self.serial}", "-vga", "std", "-display", "none",
+            "-serial", f"file:{self.serial}", *machine["display"], "-display", "none",
             "-qmp", f"unix:{self.qmp_path},server=on,wait=off", "-nic", "none", "-no-reboot",
         ]
         args += ["-enable-kvm", "-cpu", "host"] if kvm else ["-accel", "tcg"]
@@ -136,7 +152,9 @@ class Guest:
 def image(args, work):
     """The base tree (cached), the packages installed into a copy of it, the test's files, and
     an ext4 disk image made from the tree. Returns (disk, kernel, initrd, tree)."""
-    base = Path(subprocess.run([str(HERE / "build-base"), args.cache], check=True, capture_output=True, text=True).stdout.strip())
+    base = Path(subprocess.run([str(HERE / "build-base"), "--distro", args.distro, "--arch", args.arch, args.cache],
+                               check=True, capture_output=True, text=True).stdout.strip())
+    args.base = base
     tree = work / "tree"
     log(f"copying the base tree {base}")
     run(["cp", "-a", "--reflink=auto", str(base), str(tree)])
@@ -187,7 +205,10 @@ def install(args, tree):
         shutil.copy(HERE / "guest" / name, tree / "usr/local/sbin" / name)
     shutil.copy(HERE / "guest/hyzer-appliance-probe.service", tree / "etc/systemd/system/")
     run(chroot + ["systemctl", "enable", "hyzer-appliance-probe.service"], capture_output=True)
-    (tree / "etc/hyzer-appliance-probe.env").write_text(f"HYZER_PROBE_MEMORY={1 if args.memory else 0}\n")
+    environment = f"HYZER_PROBE_MEMORY={1 if args.memory else 0}\n"
+    if console(args) != "ttyS0":
+        environment += f"HYZER_CONSOLE=/dev/{console(args)}\n"
+    (tree / "etc/hyzer-appliance-probe.env").write_text(environment)
     run(chroot + ["/usr/bin/hyzer", "init", "--data", "/var/lib/hyzer"], capture_output=True)
     run(chroot + ["/usr/bin/hyzer", "demo", "--data", "/var/lib/hyzer", "--players", "6"], capture_output=True)
     if not (tree / "var/lib/hyzer/hyzer.sqlite").exists():
@@ -196,11 +217,23 @@ def install(args, tree):
     run(chroot + ["apt-get", "clean"])
 
 
+def console(args):
+    return MACHINES[args.arch]["console"]
+
+
+def slow(args, seconds):
+    """A fixed wait, longer where the guest is slower under TCG (arm64)."""
+    return seconds * MACHINES[args.arch]["slowdown"]
+
+
 def gpio_modules(args, tree):
     """gpio-sim.ko and irq_sim.ko for the image's kernel (gpio-sim/build-module), or [] and a
     SKIPPED line for the knob stage when they cannot be built here; the matching headers are
-    installed if missing."""
+    installed if missing. Debian 12 amd64's are built on the host (its headers and
+    linux-source-6.1); any other distro or arch's in a copy of the base tree (gpio_modules_in_tree)."""
     release = sorted(p.name for p in (tree / "lib/modules").iterdir())[-1]
+    if (args.distro, args.arch) != ("bookworm", "amd64"):
+        return gpio_modules_in_tree(args, tree, release)
     if not Path(f"/usr/src/linux-headers-{release}").exists() or not Path("/usr/src/linux-source-6.1.tar.xz").exists():
         log(f"installing linux-headers-{release} and linux-source-6.1 for gpio-sim")
         subprocess.run(["apt-get", "install", "-y", "-qq", f"linux-headers-{release}", "linux-source-6.1"],
@@ -212,6 +245,45 @@ def gpio_modules(args, tree):
                 f"{built.stderr.strip()[-300:] or f'build-module exited {built.returncode}'}")
         return []
     return [out / "irq_sim.ko", out / "gpio-sim.ko"]
+
+
+def gpio_modules_in_tree(args, tree, release):
+    """The modules for a kernel the host has neither headers nor compiler for (Debian 13's
+    6.12, built with gcc-14; an arm64 kernel): built in a copy of the base tree with that
+    release's headers, linux-source and compiler (under qemu-user for arm64, a few minutes),
+    and cached beside the base tree, keyed by the release and the build's files."""
+    digest = hashlib.sha256()
+    for path in sorted((HERE / "gpio-sim").iterdir()):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    cached = Path(args.cache) / f"gpio-sim-{release}-{digest.hexdigest()[:12]}"
+    modules = [cached / "irq_sim.ko", cached / "gpio-sim.ko"]
+    if all(module.exists() for module in modules):
+        return modules
+    version = ".".join(release.split(".")[:2])
+    build = tree.parent / "gpio-sim-build"
+    log(f"building gpio-sim for {release} in a copy of the base tree (linux-headers-{release}, linux-source-{version})")
+    run(["cp", "-a", "--reflink=auto", str(args.base), str(build)])
+    shutil.copy("/etc/resolv.conf", build / "etc/resolv.conf")
+    run(["mount", "-t", "proc", "proc", str(build / "proc")])
+    try:
+        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+        installed = subprocess.run(
+            ["chroot", str(build), "sh", "-c", "apt-get update -qq && apt-get install -y -qq --no-install-recommends "
+             f"linux-headers-{release} linux-source-{version} make patch xz-utils"],
+            capture_output=True, text=True, env=env)
+        built = installed if installed.returncode else subprocess.run(
+            [str(HERE / "gpio-sim/build-module"), release, str(cached) + ".tmp", str(build)], capture_output=True, text=True)
+    finally:
+        run(["umount", str(build / "proc")])
+        shutil.rmtree(build, ignore_errors=True)
+    if built.returncode != 0:
+        shutil.rmtree(str(cached) + ".tmp", ignore_errors=True)
+        skipped(f"{args.stage} gpio-sim", f"gpio-sim could not be built for the image's kernel {release}: "
+                f"{built.stderr.strip()[-300:] or f'exit {built.returncode}'}")
+        return []
+    shutil.rmtree(cached, ignore_errors=True)
+    os.replace(str(cached) + ".tmp", cached)
+    return modules
 
 
 def dump_store(disk, into):
@@ -251,17 +323,20 @@ def check_store(database):
 
 def cuts(args, work, disk, kernel, initrd, count, unsafe, label):
     """`count` power cuts on `disk`. Returns the per-cut results."""
-    append = "root=/dev/vda rw console=ttyS0 quiet loglevel=1 init=/usr/local/sbin/hyzer-cut-init"
+    append = f"root=/dev/vda rw console={console(args)} quiet loglevel=1 init=/usr/local/sbin/hyzer-cut-init"
+    if console(args) != "ttyS0":
+        # hyzer-cut-init is PID 1: the kernel passes unknown key=value words to its environment.
+        append += f" HYZER_CONSOLE=/dev/{console(args)}"
     if unsafe:
         # The kernel passes unknown key=value words to init's environment.
         append += " HYZER_UNSAFE_SYNCHRONOUS_OFF=1"
     results = []
     rng = random.Random(args.seed + (1000 if unsafe else 0))
     for n in range(count):
-        guest = Guest(work, disk, kernel, initrd, append, f"{label}-{n}", kvm=args.kvm)
+        guest = Guest(work, disk, kernel, initrd, append, f"{label}-{n}", kvm=args.kvm, arch=args.arch)
         try:
             guest.wait_for(rb"HYZER-CUT booted", args.boot_timeout)
-            guest.wait_for(rb"^acknowledged ", 120)
+            guest.wait_for(rb"^acknowledged ", slow(args, 120))
             time.sleep(rng.uniform(0.5, args.write_seconds))
             guest.cut()
         finally:
@@ -306,15 +381,16 @@ def mean_brightness(png):
 
 
 def boot_to_board(args, work, disk, kernel, initrd, figures):
-    append = "root=/dev/vda rw console=ttyS0 quiet loglevel=3 consoleblank=0 vt.global_cursor_default=0 systemd.show_status=0"
-    guest = Guest(work, disk, kernel, initrd, append, "boot", kvm=args.kvm)
+    append = (f"root=/dev/vda rw console={console(args)} quiet loglevel=3 consoleblank=0 vt.global_cursor_default=0"
+              " systemd.show_status=0")
+    guest = Guest(work, disk, kernel, initrd, append, "boot", kvm=args.kvm, arch=args.arch)
     try:
         ready = guest.wait_for(rb"HYZER-PROBE ready uptime=([0-9.]+) unit_start_us=(\d+) ready_us=(\d+)", args.boot_timeout)
         powered_on_to_ready = time.monotonic() - guest.started
         uptime, start_us, ready_us = float(ready.group(1)), int(ready.group(2)), int(ready.group(3))
         time.sleep(1)  # the probe's pause covers this; the board has been up since READY=1
         screen = guest.screendump(work / "boot.png")
-        analyze = guest.wait_for(rb"HYZER-PROBE analyze ([^\r\n]*)", 120).group(1).decode()
+        analyze = guest.wait_for(rb"HYZER-PROBE analyze ([^\r\n]*)", slow(args, 120)).group(1).decode()
         figures["power_on_to_board_s"] = round(powered_on_to_ready, 1)
         figures["guest_uptime_at_board_s"] = uptime
         figures["kiosk_unit_start_to_first_frame_s"] = round((ready_us - start_us) / 1e6, 2)
@@ -329,10 +405,10 @@ def boot_to_board(args, work, disk, kernel, initrd, figures):
             run(["convert", str(screen), "-strip", str(args.screenshot)])
         log(f"board after {powered_on_to_ready:.1f} s (kiosk's share {figures['kiosk_unit_start_to_first_frame_s']} s); {analyze}")
 
-        frozen = guest.wait_for(rb"HYZER-PROBE freeze pid=(\d+) uptime=([0-9.]+)", 120)
+        frozen = guest.wait_for(rb"HYZER-PROBE freeze pid=(\d+) uptime=([0-9.]+)", slow(args, 120))
         back = guest.wait_for(
             rb"HYZER-PROBE restarted pid=(\d+) uptime=([0-9.]+) restarts=\d+ timeout_at=([0-9.]*) exited_at=([0-9.]*)"
-            rb" start_us=(\d+) ready_us=(\d+)", 120)
+            rb" start_us=(\d+) ready_us=(\d+)", slow(args, 120))
         freeze_at = float(frozen.group(2))
         figures["watchdog_freeze_to_board_s"] = round(float(back.group(2)) - freeze_at, 1)
         if back.group(3) and back.group(4):
@@ -348,7 +424,7 @@ def boot_to_board(args, work, disk, kernel, initrd, figures):
         log(f"frozen kiosk restarted by the watchdog, board back after {figures['watchdog_freeze_to_board_s']} s: {figures.get('watchdog_split_s')}")
 
         if args.gpio:
-            knob = guest.wait_for(rb"HYZER-PROBE gpio detents=(\d+) presses=(\d+) buzzer_high=(\d+) samples=(\d+)", 180)
+            knob = guest.wait_for(rb"HYZER-PROBE gpio detents=(\d+) presses=(\d+) buzzer_high=(\d+) samples=(\d+)", slow(args, 180))
             figures["gpio_detents"], figures["gpio_presses"], figures["gpio_buzzer_high_samples"], samples = (
                 int(knob.group(i)) for i in (1, 2, 3, 4))
             figures["gpio_buzzer_samples"] = samples
@@ -357,12 +433,12 @@ def boot_to_board(args, work, disk, kernel, initrd, figures):
 
         # The panel unplugged and back: the same screen as before (the knob stage moved it
         # off the board), from the same process.
-        guest.wait_for(rb"HYZER-PROBE unplugging pid=(\d+)", 180)
+        guest.wait_for(rb"HYZER-PROBE unplugging pid=(\d+)", slow(args, 180))
         before = guest.screendump(work / "before-unplug.png")
-        unplugged = guest.wait_for(rb"HYZER-PROBE unplugged pid=(\d+) connector=(\S+)", 60)
+        unplugged = guest.wait_for(rb"HYZER-PROBE unplugged pid=(\d+) connector=(\S+)", slow(args, 60))
         dark = guest.screendump(work / "unplugged.png")
         replugged = guest.wait_for(
-            rb"HYZER-PROBE replugged pid=(\d+) connector=(\S+) lost=(\d+) back=(\d+)", 60)
+            rb"HYZER-PROBE replugged pid=(\d+) connector=(\S+) lost=(\d+) back=(\d+)", slow(args, 60))
         back_on = guest.screendump(work / "replugged.png")
         figures["unplugged_screen_mean"] = round(mean_brightness(dark), 3)
         figures["replugged_vs_before_rmse"] = round(difference(back_on, before), 4)
@@ -372,9 +448,9 @@ def boot_to_board(args, work, disk, kernel, initrd, figures):
             f"(RMSE {figures['replugged_vs_before_rmse']} against the screen before), same process: {figures['replug_same_process']}")
 
         if args.memory:
-            pss = guest.wait_for(rb"HYZER-PROBE pss_kb=(\d+)", 260)
+            pss = guest.wait_for(rb"HYZER-PROBE pss_kb=(\d+)", slow(args, 260))
             figures["kiosk_pss_mb"] = round(int(pss.group(1)) / 1024, 1)
-            cpu = guest.wait_for(rb"HYZER-PROBE cpu ticks=(\d+) seconds=(\d+) hz=(\d+)", 120)
+            cpu = guest.wait_for(rb"HYZER-PROBE cpu ticks=(\d+) seconds=(\d+) hz=(\d+)", slow(args, 120))
             ticks, seconds, hz = (int(cpu.group(i)) for i in (1, 2, 3))
             figures["kiosk_idle_cpu_percent"] = round(100 * ticks / hz / seconds, 2)
             figures["kiosk_pss_by_mapping_kb"] = [
@@ -414,10 +490,21 @@ def main():
     parser.add_argument("--write-seconds", type=float, default=4.0, help="longest a writer runs before its cut")
     parser.add_argument("--boot-timeout", type=float, default=600)
     parser.add_argument("--kvm", action="store_true", help="use KVM (it hangs on these machines; TCG by default)")
+    parser.add_argument("--distro", choices=DISTROS, default="bookworm",
+                        help="the image's Debian: bookworm (12, the default) or trixie (13, today's Raspberry Pi OS)")
+    parser.add_argument("--arch", choices=sorted(MACHINES), default="amd64",
+                        help="the image's and the packages' arch: amd64 (the default) or arm64 (the Pi's, emulated: slower)")
     args = parser.parse_args()
+    if args.kvm and args.arch != "amd64":
+        parser.error("--kvm runs only the host's own arch (amd64)")
 
-    missing = [tool for tool in ("qemu-system-x86_64", "debootstrap", "mkfs.ext4", "e2fsck", "debugfs", "sqlite3", "convert", "chroot")
+    machine = MACHINES[args.arch]
+    tools = (machine["qemu"], "debootstrap", "mkfs.ext4", "e2fsck", "debugfs", "sqlite3", "convert", "chroot")
+    missing = [tool for tool in tools + ((machine["user_emulator"],) if machine["user_emulator"] else ())
                if shutil.which(tool) is None]
+    if machine["user_emulator"] and "binfmt_misc" not in Path("/proc/filesystems").read_text():
+        # The foreign tree's chroot steps run its programs through binfmt_misc (build-base).
+        missing.append("binfmt_misc (the kernel's, for qemu-user-static)")
 
     if missing or os.geteuid() != 0 or platform.machine() != "x86_64":
         why = (f"missing {', '.join(missing)}" if missing else "not root (debootstrap and chroot need it)"
@@ -432,7 +519,7 @@ def main():
 
     work = args.work or Path(tempfile.mkdtemp(prefix="hyzer-appliance-"))
     work.mkdir(parents=True, exist_ok=True)
-    log(f"work in {work}, seed {args.seed}")
+    log(f"work in {work}, seed {args.seed}, Debian {args.distro} {args.arch}")
     started = time.monotonic()
     disk, kernel, initrd, tree = image(args, work)
     args.gpio = (tree / "usr/local/lib/hyzer-test/gpio-sim.ko").exists()
