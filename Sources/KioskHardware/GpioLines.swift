@@ -189,10 +189,6 @@ public struct LineEdge: Sendable, Equatable {
     public var level: Int
     /// CLOCK_MONOTONIC nanoseconds.
     public var timestampNs: UInt64
-    public init(level: Int, timestampNs: UInt64) {
-        self.level = level
-        self.timestampNs = timestampNs
-    }
 }
 
 /// An input line requested for both edges. Only the event pump's thread reads it.
