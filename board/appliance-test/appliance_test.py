@@ -164,11 +164,18 @@ def image(args, work):
         shutil.copy(deb, debs)
     shutil.copy("/etc/resolv.conf", tree / "etc/resolv.conf")
     # Swift reads its arguments from /proc/self/cmdline: the tools need /proc in the chroot.
-    run(["mount", "-t", "proc", "proc", str(tree / "proc")])
-    try:
-        install(args, tree)
-    finally:
-        run(["umount", str(tree / "proc")])
+    for step in (install, None, seed):
+        if step is None:
+            # Installed as a Pi owner would have it: nobody has run anything yet.
+            args.fresh_disk = work / "fresh.img"
+            log("making the first boot's disk image, as installed (mkfs.ext4 -d)")
+            run(["mkfs.ext4", "-q", "-F", "-L", "root", "-d", str(tree), str(args.fresh_disk), "4G"])
+            continue
+        run(["mount", "-t", "proc", "proc", str(tree / "proc")])
+        try:
+            step(args, tree) if step is install else step(tree)
+        finally:
+            run(["umount", str(tree / "proc")])
     disk = work / "disk.img"
     log("making the disk image (mkfs.ext4 -d)")
     run(["mkfs.ext4", "-q", "-F", "-L", "root", "-d", str(tree), str(disk), "4G"])
@@ -178,8 +185,31 @@ def image(args, work):
     return disk, kernel, initrd, tree
 
 
+def first_boot(args, work, kernel, initrd, figures):
+    """The image as installed, booted once (issue 34): no `hyzer init`, no shell. The kiosk must
+    make its store itself, load the shipped courses and show the empty board, which is what a
+    headless kiosk over an empty data directory draws."""
+    append = (f"root=/dev/vda rw console={console(args)} quiet loglevel=3 consoleblank=0 vt.global_cursor_default=0"
+              " systemd.show_status=0 systemd.setenv=HYZER_PROBE_FIRST_BOOT=1")
+    guest = Guest(work, args.fresh_disk, kernel, initrd, append, "first-boot", kvm=args.kvm, arch=args.arch)
+    try:
+        courses = guest.wait_for(rb"HYZER-PROBE first-boot courses=(\d+)", args.boot_timeout)
+        screen = guest.screendump(work / "first-boot.png")
+    finally:
+        (work / "first-boot.console").write_bytes(guest.output())
+        guest.stop()
+    size = image_size(screen)
+    empty = work / "first-boot-reference"
+    shutil.rmtree(empty, ignore_errors=True)
+    figures["first_boot_courses"] = int(courses.group(1))
+    figures["shipped_courses"] = len(json.loads((REPO / "assets/courses.json").read_text()))
+    figures["first_boot_vs_headless_rmse"] = round(difference(screen, render_board(args, work, empty / "data", size)), 4)
+    log(f"first boot: {figures['first_boot_courses']} courses in the kiosk's new store, the empty board "
+        f"(RMSE {figures['first_boot_vs_headless_rmse']} against a headless kiosk over no data)")
+
+
 def install(args, tree):
-    """The packages, the test's settings and seeded round, and its helpers, into `tree`."""
+    """The packages, the test's settings and its helpers, into `tree` (the round: `seed`)."""
     debs = tree / "tmp/debs"
     log("installing the packages with apt, without Recommends (their Depends bring the runtime: SDL2, libdrm, libgpiod...)")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
@@ -209,12 +239,18 @@ def install(args, tree):
     if console(args) != "ttyS0":
         environment += f"HYZER_CONSOLE=/dev/{console(args)}\n"
     (tree / "etc/hyzer-appliance-probe.env").write_text(environment)
+    run(chroot + ["apt-get", "clean"])
+
+
+def seed(tree):
+    """The test's round: the seeded courses and a demo round of six, as the stages after the
+    first boot expect (the first boot itself runs on an image made before this)."""
+    chroot = ["chroot", str(tree)]
     run(chroot + ["/usr/bin/hyzer", "init", "--data", "/var/lib/hyzer"], capture_output=True)
     run(chroot + ["/usr/bin/hyzer", "demo", "--data", "/var/lib/hyzer", "--players", "6"], capture_output=True)
     if not (tree / "var/lib/hyzer/hyzer.sqlite").exists():
         raise RuntimeError("hyzer init made no database in the image")
     run(chroot + ["chown", "-R", "hyzer:hyzer", "/var/lib/hyzer"])
-    run(chroot + ["apt-get", "clean"])
 
 
 def console(args):
@@ -354,11 +390,16 @@ def cuts(args, work, disk, kernel, initrd, count, unsafe, label):
 def snapshot(args, work, disk, size):
     """The headless kiosk's board for the same data, at the screen's size."""
     store = dump_store(disk, work / "snapshot-store")
+    return render_board(args, work, store.parent, size)
+
+
+def render_board(args, work, data, size):
+    """The board as the headless kiosk draws it over the data directory `data`."""
     script = work / "board.txt"
     script.write_text("expect-screen board\nwait 2000\nsnapshot board\n")
     shots = work / "snapshot"
     shutil.rmtree(shots, ignore_errors=True)
-    run([str(Path(args.bin) / "hyzer-kiosk"), "--data", str(store.parent), "--headless", "--size", f"{size[0]}x{size[1]}",
+    run([str(Path(args.bin) / "hyzer-kiosk"), "--data", str(data), "--headless", "--size", f"{size[0]}x{size[1]}",
          "--script", str(script), "--snapshots", str(shots)], capture_output=True)
     return sorted(shots.glob("*-board.png"))[-1]
 
@@ -542,6 +583,8 @@ def main():
     figures["integrity_not_ok"] = sum(r["integrity"] != "ok" for r in done)
     figures["cut_cycle_s_median"] = sorted(r["boot_s"] for r in done)[len(done) // 2] if done else None
 
+    first_boot(args, work, kernel, initrd, figures)
+    args.fresh_disk.unlink()
     boot_to_board(args, work, disk, kernel, initrd, figures)
     figures["total_s"] = round(time.monotonic() - started, 1)
 
@@ -554,6 +597,11 @@ def main():
         failures.append(f"integrity_check failed after {figures['integrity_not_ok']} cuts")
     if figures["screen_mean"] < 0.02:
         failures.append("the screen is black")
+    if figures["first_boot_courses"] != figures["shipped_courses"]:
+        failures.append(f"the first boot's store has {figures['first_boot_courses']} courses, not the "
+                        f"{figures['shipped_courses']} shipped ones")
+    if figures["first_boot_vs_headless_rmse"] > args_limit():
+        failures.append(f"the first boot does not show the empty board (RMSE {figures['first_boot_vs_headless_rmse']})")
     # The same board as the headless kiosk draws for the same data, give or take a clock.
     if figures["screen_vs_headless_rmse"] > args_limit():
         failures.append(f"the screen is not the board (RMSE {figures['screen_vs_headless_rmse']} against the headless snapshot)")
