@@ -280,7 +280,7 @@ APPLIANCE_FLAGS = --cuts $(CUTS) --memory --screenshot docs/screens/appliance-bo
 appliance-test-short: APPLIANCE_FLAGS = --cuts 5
 
 appliance-test appliance-test-short: deps
-	@python3 board/appliance-test/appliance_test.py --can-run --stage $@ >/dev/null; status=$$?; \
+	@python3 board/appliance-test/appliance_test.py --can-run --distro $(DISTRO) --arch $(ARCH) --stage $@ >/dev/null; status=$$?; \
 	if [ $$status = 3 ]; then exit 0; elif [ $$status != 0 ]; then exit $$status; fi; \
 	$(MAKE) deb && $(SWIFT) build --product hyzer-kiosk && $(APPLIANCE) --stage $@ $(APPLIANCE_FLAGS)
 
