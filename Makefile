@@ -18,6 +18,7 @@ SWIFT ?= swift
 #   QR codes: libqrencode draws them on the kiosk; zbarimg (zbar-tools) reads them back in tests
 #   TLS tests: openssl makes a throwaway CA and the server's certificate (TestCertificates)
 #   packages (`make deb`): dpkg-dev (dpkg-shlibdeps) and lintian; systemd-analyze checks the units
+#   lint: shellcheck reads the packaging and cross-building scripts
 #   benchmarks: valgrind (callgrind counts instructions per frame: hyzer-bench render-instructions)
 #   the suite under load (`make test-under-load`): stress-ng's CPU hogs beside it
 #   the Pi's packages (`make deb ARCH=arm64`, board/cross): mmdebstrap makes the sid chroot
@@ -35,7 +36,7 @@ APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 postgresql libgpiod-dev gpiod 
 	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
 	xvfb xauth xdotool imagemagick chromium chromium-driver pebble caddy libnss3-tools python3-venv dpkg-dev lintian systemd valgrind stress-ng \
 	qemu-system-x86 qemu-utils debootstrap e2fsprogs \
-	mmdebstrap debian-archive-keyring binutils-aarch64-linux-gnu qemu-system-arm qemu-user-static \
+	mmdebstrap debian-archive-keyring binutils-aarch64-linux-gnu qemu-system-arm qemu-user-static shellcheck \
 	$(if $(filter amd64,$(shell dpkg --print-architecture 2>/dev/null)),linux-headers-amd64 linux-source-6.1,)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APPLIANCE_KERNEL_HEADERS ?= linux-headers-6.1.0-50-amd64
@@ -85,7 +86,13 @@ LINT_PATHS := Sources Tests Package.swift
 
 lint:
 	$(SWIFT) format lint --strict --parallel --recursive $(LINT_PATHS)
+	shellcheck -x -P SCRIPTDIR -S warning $(SHELL_SCRIPTS)
 	.ci/check-requirement-ids
+
+# The packaging and cross-building scripts, checked by shellcheck (warnings fail): they run as
+# root over chroots and mounts, where an unquoted path or an unset variable does real harm.
+SHELL_SCRIPTS := board/cross/build board/cross/check-elf board/cross/enter board/cross/sdk board/cross/shlibdeps \
+	board/package/build-debs board/package/install board/appliance-test/build-base board/appliance-test/gpio-sim/build-module
 
 # Rewrites the sources in place to what `make lint` accepts.
 format:
