@@ -22,6 +22,7 @@ runs before any venv exists).
 """
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -163,34 +164,44 @@ def image(args, work):
     for deb in args.debs:
         shutil.copy(deb, debs)
     shutil.copy("/etc/resolv.conf", tree / "etc/resolv.conf")
-    # Swift reads its arguments from /proc/self/cmdline: the tools need /proc in the chroot.
-    for step in (install, None, seed):
-        if step is None:
-            # Installed as a Pi owner would have it: nobody has run anything yet.
-            args.fresh_disk = work / "fresh.img"
-            log("making the first boot's disk image, as installed (mkfs.ext4 -d)")
-            run(["mkfs.ext4", "-q", "-F", "-L", "root", "-d", str(tree), str(args.fresh_disk), "4G"])
-            continue
-        run(["mount", "-t", "proc", "proc", str(tree / "proc")])
-        try:
-            step(args, tree) if step is install else step(tree)
-        finally:
-            run(["umount", str(tree / "proc")])
+    with proc_mounted(tree):
+        install(args, tree)
+    # Installed as a Pi owner would have it: nobody has run anything yet.
+    args.fresh_disk = work / "fresh.img"
+    log("making the first boot's disk image, as installed (mkfs.ext4 -d)")
+    make_disk(tree, args.fresh_disk)
+    with proc_mounted(tree):
+        seed(tree)
     disk = work / "disk.img"
     log("making the disk image (mkfs.ext4 -d)")
-    run(["mkfs.ext4", "-q", "-F", "-L", "root", "-d", str(tree), str(disk), "4G"])
+    make_disk(tree, disk)
     kernel, initrd = work / "vmlinuz", work / "initrd.img"
     shutil.copy(tree / "boot/vmlinuz", kernel)
     shutil.copy(tree / "boot/initrd.img", initrd)
     return disk, kernel, initrd, tree
 
 
+@contextlib.contextmanager
+def proc_mounted(tree):
+    """/proc in a tree the test chroots into: Swift reads its arguments from /proc/self/cmdline,
+    and apt's maintainer scripts look there too."""
+    run(["mount", "-t", "proc", "proc", str(tree / "proc")])
+    try:
+        yield
+    finally:
+        run(["umount", str(tree / "proc")])
+
+
+def make_disk(tree, path):
+    """An ext4 disk image holding `tree` (mkfs.ext4 -d: no mount, no loop device)."""
+    run(["mkfs.ext4", "-q", "-F", "-L", "root", "-d", str(tree), str(path), "4G"])
+
+
 def first_boot(args, work, kernel, initrd, figures):
     """The image as installed, booted once (issue 34): no `hyzer init`, no shell. The kiosk must
     make its store itself, load the shipped courses and show the empty board, which is what a
     headless kiosk over an empty data directory draws."""
-    append = (f"root=/dev/vda rw console={console(args)} quiet loglevel=3 consoleblank=0 vt.global_cursor_default=0"
-              " systemd.show_status=0 systemd.setenv=HYZER_PROBE_FIRST_BOOT=1")
+    append = board_command_line(args) + " systemd.setenv=HYZER_PROBE_FIRST_BOOT=1"
     guest = Guest(work, args.fresh_disk, kernel, initrd, append, "first-boot", kvm=args.kvm, arch=args.arch)
     try:
         courses = guest.wait_for(rb"HYZER-PROBE first-boot courses=(\d+)", args.boot_timeout)
@@ -300,17 +311,17 @@ def gpio_modules_in_tree(args, tree, release):
     log(f"building gpio-sim for {release} in a copy of the base tree (linux-headers-{release}, linux-source-{version})")
     run(["cp", "-a", "--reflink=auto", str(args.base), str(build)])
     shutil.copy("/etc/resolv.conf", build / "etc/resolv.conf")
-    run(["mount", "-t", "proc", "proc", str(build / "proc")])
     try:
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        installed = subprocess.run(
-            ["chroot", str(build), "sh", "-c", "apt-get update -qq && apt-get install -y -qq --no-install-recommends "
-             f"linux-headers-{release} linux-source-{version} make patch xz-utils"],
-            capture_output=True, text=True, env=env)
-        built = installed if installed.returncode else subprocess.run(
-            [str(HERE / "gpio-sim/build-module"), release, str(cached) + ".tmp", str(build)], capture_output=True, text=True)
+        with proc_mounted(build):
+            env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+            installed = subprocess.run(
+                ["chroot", str(build), "sh", "-c", "apt-get update -qq && apt-get install -y -qq --no-install-recommends "
+                 f"linux-headers-{release} linux-source-{version} make patch xz-utils"],
+                capture_output=True, text=True, env=env)
+            built = installed if installed.returncode else subprocess.run(
+                [str(HERE / "gpio-sim/build-module"), release, str(cached) + ".tmp", str(build)],
+                capture_output=True, text=True)
     finally:
-        run(["umount", str(build / "proc")])
         shutil.rmtree(build, ignore_errors=True)
     if built.returncode != 0:
         shutil.rmtree(str(cached) + ".tmp", ignore_errors=True)
@@ -421,10 +432,14 @@ def mean_brightness(png):
     return float(out)
 
 
+def board_command_line(args):
+    """The kernel's command line of a boot to the board, as board/appliance.md sets it on a Pi."""
+    return (f"root=/dev/vda rw console={console(args)} quiet loglevel=3 consoleblank=0 vt.global_cursor_default=0"
+            " systemd.show_status=0")
+
+
 def boot_to_board(args, work, disk, kernel, initrd, figures):
-    append = (f"root=/dev/vda rw console={console(args)} quiet loglevel=3 consoleblank=0 vt.global_cursor_default=0"
-              " systemd.show_status=0")
-    guest = Guest(work, disk, kernel, initrd, append, "boot", kvm=args.kvm, arch=args.arch)
+    guest = Guest(work, disk, kernel, initrd, board_command_line(args), "boot", kvm=args.kvm, arch=args.arch)
     try:
         ready = guest.wait_for(rb"HYZER-PROBE ready uptime=([0-9.]+) unit_start_us=(\d+) ready_us=(\d+)", args.boot_timeout)
         powered_on_to_ready = time.monotonic() - guest.started
