@@ -16,7 +16,7 @@ import KioskCore
 /// as much as a hundred score digits; fonts by count (each open face holds a descriptor and
 /// FreeType's glyph caches).
 final class Canvas {
-    let renderer: OpaquePointer
+    private(set) var renderer: OpaquePointer
     private let fontsDirectory: URL
     private var fonts: [FontKey: CachedFont] = [:]
     private var texts: [TintedKey: CachedText] = [:]
@@ -88,6 +88,17 @@ final class Canvas {
     }
 
     deinit { releaseAll() }
+
+    /// Draws on `renderer` from now on (a console's frame remade at a new panel size). The
+    /// text textures belong to the old renderer and go with it, so call this before it is
+    /// destroyed; the fonts and the measured widths hold for any renderer and stay.
+    func move(to renderer: OpaquePointer) {
+        for text in texts.values { SDL_DestroyTexture(text.texture) }
+        texts.removeAll()
+        cachedTextBytes = 0
+        self.renderer = renderer
+        SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
+    }
 
     /// Frees every texture and font. Must run before the renderer is destroyed and
     /// before TTF_Quit, so the display calls it first in its own teardown.

@@ -18,7 +18,8 @@ public enum DisplayEvent: Sendable, Equatable {
     case tap(x: Double, y: Double)
     case resized(Viewport)
     /// The panel went away or came back (direct KMS output only); the text says which.
-    case panel(String)
+    /// `resized`: it came back at another size, and the board is laid out again for it.
+    case panel(String, resized: Viewport?)
     /// Another thread asked the loop to wake (knob input, data change).
     case wake
 }
@@ -43,9 +44,11 @@ public final class Display {
     /// This display's share of SDL and SDL_ttf (process-wide libraries).
     private let libraries: MediaLibraries
     private let window: OpaquePointer?
-    private let surface: UnsafeMutablePointer<SDL_Surface>?
+    /// The frame drawn in memory (headless, console); remade when a panel comes back at
+    /// another size, with the renderer that draws into it.
+    private var surface: UnsafeMutablePointer<SDL_Surface>?
     private let scanout: KMSScanout?
-    private let renderer: OpaquePointer
+    private var renderer: OpaquePointer
     private let canvas: Canvas
     private let rotate: Bool
     /// With rotation the frame is drawn here in portrait, then turned onto the screen.
@@ -137,19 +140,10 @@ public final class Display {
 
         switch mode {
         case .headless, .kms:
-            // The panel's own size; with none plugged in yet (or headless), the configured one.
-            var frameSize = size
-            if let panel = scanout?.size { frameSize = Viewport(width: panel.width, height: panel.height) }
-            let logical =
-                rotate
-                ? Viewport(width: min(frameSize.width, frameSize.height), height: max(frameSize.width, frameSize.height))
-                : frameSize
-            guard
-                let surface = SDL_CreateRGBSurfaceWithFormat(
-                    0, Int32(logical.width), Int32(logical.height), 32,
-                    UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue)),
-                let renderer = SDL_CreateSoftwareRenderer(surface)
-            else { throw RenderError("cannot create the off-screen renderer") }
+            let logical = Self.offscreenFrame(panel: scanout?.size, configured: size, rotate: rotate)
+            guard let (surface, renderer) = Self.offscreenRenderer(logical) else {
+                throw RenderError("cannot create the off-screen renderer")
+            }
             self.surface = surface
             self.scanout = scanout
             self.window = nil
@@ -183,6 +177,58 @@ public final class Display {
         rendererName = info.name.map { String(cString: $0) } ?? "unknown"
         isAccelerated = info.flags & SDL_RENDERER_ACCELERATED.rawValue != 0
         canvas = try Canvas(renderer: renderer, fontsDirectory: fontsDirectory)
+    }
+
+    /// The size of the frame drawn in memory: the panel's own (turned to portrait when the
+    /// board is rotated: the scanout turns it back); with none plugged in yet, or headless,
+    /// the configured size.
+    static func offscreenFrame(panel: (width: Int, height: Int)?, configured: Viewport, rotate: Bool) -> Viewport {
+        let frame = panel.map { Viewport(width: $0.width, height: $0.height) } ?? configured
+        guard rotate else { return frame }
+        return Viewport(width: min(frame.width, frame.height), height: max(frame.width, frame.height))
+    }
+
+    /// A surface of `size` in memory and SDL's software renderer drawing into it.
+    private static func offscreenRenderer(_ size: Viewport) -> (UnsafeMutablePointer<SDL_Surface>, OpaquePointer)? {
+        guard
+            let surface = SDL_CreateRGBSurfaceWithFormat(
+                0, Int32(size.width), Int32(size.height), 32, UInt32(SDL_PIXELFORMAT_ARGB8888.rawValue))
+        else { return nil }
+        guard let renderer = SDL_CreateSoftwareRenderer(surface) else {
+            SDL_FreeSurface(surface)
+            return nil
+        }
+        return (surface, renderer)
+    }
+
+    /// Remakes the frame drawn in memory at `size` (a console whose panel came back at
+    /// another size: a different monitor, or one that lost its EDID and offers only its
+    /// fallback modes). Without this the old frame would be cut to the new panel, showing its
+    /// middle. False, and the old frame kept, when this is a window or memory runs out.
+    func resizeOffscreenFrame(to size: Viewport) -> Bool {
+        guard let oldSurface = surface, size != viewport, let (newSurface, newRenderer) = Self.offscreenRenderer(size)
+        else { return false }
+        // The scanout's last frame lives in the surface about to go; the next frame replaces it.
+        scanout?.forgetLastFrame()
+        canvas.move(to: newRenderer)
+        if let warmTarget {
+            SDL_DestroyTexture(warmTarget)
+            self.warmTarget = nil
+        }
+        SDL_DestroyRenderer(renderer)
+        SDL_FreeSurface(oldSurface)
+        surface = newSurface
+        renderer = newRenderer
+        viewport = size
+        return true
+    }
+
+    /// After a panel came back: the board's new size when it came back at another size and
+    /// the frame was remade for it, else nil.
+    private func fitFrameToPanel() -> Viewport? {
+        guard let panel = scanout?.size else { return nil }
+        let wanted = Self.offscreenFrame(panel: panel, configured: viewport, rotate: rotate)
+        return resizeOffscreenFrame(to: wanted) ? wanted : nil
     }
 
     /// The window's renderer: SDL's software renderer on the window's surface where the video
@@ -347,7 +393,9 @@ public final class Display {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeoutMs) * 1_000_000
         while true {
             inputPolls += 1
-            if let scanout, scanout.checkHotplug(), let change = scanout.lastChange { return .panel(change) }
+            if let scanout, scanout.checkHotplug(), let change = scanout.lastChange {
+                return .panel(change, resized: fitFrameToPanel())
+            }
             if SDL_PollEvent(&event) == 1 {
                 if event.type != wakeEventType { lastInputNs = DispatchTime.now().uptimeNanoseconds }
                 return translate(event) ?? .wake

@@ -15,8 +15,10 @@ import Glibc
 /// neither: every KMS driver has them (vc4 on a Pi, bochs and virtio under QEMU).
 ///
 /// The panel may go and come back (a loose HDMI cable, a monitor switched off at the wall):
-/// the kernel announces each change as a uevent, and the scanout re-reads its connectors then. A lost panel turns the output off; a panel back gets a fresh mode
-/// set and the last frame, without a restart.
+/// the kernel announces each change as a uevent, and the scanout re-reads its connectors then.
+/// A lost panel turns the output off; a panel back gets a fresh mode set and the last frame,
+/// without a restart. A panel back at another size gets the old frame centred or cut for a
+/// moment, until the display has laid the board out for it (`Display.fitFrameToPanel`).
 final class KMSScanout {
     /// What a connector offers, read from the kernel (plain values, so the choice is testable).
     struct Connector: Equatable {
@@ -172,6 +174,10 @@ final class KMSScanout {
         }
         back = 1 - back
     }
+
+    /// Drops the frame kept for a panel that comes back: its pixels are about to be freed
+    /// (the display remade its frame). The next `present` keeps a new one.
+    func forgetLastFrame() { lastFrame = nil }
 
     /// Reads the kernel's uevents without blocking; on a DRM hotplug re-reads the panel.
     /// True when the panel's state changed (see `lastChange`).

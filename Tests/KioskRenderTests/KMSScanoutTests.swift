@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 import KioskCore
 import Testing
 
@@ -136,5 +137,80 @@ import Testing
         FileManager.default.createFile(atPath: dri.appendingPathComponent("card0").path, contents: Data(count: 64))
         #expect(KMSScanout.displayCards(in: dri.path).isEmpty)
         #expect(Display.consoleCard(configured: "/dev/dri/by-path/platform-gpu-card") == "/dev/dri/by-path/platform-gpu-card")
+    }
+
+    @Test func theFrameInMemoryIsThePanelsSizeTurnedToPortraitWhenRotated() {
+        let configured = Viewport(width: 1280, height: 720)
+        #expect(Display.offscreenFrame(panel: (1024, 768), configured: configured, rotate: false) == Viewport(width: 1024, height: 768))
+        #expect(Display.offscreenFrame(panel: (1024, 768), configured: configured, rotate: true) == Viewport(width: 768, height: 1024))
+        #expect(Display.offscreenFrame(panel: nil, configured: configured, rotate: false) == configured, "no panel yet")
+        #expect(Display.offscreenFrame(panel: nil, configured: configured, rotate: true) == Viewport(width: 720, height: 1280))
+    }
+
+    /// Issue 34: trixie's bochs-drm brought a replugged panel back at 1024×768, not the
+    /// 1280×800 it left at, and the kiosk showed the middle of its old frame. A panel back at
+    /// another size now gets a frame remade at that size, and the board laid out for it: the
+    /// same pixels a kiosk started on that panel draws. Negative controls: the old frame cut
+    /// to the new panel (what the scanout showed before) differs from it; and with
+    /// `resizeOffscreenFrame` changing only the viewport, not the frame, this fails (a
+    /// 1280×800 frame, 1.5 M bytes off the board laid out for 1024×768).
+    @Test func aFrameRemadeForAPanelBackAtAnotherSizeIsTheBoardLaidOutForIt() throws {
+        let assets = try #require(HyzerPaths.assetsDirectory(), "cannot find assets/")
+        let fonts = assets.appendingPathComponent("fonts")
+        let (before, after) = (Viewport(width: 1280, height: 800), Viewport(width: 1024, height: 768))
+        let wallClock = Date(timeIntervalSince1970: 1_800_000_100)
+        func board(_ size: Viewport) throws -> KioskState {
+            let players = try ["Avery", "Blake", "Casey", "Devon"].map { try Player(displayName: $0) }
+            let course = try Course(name: "Riverside Long Loop", holeCount: 9)
+            var round = Round(
+                courseID: course.id, organizerID: players[0].id, createdAt: Date(timeIntervalSince1970: 1_800_000_000))
+            for p in players { try round.add(.registered(p)) }
+            try round.start(at: Date(timeIntervalSince1970: 1_800_000_060))
+            var state = KioskState(viewport: size)
+            state.handle(
+                .dataChanged(
+                    KioskData(round: RoundSnapshot(round: round, course: course, events: []), courses: [course]),
+                    .localScore),
+                now: 60_000)
+            return state
+        }
+        let display = try Display(mode: .headless, size: before, fontsDirectory: fonts)
+        var state = try board(before)
+        display.draw(state, now: 60_000, wallClock: wallClock)
+        let old = try display.capture()
+        #expect((old.width, old.height) == (1280, 800))
+        let textsBefore = display.rasterizations
+
+        #expect(!display.resizeOffscreenFrame(to: before), "the same size: nothing to remake")
+        #expect(display.resizeOffscreenFrame(to: after))
+        #expect(display.viewport == after)
+        state.handle(.resized(after), now: 60_000)
+        display.draw(state, now: 60_000, wallClock: wallClock)
+        let remade = try display.capture()
+        #expect(display.rasterizations > textsBefore, "the old renderer's text textures went with it")
+
+        let fresh = try Display(mode: .headless, size: after, fontsDirectory: fonts)
+        fresh.draw(try board(after), now: 60_000, wallClock: wallClock)
+        let reference = try fresh.capture()
+        #expect((remade.width, remade.height) == (reference.width, reference.height))
+        // Counted, not compared as arrays: a failing #expect on two 2.4 MB arrays diffs them
+        // element by element for minutes.
+        #expect(Self.differingBytes(remade.rgb, reference.rgb) == 0, "the board laid out for 1024×768")
+
+        // The old frame's middle, 1024×768 of it, as the scanout cut it onto the new panel.
+        let (left, top) = ((old.width - after.width) / 2, (old.height - after.height) / 2)
+        var cut: [UInt8] = []
+        for y in 0..<after.height {
+            let start: Int = ((top + y) * old.width + left) * 3
+            cut += old.rgb[start..<(start + after.width * 3)]
+        }
+        #expect(
+            Self.differingBytes(cut, reference.rgb) > reference.rgb.count / 100,
+            "the cut old frame is not the board laid out for the panel")
+    }
+
+    /// Bytes that differ between two frames (every byte of the longer one's tail too).
+    static func differingBytes(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        zip(a, b).reduce(0) { $0 + ($1.0 == $1.1 ? 0 : 1) } + abs(a.count - b.count)
     }
 }

@@ -399,9 +399,10 @@ def cuts(args, work, disk, kernel, initrd, count, unsafe, label):
 
 
 def snapshot(args, work, disk, size):
-    """The headless kiosk's board for the same data, at the screen's size."""
+    """The headless kiosk's board for the same data, at the screen's size, and that data's
+    directory (to draw the board at another size)."""
     store = dump_store(disk, work / "snapshot-store")
-    return render_board(args, work, store.parent, size)
+    return render_board(args, work, store.parent, size), store.parent
 
 
 def render_board(args, work, data, size):
@@ -452,7 +453,7 @@ def boot_to_board(args, work, disk, kernel, initrd, figures):
         figures["kiosk_unit_start_to_first_frame_s"] = round((ready_us - start_us) / 1e6, 2)
         figures["systemd_analyze"] = analyze
         size = image_size(screen)
-        reference = snapshot(args, work, disk, size)
+        reference, reference_data = snapshot(args, work, disk, size)
         figures["screen_size"] = f"{size[0]}x{size[1]}"
         figures["screen_mean"] = round(mean_brightness(screen), 3)
         figures["screen_vs_headless_rmse"] = round(difference(screen, reference), 4)
@@ -479,16 +480,10 @@ def boot_to_board(args, work, disk, kernel, initrd, figures):
         figures["after_watchdog_vs_headless_rmse"] = round(difference(again, reference), 4)
         log(f"frozen kiosk restarted by the watchdog, board back after {figures['watchdog_freeze_to_board_s']} s: {figures.get('watchdog_split_s')}")
 
-        if args.gpio:
-            knob = guest.wait_for(rb"HYZER-PROBE gpio detents=(\d+) presses=(\d+) buzzer_high=(\d+) samples=(\d+)", slow(args, 180))
-            figures["gpio_detents"], figures["gpio_presses"], figures["gpio_buzzer_high_samples"], samples = (
-                int(knob.group(i)) for i in (1, 2, 3, 4))
-            figures["gpio_buzzer_samples"] = samples
-            log(f"gpio-sim: {figures['gpio_detents']} detents, {figures['gpio_presses']} presses, buzzer high in "
-                f"{figures['gpio_buzzer_high_samples']} of {samples} samples")
-
-        # The panel unplugged and back: the same screen as before (the knob stage moved it
-        # off the board), from the same process.
+        # The panel unplugged and back, before the knob's stage (the screen is the board):
+        # the same screen as before, from the same process; back at another size (trixie's
+        # bochs-drm offers only its fallback modes then), the board laid out for that size,
+        # as the headless kiosk draws it there.
         guest.wait_for(rb"HYZER-PROBE unplugging pid=(\d+)", slow(args, 180))
         before = guest.screendump(work / "before-unplug.png")
         unplugged = guest.wait_for(rb"HYZER-PROBE unplugged pid=(\d+) connector=(\S+)", slow(args, 60))
@@ -496,12 +491,24 @@ def boot_to_board(args, work, disk, kernel, initrd, figures):
         replugged = guest.wait_for(
             rb"HYZER-PROBE replugged pid=(\d+) connector=(\S+) lost=(\d+) back=(\d+)", slow(args, 60))
         back_on = guest.screendump(work / "replugged.png")
+        back_size = image_size(back_on)
+        expected = before if back_size == image_size(before) else render_board(args, work, reference_data, back_size)
         figures["unplugged_screen_mean"] = round(mean_brightness(dark), 3)
-        figures["replugged_vs_before_rmse"] = round(difference(back_on, before), 4)
+        figures["replugged_size"] = f"{back_size[0]}x{back_size[1]}"
+        figures["replugged_vs_before_rmse"] = round(difference(back_on, expected), 4)
         figures["replug_same_process"] = unplugged.group(1) == replugged.group(1)
         figures["replug_log"] = {"lost": int(replugged.group(3)), "back": int(replugged.group(4))}
-        log(f"panel unplugged (screen mean {figures['unplugged_screen_mean']}) and back "
-            f"(RMSE {figures['replugged_vs_before_rmse']} against the screen before), same process: {figures['replug_same_process']}")
+        log(f"panel unplugged (screen mean {figures['unplugged_screen_mean']}) and back at {figures['replugged_size']} "
+            f"(RMSE {figures['replugged_vs_before_rmse']} against the screen before"
+            f"{'' if expected == before else ', laid out for the new size'}), same process: {figures['replug_same_process']}")
+
+        if args.gpio:
+            knob = guest.wait_for(rb"HYZER-PROBE gpio detents=(\d+) presses=(\d+) buzzer_high=(\d+) samples=(\d+)", slow(args, 180))
+            figures["gpio_detents"], figures["gpio_presses"], figures["gpio_buzzer_high_samples"], samples = (
+                int(knob.group(i)) for i in (1, 2, 3, 4))
+            figures["gpio_buzzer_samples"] = samples
+            log(f"gpio-sim: {figures['gpio_detents']} detents, {figures['gpio_presses']} presses, buzzer high in "
+                f"{figures['gpio_buzzer_high_samples']} of {samples} samples")
 
         if args.memory:
             pss = guest.wait_for(rb"HYZER-PROBE pss_kb=(\d+)", slow(args, 260))

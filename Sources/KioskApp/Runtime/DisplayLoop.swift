@@ -186,9 +186,15 @@ public final class DisplayLoop {
         switch event {
         case .quit, .wake:
             break
-        case .panel(let change):
-            // The scanout has shown the last frame again on a panel that came back.
-            onPanelChange(change)
+        case .panel(let change, let resized):
+            // The scanout has shown the last frame again on a panel that came back; at
+            // another size, the display has remade its frame and the board is laid out again.
+            if let resized {
+                onPanelChange("\(change): board laid out for \(resized.width)×\(resized.height)")
+                session.send(.resized(resized), now: now)
+            } else {
+                onPanelChange(change)
+            }
         case .tap(let x, let y):
             session.send(.touch(x: x, y: y), now: now)
         case .resized(let viewport):
