@@ -46,7 +46,7 @@ BENCHMARKS ?= standings store history knob-latency knob-accuracy render render-i
 # A desktop session gets a window; a bare console gets the full-screen board through KMS.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 
-.PHONY: deps build lint format test test-under-load browser-test fuzz-api run bench bench-compare memory clean screens release install deb cross-check appliance-test appliance-test-short
+.PHONY: deps build lint format test test-under-load browser-test fuzz-api run bench bench-arm64 bench-compare memory clean screens release install deb cross-check appliance-test appliance-test-short
 
 # Idempotent: installs only what is missing, so it is cheap to run before every target.
 deps:
@@ -91,7 +91,7 @@ lint:
 
 # The packaging and cross-building scripts, checked by shellcheck (warnings fail): they run as
 # root over chroots and mounts, where an unquoted path or an unset variable does real harm.
-SHELL_SCRIPTS := board/cross/build board/cross/check-elf board/cross/enter board/cross/sdk board/cross/shlibdeps \
+SHELL_SCRIPTS := board/cross/build board/cross/check-elf board/cross/enter board/cross/render-instructions board/cross/sdk board/cross/shlibdeps \
 	board/package/build-debs board/package/install board/appliance-test/build-base board/appliance-test/gpio-sim/build-module
 
 # Rewrites the sources in place to what `make lint` accepts.
@@ -256,6 +256,13 @@ CROSS := $(if $(and $(filter $(HOST_ARCH),$(ARCH)),$(filter $(HOST_DISTRO),$(DIS
 # version newer than trixie's (board/cross/build runs board/cross/check-elf on it).
 cross-check: deps
 	board/cross/build arm64 hyzer-kiosk
+
+# Instructions per frame of the 1920×1080 reshuffle on the Pi's own instruction set:
+# hyzer-bench cross-built for trixie arm64 and run under callgrind in a trixie arm64 root
+# through qemu-user (board/cross/render-instructions). Callgrind counts the guest's
+# instructions, so the emulation slows the run (about N min) but leaves the count as it is.
+bench-arm64: deps
+	board/cross/render-instructions arm64
 
 ifeq ($(CROSS),)
 deb: release
