@@ -61,16 +61,24 @@ final class GpioEventPump: Sendable {
 
         while true {
             var timeoutMs: Int32 = -1
-            if let deadline = handler.nextDeadlineNs {
+            let deadline = handler.nextDeadlineNs
+            if let deadline {
                 let now = clock.uptimeNanoseconds
-                if deadline <= now {
-                    handler.handleTimer(nowNs: now)
-                    continue
-                }
                 // poll() counts whole milliseconds; round up so a deadline is never fired early.
-                timeoutMs = Int32(min((deadline - now + 999_999) / 1_000_000, UInt64(Int32.max)))
+                // A deadline already past still polls, without waiting: edges the kernel stamped
+                // before it may be queued, unread because this thread ran late (a busy machine),
+                // and they decide first. A release queued before the long-press time is a click;
+                // firing the timer first made it a long press (the emulated Pi's menu opened
+                // on a 0.2 s press while the host was loaded).
+                timeoutMs = deadline <= now ? 0 : Int32(min((deadline - now + 999_999) / 1_000_000, UInt64(Int32.max)))
             }
             let ready = poll(&pollFds, nfds_t(pollFds.count), timeoutMs)
+            if ready == 0 {
+                // Nothing queued: the deadline is due (poll waited for it, rounded up).
+                let now = clock.uptimeNanoseconds
+                if let deadline, deadline <= now { handler.handleTimer(nowNs: now) }
+                continue
+            }
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw GpioError(
@@ -135,7 +143,8 @@ public final class GpiodKnobBackend: KnobBackend, Sendable {
     public let clock: any HyzerClock = SystemClock()
     public var usesVirtualTime: Bool { false }
 
-    private let pump: GpioEventPump
+    /// Internal, not private: tests run its loop with a clock of their own.
+    let pump: GpioEventPump
 
     public convenience init(config: GpiodKnobConfig = GpiodKnobConfig()) throws(GpioError) {
         try self.init(config: config, provider: LibgpiodChipProvider(deviceDirectory: config.deviceDirectory))

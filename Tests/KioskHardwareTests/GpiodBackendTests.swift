@@ -394,6 +394,58 @@ struct GpiodBackendTests {
         await #expect(throws: GpioError.self) { try await run.task.value }
     }
 
+    /// The emulated Pi on a loaded host read the probe's 0.2 s press as a long press: the
+    /// input thread ran late, past the press's long-press time, with the release edge already
+    /// queued, and fired the timer before reading it. Edges queued before a deadline decide
+    /// first. Here the clock reads 2 s after the press, and the release (100 ms after it) is
+    /// queued as the press is handled, before the loop looks at its deadline again: a click.
+    /// Negative control: firing a past deadline before polling (the loop as it was) gives
+    /// press, longPress, release(afterLongPress: true).
+    @Test func aReleaseQueuedBeforeTheLongPressTimeIsAClickHoweverLateTheThreadRuns() throws {
+        let provider = FakeProvider()
+        let chip = rp1("/dev/gpiochip0")
+        provider.chips = [chip]
+        let backend = try GpiodKnobBackend(config: GpiodKnobConfig(), provider: provider)
+        let pressedAt: UInt64 = 1_000_000_000
+        let clock = ManualClock(uptime: .nanoseconds(Int64(pressedAt + 2_000_000_000)))
+
+        /// The switch's debouncer behind the loop; queues the release when it sees the press.
+        final class Handler: KnobInputHandler {
+            var debouncer = ButtonDebouncer()
+            var events: [KnobEvent] = []
+            let onEdges: ([EdgeEvent]) -> Void
+            let onEvent: (KnobEvent) -> Void
+            init(onEdges: @escaping ([EdgeEvent]) -> Void, onEvent: @escaping (KnobEvent) -> Void) {
+                (self.onEdges, self.onEvent) = (onEdges, onEvent)
+            }
+            func handleEdges(_ edges: [EdgeEvent]) {
+                for edge in edges { debouncer.feed(edge) { record($0) } }
+                onEdges(edges)
+            }
+            func handleEvents(_ events: [KnobEvent]) {}
+            func handleTimer(nowNs: UInt64) { debouncer.poll(now: nowNs) { record($0) } }
+            var nextDeadlineNs: UInt64? { debouncer.nextDeadlineNs }
+            private func record(_ event: KnobEvent) {
+                events.append(event)
+                onEvent(event)
+            }
+        }
+        let handler = Handler(
+            onEdges: { edges in
+                if edges.contains(where: { $0.line == .sw && $0.level == 0 }) {
+                    chip.inject(offset: 22, rising: true, atNs: pressedAt + 100 * ms)
+                }
+            },
+            onEvent: { if case .release = $0 { backend.stop() } })
+        chip.inject(offset: 22, rising: false, atNs: pressedAt)
+        try backend.pump.run(handler, clock: clock)
+        let click: [KnobEvent] = [
+            .press(timestampNs: pressedAt + 5 * ms),
+            .release(timestampNs: pressedAt + 100 * ms + 5 * ms, afterLongPress: false),
+        ]
+        #expect(handler.events == click)
+    }
+
     @Test func stopWakesTheLoopEvenWithNothingHappening() async throws {
         let provider = FakeProvider()
         provider.chips = [rp1("/dev/gpiochip0")]
