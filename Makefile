@@ -260,7 +260,8 @@ cross-check: deps
 # Instructions per frame of the 1920×1080 reshuffle on the Pi's own instruction set:
 # hyzer-bench cross-built for trixie arm64 and run under callgrind in a trixie arm64 root
 # through qemu-user (board/cross/render-instructions). Callgrind counts the guest's
-# instructions, so the emulation slows the run (about N min) but leaves the count as it is.
+# instructions, so the emulation slows the run (about an hour for its 64 frames) but leaves
+# the count as it is.
 bench-arm64: deps
 	board/cross/render-instructions arm64
 
