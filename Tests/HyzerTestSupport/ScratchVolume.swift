@@ -67,8 +67,20 @@ public final class ScratchVolume {
 
     /// Remounts the volume read-only (or writable again). A filesystem with a file open
     /// for writing refuses to become read-only, so stores on it are closed first.
+    ///
+    /// A refusal as busy is tried again for up to 10 s: a process another test is starting
+    /// holds a copy of every open fd, O_CLOEXEC ones too, from its fork until its exec, and
+    /// on a loaded machine that gap lasts (`make test-under-load` once refused the remount
+    /// just after the store here had closed its files).
     public func remount(readOnly: Bool) throws {
-        try Self.mount(["-o", readOnly ? "remount,ro" : "remount,rw", root.path])
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            do {
+                return try Self.mount(["-o", readOnly ? "remount,ro" : "remount,rw", root.path])
+            } catch let error as MountError where error.message.contains("busy") && Date() < deadline {
+                usleep(100_000)
+            }
+        }
     }
 
     /// Fills the volume to the last byte with one file and returns it (delete it to free
@@ -125,9 +137,27 @@ public final class ScratchVolume {
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
+    /// mount(8) refused, with what it said.
+    public struct MountError: Error, CustomStringConvertible {
+        public let arguments: [String]
+        public let message: String
+        public var description: String { "mount \(arguments.joined(separator: " ")) failed: \(message)" }
+    }
+
     private static func mount(_ arguments: [String]) throws {
-        let result = try run("/bin/mount", arguments)
-        guard result == 0 else { throw POSIXError(.EPERM) }
+        let process = Process()
+        let errors = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/bin/mount")
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        let said = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let message = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            throw MountError(arguments: arguments, message: message.isEmpty ? "exit \(process.terminationStatus)" : message)
+        }
     }
 
     private static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
