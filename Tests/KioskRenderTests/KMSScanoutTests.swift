@@ -141,10 +141,13 @@ import Testing
 
     @Test func theFrameInMemoryIsThePanelsSizeTurnedToPortraitWhenRotated() {
         let configured = Viewport(width: 1280, height: 720)
-        #expect(Display.offscreenFrame(panel: (1024, 768), configured: configured, rotate: false) == Viewport(width: 1024, height: 768))
-        #expect(Display.offscreenFrame(panel: (1024, 768), configured: configured, rotate: true) == Viewport(width: 768, height: 1024))
-        #expect(Display.offscreenFrame(panel: nil, configured: configured, rotate: false) == configured, "no panel yet")
-        #expect(Display.offscreenFrame(panel: nil, configured: configured, rotate: true) == Viewport(width: 720, height: 1280))
+        func frame(_ panel: (Int, Int)?, rotate: Bool) -> Viewport {
+            Display.offscreenFrame(panel: panel, configured: configured, rotate: rotate)
+        }
+        #expect(frame((1024, 768), rotate: false) == Viewport(width: 1024, height: 768))
+        #expect(frame((1024, 768), rotate: true) == Viewport(width: 768, height: 1024))
+        #expect(frame(nil, rotate: false) == configured, "no panel yet")
+        #expect(frame(nil, rotate: true) == Viewport(width: 720, height: 1280))
     }
 
     /// Issue 34: trixie's bochs-drm brought a replugged panel back at 1024×768, not the
