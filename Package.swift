@@ -270,7 +270,7 @@ let package = Package(
         .testTarget(
             name: "KioskRenderTests",
             dependencies: [
-                "KioskRender", "KioskCore", "HyzerKit", "HyzerTestSupport",
+                "KioskRender", "KioskCore", "HyzerKit", "HyzerTestSupport", "CSDL2",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

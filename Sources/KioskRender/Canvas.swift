@@ -29,6 +29,13 @@ final class Canvas {
     let fallback = FontFallback()
     /// Off only to show what a name looks like without fallback (the tests' negative control).
     var fallbackEnabled = true
+    /// The frame in memory when the renderer draws into one (console, headless): opaque fills
+    /// and the clear go straight into its pixels (see FrameFill.swift). Nil in a window.
+    private var frameFill: FrameFill?
+    /// Off only to draw every fill through SDL (the tests' comparison).
+    var directFills = true
+    /// The clip `clipped(to:)` set, which SDL applies to its draws and `frameFill` to its own.
+    private var clip: SDL_Rect?
     private var useCounter: UInt64 = 0
     /// Pixel bytes (4 per pixel) of the cached text textures.
     private(set) var cachedTextBytes = 0
@@ -79,8 +86,11 @@ final class Canvas {
         init(font: OpaquePointer, lastUse: UInt64) { (self.font, self.lastUse) = (font, lastUse) }
     }
 
-    init(renderer: OpaquePointer, fontsDirectory: URL) throws {
+    /// - Parameter frame: the surface `renderer` draws into, when it is SDL's software
+    ///   renderer on a surface of its own (`SDL_CreateSoftwareRenderer`).
+    init(renderer: OpaquePointer, frame: UnsafeMutablePointer<SDL_Surface>? = nil, fontsDirectory: URL) throws {
         self.renderer = renderer
+        self.frameFill = frame.map(FrameFill.init)
         self.fontsDirectory = fontsDirectory
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
         // Fail at start-up, not at the first frame, when a font file is missing.
@@ -92,11 +102,12 @@ final class Canvas {
     /// Draws on `renderer` from now on (a console's frame remade at a new panel size). The
     /// text textures belong to the old renderer and go with it, so call this before it is
     /// destroyed; the fonts and the measured widths hold for any renderer and stay.
-    func move(to renderer: OpaquePointer) {
+    func move(to renderer: OpaquePointer, frame: UnsafeMutablePointer<SDL_Surface>?) {
         for text in texts.values { SDL_DestroyTexture(text.texture) }
         texts.removeAll()
         cachedTextBytes = 0
         self.renderer = renderer
+        frameFill = frame.map(FrameFill.init)
         SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND)
     }
 
@@ -153,7 +164,28 @@ final class Canvas {
 
     // MARK: Shapes
 
+    /// The frame's pixels to fill directly: there is a frame in memory and the renderer draws
+    /// on it now (not on a target texture: the warm-up's, the window's rotation). SDL's
+    /// draws still queued go in first, so what is filled lies over them as it would in SDL.
+    private var directFrame: FrameFill? {
+        guard directFills, let frameFill, SDL_GetRenderTarget(renderer) == nil else { return nil }
+        SDL_RenderFlush(renderer)
+        return frameFill
+    }
+
+    /// Draws `body` with everything outside `rect` left untouched (rows scrolling under a header).
+    func clipped(to rect: Rect, _ body: () -> Void) {
+        var area = SDL_Rect(x: Int32(rect.x.rounded()), y: Int32(rect.y.rounded()), w: Int32(rect.w), h: Int32(rect.h))
+        SDL_RenderSetClipRect(renderer, &area)
+        // SDL clips to an empty rectangle, and not at all for a negative size.
+        clip = area.w >= 0 && area.h >= 0 ? area : nil
+        body()
+        SDL_RenderSetClipRect(renderer, nil)
+        clip = nil
+    }
+
     func clear(_ color: RGB) {
+        if let direct = directFrame { return direct.clear(color) }
         SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, 255)
         SDL_RenderClear(renderer)
     }
@@ -161,9 +193,15 @@ final class Canvas {
     func fill(_ rect: Rect, _ color: RGB, alpha: Double = 1) {
         // Opaque fills skip blending: on the software renderer that is a plain copy.
         let opaque = alpha >= 1
+        var r = SDL_FRect(x: Float(rect.x), y: Float(rect.y), w: Float(rect.w), h: Float(rect.h))
+        if opaque, let direct = directFrame {
+            if let pixels = FrameFill.pixelRect(x: r.x, y: r.y, w: r.w, h: r.h) {
+                direct.fill(pixels, clip: clip, value: FrameFill.pixel(color))
+            }
+            return
+        }
         if opaque { SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE) }
         SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, UInt8(clamping: Int(alpha * 255)))
-        var r = SDL_FRect(x: Float(rect.x), y: Float(rect.y), w: Float(rect.w), h: Float(rect.h))
         SDL_RenderFillRectF(renderer, &r)
         if opaque { SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND) }
     }

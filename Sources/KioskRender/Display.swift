@@ -49,7 +49,7 @@ public final class Display {
     private var surface: UnsafeMutablePointer<SDL_Surface>?
     private let scanout: KMSScanout?
     private var renderer: OpaquePointer
-    private let canvas: Canvas
+    let canvas: Canvas
     private let rotate: Bool
     /// With rotation the frame is drawn here in portrait, then turned onto the screen.
     private var rotationTarget: OpaquePointer?
@@ -176,7 +176,7 @@ public final class Display {
         SDL_GetRendererInfo(renderer, &info)
         rendererName = info.name.map { String(cString: $0) } ?? "unknown"
         isAccelerated = info.flags & SDL_RENDERER_ACCELERATED.rawValue != 0
-        canvas = try Canvas(renderer: renderer, fontsDirectory: fontsDirectory)
+        canvas = try Canvas(renderer: renderer, frame: surface, fontsDirectory: fontsDirectory)
     }
 
     /// The size of the frame drawn in memory: the panel's own (turned to portrait when the
@@ -210,7 +210,7 @@ public final class Display {
         else { return false }
         // The scanout's last frame lives in the surface about to go; the next frame replaces it.
         scanout?.forgetLastFrame()
-        canvas.move(to: newRenderer)
+        canvas.move(to: newRenderer, frame: newSurface)
         if let warmTarget {
             SDL_DestroyTexture(warmTarget)
             self.warmTarget = nil

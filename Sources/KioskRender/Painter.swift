@@ -127,12 +127,7 @@ struct Painter {
     }
 
     /// Draws `body` with everything outside `rect` left untouched (rows scrolling under a header).
-    func clipped(to rect: Rect, _ body: () -> Void) {
-        var clip = SDL_Rect(x: Int32(rect.x.rounded()), y: Int32(rect.y.rounded()), w: Int32(rect.w), h: Int32(rect.h))
-        SDL_RenderSetClipRect(canvas.renderer, &clip)
-        body()
-        SDL_RenderSetClipRect(canvas.renderer, nil)
-    }
+    func clipped(to rect: Rect, _ body: () -> Void) { canvas.clipped(to: rect, body) }
 
     // MARK: Lists
 
