@@ -167,6 +167,9 @@ let package = Package(
             dependencies: [
                 "KioskCore", "KioskRender", "KioskHardware", "HyzerStore", "HyzerKit", "HyzerSync", "SQLiteFaults", "CMalloc",
                 "HyzerSystem", .product(name: "Logging", package: "swift-log"),
+                // The organizer code's hash (PBKDF2): Crypto's, not a hand-made one.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

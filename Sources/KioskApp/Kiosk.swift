@@ -197,7 +197,7 @@ private func openScreen(_ configuration: KioskConfiguration) throws -> (HyzerDat
         store: store, viewport: display.viewport, now: configuration.clock.uptimeMilliseconds,
         reduceMotion: configuration.reduceMotion,
         paging: (configuration.boardPageInterval, configuration.boardRowsPerPage),
-        dimming: (configuration.dimAfter, configuration.dimLevel))
+        dimming: (configuration.dimAfter, configuration.dimLevel), lock: configuration.lock)
     session.statusGatherer.display = (display.videoDriver, display.rendererName)
     return (store, display, session)
 }

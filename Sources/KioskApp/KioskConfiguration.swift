@@ -26,6 +26,16 @@ public struct KioskConfiguration: Sendable {
         case sdl
     }
 
+    /// The organizer code's lock (issue 35; kiosk.conf's [lock]).
+    public struct Lock: Sendable {
+        /// Off for a private garage kiosk: nothing asks for a code.
+        public var enabled: Bool
+        /// kiosk.conf's `lock.code_hash`; nil: the code chosen at the kiosk, or asked for
+        /// at the first locked action.
+        public var code: OrganizerCode?
+        public init(enabled: Bool = true, code: OrganizerCode? = nil) { (self.enabled, self.code) = (enabled, code) }
+    }
+
     public var dataDirectory: URL
     public var assetsDirectory: URL?
     public var display: Display.Mode = .window(fullscreen: true)
@@ -42,6 +52,7 @@ public struct KioskConfiguration: Sendable {
     /// dims to `dimLevel`; nil never dims.
     public var dimAfter: Millis? = 30 * 60_000
     public var dimLevel = KioskSettings.defaultDimLevel
+    public var lock = Lock()
     /// Create a demo round when none is active (`make run`).
     public var demo = false
     public var knob: Knob = .auto

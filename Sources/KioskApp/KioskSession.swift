@@ -44,6 +44,11 @@ public final class KioskSession {
     public var changeMonitor: ChangeMonitor?
     /// nil for an in-memory store: settings then live for the session only.
     private let settingsURL: URL?
+    /// The organizer code's lock: whether it is on, kiosk.conf's code, and the code in force
+    /// (kiosk.conf's, or one chosen at the kiosk). Only its hash is ever kept.
+    private let lockEnabled: Bool
+    private let configuredCode: OrganizerCode?
+    private var organizerCode: OrganizerCode?
     private let logger = Logger(label: "hyzer.kiosk")
     /// What is wrong with the storage (read-only, full or nearly full), for the status
     /// screen; nil when all is well. Each change is also shown as a notice and logged.
@@ -77,18 +82,26 @@ public final class KioskSession {
     public init(
         store: HyzerDatabase, viewport: Viewport, now: Millis, reduceMotion: Bool? = nil,
         paging: (interval: Millis?, rowsPerPage: Int?) = (nil, nil),
-        dimming: (after: Millis?, level: Double) = (nil, KioskSettings.defaultDimLevel)
+        dimming: (after: Millis?, level: Double) = (nil, KioskSettings.defaultDimLevel),
+        lock: KioskConfiguration.Lock = .init(enabled: false)
     ) throws {
         self.store = store
         statusGatherer = KioskStatusGatherer(store: store)
         settingsURL = store.directory?.appendingPathComponent("kiosk-settings.json")
-        var settings = settingsURL.map(Self.loadSettings) ?? KioskSettings()
+        let saved = settingsURL.flatMap(Self.readSettingsFile)
+        var settings = KioskSettings(reduceMotion: saved?.reduceMotion ?? false)
         if let reduceMotion { settings.reduceMotion = reduceMotion }
+        // kiosk.conf's code first; else one chosen here before (a saved one that cannot be
+        // read counts as none: the next locked action asks for a new one).
+        lockEnabled = lock.enabled
+        configuredCode = lock.code
+        organizerCode = lock.code ?? saved?.organizerCode.flatMap { try? OrganizerCode(encoded: $0) }
         // Through the initializer, which keeps each setting in its bounds.
         settings = KioskSettings(
             reduceMotion: settings.reduceMotion, boardPageInterval: paging.interval ?? settings.boardPageInterval,
             boardRowsPerPage: paging.rowsPerPage ?? settings.boardRowsPerPage, dimAfter: dimming.after,
-            dimLevel: dimming.level)
+            dimLevel: dimming.level,
+            organizerLock: !lock.enabled ? .off : organizerCode.map { .set(length: $0.digits) } ?? .unset)
         state = KioskState(settings: settings, viewport: viewport)
         state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
         checkStorage(now: now)
@@ -256,10 +269,17 @@ public final class KioskSession {
                     try store.write(.deleteCourse(id: id))
                     wrote = true
                 case .saveSettings(let settings):
-                    if let settingsURL {
-                        try JSONEncoder().encode(SettingsFile(reduceMotion: settings.reduceMotion)).write(
-                            to: settingsURL, options: .atomic)
-                    }
+                    try saveSettingsFile(reduceMotion: settings.reduceMotion)
+                case .checkOrganizerCode(let code):
+                    let right = lockEnabled && organizerCode?.matches(code) == true
+                    if !right { logger.notice("a wrong organizer code was entered") }
+                    perform(state.handle(.organizerCodeChecked(right), now: now), now: now)
+                case .setOrganizerCode(let code):
+                    // Never over kiosk.conf's: the machine asks for a new code only when there is none.
+                    guard organizerCode == nil else { break }
+                    organizerCode = try OrganizerCode.hashing(code)
+                    try saveSettingsFile(reduceMotion: state.settings.reduceMotion)
+                    logger.notice("an organizer code was chosen at the kiosk")
                 }
             } catch {
                 logger.error("\(effect) failed: \(error)")
@@ -363,12 +383,24 @@ public final class KioskSession {
         return "Not saved: " + (text.count > 80 ? String(text.prefix(77)) + "…" : text)
     }
 
-    struct SettingsFile: Codable { var reduceMotion: Bool }
+    /// kiosk-settings.json: what is set at the kiosk itself (the menu's reduce motion, an
+    /// organizer code chosen there, hashed).
+    struct SettingsFile: Codable {
+        var reduceMotion: Bool
+        var organizerCode: String?
+    }
 
-    static func loadSettings(_ url: URL) -> KioskSettings {
-        guard let data = try? Data(contentsOf: url), let file = try? JSONDecoder().decode(SettingsFile.self, from: data) else {
-            return KioskSettings()
-        }
-        return KioskSettings(reduceMotion: file.reduceMotion)
+    static func readSettingsFile(_ url: URL) -> SettingsFile? {
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        return try? JSONDecoder().decode(SettingsFile.self, from: data)
+    }
+
+    /// Writes kiosk-settings.json whole: the reduce-motion setting and the code chosen here.
+    private func saveSettingsFile(reduceMotion: Bool) throws {
+        guard let settingsURL else { return }
+        // kiosk.conf's code is not copied here: taken out of kiosk.conf, it is gone.
+        let chosen = organizerCode == configuredCode ? nil : organizerCode?.encoded
+        try JSONEncoder().encode(SettingsFile(reduceMotion: reduceMotion, organizerCode: chosen)).write(
+            to: settingsURL, options: .atomic)
     }
 }

@@ -37,6 +37,15 @@ public enum KioskSettingsFile {
             "buzzer.line",
             .text(expects: "a line such as \"GPIO23\", or \"none\"", check: { $0 == "none" ? nil : lineProblem($0) })),
         ConfigKey("buzzer.active", .choice(["high", "low"])),
+        ConfigKey("lock.enabled", .boolean),
+        ConfigKey(
+            "lock.code_hash",
+            .text(
+                expects: "an organizer code's hash (hyzer-kiosk --hash-code makes one)",
+                check: { text in
+                    do { _ = try OrganizerCode(encoded: text) } catch { return "\(error)" }
+                    return nil
+                })),
     ]
 
     /// Reads the file (nil when it is absent and was not asked for by name).
@@ -73,6 +82,8 @@ public enum KioskSettingsFile {
             configuration.gpio.buzzer = line == "none" ? nil : GpioLineSpec(parsing: line)
         }
         if let active = file.string("buzzer.active") { configuration.gpio.buzzerActiveLow = active == "low" }
+        if let enabled = file.bool("lock.enabled") { configuration.lock.enabled = enabled }
+        if let hash = file.string("lock.code_hash") { configuration.lock.code = try? OrganizerCode(encoded: hash) }
     }
 
     // MARK: Values

@@ -23,6 +23,10 @@ public enum KioskEffect: Sendable, Equatable {
     /// Delete a course: a tombstone on every device; played rounds keep it.
     case deleteCourse(UUID)
     case saveSettings(KioskSettings)
+    /// Check an organizer code against the kept hash and answer `.organizerCodeChecked`.
+    case checkOrganizerCode(String)
+    /// Keep a code chosen at the kiosk, hashed (none was configured).
+    case setOrganizerCode(String)
     /// Gather the status screen's facts and send them back as `.statusChanged`.
     case refreshStatus
     /// Ask the group server for a code to join it with, show it, and poll until the admin

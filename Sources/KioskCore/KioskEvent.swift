@@ -48,6 +48,8 @@ public enum KioskEvent: Sendable, Equatable {
     /// The bundled first names behind the name wheel, read and indexed off the main thread
     /// after the first frame (building the index before it doubled the kiosk's launch time).
     case nameListLoaded(NameLexicon)
+    /// The answer to `.checkOrganizerCode`: whether the code was the organizer's.
+    case organizerCodeChecked(Bool)
 }
 
 /// What a keyboard does on a screen that takes typing.

@@ -42,6 +42,8 @@ public struct KioskState: Sendable, Equatable {
     /// Dimmed for want of anyone at the tee (`KioskSettings.dimAfter`); the next touch of
     /// the knob, tap or key only brightens it, and a new score does too.
     public private(set) var dimmed = false
+    /// The organizer code's tries and whether it is unlocked (issue 35; the setting is in `settings`).
+    public internal(set) var lock = OrganizerLock()
     /// The last input or new score: dimming counts from here.
     public private(set) var lastActivityAt: Millis = 0
     /// Logical screen size, for touch hit-testing.
@@ -117,6 +119,8 @@ public struct KioskState: Sendable, Equatable {
             // The board starts paging (back on it, or the group outgrew it): from the first
             // page, for a whole interval.
             if !wasPaging, boardPageFlipAt != nil { showBoardPage(0, now: now, reveal: false) }
+            // Back on the board, however it got there: the next person is asked again.
+            if screen == .board { lock.unlocked = false }
         }
         if event.isInput, wake(now) { return [] }
         switch event {
@@ -190,6 +194,8 @@ public struct KioskState: Sendable, Equatable {
             input(now)
             let behavior = screen.behavior
             effects += behavior.typed(key, in: &self, now: now)
+        case .organizerCodeChecked(let right):
+            effects += organizerCodeChecked(right, now: now)
         case .nameListLoaded(let lexicon):
             nameList = lexicon
             // A wheel opened before the list arrived (within a moment of the first frame,

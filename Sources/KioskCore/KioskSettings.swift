@@ -12,10 +12,15 @@ public struct KioskSettings: Sendable, Equatable {
     public var dimLevel: Double
     /// kiosk.conf's default display.dim_level (30 %).
     public static let defaultDimLevel = 0.3
+    /// The organizer code's lock (kiosk.conf's [lock]; the kiosk's own default is on, with
+    /// the code chosen at the first locked action). Off here: the machine alone guards nothing.
+    public var organizerLock: OrganizerLock.Setting
     public init(
         reduceMotion: Bool = false, boardPageInterval: Millis = MotionTokens.boardPageInterval,
-        boardRowsPerPage: Int? = nil, dimAfter: Millis? = nil, dimLevel: Double = KioskSettings.defaultDimLevel
+        boardRowsPerPage: Int? = nil, dimAfter: Millis? = nil, dimLevel: Double = KioskSettings.defaultDimLevel,
+        organizerLock: OrganizerLock.Setting = .off
     ) {
+        self.organizerLock = organizerLock
         self.reduceMotion = reduceMotion
         self.boardPageInterval = max(1_000, boardPageInterval)
         self.boardRowsPerPage = boardRowsPerPage

@@ -40,6 +40,7 @@ struct Painter {
         case .courseEditor(let editor): paint(editor)
         case .deleteCourse(let question): paint(question)
         case .confirmRound(let confirm): paint(confirm)
+        case .codeEntry(let entry): paint(entry)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         let statusFacts: Bool = if case .status = state.screen { true } else { false }

@@ -71,6 +71,11 @@ struct KioskOptions: ParsableArguments {
     @Option(name: .customLong("run-for"), help: "Exit after this many seconds and print CPU and memory use as JSON.")
     var runFor: Double?
 
+    @Flag(
+        name: .customLong("hash-code"),
+        help: "Read an organizer code (4 to 8 digits) from standard input, print kiosk.conf's code_hash line for it, and exit.")
+    var hashCode = false
+
     typealias KnobChoice = KioskConfiguration.Knob
 
     func validate() throws {

@@ -18,6 +18,12 @@ func refuse(_ error: any Error) -> Never {
     FileHandle.standardError.write(Data("hyzer-kiosk: \(error)\n".utf8))
     exit(78)
 }
+if options.hashCode {
+    // The code is read, never echoed or logged; only its hash is printed.
+    let code = (readLine(strippingNewline: true) ?? "").trimmingCharacters(in: .whitespaces)
+    do { print("code_hash = \"\(try OrganizerCode.hashing(code).encoded)\"") } catch { refuse(error) }
+    exit(0)
+}
 let file: ConfigFile?
 do { file = try KioskSettingsFile.read(path: options.config) } catch { refuse(error) }
 // Once, before anything logs.

@@ -17,6 +17,8 @@ struct Harness {
     var completed: RoundSnapshot?
     var effects: [KioskEffect] = []
     let device = "kiosk"
+    /// The organizer code the shell keeps (its hash, on a kiosk); nil: none set.
+    var organizerCode: String?
     /// Wall-clock time for the values the harness makes (rounds, score events); the
     /// machine itself runs on `now`.
     let clock = ManualClock()
@@ -61,6 +63,11 @@ struct Harness {
 
     mutating func perform(_ effect: KioskEffect) {
         switch effect {
+        case .checkOrganizerCode(let code):
+            // As the shell: checked at once against the code the world keeps.
+            send(.organizerCodeChecked(code == organizerCode))
+        case .setOrganizerCode(let code):
+            organizerCode = code
         case .saveScore(_, let participant, let hole, let strokes):
             record(participant, hole: hole, strokes: strokes, resolution: false)
             if Scorecard(course: course, round: round!, events: events).isComplete { round!.markAllScored() }

@@ -191,7 +191,7 @@ extension Screen.CourseEditor: ScreenBehavior {
         case .save:
             return save(in: &state, now: now)
         case .delete:
-            state.screen = .deleteCourse(Screen.DeleteCourse(editor: self))
+            return state.guarded(.deleteCourse(self), now: now)
         }
         return []
     }

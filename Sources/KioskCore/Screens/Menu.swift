@@ -78,15 +78,20 @@ extension Screen.Menu: ScreenBehavior {
         case .checkScores:
             Screen.Resolve.begin(in: &state, origin: .menu)
         case .finishRound:
-            // Asks first, naming who is missing which holes.
-            if state.data.round != nil { state.screen = .finishRound(kind: .finish) }
+            // Asks first, naming who is missing which holes. Finishing early (someone would
+            // be DNF) takes the organizer code; a round with every hole scored does not.
+            guard let round = state.data.round else { break }
+            if Screen.FinishRound.missing(in: round).isEmpty {
+                state.screen = .finishRound(kind: .finish)
+            } else {
+                return state.guarded(.finishEarly, now: now)
+            }
         case .discardRound:
-            if state.data.round != nil { state.screen = .finishRound(kind: .discard) }
+            if state.data.round != nil { return state.guarded(.discardRound, now: now) }
         case .startRound:
             return Screen.SetupCourse.begin(in: &state, now: now)
         case .reduceMotion(let on):
-            state.settings.reduceMotion = !on
-            return [.saveSettings(state.settings)]
+            return state.guarded(.reduceMotion(!on), now: now)
         case .history:
             return Screen.History.open(in: &state)
         case .status:

@@ -42,6 +42,8 @@ public enum Screen: Sendable, Equatable {
     case deleteCourse(DeleteCourse)
     /// The card before a round starts: course, holes, par, who plays (issue 14).
     case confirmRound(ConfirmRound)
+    /// The organizer code, asked before what destroys (issue 35).
+    case codeEntry(CodeEntry)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -66,6 +68,7 @@ public enum Screen: Sendable, Equatable {
         case .courseEditor(let screen): screen
         case .deleteCourse(let screen): screen
         case .confirmRound(let screen): screen
+        case .codeEntry(let screen): screen
         }
     }
 
