@@ -414,6 +414,42 @@ import Testing
         }
     }
 
+    /// The organizer code (issue 35) at every size and length: its texts apart and at the
+    /// minimum or more, its slots on the screen above the footer and under the texts, apart,
+    /// the dial's digit whole in its slot, the markers clear of everything.
+    @Test(arguments: sizes)
+    func theCodeEntryHoldsItsContent(size: (Int, Int)) {
+        let layout = Layout(viewport: Viewport(width: size.0, height: size.1))
+        for length in OrganizerLock.lengths {
+            for entered in 0...length {
+                let what = "code \(size.0)×\(size.1), \(entered) of \(length)"
+                let boxes = layout.codeEntryBoxes(
+                    title: "New code, once more", purpose: "Needed to change the kiosk's settings.",
+                    status: "5 wrong codes: try again in 60 s", statusColor: Palette.wayOver, length: length,
+                    entered: entered, dial: entered < length ? 8 : nil)
+                let texts = [boxes.title, boxes.purpose] + (boxes.status.map { [$0] } ?? [])
+                let above = Rect(x: 0, y: 0, w: layout.width, h: layout.footer.y)
+                Self.check([RowBoxes(frame: above, texts: texts)], in: above, minimumRow: 0, layout: layout, what)
+                #expect(boxes.slots.count == length, "\(what)")
+                let lowest = texts.map(\.frame.maxY).max() ?? 0
+                for (i, slot) in boxes.slots.enumerated() {
+                    #expect(slot.x >= 0 && slot.maxX <= layout.width && slot.maxY <= layout.footer.y, "\(what): slot \(i) off screen")
+                    #expect(slot.y >= lowest, "\(what): slot \(i) under the texts")
+                    #expect(slot.w >= Layout.touchTarget * 0.75 && slot.h > slot.w, "\(what): slot \(i) is \(slot.w)×\(slot.h)")
+                    if i > 0 { #expect(slot.x > boxes.slots[i - 1].maxX, "\(what): slots \(i - 1) and \(i) touch") }
+                }
+                guard let digit = boxes.digit, let up = boxes.up, let down = boxes.down else {
+                    #expect(entered == length, "\(what): no dial")
+                    continue
+                }
+                let slot = boxes.slots[entered]
+                Self.check([RowBoxes(frame: slot, texts: [digit])], in: above, minimumRow: 0, layout: layout, what)
+                #expect(up.maxY <= slot.y && down.y >= slot.maxY && down.maxY <= layout.footer.y, "\(what): markers")
+                for text in texts { #expect(!Self.overlaps(up, text.frame), "\(what): ▲ covers \"\(text.text)\"") }
+            }
+        }
+    }
+
     /// The finish question: who is missing which holes, every group size with its 32-character
     /// names, wrapped, over the buttons, never under the minimum; whoever does not fit is
     /// counted in the last line.

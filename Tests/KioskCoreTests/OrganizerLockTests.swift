@@ -35,7 +35,7 @@ import Testing
         var h = try Self.harness(.unset)
         FinishScreenTests.choose(.discardRound, &h)
         #expect(h.state.screen.name == "code-choose")
-        #expect(Self.entry(h)?.detail.contains("4 digits") == true)
+        #expect(Self.entry(h)?.status == "Choose 4 digits to be asked for.")
         Self.enter("2468", &h)
         #expect(h.state.screen.name == "code-confirm")
         #expect(h.organizerCode == nil, "nothing kept before the code is entered twice")
@@ -68,7 +68,7 @@ import Testing
         FinishScreenTests.scoreAll(&h, player: 0, holes: 1...3)
         FinishScreenTests.choose(.finishRound, &h)
         #expect(h.state.screen.name == "code")
-        #expect(Self.entry(h)?.detail == "It is needed to finish the round early.")
+        #expect(Self.entry(h)?.purpose == "Needed to finish the round early.")
         Self.enter("9050", &h)
         #expect(h.effects.contains(.checkOrganizerCode("9050")))
         #expect(h.effects.last == .buzz(.error))
@@ -92,7 +92,7 @@ import Testing
         FinishScreenTests.choose(.discardRound, &h)
         for _ in 0..<OrganizerLock.maxTries { Self.enter("1111", &h) }
         #expect(h.state.screen.name == "code-locked")
-        #expect(Self.entry(h)?.detail == "5 wrong codes: try again in 60 s")
+        #expect(Self.entry(h)?.status == "5 wrong codes: try again in 60 s")
         // Nothing is taken while it holds, not even the right code.
         #expect(h.send(.pressed) == [.buzz(.limit)])
         #expect(h.send(.turned(1)) == [.buzz(.limit)])
@@ -100,7 +100,7 @@ import Testing
         // The machine wakes for each second, and the screen changes with it.
         #expect(h.state.nextWakeUp(after: h.now) == h.now + 1_000)
         h.advance(1_000)
-        #expect(Self.entry(h)?.detail == "5 wrong codes: try again in 59 s")
+        #expect(Self.entry(h)?.status == "5 wrong codes: try again in 59 s")
         // Leaving and coming back does not lift it.
         h.send(.longPressed)
         #expect(h.state.screen.name == "menu")
@@ -120,7 +120,7 @@ import Testing
         h.state.screen = .courseEditor(editor)
         h.send(.pressed)
         #expect(h.state.screen.name == "code")
-        #expect(Self.entry(h)?.detail == "It is needed to delete Riverside Nine.")
+        #expect(Self.entry(h)?.purpose == "Needed to delete Riverside Nine.")
         Self.enter("90", &h)
         h.send(.longPressed)
         #expect(Self.entry(h)?.digits == [9])

@@ -55,25 +55,28 @@ extension Screen {
         public var title: String {
             switch step {
             case .unlock: "Organizer code"
-            case .choose: "Choose an organizer code"
-            case .confirm: "Enter the new code again"
+            case .choose: "New organizer code"
+            case .confirm: "New code, once more"
             }
         }
 
-        /// What the screen says under the digits.
-        public var detail: String {
+        /// What the code is for: "Needed to finish the round early."
+        public var purpose: String { "Needed \(action.purpose)." }
+
+        /// How it goes: a new code's step, a wrong code, the lock-out (nil: nothing to say).
+        public var status: String? {
             if let secondsShown {
                 return "\(OrganizerLock.maxTries) wrong codes: try again in \(secondsShown) s"
             }
             switch message {
             case .wrong(let left): return "Wrong code. \(left) \(left == 1 ? "try" : "tries") left."
-            case .mismatch: return "The two codes were not the same. Choose again."
+            case .mismatch: return "Not the same code. Choose again."
             case nil: break
             }
             return switch step {
-            case .unlock: "It is needed \(action.purpose)."
-            case .choose: "\(length) digits, asked \(action.purpose) and for what else can wreck a round."
-            case .confirm: "The same \(length) digits once more."
+            case .unlock: nil
+            case .choose: "Choose \(length) digits to be asked for."
+            case .confirm: "The same \(length) digits again."
             }
         }
     }
@@ -158,7 +161,8 @@ extension Layout {
     /// the rest empty), the block centred above the footer.
     public struct CodeEntryBoxes: Sendable, Equatable {
         public var title: TextBox
-        public var detail: TextBox
+        public var purpose: TextBox
+        public var status: TextBox?
         public var slots: [Rect]
         /// The dial's digit, in the slot being entered (nil while locked out or checking).
         public var digit: TextBox?
@@ -168,34 +172,39 @@ extension Layout {
     }
 
     public func codeEntryBoxes(
-        title: String, detail: String, detailColor: RGB, length: Int, entered: Int, dial: Int?
+        title: String, purpose: String, status: String?, statusColor: RGB, length: Int, entered: Int, dial: Int?
     ) -> CodeEntryBoxes {
         let minimum = minimumTextSize
-        let titleSize = max(minimum, Layout.fontSize(header.h * 0.5))
+        let inner = Span(x: margin, w: width - 2 * margin)
+        // The header's size, or less where the title would not fit the width (portrait).
+        let fitting = inner.w / (Double(max(1, title.count)) * Layout.glyphAdvance)
+        let titleSize = max(minimum, min(Layout.fontSize(header.h * 0.5), Int(fitting / 2) * 2))
         let detailSize = max(minimum, captionFont + 4)
         let line = { (size: Int) in (Double(size) * Layout.lineHeight).rounded(.up) }
-        let inner = Span(x: margin, w: width - 2 * margin)
         let titleRow = Rect(x: inner.x, y: (margin / 2).rounded(), w: inner.w, h: line(titleSize))
-        let detailRow = Rect(x: inner.x, y: titleRow.maxY, w: inner.w, h: line(detailSize))
-        // The slots: as wide as the row allows (gaps of a third of a slot), as tall as the
-        // room under the texts allows with a marker above and below, never taller than 1.4×
-        // their width.
+        let purposeRow = Rect(x: inner.x, y: titleRow.maxY, w: inner.w, h: line(detailSize))
+        let statusRow = Rect(x: inner.x, y: purposeRow.maxY, w: inner.w, h: line(detailSize))
+        // The slots: within four fifths of the width (gaps of a third of a slot), as tall as
+        // the room under the texts allows with a marker above and below, 1.4× their width.
         let gap = 1.0 / 3
         let count = Double(max(1, length))
-        let room = max(0, footer.y - margin / 2 - detailRow.maxY)
+        let room = max(0, footer.y - margin / 2 - statusRow.maxY)
         let markerH = (room * 0.09).rounded()
-        let slotH = min(((room - 2 * markerH) * 0.8).rounded(.down), 1.4 * inner.w / (count + (count - 1) * gap))
+        let slotH = min(((room - 2 * markerH) * 0.8).rounded(.down), 1.4 * inner.w * 0.8 / (count + (count - 1) * gap))
         let slotW = (slotH / 1.4).rounded(.down)
         let step = (slotW * (1 + gap)).rounded()
         let rowW = slotW + step * (count - 1)
-        let top = (detailRow.maxY + (room - slotH) / 2).rounded()
+        let top = (statusRow.maxY + (room - slotH) / 2).rounded()
         let left = ((width - rowW) / 2).rounded()
         let slots = (0..<max(1, length)).map { Rect(x: left + Double($0) * step, y: top, w: slotW, h: slotH) }
         var boxes = CodeEntryBoxes(
             title: TextBox(title, .title, size: titleSize, Palette.textPrimary, span: inner, midY: titleRow.midY, align: .center),
-            detail: TextBox(
-                detail, .body, size: detailSize, detailColor, span: inner, midY: detailRow.midY, align: .center,
+            purpose: TextBox(
+                purpose, .body, size: detailSize, Palette.textSecondary, span: inner, midY: purposeRow.midY, align: .center,
                 ellipsized: true),
+            status: status.map {
+                TextBox($0, .body, size: detailSize, statusColor, span: inner, midY: statusRow.midY, align: .center, ellipsized: true)
+            },
             slots: slots)
         if let dial, entered < slots.count {
             let slot = slots[entered]

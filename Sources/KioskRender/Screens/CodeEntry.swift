@@ -6,15 +6,16 @@ extension Painter {
     /// kiosk stands in public), the one being entered showing the knob's digit.
     func paint(_ entry: Screen.CodeEntry) {
         let waiting = entry.secondsShown != nil || entry.checking
-        let color =
-            entry.secondsShown != nil || entry.message != nil ? Palette.wayOver : Palette.textSecondary
+        let color = entry.secondsShown != nil || entry.message != nil ? Palette.wayOver : Palette.accent
         let boxes = layout.codeEntryBoxes(
-            title: entry.title, detail: entry.detail, detailColor: color, length: entry.length,
+            title: entry.title, purpose: entry.purpose, status: entry.status, statusColor: color, length: entry.length,
             entered: entry.digits.count, dial: waiting ? nil : entry.dial)
         draw(boxes.title)
-        draw(boxes.detail)
-        let radius = max(4, boxes.slots[0].w * 0.14)
-        let ring = max(2, 3 * layout.scale)
+        draw(boxes.purpose)
+        if let status = boxes.status { draw(status) }
+        let radius = max(4, (boxes.slots[0].w * 0.14).rounded())
+        // Whole pixels: a fractional ring leaves a seam between the inner fill's rectangles.
+        let ring = max(2, (3 * layout.scale).rounded())
         for (index, slot) in boxes.slots.enumerated() {
             let current = index == entry.digits.count && !waiting
             canvas.strokeRounded(
