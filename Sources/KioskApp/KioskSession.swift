@@ -70,6 +70,8 @@ public final class KioskSession {
     /// prepares once per input, not on every pass of the loop.
     private var inputs = 0
     private var preparedAt: Int?
+    /// The board page whose texts were last warmed while it came in (see `likelyNext`).
+    private var warmedPage: Screen.Board.Paging?
     /// History pages read from the store so far (the tests' view of what was read when).
     private(set) var historyReads = 0
     /// The name this kiosk enrolled in its group with, carried by every score it saves
@@ -329,6 +331,9 @@ public final class KioskSession {
     /// need, and returns the screen it is likely to open for the display loop to warm
     /// (`Display.warm`). Once per input; nil when there is nothing to warm.
     ///
+    /// - A board page whose rows are coming in one after another (a page flip, a reshuffle
+    ///   that moved someone to another page): the page fully revealed, once a page, so each
+    ///   row's texts are rasterized before the frame that shows it.
     /// - The menu's cursor on History: the press would read the first page and rasterize a
     ///   page of new text, two to three frames' work on a slow board (issue 9: each history
     ///   screen opens within one frame). The page is read now and the history warmed.
@@ -341,6 +346,11 @@ public final class KioskSession {
     /// The pages read here are the ones the inputs then use. Nothing is written and nothing
     /// buzzes: the input's effects are the real input's.
     public func likelyNext(now: Millis) -> KioskState? {
+        // A board page coming in row by row: its rows' texts, once a page (no input needed).
+        if let revealed = state.boardPageRevealed(at: now), warmedPage != state.boardPaging {
+            warmedPage = state.boardPaging
+            return revealed
+        }
         guard preparedAt != inputs else { return nil }
         preparedAt = inputs
         if !askedForNameList, state.screen != .board, let onNameListNeeded {

@@ -157,4 +157,49 @@ import Testing
         #expect(loadedAtTurn == [0], "the turn that showed the second page read nothing itself")
         #expect(f.session.historyReads == 2, "the first page and the second, each once")
     }
+
+    /// Issue 34 (frame instructions on the Pi): a board page whose rows come in one after
+    /// another is warmed once, whole, between frames, so no frame of its reveal rasterizes a
+    /// text. A store round of 24 on an 800×480 panel pages; its page flips on the clock.
+    /// Negative control: the same reveal on a display that was not warmed rasterizes in the
+    /// frames after the first (the rows of a page never seen).
+    @Test func aBoardPageComingInIsWarmedOnceAndItsFramesRasterizeNothing() throws {
+        let fonts = try #require(HyzerPaths.assetsDirectory()).appendingPathComponent("fonts")
+        let store = try HyzerDatabase.inMemory()
+        let course = try Course(name: "Paging Nine", holeCount: 9)
+        try store.write(.saveCourse(course))
+        let players = try (1...Round.maxParticipants).map { try Player(displayName: "Pager \($0)") }
+        for p in players { try store.write(.savePlayer(p)) }
+        let created = try store.write(
+            .createRound(courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered)))
+        _ = try store.write(.startRound(created.id))
+        let viewport = Viewport(width: 800, height: 480)
+        let session = try KioskSession(store: store, viewport: viewport, now: 0)
+        #expect(session.state.boardPages.rotates, "24 rows page on 800×480")
+        let wall = Date(timeIntervalSince1970: 1_800_000_000)
+        let warmed = try Display(mode: .headless, size: viewport, fontsDirectory: fonts)
+        let cold = try Display(mode: .headless, size: viewport, fontsDirectory: fonts)
+        for display in [warmed, cold] { display.draw(session.state, now: 0, wallClock: wall) }
+        #expect(session.likelyNext(now: 0) == nil, "nothing comes in on the first page")
+
+        // The page flips: its rows come in; the first frame, then the warm, then the rest.
+        var now = try #require(session.state.boardPageFlipAt)
+        session.send(.tick, now: now)
+        let reveal = session.state.boardPaging.reveal
+        #expect(reveal.isRunning(at: now))
+        for display in [warmed, cold] { display.draw(session.state, now: now, wallClock: wall) }
+        let next = try #require(session.likelyNext(now: now))
+        #expect(next.boardPaging.page == session.state.boardPaging.page && !next.boardPaging.reveal.isRunning(at: now))
+        #expect(session.likelyNext(now: now + 10) == nil, "once a page")
+        warmed.warm(next, now: now, wallClock: wall)
+        let (warmedBefore, coldBefore) = (warmed.rasterizations, cold.rasterizations)
+        while now < reveal.end {
+            now += MotionTokens.softFrameInterval
+            session.send(.tick, now: now)
+            for display in [warmed, cold] { display.draw(session.state, now: now, wallClock: wall) }
+        }
+        #expect(warmed.rasterizations == warmedBefore, "every revealed row's texts were ready")
+        #expect(cold.rasterizations > coldBefore, "unwarmed, the reveal's frames rasterize")
+        #expect(try warmed.capture().rgb == cold.capture().rgb, "and draw the same picture")
+    }
 }

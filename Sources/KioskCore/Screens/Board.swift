@@ -60,6 +60,17 @@ extension KioskState {
                 from: cascades ? 0 : 1, to: 1, start: now, duration: MotionTokens.boardPageReveal, easing: .linear))
     }
 
+    /// The board with the page on show fully revealed, while its rows are still coming in
+    /// (nil otherwise). The display draws it where nothing shows (`Display.warm`) between
+    /// frames, so the texts of a row never seen before are rasterized before the frame that
+    /// reveals it: on a Pi that frame had cost a third more than the others.
+    public func boardPageRevealed(at now: Millis) -> KioskState? {
+        guard screen == .board, boardPaging.reveal.isRunning(at: now) else { return nil }
+        var revealed = self
+        revealed.boardPaging.reveal = Tween(from: 1, to: 1, start: now, duration: 1)
+        return revealed
+    }
+
     /// A wake-up: the next page once the interval is up (after the last, the first again).
     mutating func flipBoardPageIfDue(now: Millis) {
         guard let due = boardPageFlipAt, now >= due else { return }
