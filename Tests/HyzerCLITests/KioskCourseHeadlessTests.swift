@@ -62,6 +62,16 @@ import Testing
             press                 # Riverside Nine again
             turn 4                # Delete course
             press
+            expect-screen code-choose  # the organizer code first (issue 35): none yet, so 0000, twice
+            press
+            press
+            press
+            press
+            expect-screen code-confirm
+            press
+            press
+            press
+            press
             expect-screen delete-course
             snapshot delete-course
             turn -1

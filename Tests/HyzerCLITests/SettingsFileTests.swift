@@ -139,6 +139,30 @@ import Testing
         }
     }
 
+    /// Issue 35: `hyzer-kiosk --hash-code` turns a code typed on its input into kiosk.conf's
+    /// `lock.code_hash` line (the digits never printed), which the file check takes; a
+    /// code that is not 4 to 8 digits, or a hash that is not one, is refused with a sentence.
+    @Test func theHashCodeLineIsTakenByTheFileAndABadCodeOrHashIsRefused() async throws {
+        let kiosk = try Binary.url("hyzer-kiosk").path
+        let sh = URL(fileURLWithPath: "/bin/sh")
+        let made = try await Binary.run(executable: sh, ["-c", "printf '13579\\n' | '\(kiosk)' --hash-code"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let line = made.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(line.hasPrefix("code_hash = \"hyzer-code-v1$5$") && !line.contains("13579"), "\(line)")
+        let (dir, file) = try write("[lock]\nenabled = true\n\(line)\n")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let checked = try await Binary.run("hyzer-kiosk", ["--config", file.path, "--check-config"])
+        #expect(checked.status == 0, "\(checked.stderr)")
+
+        let short = try await Binary.run(executable: sh, ["-c", "printf '123\\n' | '\(kiosk)' --hash-code"])
+        #expect(short.status == 78 && short.stderr.contains("4 to 8 digits") && short.stdout.isEmpty, "\(short.stderr)")
+        let (badDir, bad) = try write("[lock]\ncode_hash = \"2468\"\n")
+        defer { try? FileManager.default.removeItem(at: badDir) }
+        let refused = try await Binary.run("hyzer-kiosk", ["--config", bad.path, "--check-config"])
+        #expect(refused.status == 78 && refused.stderr.contains("lock.code_hash"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("hyzer-kiosk --hash-code"), "the refusal says how to make one: \(refused.stderr)")
+    }
+
     @Test func theKioskRefusesABadFileWithExitCode78() async throws {
         let (dir, file) = try write("[knob]\nmode = \"quarter\"\n")
         defer { try? FileManager.default.removeItem(at: dir) }
