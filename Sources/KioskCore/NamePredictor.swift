@@ -25,6 +25,22 @@ public struct NamePredictor: Sendable, Equatable {
         self.init(bundled: bundled, local: NameLexicon(entries, letterModel: false))
     }
 
+    /// For a course's name (issue 35): the group's course names whole, and each word in them
+    /// ("Riverside", "Hill", "Park"); never the list of people's first names, which offered
+    /// "Michael, James, David" for a new course.
+    public init(courseNames: [String]) {
+        var seen: Set<String> = []
+        var entries: [NameLexicon.Candidate] = []
+        for name in courseNames where seen.insert(NameLexicon.key(name)).inserted {
+            entries.append(NameLexicon.Candidate(name: name, weight: Self.playerWeight))
+        }
+        for word in courseNames.flatMap({ $0.split(separator: " ").map(String.init) })
+        where word.count > 1 && seen.insert(NameLexicon.key(word)).inserted {
+            entries.append(NameLexicon.Candidate(name: word, weight: Self.guestWeight))
+        }
+        self.init(bundled: .empty, local: NameLexicon(entries, letterModel: false))
+    }
+
     public static func == (lhs: NamePredictor, rhs: NamePredictor) -> Bool {
         lhs.bundled === rhs.bundled && lhs.local === rhs.local
     }

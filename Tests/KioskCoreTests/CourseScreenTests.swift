@@ -34,6 +34,31 @@ import Testing
         h.send(.pressed)
     }
 
+    /// Issue 35 item 5: the wheel for a course's name offers the group's course names and
+    /// the words in them, not people's first names. Negative control: the same kiosk's wheel
+    /// for people (the player's and guest's predictor) offers the listed first names.
+    @Test func aCourseNameIsOfferedCourseWordsNotPeoplesNames() throws {
+        var h = try Harness(startRound: false)
+        h.courses.append(try Course(name: "Maple Hill Park", holeCount: 18))
+        h.publish(.localScore)
+        h.state.nameList = NameLexicon(
+            ["Michael", "James", "David", "Mary"].map { NameLexicon.Candidate(name: $0, weight: 100) })
+        openCourses(&h)
+        h.send(.turned(h.courses.count))  // "New course"
+        h.send(.pressed)
+        guard case .nameEntry(let entry) = h.state.screen else { throw CancellationError() }
+        let offered = Set(entry.wheel.completions)
+        #expect(!offered.isEmpty && offered.isSubset(of: ["Riverside Nine", "Maple Hill Park", "Riverside", "Nine", "Maple", "Hill", "Park"]), "\(offered)")
+        var typed = entry.wheel
+        _ = typed.take(.character("m"))
+        #expect(typed.completions.first == "Maple Hill Park", "\(typed.completions)")
+        #expect(!typed.completions.contains("Michael") && !typed.completions.contains("Mary"), "\(typed.completions)")
+
+        var people = NameWheel(predictor: NamePredictor(bundled: h.state.nameList, players: [], guests: []))
+        _ = people.take(.character("m"))
+        #expect(people.completions.contains("Michael"), "the player's wheel still has the list: \(people.completions)")
+    }
+
     @Test func aNewCourseIsNamedThenShapedThenSaved() throws {
         var h = try Harness(startRound: false)
         openCourses(&h)

@@ -50,14 +50,19 @@ extension Screen {
         var phoneRenewed = false
 
         /// Opens the wheel with the names this kiosk knows behind it: its registered players, the
-        /// guests of its current and last rounds, and the bundled list (`state.nameList`).
+        /// guests of its current and last rounds, and the bundled list (`state.nameList`); for
+        /// a course, the group's course names and their words instead.
         public init(_ purpose: Purpose, in state: KioskState) {
             let data = state.data
             let guests = [data.round, data.lastCompleted].compactMap { $0 }.flatMap(\.round.participants)
                 .filter(\.isGuest).map(\.name)
             self.purpose = purpose
-            wheel = NameWheel(
-                predictor: NamePredictor(bundled: state.nameList, players: data.players.map(\.displayName), guests: guests))
+            if case .courseName = purpose {
+                wheel = NameWheel(predictor: NamePredictor(courseNames: data.courses.map(\.name)))
+            } else {
+                wheel = NameWheel(
+                    predictor: NamePredictor(bundled: state.nameList, players: data.players.map(\.displayName), guests: guests))
+            }
         }
 
         /// The heading: what the name is for.
