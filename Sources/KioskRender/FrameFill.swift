@@ -50,14 +50,30 @@ struct FrameFill {
         let rows = Int(y1) - Int(y0)
         if width * 4 == pitch {
             // Whole rows (the clear): one run over the block.
-            (base + Int(y0) * pitch).assumingMemoryBound(to: UInt32.self).update(repeating: value, count: width * rows)
+            Self.run(base + Int(y0) * pitch, pixels: width * rows, value: value)
             return
         }
         var row = base + Int(y0) * pitch + Int(x0) * 4
         for _ in 0..<rows {
-            row.assumingMemoryBound(to: UInt32.self).update(repeating: value, count: width)
+            Self.run(row, pixels: width, value: value)
             row += pitch
         }
+    }
+
+    /// `pixels` copies of `value` from `start`, 16 pixels (64 bytes) a store where it can:
+    /// the compiler's loop over single pixels stayed scalar, about one instruction a pixel
+    /// (callgrind); a SIMD16 store is four SSE stores on x86-64, two NEON pair stores on arm64.
+    static func run(_ start: UnsafeMutableRawPointer, pixels: Int, value: UInt32) {
+        let wide = SIMD16<UInt32>(repeating: value)
+        var at = start
+        var left = pixels
+        while left >= 16 {
+            at.storeBytes(of: wide, as: SIMD16<UInt32>.self)
+            at += 64
+            left -= 16
+        }
+        let tail = at.assumingMemoryBound(to: UInt32.self)
+        for i in 0..<left { tail[i] = value }
     }
 
     /// The whole frame in `color` (SDL's clear ignores the clip, and so does this).
