@@ -41,6 +41,7 @@ struct Painter {
         case .deleteCourse(let question): paint(question)
         case .confirmRound(let confirm): paint(confirm)
         case .codeEntry(let entry): paint(entry)
+        case .paperCard(let card): paint(card)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         let statusFacts: Bool = if case .status = state.screen { true } else { false }

@@ -21,7 +21,7 @@ struct HyzerBench: AsyncParsableCommand {
             """,
         subcommands: [
             Standings.self, Store.self, History.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self,
-            Soak.self, NameEntry.self, RenderInstructions.self, ServerLoad.self, SyncSim.self,
+            Soak.self, NameEntry.self, RenderInstructions.self, ServerLoad.self, SyncSim.self, PaperCard.self,
         ])
 
     /// `--log-level` is taken before the parser (it belongs to no one subcommand); the
@@ -108,6 +108,30 @@ struct HyzerBench: AsyncParsableCommand {
             let settings = KnobLatencyBenchmark.Settings(
                 detents: detents, rateHz: rate, priority: normal ? .normal : .kioskDefault, load: !noLoad)
             try emit(try await KnobLatencyBenchmark.run(settings))
+        }
+    }
+
+    struct PaperCard: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "paper-card",
+            abstract: "Knob actions a cell to type paper cards in: Enter a paper card against the hole card, side by side.",
+            discussion: "Goal: at most 1.8 actions a cell on a typical amateur card (issue 35).")
+        @Option(help: "Cards to type: one player's 18 strokes a line, --players lines a round (default: generated).")
+        var cards: String?
+        @Option(help: "Players on each card.") var players = 4
+        @Option(help: "Generated cards (without --cards).") var rounds = 25
+
+        func validate() throws {
+            guard (1...Round.maxParticipants).contains(players), rounds > 0 else {
+                throw ValidationError("--players takes 1 to \(Round.maxParticipants), --rounds at least 1")
+            }
+        }
+
+        func run() async throws {
+            let list =
+                try cards.map { try PaperCardBenchmark.cards(from: URL(fileURLWithPath: $0), players: players) }
+                ?? PaperCardBenchmark.typicalCards(rounds: rounds, players: players)
+            try emit(try PaperCardBenchmark.run(cards: list))
         }
     }
 

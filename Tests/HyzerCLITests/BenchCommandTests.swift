@@ -6,6 +6,7 @@ import Testing
 @Suite struct BenchCommandTests {
     static let benchmarks = [
         "standings", "store", "history", "knob-latency", "knob-accuracy", "render", "sync-latency", "name-entry",
+        "paper-card",
     ]
 
     @Test func helpListsEveryBenchmark() async throws {
@@ -21,6 +22,32 @@ import Testing
         #expect(run.stdout.contains("USAGE: hyzer-bench \(name)"), "\(run.stdout)")
         let writesDatabases = ["store", "history", "render", "sync-latency"].contains(name)
         #expect(run.stdout.contains("--data <DIR>") == writesDatabases, "\(run.stdout)")
+    }
+
+    /// `paper-card` types a file's cards in both ways through the real kiosk and store (the
+    /// run fails if either store does not end holding the cards) and counts the actions: on
+    /// a card all at par, one press a cell and the menu; a card that is not 18 strokes a
+    /// line is refused with its line.
+    @Test func paperCardCountsACardFromAFileAndRefusesABadOne() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-paper-\(UUID())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let pars = "3 3 4 3 3 3 4 3 3 3 4 3 3 5 3 3 4 3"
+        let cards = dir.appendingPathComponent("cards.txt")
+        try Data("# two players at par\n\(pars)\n\(pars)\n".utf8).write(to: cards)
+        let run = try await Binary.run("hyzer-bench", ["paper-card", "--cards", cards.path, "--players", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(run.stdout.split(separator: "\n").last)
+        let figures = try JSONDecoder().decode([String: Double].self, from: Data(line.utf8))
+        #expect(figures["cells"] == 36)
+        let menu = try #require(figures["paper_card_actions_per_cell"])
+        // The menu of a round with no scores: Enter scores, Discard this round, Enter a paper card.
+        #expect(abs(menu - (36 + 4) / 36.0) < 0.001, "a press a cell, and the menu's long press, 2 detents, press")
+        #expect(try #require(figures["hole_by_hole_actions_per_cell"]) > menu)
+
+        try Data("\(pars) 3\n\(pars)\n".utf8).write(to: cards)
+        let bad = try await Binary.run("hyzer-bench", ["paper-card", "--cards", cards.path, "--players", "2"])
+        #expect(bad.status != 0 && bad.stderr.contains("card line 1"), "\(bad.stderr)")
     }
 
     @Test func unknownBenchmarkAndBadFlagsAreRefused() async throws {

@@ -546,7 +546,8 @@ import Testing
 
     /// Crown entry for every group's first participant (a 32-character name): every stroke
     /// count from 1 to 10 with the longest labels, the number between its marks, nothing
-    /// under the minimum and everything above the footer.
+    /// under the minimum and everything above the footer; the paper card's longer hole line
+    /// (its running total) too.
     @Test(arguments: sizes)
     func crownEntryHoldsItsContent(size: (Int, Int)) throws {
         for count in Self.groups {
@@ -557,10 +558,15 @@ import Testing
             let name = try #require(state.round?.round.participants.first?.name)
             #expect(name.count == 32)
             for value in 1...10 {
-                for label in ["+3 · Triple bogey", "\u{2212}3 · Albatross", "+7 · 7 over"] {
-                    let what = "entry \(size.0)×\(size.1), \(count) players, \(value), \(label)"
+                // Crown entry's hole line, and the paper card's with the running total (issue 35).
+                for (label, hole) in [
+                    ("+3 · Triple bogey", "Hole 18 · Par 5"), ("\u{2212}3 · Albatross", "Hole 18 · Par 5"),
+                    ("+7 · 7 over", "Hole 18 · Par 5 · Total 112 (+44)"),
+                    ("\u{2212}3 · Albatross", "Hole 18 · Par 5 · Total 48 (\u{2212}14)"),
+                ] {
+                    let what = "entry \(size.0)×\(size.1), \(count) players, \(value), \(label), \(hole)"
                     let rows = layout.entryBoxes(
-                        name: name, hole: "Hole 18 · Par 5", value: value, label: label, minus: "\u{2212}",
+                        name: name, hole: hole, value: value, label: label, minus: "\u{2212}",
                         color: Palette.textPrimary)
                     let area = Rect(x: 0, y: 0, w: layout.width, h: layout.footer.y)
                     let line = Double(layout.minimumTextSize) * Layout.lineHeight

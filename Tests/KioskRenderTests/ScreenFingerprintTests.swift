@@ -44,6 +44,7 @@ import Testing
     /// only, which keeps the test to a few seconds.
     static let sameForEveryGroup: Set = [
         "menu", "status", "join", "setup-course", "add-phone", "entry", "finalize", "code", "code-locked", "code-choose",
+        "paper-card",
     ]
 
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -248,6 +249,13 @@ struct FingerprintWorld {
             guarded.handle(.organizerCodeChecked(false), now: now)
         }
         shot("code-locked", guarded)
+        // A paper card typed in (issue 35): the first player's hole 2, a stroke over par.
+        var paper = self.state(data)
+        paper.handle(.longPressed, now: now)
+        try openMenuItem(.paperCard, &paper)
+        paper.handle(.pressed, now: now)
+        paper.handle(.turned(1), now: now)
+        shot("paper-card", paper)
         var unset = self.state(data)
         unset.handle(.settingsChanged(KioskSettings(organizerLock: .unset)), now: now)
         unset.handle(.longPressed, now: now)

@@ -29,7 +29,7 @@ extension Screen {
     /// The screens that act on the round in front.
     var isRoundScreen: Bool {
         switch self {
-        case .holeCard, .entry, .resolve, .finishRound, .finalizePrompt: true
+        case .holeCard, .entry, .resolve, .finishRound, .finalizePrompt, .paperCard: true
         default: false
         }
     }

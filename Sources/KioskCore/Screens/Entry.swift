@@ -90,7 +90,9 @@ extension Layout {
     ) -> [RowBoxes] {
         let minimum = minimumTextSize
         let nameSize = max(minimum, Layout.fontSize(header.h * 0.5))
-        let holeSize = max(minimum, captionFont + 4)
+        // The paper card's hole line carries the running total: fitted to the width (portrait).
+        let holeFits = Int((width - 2 * margin) / (Double(max(1, hole.count)) * Layout.glyphAdvance) / 2) * 2
+        let holeSize = max(minimum, min(captionFont + 4, holeFits))
         // Portrait: the width, not the height, bounds "+3 · Triple bogey" (the layout check found it cut).
         let labelSize = max(minimum, Layout.fontSize(min(height * 0.055, width * 0.045)))
         let line = { (size: Int) in (Double(size) * Layout.lineHeight).rounded(.up) }

@@ -19,6 +19,8 @@ public enum MenuItem: Sendable, Equatable {
     case addPhone
     /// Make, change and delete courses (issue 14).
     case courses
+    /// Type in a card scored on paper, player by player (issue 35).
+    case paperCard
 
     public var title: String {
         switch self {
@@ -34,6 +36,7 @@ public enum MenuItem: Sendable, Equatable {
         case .joinGroup: "Join a group"
         case .addPhone: "Add a phone"
         case .courses: "Courses"
+        case .paperCard: "Enter a paper card"
         }
     }
 }
@@ -50,6 +53,8 @@ extension KioskState {
             // With no scores, finishing would only make everyone DNF: a round started by
             // mistake is discarded instead.
             items.append(round.events.isEmpty ? .discardRound : .finishRound)
+            // After finishing, so the entries before it keep their places.
+            items.append(.paperCard)
         }
         items += [.startRound, .reduceMotion(settings.reduceMotion), .history]
         if isInNoGroup { items.append(.joinGroup) }
@@ -107,6 +112,9 @@ extension Screen.Menu: ScreenBehavior {
             return [.requestInvite]
         case .courses:
             state.screen = .courseList(cursor: 0)
+        case .paperCard:
+            // No code: typing in scores is scoring.
+            if let round = state.data.round { state.screen = Screen.PaperCard.at(round, player: 0, hole: 1) }
         }
         return []
     }

@@ -44,6 +44,8 @@ public enum Screen: Sendable, Equatable {
     case confirmRound(ConfirmRound)
     /// The organizer code, asked before what destroys (issue 35).
     case codeEntry(CodeEntry)
+    /// A card scored on paper, typed in player by player (issue 35).
+    case paperCard(PaperCard)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -69,6 +71,7 @@ public enum Screen: Sendable, Equatable {
         case .deleteCourse(let screen): screen
         case .confirmRound(let screen): screen
         case .codeEntry(let screen): screen
+        case .paperCard(let screen): screen
         }
     }
 
