@@ -12,13 +12,13 @@ import Testing
     @Test func joinFromTheMenuWithoutAServerSaysHowToGiveOne() async throws {
         let journey = try await HeadlessJourney.demo("join", players: 3, holesPlayed: 2)
         defer { journey.remove() }
-        // With a round and no group: Enter scores, Finish round now, Start a new round,
-        // Reduce motion, History, Join a group, Status, Back to the board.
+        // With a round and no group: Enter scores, Finish round now, Enter a paper card, Start a
+        // new round, Reduce motion, History, Join a group, Status, Courses, Back to the board.
         let images = try await journey.play(
             """
             long-press
             expect-screen menu
-            turn 5
+            turn 6
             snapshot menu-join
             press
             expect-screen join
@@ -54,7 +54,7 @@ import Testing
         try """
         long-press
         expect-screen menu
-        turn 5                      # Join a group
+        turn 6                      # Join a group
         press
         expect-screen join
         wait-for join-waiting 30    # the server's answer: a code

@@ -297,13 +297,13 @@ import Testing
         #expect(h.state.screen == .menu(cursor: 0))
         #expect(
             h.state.menuItems.map(\.title) == [
-                "Enter scores", "Finish round now", "Start a new round",
+                "Enter scores", "Finish round now", "Enter a paper card", "Start a new round",
                 "Reduce motion: off", "History", "Join a group", "Status", "Courses", "Back to the board",
             ])
-        h.send(.turned(3))
+        h.send(.turned(4))
         #expect(h.send(.pressed) == [.saveSettings(KioskSettings(reduceMotion: true))])
         #expect(h.state.settings.reduceMotion)
-        h.send(.turned(-2))
+        h.send(.turned(-3))
         let round = try #require(h.round)
         // "Finish round now" asks first (issue 9), then finishes on a press.
         #expect(h.send(.pressed).isEmpty)
