@@ -107,7 +107,9 @@ enum PaperCardBenchmark {
         for (index, strokes) in card.players.enumerated() {
             let id = round.round.participants[index].id
             let kept = (1...pars.count).map { scorecard.value(participant: id, hole: $0) }
-            guard kept == strokes else { throw BenchError("\(path): player \(index + 1) holds \(kept), the card says \(strokes)") }
+            guard kept == strokes else {
+                throw BenchError("\(path): player \(index + 1) holds \(kept), the card says \(strokes)")
+            }
         }
     }
 
@@ -117,7 +119,9 @@ enum PaperCardBenchmark {
         var actions = 0
         let now: Millis = 1_000
         session.send(.longPressed, now: now)
-        guard let index = session.state.menuItems.firstIndex(of: .paperCard) else { throw BenchError("no paper card in the menu") }
+        guard let index = session.state.menuItems.firstIndex(of: .paperCard) else {
+            throw BenchError("no paper card in the menu")
+        }
         if index > 0 { session.send(.turned(index), now: now) }
         session.send(.pressed, now: now)
         actions += 2 + index

@@ -40,7 +40,8 @@ import Testing
 
     /// The store with one started round, and a kiosk session on it with the lock on.
     static func session(_ dir: URL, lock: KioskConfiguration.Lock) throws -> KioskSession {
-        try KioskSession(store: try HyzerDatabase(directory: dir), viewport: Viewport(width: 800, height: 480), now: 0, lock: lock)
+        try KioskSession(
+            store: try HyzerDatabase(directory: dir), viewport: Viewport(width: 800, height: 480), now: 0, lock: lock)
     }
 
     static func enter(_ code: String, _ session: KioskSession, now: Millis) {
@@ -67,7 +68,8 @@ import Testing
             try store.write(.saveCourse(course))
             let player = try Player(displayName: "Ana")
             try store.write(.savePlayer(player))
-            let round = try store.write(.createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)]))
+            let round = try store.write(
+                .createRound(courseID: course.id, organizerID: player.id, participants: [.registered(player)]))
             _ = try store.write(.startRound(round.id))
         }
         let first = try Self.session(dir, lock: .init())

@@ -48,7 +48,10 @@ import Testing
         h.send(.pressed)
         guard case .nameEntry(let entry) = h.state.screen else { throw CancellationError() }
         let offered = Set(entry.wheel.completions)
-        #expect(!offered.isEmpty && offered.isSubset(of: ["Riverside Nine", "Maple Hill Park", "Riverside", "Nine", "Maple", "Hill", "Park"]), "\(offered)")
+        #expect(
+            !offered.isEmpty
+                && offered.isSubset(of: ["Riverside Nine", "Maple Hill Park", "Riverside", "Nine", "Maple", "Hill", "Park"]),
+            "\(offered)")
         var typed = entry.wheel
         _ = typed.take(.character("m"))
         #expect(typed.completions.first == "Maple Hill Park", "\(typed.completions)")

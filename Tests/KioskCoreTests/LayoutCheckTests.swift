@@ -433,7 +433,8 @@ import Testing
                 #expect(boxes.slots.count == length, "\(what)")
                 let lowest = texts.map(\.frame.maxY).max() ?? 0
                 for (i, slot) in boxes.slots.enumerated() {
-                    #expect(slot.x >= 0 && slot.maxX <= layout.width && slot.maxY <= layout.footer.y, "\(what): slot \(i) off screen")
+                    #expect(
+                        slot.x >= 0 && slot.maxX <= layout.width && slot.maxY <= layout.footer.y, "\(what): slot \(i) off screen")
                     #expect(slot.y >= lowest, "\(what): slot \(i) under the texts")
                     #expect(slot.w >= Layout.touchTarget * 0.75 && slot.h > slot.w, "\(what): slot \(i) is \(slot.w)×\(slot.h)")
                     if i > 0 { #expect(slot.x > boxes.slots[i - 1].maxX, "\(what): slots \(i - 1) and \(i) touch") }

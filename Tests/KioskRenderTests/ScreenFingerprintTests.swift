@@ -107,7 +107,8 @@ import Testing
         #expect(drawn.count == actual.count, "two frames of one name")
         #expect(
             Set(expected.keys) == drawn,
-            "frames drawn differ from the fixture's: \(Set(expected.keys).symmetricDifference(drawn).sorted()); as drawn: \(out.path)")
+            "frames drawn differ from the fixture's: \(Set(expected.keys).symmetricDifference(drawn).sorted()); as drawn: \(out.path)"
+        )
         #expect(
             failed.isEmpty,
             "\(failed.count) of \(actual.count) frames differ from their fingerprints; as drawn now: \(pngs.joined(separator: ", "))"

@@ -203,7 +203,8 @@ extension Layout {
                 purpose, .body, size: detailSize, Palette.textSecondary, span: inner, midY: purposeRow.midY, align: .center,
                 ellipsized: true),
             status: status.map {
-                TextBox($0, .body, size: detailSize, statusColor, span: inner, midY: statusRow.midY, align: .center, ellipsized: true)
+                TextBox(
+                    $0, .body, size: detailSize, statusColor, span: inner, midY: statusRow.midY, align: .center, ellipsized: true)
             },
             slots: slots)
         if let dial, entered < slots.count {

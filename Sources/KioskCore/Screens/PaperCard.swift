@@ -88,7 +88,10 @@ extension Screen.PaperCard: ScreenBehavior {
     /// Back one hole (the previous player's last from a first hole); before the first
     /// player's first hole, out to the menu. What was kept stays kept.
     func back(in state: inout KioskState) {
-        guard let snapshot = state.data.round else { return state.screen = .board }
+        guard let snapshot = state.data.round else {
+            state.screen = .board
+            return
+        }
         if hole > 1 {
             state.screen = Self.at(snapshot, player: player, hole: hole - 1)
         } else if player > 0 {
@@ -113,7 +116,8 @@ extension Screen.PaperCard: ScreenBehavior {
     /// The round ended elsewhere: nothing left to type in.
     func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis) {
         guard let snapshot = state.data.round, snapshot.round.participants.indices.contains(player) else {
-            return state.screen = .board
+            state.screen = .board
+            return
         }
         if old.round?.round.id != snapshot.round.id { state.screen = Self.at(snapshot, player: 0, hole: 1) }
     }
