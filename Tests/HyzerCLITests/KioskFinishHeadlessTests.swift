@@ -16,6 +16,9 @@ import Testing
 /// `code-choose.png`, `finish.png`, `code.png`, `code-wrong.png`, `code-locked.png` and
 /// `discard.png` there.
 @Suite(.serialized) struct KioskFinishHeadlessTests {
+    /// The organizer code 2548 on the knob's dial (from 0: +2, +3, −1, +4), a press a digit.
+    static let code = "turn 2\npress\nturn 3\npress\nturn -1\npress\nturn 4\npress"
+
     /// The demo round: Nate, Mike and Jake through hole 6 of Riverside Nine.
     static let script = """
         expect-screen board
@@ -25,23 +28,9 @@ import Testing
         press
         expect-screen code-choose  # no organizer code yet: a new one, entered twice
         snapshot code-choose
-        turn 2                # 2
-        press
-        turn 3                # 5
-        press
-        turn -1               # 4
-        press
-        turn 4                # 8
-        press
+        \(Self.code)
         expect-screen code-confirm
-        turn 2                # 2
-        press
-        turn 3                # 5
-        press
-        turn -1               # 4
-        press
-        turn 4                # 8
-        press
+        \(Self.code)
         expect-screen finish  # three players, holes 7–9, will be DNF
         snapshot finish
         turn 1                # Keep scoring
@@ -60,36 +49,13 @@ import Testing
         press                 # 0077: wrong
         expect-screen code
         snapshot code-wrong
-        press
-        press
-        press
-        press
-        press
-        press
-        press
-        press
-        press
-        press
-        press
-        press
-        press
-        press
-        press
-        press
-        expect-screen code-locked  # five wrong codes
+        \(String(repeating: "press\n", count: 16))expect-screen code-locked  # five wrong codes
         snapshot code-locked
         press                 # nothing is taken, not even a digit
         expect-screen code-locked
         wait 60000
         expect-screen code
-        turn 2                # 2
-        press
-        turn 3                # 5
-        press
-        turn -1               # 4
-        press
-        turn 4                # 8
-        press
+        \(Self.code)
         expect-screen finish
         press                 # Finish round
         expect-screen summary
@@ -111,14 +77,7 @@ import Testing
         turn 1                # Enter scores, Discard this round
         press
         expect-screen code
-        turn 2                # 2
-        press
-        turn 3                # 5
-        press
-        turn -1               # 4
-        press
-        turn 4                # 8
-        press
+        \(Self.code)
         expect-screen discard
         snapshot discard
         press

@@ -19,11 +19,18 @@ extension Screen.Entry: ScreenBehavior {
 
     func turned(_ steps: Int, in state: inout KioskState) -> [KioskEffect] {
         var entry = self
-        let wanted = value + steps
-        entry.value = min(max(wanted, ScoreEvent.allowedStrokes.lowerBound), ScoreEvent.allowedStrokes.upperBound)
+        let effects: [KioskEffect]
+        (entry.value, effects) = Self.strokes(value, turned: steps)
         state.screen = .entry(entry)
-        // The clamp is felt, not only seen: a double pulse.
-        return wanted == entry.value ? [] : [.buzz(.limit)]
+        return effects
+    }
+
+    /// Strokes `steps` detents on from `value`, kept to what a score may be; the clamp is
+    /// felt, not only seen: a double pulse. (The paper card turns its strokes the same way.)
+    static func strokes(_ value: Int, turned steps: Int) -> (Int, [KioskEffect]) {
+        let wanted = value + steps
+        let kept = min(max(wanted, ScoreEvent.allowedStrokes.lowerBound), ScoreEvent.allowedStrokes.upperBound)
+        return (kept, wanted == kept ? [] : [.buzz(.limit)])
     }
 
     /// Saves, and puts the card's cursor on the next participant still without a score here.
@@ -48,8 +55,20 @@ extension Screen.Entry: ScreenBehavior {
     /// Cancelled: back to the card, nothing saved.
     func back(in state: inout KioskState) { state.screen = .holeCard(hole: hole, cursor: cursor) }
 
-    /// Touch: left and right halves step, the bottom band saves, the top band cancels.
     func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
+        touchedStrokes(x: x, y: y, layout: layout, in: &state, now: now)
+    }
+
+    /// The round went away (finished elsewhere): nothing to score.
+    func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis) {
+        if state.data.round == nil { state.screen = .board }
+    }
+}
+
+extension ScreenBehavior {
+    /// Touch on a screen that sets strokes (crown entry, the paper card): the left and right
+    /// halves step, the bottom band keeps, the top band goes back.
+    func touchedStrokes(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
         switch layout.entryZone(x: x, y: y) {
         case .minus: return turned(-1, in: &state)
         case .plus: return turned(1, in: &state)
@@ -58,11 +77,6 @@ extension Screen.Entry: ScreenBehavior {
             back(in: &state)
             return []
         }
-    }
-
-    /// The round went away (finished elsewhere): nothing to score.
-    func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis) {
-        if state.data.round == nil { state.screen = .board }
     }
 }
 

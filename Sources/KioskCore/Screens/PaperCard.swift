@@ -54,10 +54,10 @@ extension Screen.PaperCard: ScreenBehavior {
 
     func turned(_ steps: Int, in state: inout KioskState) -> [KioskEffect] {
         var card = self
-        let wanted = value + steps
-        card.value = min(max(wanted, ScoreEvent.allowedStrokes.lowerBound), ScoreEvent.allowedStrokes.upperBound)
+        let effects: [KioskEffect]
+        (card.value, effects) = Screen.Entry.strokes(value, turned: steps)
         state.screen = .paperCard(card)
-        return wanted == card.value ? [] : [.buzz(.limit)]
+        return effects
     }
 
     /// Keeps the hole's strokes (a new score only when they differ from the one there) and
@@ -101,16 +101,9 @@ extension Screen.PaperCard: ScreenBehavior {
         }
     }
 
-    /// Touch as in crown entry: halves step, the bottom band keeps, the top band goes back.
+    /// Touch as in crown entry.
     func touched(x: Double, y: Double, layout: Layout, in state: inout KioskState, now: Millis) -> [KioskEffect] {
-        switch layout.entryZone(x: x, y: y) {
-        case .minus: return turned(-1, in: &state)
-        case .plus: return turned(1, in: &state)
-        case .save: return pressed(in: &state, now: now)
-        case .cancel:
-            back(in: &state)
-            return []
-        }
+        touchedStrokes(x: x, y: y, layout: layout, in: &state, now: now)
     }
 
     /// The round ended elsewhere: nothing left to type in.
