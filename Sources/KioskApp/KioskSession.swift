@@ -44,11 +44,13 @@ public final class KioskSession {
     public var changeMonitor: ChangeMonitor?
     /// nil for an in-memory store: settings then live for the session only.
     private let settingsURL: URL?
-    /// The organizer code's lock: whether it is on, kiosk.conf's code, and the code in force
-    /// (kiosk.conf's, or one chosen at the kiosk). Only its hash is ever kept.
+    /// The organizer code's lock: whether it is on, kiosk.conf's code and one chosen at the
+    /// kiosk (kiosk-settings.json). Only their hashes are ever kept.
     private let lockEnabled: Bool
     private let configuredCode: OrganizerCode?
-    private var organizerCode: OrganizerCode?
+    private var chosenCode: OrganizerCode?
+    /// The code in force: kiosk.conf's over one chosen here.
+    private var organizerCode: OrganizerCode? { configuredCode ?? chosenCode }
     private let logger = Logger(label: "hyzer.kiosk")
     /// What is wrong with the storage (read-only, full or nearly full), for the status
     /// screen; nil when all is well. Each change is also shown as a notice and logged.
@@ -97,13 +99,14 @@ public final class KioskSession {
         // read counts as none: the next locked action asks for a new one).
         lockEnabled = lock.enabled
         configuredCode = lock.code
-        organizerCode = lock.code ?? saved?.organizerCode.flatMap { try? OrganizerCode(encoded: $0) }
+        chosenCode = saved?.organizerCode.flatMap { try? OrganizerCode(encoded: $0) }
+        let inForce = configuredCode ?? chosenCode
         // Through the initializer, which keeps each setting in its bounds.
         settings = KioskSettings(
             reduceMotion: settings.reduceMotion, boardPageInterval: paging.interval ?? settings.boardPageInterval,
             boardRowsPerPage: paging.rowsPerPage ?? settings.boardRowsPerPage, dimAfter: dimming.after,
             dimLevel: dimming.level,
-            organizerLock: !lock.enabled ? .off : organizerCode.map { .set(length: $0.digits) } ?? .unset)
+            organizerLock: !lock.enabled ? .off : inForce.map { .set(length: $0.digits) } ?? .unset)
         state = KioskState(settings: settings, viewport: viewport)
         state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
         checkStorage(now: now)
@@ -279,7 +282,7 @@ public final class KioskSession {
                 case .setOrganizerCode(let code):
                     // Never over kiosk.conf's: the machine asks for a new code only when there is none.
                     guard organizerCode == nil else { break }
-                    organizerCode = try OrganizerCode.hashing(code)
+                    chosenCode = try OrganizerCode.hashing(code)
                     try saveSettingsFile(reduceMotion: state.settings.reduceMotion)
                     logger.notice("an organizer code was chosen at the kiosk")
                 }
@@ -408,8 +411,8 @@ public final class KioskSession {
     /// Writes kiosk-settings.json whole: the reduce-motion setting and the code chosen here.
     private func saveSettingsFile(reduceMotion: Bool) throws {
         guard let settingsURL else { return }
-        // kiosk.conf's code is not copied here: taken out of kiosk.conf, it is gone.
-        let chosen = organizerCode == configuredCode ? nil : organizerCode?.encoded
+        // Under kiosk.conf's code none chosen here is kept: taken out of kiosk.conf, it is gone.
+        let chosen = configuredCode == nil ? chosenCode?.encoded : nil
         try JSONEncoder().encode(SettingsFile(reduceMotion: reduceMotion, organizerCode: chosen)).write(
             to: settingsURL, options: .atomic)
     }
