@@ -11,13 +11,26 @@ public struct HistoryLine: Sendable, Hashable, Codable {
     public var winners: [String]
     /// Every participant, in the round's order.
     public var players: [String]
+    /// Whom each participant counts as, in the same order: a merged player's id is the
+    /// one they were merged into (`PlayerMerges`), a guest's is their own.
+    public var playerIDs: [UUID]
+    /// Who finished it early or reopened it (issue 35), oldest first.
+    public var actions: [RecordedAction]
+    /// Cells corrected after a finish.
+    public var correctedCells: Int
 
-    public init(roundID: UUID, courseName: String, completedAt: Date, winners: [String], players: [String]) {
+    public init(
+        roundID: UUID, courseName: String, completedAt: Date, winners: [String], players: [String],
+        playerIDs: [UUID] = [], actions: [RecordedAction] = [], correctedCells: Int = 0
+    ) {
         self.roundID = roundID
         self.courseName = courseName
         self.completedAt = completedAt
         self.winners = winners
         self.players = players
+        self.playerIDs = playerIDs
+        self.actions = actions
+        self.correctedCells = correctedCells
     }
 
     /// "Ana" or "Ana & Ben (tie)"; "no finisher" when nobody completed the round.

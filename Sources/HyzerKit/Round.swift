@@ -58,11 +58,18 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     /// does not change a played round's results (issue 14). Empty for a round that has
     /// none recorded (one synced by an older device): the course's own pars apply.
     public private(set) var pars: [Int]
+    /// How many times the round was reopened (issue 35). A reopening starts a new
+    /// generation, and a later generation outranks every copy of an earlier one, so a late
+    /// "completed" copy from before the reopening never closes it again.
+    public private(set) var generation: Int
+    /// Who finished it early, discarded it or reopened it, oldest first.
+    public private(set) var actions: [RecordedAction]
 
     public init(
         id: UUID = UUID(), courseID: UUID, organizerID: UUID,
         participants: [Participant] = [], status: RoundStatus = .setup,
-        createdAt: Date, startedAt: Date? = nil, completedAt: Date? = nil, pars: [Int] = []
+        createdAt: Date, startedAt: Date? = nil, completedAt: Date? = nil, pars: [Int] = [],
+        generation: Int = 0, actions: [RecordedAction] = []
     ) {
         self.id = id
         self.courseID = courseID
@@ -73,6 +80,8 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
         self.startedAt = startedAt
         self.completedAt = completedAt
         self.pars = pars
+        self.generation = generation
+        self.actions = actions
     }
 
     public static let maxParticipants = 24
@@ -136,10 +145,35 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     }
 
     /// FR15: finish at any point after the start; holes without a value become DNF.
-    public mutating func finish(at date: Date) throws(RoundError) {
+    /// `action` says who did it when the finish needs saying (early, or a discard).
+    public mutating func finish(at date: Date, action: RecordedAction? = nil) throws(RoundError) {
         guard status.acceptsScores else { throw .invalidTransition(from: status, to: .completed) }
         status = .completed
         completedAt = date
+        if let action { actions.append(action) }
+    }
+
+    /// The default time a finished round can be reopened in (issue 35): a wrong score
+    /// found at the car park, or the next morning.
+    public static let defaultReopenWindow: TimeInterval = 24 * 3600
+
+    /// Issue 35: a completed round is active again, in a new generation, until it is
+    /// finished again. Its participants and pars stay as they were (FR13).
+    public mutating func reopen(at date: Date, window: TimeInterval, action: RecordedAction) throws(RoundError) {
+        guard status == .completed, let finished = completedAt else {
+            throw .invalidTransition(from: status, to: .active)
+        }
+        guard date.timeIntervalSince(finished) <= window else { throw .reopenWindowPassed(hours: window / 3600) }
+        status = .active
+        completedAt = nil
+        generation += 1
+        actions.append(action)
+    }
+
+    /// Whether `reopen` would be allowed at `date`: the kiosk shows "Reopen" only then.
+    public func canReopen(at date: Date, window: TimeInterval) -> Bool {
+        guard status == .completed, let finished = completedAt else { return false }
+        return date.timeIntervalSince(finished) <= window
     }
 }
 
@@ -153,6 +187,7 @@ public enum RoundError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidTransition(from: RoundStatus, to: RoundStatus)
     case parsLocked(RoundStatus)
     case otherCourse(String)
+    case reopenWindowPassed(hours: Double)
 
     public var description: String {
         switch self {
@@ -167,6 +202,8 @@ public enum RoundError: Error, Equatable, Sendable, CustomStringConvertible {
             "a round cannot go from \(from.rawValue) to \(to.rawValue)"
         case .parsLocked(let s): "a round keeps the pars it started with; this one is \(s.rawValue)"
         case .otherCourse(let name): "this round is not played on \(name)"
+        case .reopenWindowPassed(let hours):
+            "a round can be reopened only within \(String(format: "%g", hours)) h of its finish"
         }
     }
 }

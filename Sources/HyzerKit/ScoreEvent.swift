@@ -29,11 +29,16 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
     @UnixSeconds public var createdAt: Date
     /// A discrepancy resolution: authoritative, never raises a discrepancy itself.
     public var isResolution: Bool
+    /// Set on a correction of a finished round's score (issue 35), with what allowed it:
+    /// accepted after the finish, authoritative like a resolution, and shown as corrected.
+    /// Absent on every other event, so their bytes are as before; an older device ignores
+    /// it and counts the correction as an ordinary later statement.
+    public var correction: Authority?
 
     public init(
         id: UUID = UUID(), roundID: UUID, participantID: UUID, hole: Int, strokes: Int,
         supersedes: [UUID] = [], reportedBy: UUID, deviceID: String,
-        createdAt: Date, isResolution: Bool = false, deviceName: String? = nil
+        createdAt: Date, isResolution: Bool = false, deviceName: String? = nil, correction: Authority? = nil
     ) {
         self.id = id
         self.roundID = roundID
@@ -46,7 +51,10 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
         self.createdAt = createdAt
         self.isResolution = isResolution
         self.deviceName = deviceName
+        self.correction = correction
     }
+
+    public var isCorrection: Bool { correction != nil }
 
     /// `reportedBy` of a score no one person entered: one typed at a shared device.
     public static let nobody = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
@@ -120,7 +128,7 @@ public enum ScoringError: Error, Equatable, Sendable, CustomStringConvertible {
 
 extension ScoreEvent {
     /// Checks an event against its round and course before anything stores it. A completed
-    /// round takes only events made before it was finished (late arrivals).
+    /// round takes only events made before it was finished (late arrivals) and corrections.
     ///
     /// `known` are the events already recorded for the round; any of them this event
     /// supersedes must be in the same cell. Supersession of an event not (yet) known is
@@ -134,7 +142,10 @@ extension ScoreEvent {
             // arrives later (NFR8: no score lost to connectivity): a phone that scored the
             // last hole offline, or the finishing kiosk's own outbox, which may carry the
             // round's completion ahead of its scores.
-            guard let finished = round.completedAt, createdAt <= finished else { throw .roundCompleted }
+            // A correction (issue 35) is made after the finish on purpose.
+            if !isCorrection {
+                guard let finished = round.completedAt, createdAt <= finished else { throw .roundCompleted }
+            }
         case .active, .awaitingFinalization: break
         }
         guard ScoreEvent.allowedStrokes.contains(strokes) else { throw .strokesOutOfRange(strokes) }

@@ -26,6 +26,8 @@ public struct CellResolution: Sendable, Hashable {
     /// Events no other event supersedes, ordered by id so every device lists them alike.
     public var leaves: [ScoreEvent]
     public var discrepancy: Discrepancy?
+    /// A correction of the finished round counts here (issue 35): the cell is marked.
+    public var isCorrected: Bool { leaves.contains(where: \.isCorrection) }
 
     /// Resolves one cell from its events, in any order (A7: never by timestamp).
     ///
@@ -38,6 +40,7 @@ public struct CellResolution: Sendable, Hashable {
     /// - A non-resolution leaf that supersedes another device's event with a different
     ///   value also raises a discrepancy; the leaf's value counts.
     /// - A resolution leaf raises no override discrepancy of its own.
+    /// - A correction of a finished round (issue 35) is authoritative as a resolution is.
     public static func resolve(_ cell: ScoreCell, events: [ScoreEvent]) -> CellResolution {
         guard !events.isEmpty else { return CellResolution(cell: cell, value: nil, leaves: [], discrepancy: nil) }
         if events.count == 1 {
@@ -69,7 +72,7 @@ public struct CellResolution: Sendable, Hashable {
             disputedIDs.formUnion(leaves.map(\.id))
             kinds.insert(.disagreeingLeaves)
         }
-        for leaf in leaves where !leaf.isResolution {
+        for leaf in leaves where !leaf.isResolution && !leaf.isCorrection {
             for targetID in leaf.supersedes {
                 guard let target = byID[targetID],
                     target.deviceID != leaf.deviceID,
@@ -91,7 +94,7 @@ public struct CellResolution: Sendable, Hashable {
     }
 
     private static func countingValue(of leaves: [ScoreEvent]) -> Int? {
-        let resolutions = leaves.filter(\.isResolution)
+        let resolutions = leaves.filter { $0.isResolution || $0.isCorrection }
         let candidates = resolutions.isEmpty ? leaves : resolutions
         var votes: [Int: Int] = [:]
         for leaf in candidates { votes[leaf.strokes, default: 0] += 1 }
@@ -146,6 +149,9 @@ public struct Scorecard: Sendable {
                     : order[a.cell.participantID]! < order[b.cell.participantID]!
             }
     }
+
+    /// Cells whose value is a correction made after the finish (issue 35).
+    public var correctedCells: Int { cells.values.reduce(0) { $0 + ($1.isCorrected ? 1 : 0) } }
 
     /// Holes with a value for a participant.
     public func holesScored(by participant: UUID) -> Int {

@@ -30,10 +30,11 @@ public struct ChangeKey: Sendable, Hashable {
 
 /// A local record the server has not acknowledged in its current version.
 public enum LocalChange: Sendable, Hashable {
-    case course(Course, version: UUID, updatedAt: Double)
+    case course(Course, version: UUID, updatedAt: Double, lineage: CourseLineage)
     /// A deleted course (its tombstone): the name stays for the rounds that name it.
-    case courseDeleted(id: UUID, name: String, version: UUID, updatedAt: Double)
-    case player(Player, version: UUID, updatedAt: Double)
+    case courseDeleted(id: UUID, name: String, version: UUID, updatedAt: Double, lineage: CourseLineage)
+    /// `retirement` is set for a player removed or merged (issue 35).
+    case player(Player, version: UUID, updatedAt: Double, retirement: PlayerRetirement?)
     case round(Round, version: UUID, updatedAt: Double)
     /// `seq` is local arrival order.
     case scoreEvent(ScoreEvent, seq: Int64)
@@ -47,6 +48,10 @@ public struct LocalVersion: Sendable, Hashable {
     public var status: RoundStatus?
     /// Courses only: this device has it as deleted.
     public var deleted = false
+    /// Rounds and courses: how many times reopened or restored (issue 35).
+    public var generation = 0
+    /// Players only: removed or merged here.
+    public var retirement: PlayerRetirement?
 }
 
 /// A write transaction's (or a read's) access to the sync bookkeeping of the domain
@@ -130,13 +135,16 @@ public struct ChangeLedger {
         switch kind {
         case .course:
             guard let row = try CourseRow.fetchOne(db, key: id) else { return nil }
+            let lineage = Rows.lineage(row)
             if row.deletedAt != nil {
-                return .courseDeleted(id: id, name: row.name, version: version, updatedAt: row.updatedAt)
+                return .courseDeleted(id: id, name: row.name, version: version, updatedAt: row.updatedAt, lineage: lineage)
             }
-            return try Rows.course(id: id, db).map { .course($0, version: version, updatedAt: row.updatedAt) }
+            return try Rows.course(id: id, db).map {
+                .course($0, version: version, updatedAt: row.updatedAt, lineage: lineage)
+            }
         case .player:
             guard let row = try PlayerRow.fetchOne(db, key: id) else { return nil }
-            return .player(try Rows.player(row), version: version, updatedAt: row.updatedAt)
+            return .player(try Rows.player(row), version: version, updatedAt: row.updatedAt, retirement: Rows.retirement(row))
         case .round:
             guard let row = try RoundRow.fetchOne(db, key: id) else { return nil }
             return .round(try Rows.round(row, db), version: version, updatedAt: row.updatedAt)
@@ -189,15 +197,18 @@ public struct ChangeLedger {
         switch kind {
         case .course:
             return try CourseRow.fetchOne(db, key: id).map {
-                LocalVersion(updatedAt: $0.updatedAt, version: version, deleted: $0.deletedAt != nil)
+                LocalVersion(
+                    updatedAt: $0.updatedAt, version: version, deleted: $0.deletedAt != nil, generation: $0.generation)
             }
         case .player:
-            return try PlayerRow.fetchOne(db, key: id).map { LocalVersion(updatedAt: $0.updatedAt, version: version) }
+            return try PlayerRow.fetchOne(db, key: id).map {
+                LocalVersion(updatedAt: $0.updatedAt, version: version, retirement: Rows.retirement($0))
+            }
         case .round:
             guard let row = try RoundRow.fetchOne(db, key: id), let status = RoundStatus(rawValue: row.status) else {
                 return nil
             }
-            return LocalVersion(updatedAt: row.updatedAt, version: version, status: status)
+            return LocalVersion(updatedAt: row.updatedAt, version: version, status: status, generation: row.generation)
         case .scoreEvent:
             return nil
         }
@@ -207,13 +218,15 @@ public struct ChangeLedger {
 
     /// A newer version of a course from elsewhere, stored with its own time. The caller
     /// records its version with `setSynced`.
-    public func saveRemote(_ course: Course, updatedAt: Double) throws {
-        try refusing { try Rows.save(course, at: updatedAt, db) }
+    public func saveRemote(_ course: Course, updatedAt: Double, lineage: CourseLineage = .original) throws {
+        try refusing { try Rows.save(course, at: updatedAt, lineage: lineage, db) }
     }
 
     /// A course deleted elsewhere. A course this device never had is kept as just its
     /// tombstone (a name, no holes), so a round that names it still finds its name.
-    public func saveRemoteDeletion(ofCourse id: UUID, name: String, updatedAt: Double) throws {
+    public func saveRemoteDeletion(
+        ofCourse id: UUID, name: String, updatedAt: Double, lineage: CourseLineage = .original
+    ) throws {
         try refusing {
             if try CourseRow.exists(db, key: id) {
                 try CourseRow.filter(key: id).updateAll(
@@ -221,15 +234,20 @@ public struct ChangeLedger {
                     [
                         CourseRow.Columns.name.set(to: name), CourseRow.Columns.deletedAt.set(to: updatedAt),
                         CourseRow.Columns.updatedAt.set(to: updatedAt),
+                        CourseRow.Columns.generation.set(to: lineage.generation),
+                        CourseRow.Columns.action.set(to: Rows.json(lineage.action)),
                     ])
             } else {
-                try CourseRow(id: id, name: name, updatedAt: updatedAt, deletedAt: updatedAt).insert(db)
+                try CourseRow(
+                    id: id, name: name, updatedAt: updatedAt, deletedAt: updatedAt, generation: lineage.generation,
+                    action: Rows.json(lineage.action)
+                ).insert(db)
             }
         }
     }
 
-    public func saveRemote(_ player: Player, updatedAt: Double) throws {
-        try refusing { try Rows.save(player, at: updatedAt, db) }
+    public func saveRemote(_ player: Player, updatedAt: Double, retirement: PlayerRetirement? = nil) throws {
+        try refusing { try Rows.save(player, at: updatedAt, retirement: retirement, db) }
     }
 
     /// A newer version of a round. The participant list can only change while the round

@@ -8,22 +8,28 @@ extension StoreWrite where Value == Void {
     /// say) is not brought back by an edit from a screen that still showed it.
     public static func saveCourse(_ course: Course) -> Self {
         StoreWrite { db, context in
-            if let row = try CourseRow.fetchOne(db, key: course.id), row.deletedAt != nil {
-                throw StoreError.courseDeleted(row.name)
-            }
-            try Rows.save(course, at: Rows.seconds(context.now), db)
+            let row = try CourseRow.fetchOne(db, key: course.id)
+            if let row, row.deletedAt != nil { throw StoreError.courseDeleted(row.name) }
+            try Rows.save(course, at: Rows.seconds(context.now), lineage: row.map(Rows.lineage) ?? .original, db)
         }
     }
 
     /// FR8 as a tombstone (issue 14): the course leaves every list and no new round can
     /// pick it, on this device and, once synced, on every other. Its row stays, so played
     /// rounds keep its name, and they keep their own pars (FR62).
-    public static func deleteCourse(id: UUID) -> Self {
+    ///
+    /// `who` is recorded with the tombstone (issue 35), and it stays the generation it
+    /// was: a restore is the next one.
+    public static func deleteCourse(id: UUID, by who: ActionContext? = nil) -> Self {
         StoreWrite { db, context in
             _ = try Rows.courseInUse(id: id, db)
             let now = Rows.seconds(context.now)
-            try CourseRow.filter(key: id).updateAll(
-                db, [CourseRow.Columns.deletedAt.set(to: now), CourseRow.Columns.updatedAt.set(to: now)])
+            var changes = [CourseRow.Columns.deletedAt.set(to: now), CourseRow.Columns.updatedAt.set(to: now)]
+            if let who {
+                let action = who.action(.courseDeleted, at: context.now, deviceID: context.deviceID)
+                changes.append(CourseRow.Columns.action.set(to: Rows.json(action)))
+            }
+            try CourseRow.filter(key: id).updateAll(db, changes)
         }
     }
 }
@@ -38,7 +44,7 @@ extension StoreWrite where Value == Int {
             guard try MetaRow.fetchOne(db, key: marker) == nil else { return 0 }
             var inserted = 0
             for course in courses where try CourseRow.exists(db, key: course.id) == false {
-                try Rows.save(course, at: Rows.seconds(context.now), db)
+                try Rows.save(course, at: Rows.seconds(context.now), lineage: .original, db)
                 inserted += 1
             }
             try MetaRow(key: marker, value: ISO8601Time.string(from: context.now)).insert(db)

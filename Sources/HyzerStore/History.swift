@@ -40,6 +40,7 @@ extension StoreRead where Value == HistoryPage {
             let keys = try Row.fetchAll(db, History.page(after: cursor, limit: limit + 1))
             var courses: [UUID: Course] = [:]
             var lines: [HistoryLine] = []
+            let merges = try Rows.playerMerges(db)
             for key in keys.prefix(limit) {
                 let id: UUID = key["id"]
                 guard let round = try Rows.round(id: id, db) else { continue }
@@ -55,7 +56,10 @@ extension StoreRead where Value == HistoryPage {
                         roundID: id, courseName: course.name,
                         completedAt: Date(timeIntervalSince1970: key["done"]),
                         winners: standings.rows.filter { $0.position == 1 }.map(\.name),
-                        players: round.participants.map(\.name)))
+                        players: round.participants.map(\.name),
+                        playerIDs: round.participants.map { merges.canonical($0.id) },
+                        actions: round.actions,
+                        correctedCells: scorecard.correctedCells))
             }
             return HistoryPage(lines: lines, next: keys.count > limit ? lines.last?.cursor : nil)
         }

@@ -61,9 +61,17 @@ extension StoreWrite where Value == Round {
 
     /// FR15: finish now; holes without a value are DNF. Also finalizes an
     /// `awaitingFinalization` round ("All scores recorded. Finalize round?").
-    public static func finishRound(_ roundID: UUID, at date: Date? = nil) -> Self {
+    ///
+    /// A finish that leaves someone a DNF is recorded as `who` finishing it early (issue
+    /// 35); a round with every hole scored needs no saying.
+    public static func finishRound(_ roundID: UUID, by who: ActionContext? = nil, at date: Date? = nil) -> Self {
         mutateRound(roundID) { round, db, context in
-            do throws(RoundError) { try round.finish(at: date ?? context.now) } catch { throw StoreError.round(error) }
+            let finish = date ?? context.now
+            var action: RecordedAction?
+            if let who, let course = try Rows.course(of: round, db), try !Rows.allCellsScored(round, course: course, db) {
+                action = who.action(.finishedEarly, at: finish, deviceID: context.deviceID)
+            }
+            do throws(RoundError) { try round.finish(at: finish, action: action) } catch { throw StoreError.round(error) }
             try Rows.updateStatus(of: round, at: Rows.seconds(context.now), db)
         }
     }
@@ -72,12 +80,14 @@ extension StoreWrite where Value == Round {
     /// finished with nothing in it: the same round record every device already merges (a
     /// completed round never moves back), and history leaves a completed round without
     /// events out. docs/sync-protocol.md says how it syncs.
-    public static func discardRound(_ roundID: UUID, at date: Date? = nil) -> Self {
+    public static func discardRound(_ roundID: UUID, by who: ActionContext? = nil, at date: Date? = nil) -> Self {
         mutateRound(roundID) { round, db, context in
             guard try ScoreEventRow.filter(ScoreEventRow.Columns.roundID == roundID).isEmpty(db) else {
                 throw StoreError.roundHasScores(roundID)
             }
-            do throws(RoundError) { try round.finish(at: date ?? context.now) } catch { throw StoreError.round(error) }
+            let finish = date ?? context.now
+            let action = who?.action(.discarded, at: finish, deviceID: context.deviceID)
+            do throws(RoundError) { try round.finish(at: finish, action: action) } catch { throw StoreError.round(error) }
             try Rows.updateStatus(of: round, at: Rows.seconds(context.now), db)
         }
     }

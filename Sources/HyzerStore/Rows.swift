@@ -33,6 +33,7 @@ enum StoreColumn: String, ColumnExpression, CaseIterable {
     case courseID, organizerID, roundID, participantID, recordID, recordType, reportedBy, deviceID, displayName
     case createdAt, startedAt, completedAt, updatedAt, enqueuedAt, eventSeq, isResolution, lastError
     case kindOrder, localOrder, serverSeq, deletedAt, deviceName
+    case generation, action, actions, removedAt, mergedInto, correction
 
     /// The SQL name: `roundID` → `round_id`. Worked out once, not at each use: the score
     /// events of a round are read column by column on every board refresh.
@@ -69,6 +70,10 @@ struct CourseRow: StoreRecord {
     var updatedAt: Double
     /// Set when the course was deleted (a tombstone, issue 14); nil while it is in use.
     var deletedAt: Double?
+    /// v7 (issue 35): how many times it was restored, and who last deleted or restored it
+    /// (a `RecordedAction` as JSON).
+    var generation: Int = 0
+    var action: String?
 }
 
 struct HoleRow: StoreRecord {
@@ -85,6 +90,12 @@ struct PlayerRow: StoreRecord {
     /// JSON array of strings.
     var aliases: String
     var updatedAt: Double
+    /// v7 (issue 35): set when the player left the roster (removed or merged).
+    var removedAt: Double?
+    /// v7: the player this one was merged into.
+    var mergedInto: UUID?
+    /// v7: who removed or merged the player (a `RecordedAction` as JSON).
+    var action: String?
 }
 
 struct RoundRow: StoreRecord {
@@ -101,6 +112,9 @@ struct RoundRow: StoreRecord {
     var updatedAt: Double
     /// The round's pars, `Rows.parsText`; empty when none are recorded.
     var pars: String
+    /// v7 (issue 35): `Round.generation`, and `Round.actions` as a JSON array.
+    var generation: Int = 0
+    var actions: String = "[]"
 }
 
 struct ParticipantRow: StoreRecord {
@@ -129,6 +143,8 @@ struct ScoreEventRow: StoreRecord {
     var isResolution: Bool
     /// The entering device's name then, when it said (v6).
     var deviceName: String?
+    /// v7: a correction of a finished round, with its `Authority` (issue 35).
+    var correction: String?
 }
 
 /// `sync_records`: the change-tracking row of a course, player or round (score events
@@ -171,7 +187,7 @@ extension ScoreEventRow {
         [
             Columns.seq, Columns.id, Columns.roundID, Columns.participantID, Columns.hole, Columns.strokes,
             Columns.supersedes, Columns.reportedBy, Columns.deviceID, Columns.createdAt, Columns.isResolution,
-            Columns.deviceName,
+            Columns.deviceName, Columns.correction,
         ]
     }
 
@@ -193,6 +209,7 @@ extension ScoreEventRow {
         createdAt = row[9]
         isResolution = row[10]
         deviceName = row[11]
+        correction = row[12]
     }
 }
 
@@ -228,7 +245,7 @@ enum Rows {
             hole: row.hole, strokes: row.strokes, supersedes: unpack(row.supersedes),
             reportedBy: row.reportedBy, deviceID: row.deviceID,
             createdAt: Date(timeIntervalSince1970: row.createdAt), isResolution: row.isResolution,
-            deviceName: row.deviceName)
+            deviceName: row.deviceName, correction: row.correction.map(Authority.init(rawValue:)))
     }
 
     static func insert(_ event: ScoreEvent, _ db: Database) throws {
@@ -236,7 +253,7 @@ enum Rows {
             seq: nil, id: event.id, roundID: event.roundID, participantID: event.participantID, hole: event.hole,
             strokes: event.strokes, supersedes: pack(event.supersedes), reportedBy: event.reportedBy,
             deviceID: event.deviceID, createdAt: seconds(event.createdAt), isResolution: event.isResolution,
-            deviceName: event.deviceName
+            deviceName: event.deviceName, correction: event.correction?.rawValue
         ).insert(db)
     }
 
@@ -253,14 +270,15 @@ enum Rows {
         let request = SQLRequest<Row>(
             sql: """
                 SELECT id, participant_id, hole, strokes, supersedes, reported_by, device_id, created_at, is_resolution,
-                    device_name
+                    device_name, correction
                 FROM score_events WHERE round_id = ? ORDER BY seq
                 """, arguments: [round], cached: true)
         return try Row.fetchCursor(db, request).map { row in
             ScoreEvent(
                 id: row[0], roundID: round, participantID: row[1], hole: row[2], strokes: row[3],
                 supersedes: Rows.unpack(row[4]), reportedBy: row[5], deviceID: row[6],
-                createdAt: Date(timeIntervalSince1970: row[7]), isResolution: row[8], deviceName: row[9])
+                createdAt: Date(timeIntervalSince1970: row[7]), isResolution: row[8], deviceName: row[9],
+                correction: (row[10] as String?).map(Authority.init(rawValue:)))
         }.reduce(into: []) { $0.append($1) }
     }
 
@@ -334,8 +352,11 @@ enum Rows {
 
     static func parsList(_ text: String) -> [Int] { text.split(separator: ",").compactMap { Int($0) } }
 
-    static func save(_ course: Course, at updatedAt: Double, _ db: Database) throws {
-        try CourseRow(id: course.id, name: course.name, updatedAt: updatedAt, deletedAt: nil).upsert(db)
+    static func save(_ course: Course, at updatedAt: Double, lineage: CourseLineage, _ db: Database) throws {
+        try CourseRow(
+            id: course.id, name: course.name, updatedAt: updatedAt, deletedAt: nil, generation: lineage.generation,
+            action: json(lineage.action)
+        ).upsert(db)
         try HoleRow.filter(Column("course_id") == course.id).deleteAll(db)
         for (index, par) in course.pars.enumerated() {
             try HoleRow(courseID: course.id, number: index + 1, par: par).insert(db)
@@ -358,11 +379,39 @@ enum Rows {
         return String(decoding: data, as: UTF8.self)
     }
 
-    static func save(_ player: Player, at updatedAt: Double, _ db: Database) throws {
+    static func save(_ player: Player, at updatedAt: Double, retirement: PlayerRetirement? = nil, _ db: Database) throws {
         try PlayerRow(
             id: player.id, displayName: player.displayName, aliases: aliasesJSON(player.aliases),
-            updatedAt: updatedAt
+            updatedAt: updatedAt, removedAt: retirement.map { _ in updatedAt }, mergedInto: retirement?.mergedInto,
+            action: json(retirement?.action)
         ).upsert(db)
+    }
+
+    static func retirement(_ row: PlayerRow) -> PlayerRetirement? {
+        guard row.removedAt != nil || row.mergedInto != nil else { return nil }
+        return PlayerRetirement(mergedInto: row.mergedInto, action: action(row.action))
+    }
+
+    // MARK: Actions (issue 35)
+
+    static func json(_ action: RecordedAction?) -> String? {
+        action.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
+    }
+
+    static func action(_ text: String?) -> RecordedAction? {
+        text.flatMap { try? JSONDecoder().decode(RecordedAction.self, from: Data($0.utf8)) }
+    }
+
+    static func actionsJSON(_ actions: [RecordedAction]) -> String {
+        (try? String(decoding: JSONEncoder().encode(actions), as: UTF8.self)) ?? "[]"
+    }
+
+    static func actions(_ text: String) -> [RecordedAction] {
+        (try? JSONDecoder().decode([RecordedAction].self, from: Data(text.utf8))) ?? []
+    }
+
+    static func lineage(_ row: CourseRow) -> CourseLineage {
+        CourseLineage(generation: row.generation, action: action(row.action))
     }
 
     // MARK: Rounds
@@ -387,7 +436,8 @@ enum Rows {
             id: row.id, courseID: row.courseID, organizerID: row.organizerID,
             participants: participants, status: status,
             createdAt: Date(timeIntervalSince1970: row.createdAt),
-            startedAt: date(row.startedAt), completedAt: date(row.completedAt), pars: parsList(row.pars))
+            startedAt: date(row.startedAt), completedAt: date(row.completedAt), pars: parsList(row.pars),
+            generation: row.generation, actions: actions(row.actions))
     }
 
     static func insertParticipant(_ p: Participant, ordinal: Int, round: UUID, _ db: Database) throws {
@@ -405,6 +455,8 @@ enum Rows {
                 RoundRow.Columns.startedAt.set(to: round.startedAt.map(seconds)),
                 RoundRow.Columns.completedAt.set(to: round.completedAt.map(seconds)),
                 RoundRow.Columns.updatedAt.set(to: updatedAt),
+                RoundRow.Columns.generation.set(to: round.generation),
+                RoundRow.Columns.actions.set(to: actionsJSON(round.actions)),
             ])
     }
 

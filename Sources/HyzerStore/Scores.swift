@@ -49,9 +49,21 @@ extension StoreWrite where Value == RecordedScore {
         writeScore(entry, resolution: true, at: date)
     }
 
-    private static func writeScore(_ entry: ScoreEntry, resolution: Bool, at date: Date?) -> Self {
+    /// Issue 35: a score of a *finished* round corrected without reopening it. A new
+    /// event, as every correction is (NFR19), that supersedes the cell's current leaves,
+    /// counts whatever was said before, and marks the cell corrected everywhere.
+    public static func correctFinishedScore(_ entry: ScoreEntry, authority: Authority, at date: Date? = nil) -> Self {
+        writeScore(entry, resolution: false, correction: authority, at: date)
+    }
+
+    private static func writeScore(
+        _ entry: ScoreEntry, resolution: Bool, correction: Authority? = nil, at date: Date?
+    ) -> Self {
         StoreWrite { db, context in
             guard var round = try Rows.round(id: entry.roundID, db) else { throw StoreError.notFound("round \(entry.roundID)") }
+            if correction != nil, round.status != .completed {
+                throw StoreError.refused("the round is still being played: enter the score as usual")
+            }
             guard let course = try Rows.course(of: round, db) else {
                 throw StoreError.notFound("course \(round.courseID)")
             }
@@ -65,7 +77,8 @@ extension StoreWrite where Value == RecordedScore {
             let event = ScoreEvent(
                 roundID: round.id, participantID: entry.participantID, hole: entry.hole, strokes: entry.strokes,
                 supersedes: before.leaves.map(\.id), reportedBy: entry.reportedBy, deviceID: context.deviceID,
-                createdAt: date ?? context.now, isResolution: resolution, deviceName: entry.deviceName)
+                createdAt: date ?? context.now, isResolution: resolution, deviceName: entry.deviceName,
+                correction: correction)
             do throws(ScoringError) {
                 try event.validate(
                     in: round, course: course,

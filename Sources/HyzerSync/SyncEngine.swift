@@ -486,7 +486,7 @@ public final class SyncEngine: Service, Sendable {
         let (result, discrepancies) = try await database.write(
             StoreWrite<PullApplyResult>.applyPulled(
                 page.records, next: page.next,
-                stream: link.stream, epoch: page.epoch
+                stream: link.stream, epoch: page.epoch, server: ServerCapabilities(page)
             ).then { result in
                 StoreRead.each(Array(result.roundsChanged)) { id in
                     StoreRead<RoundSnapshot>.snapshot(round: id).map(\.scorecard.discrepancies)

@@ -206,7 +206,11 @@ extension StoreWrite where Value == PullApplyResult {
     /// `ChangeStamp` (the rule the server uses), events are inserted once by id. What the
     /// server sends was validated there; a record this device still cannot store is
     /// reported in `rejected` and skipped.
-    public static func applyPulled(_ records: [PulledRecord], next: Int64, stream: String, epoch: String) -> Self {
+    ///
+    /// `server` is what the answer said the server can take (issue 35), kept with the cursor.
+    public static func applyPulled(
+        _ records: [PulledRecord], next: Int64, stream: String, epoch: String, server: ServerCapabilities? = nil
+    ) -> Self {
         .changeLedger { ledger in
             let cursor = try ledger.syncCursor()
             guard cursor.stream == stream, cursor.epoch == epoch else {
@@ -233,6 +237,7 @@ extension StoreWrite where Value == PullApplyResult {
             // FR14 for remote scores too: the round may now be fully scored.
             result.roundsChanged.formUnion(try ledger.markFullyScored(touchedRounds))
             try ledger.setSyncCursor(SyncCursor(stream: stream, epoch: epoch, cursor: max(cursor.cursor, next)))
+            if let server { try ledger.setServerCapabilities(server) }
             return result
         }
     }
@@ -346,13 +351,18 @@ enum SyncStore {
     /// A local change as the wire record the server takes.
     static func pendingRecord(_ change: LocalChange) -> PendingRecord {
         switch change {
-        case .course(let course, let version, let updatedAt):
-            PendingRecord(record: .course(CourseRecord(course, version: version, updatedAt: updatedAt)), localOrder: 0)
-        case .courseDeleted(let id, let name, let version, let updatedAt):
+        case .course(let course, let version, let updatedAt, let lineage):
             PendingRecord(
-                record: .course(.tombstone(id: id, name: name, version: version, updatedAt: updatedAt)), localOrder: 0)
-        case .player(let player, let version, let updatedAt):
-            PendingRecord(record: .player(PlayerRecord(player, version: version, updatedAt: updatedAt)), localOrder: 0)
+                record: .course(CourseRecord(course, version: version, updatedAt: updatedAt, lineage: lineage)),
+                localOrder: 0)
+        case .courseDeleted(let id, let name, let version, let updatedAt, let lineage):
+            PendingRecord(
+                record: .course(.tombstone(id: id, name: name, version: version, updatedAt: updatedAt, lineage: lineage)),
+                localOrder: 0)
+        case .player(let player, let version, let updatedAt, let retirement):
+            PendingRecord(
+                record: .player(PlayerRecord(player, version: version, updatedAt: updatedAt, retirement: retirement)),
+                localOrder: 0)
         case .round(let round, let version, let updatedAt):
             PendingRecord(record: .round(RoundRecord(round, version: version, updatedAt: updatedAt)), localOrder: 0)
         case .scoreEvent(let event, let seq):
@@ -371,9 +381,14 @@ enum SyncStore {
     static func applyRemote(_ record: SyncRecord, into result: inout PullApplyResult, _ ledger: ChangeLedger) throws {
         let key = ChangeKey(kind: ChangeKind(record.kind), id: record.id, version: record.version)
         if let stamp = record.stamp, let local = try ledger.localVersion(key.kind, record.id) {
-            let localStamp = ChangeStamp(
-                lifecycle: local.status.map(ChangeStamp.lifecycle(of:)) ?? (local.deleted ? 1 : 0),
-                updatedAt: local.updatedAt, version: local.version)
+            let lifecycle: Int =
+                switch key.kind {
+                case .round: ChangeStamp.lifecycle(of: local.status ?? .setup, generation: local.generation)
+                case .course: ChangeStamp.courseLifecycle(deleted: local.deleted, generation: local.generation)
+                case .player: ChangeStamp.playerLifecycle(local.retirement)
+                case .scoreEvent: 0
+                }
+            let localStamp = ChangeStamp(lifecycle: lifecycle, updatedAt: local.updatedAt, version: local.version)
             if stamp <= localStamp {
                 result.unchanged += 1
                 // Same version as here: the server has it, so it is no longer pending.
@@ -384,15 +399,17 @@ enum SyncStore {
         switch record {
         case .course(let r) where r.isTombstone:
             if let problem = r.problem() { throw StoreError.corruptRecord("course \(r.id): \(problem)") }
-            try ledger.saveRemoteDeletion(ofCourse: r.id, name: r.name, updatedAt: r.updatedAt)
+            try ledger.saveRemoteDeletion(ofCourse: r.id, name: r.name, updatedAt: r.updatedAt, lineage: r.lineage)
             try ledger.setSynced(key)
             result.referenceDataChanged = true
         case .course(let r):
-            try ledger.saveRemote(validated(r.course, or: StoreError.course), updatedAt: r.updatedAt)
+            if let problem = r.problem() { throw StoreError.corruptRecord("course \(r.id): \(problem)") }
+            try ledger.saveRemote(validated(r.course, or: StoreError.course), updatedAt: r.updatedAt, lineage: r.lineage)
             try ledger.setSynced(key)
             result.referenceDataChanged = true
         case .player(let r):
-            try ledger.saveRemote(validated(r.player, or: StoreError.player), updatedAt: r.updatedAt)
+            if let problem = r.problem() { throw StoreError.corruptRecord("player \(r.id): \(problem)") }
+            try ledger.saveRemote(validated(r.player, or: StoreError.player), updatedAt: r.updatedAt, retirement: r.retirement)
             try ledger.setSynced(key)
             result.referenceDataChanged = true
         case .round(let r):

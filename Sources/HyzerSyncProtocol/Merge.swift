@@ -7,6 +7,11 @@ import HyzerKit
 /// 1. A later lifecycle stage wins. Rounds: setup < active < awaitingFinalization <
 ///    completed; a round never moves back, so a late "active" copy can never undo a finish.
 ///    Courses: in use < deleted; an edit made offline never brings a deleted course back.
+///    Players: on the roster < removed < merged.
+///    Undo (issue 35, protocol 2) is a new generation above all of these: a reopened
+///    round is `4·generation + stage`, a restored course `2·generation + deleted`. A
+///    reopening outranks every copy of the finish it undid, and a restore the tombstone,
+///    by the same rule that let the finish and the tombstone win before.
 /// 2. The later `updatedAt` wins (last writer wins; clocks may skew, which only decides
 ///    which of two concurrent edits of a name or par survives).
 /// 3. A tie is broken by the version UUID's bytes, so it is still deterministic.
@@ -27,13 +32,28 @@ public struct ChangeStamp: Sendable, Hashable, Comparable {
         return a.version.precedes(b.version)
     }
 
-    public static func lifecycle(of status: RoundStatus) -> Int {
-        switch status {
-        case .setup: 0
-        case .active: 1
-        case .awaitingFinalization: 2
-        case .completed: 3
-        }
+    public static func lifecycle(of status: RoundStatus, generation: Int = 0) -> Int {
+        let stage =
+            switch status {
+            case .setup: 0
+            case .active: 1
+            case .awaitingFinalization: 2
+            case .completed: 3
+            }
+        return roundStages * max(0, generation) + stage
+    }
+
+    /// A round's lifecycle number holds its generation and its stage: compare stages
+    /// through this, never the raw number (a reopened round's "active" is 5, not 1).
+    public static let roundStages = 4
+
+    public static func courseLifecycle(deleted: Bool, generation: Int = 0) -> Int {
+        2 * max(0, generation) + (deleted ? 1 : 0)
+    }
+
+    public static func playerLifecycle(_ retirement: PlayerRetirement?) -> Int {
+        guard let retirement else { return 0 }
+        return retirement.mergedInto == nil ? 1 : 2
     }
 }
 
@@ -43,10 +63,16 @@ extension SyncRecord {
         switch self {
         // A deletion is final: a tombstone outranks any edit, whatever its clock says,
         // as a finish outranks a late "active" copy of a round.
-        case .course(let r): ChangeStamp(lifecycle: r.isTombstone ? 1 : 0, updatedAt: r.updatedAt, version: r.version)
-        case .player(let r): ChangeStamp(updatedAt: r.updatedAt, version: r.version)
+        case .course(let r):
+            ChangeStamp(
+                lifecycle: ChangeStamp.courseLifecycle(deleted: r.isTombstone, generation: r.generation ?? 0),
+                updatedAt: r.updatedAt, version: r.version)
+        case .player(let r):
+            ChangeStamp(lifecycle: ChangeStamp.playerLifecycle(r.retirement), updatedAt: r.updatedAt, version: r.version)
         case .round(let r):
-            ChangeStamp(lifecycle: ChangeStamp.lifecycle(of: r.status), updatedAt: r.updatedAt, version: r.version)
+            ChangeStamp(
+                lifecycle: ChangeStamp.lifecycle(of: r.status, generation: r.generation ?? 0), updatedAt: r.updatedAt,
+                version: r.version)
         case .scoreEvent: nil
         }
     }

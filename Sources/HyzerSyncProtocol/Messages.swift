@@ -1,9 +1,15 @@
 import Foundation
 
-/// Protocol constants shared by the server and the devices. Bump `version` (and the
-/// `/v1` path prefix) only for incompatible changes; new optional fields do not need it.
+/// Protocol constants shared by the server and the devices.
+///
+/// `version` is a capability level, not a path: a v1 device keeps working against a v2
+/// server on the same `/v1` paths, because everything newer is an optional field its
+/// decoder ignores. A change an older device could not read at all would need a new path.
+/// - 2 (issue 35): undo. Generations of rounds and courses, removed and merged players,
+///   corrections after a finish, and who did each. A device makes such records only for
+///   a server that says it is at 2 (docs/sync-protocol.md, "Protocol 2").
 public enum SyncProtocol {
-    public static let version = 1
+    public static let version = 2
     /// Every device request names its device; it must match the device's token.
     public static let deviceHeader = "X-Hyzer-Device"
     /// Limits the server enforces (and the client respects when batching).
@@ -67,11 +73,14 @@ public struct PushResponse: Codable, Sendable {
     public var head: Int64
     /// One per pushed record, in request order.
     public var results: [PushResult]
+    /// The server's `SyncProtocol.version`; absent from a v1 server.
+    public var protocolVersion: Int?
 
-    public init(epoch: String, head: Int64, results: [PushResult]) {
+    public init(epoch: String, head: Int64, results: [PushResult], protocolVersion: Int? = SyncProtocol.version) {
         self.epoch = epoch
         self.head = head
         self.results = results
+        self.protocolVersion = protocolVersion
     }
 }
 
@@ -96,13 +105,23 @@ public struct PullResponse: Codable, Sendable {
     /// The group's newest seq now.
     public var head: Int64
     public var hasMore: Bool
+    /// The server's `SyncProtocol.version`; absent from a v1 server.
+    public var protocolVersion: Int?
+    /// Seconds after its finish a round can still be reopened, as the group set it.
+    /// Absent from a v1 server.
+    public var reopenWindow: Double?
 
-    public init(epoch: String, records: [PulledRecord], next: Int64, head: Int64, hasMore: Bool) {
+    public init(
+        epoch: String, records: [PulledRecord], next: Int64, head: Int64, hasMore: Bool,
+        protocolVersion: Int? = SyncProtocol.version, reopenWindow: Double? = nil
+    ) {
         self.epoch = epoch
         self.records = records
         self.next = next
         self.head = head
         self.hasMore = hasMore
+        self.protocolVersion = protocolVersion
+        self.reopenWindow = reopenWindow
     }
 }
 

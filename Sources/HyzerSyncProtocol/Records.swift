@@ -38,26 +38,41 @@ public struct CourseRecord: Codable, Sendable, Hashable {
     /// version (`ChangeStamp`), and an older device refuses it as a course without holes
     /// rather than showing it (docs/sync-protocol.md).
     public var deleted: Bool?
+    /// Protocol 2: how many times the course was restored (`CourseLineage`); absent when 0.
+    /// A restore is a live record of the next generation, which outranks the tombstone.
+    public var generation: Int?
+    /// Protocol 2: who last deleted or restored it.
+    public var action: RecordedAction?
 
-    public init(id: UUID, version: UUID, updatedAt: Double, name: String, pars: [Int], deleted: Bool? = nil) {
+    public init(
+        id: UUID, version: UUID, updatedAt: Double, name: String, pars: [Int], deleted: Bool? = nil,
+        lineage: CourseLineage = .original
+    ) {
         self.id = id
         self.version = version
         self.updatedAt = updatedAt
         self.name = name
         self.pars = pars
         self.deleted = deleted
+        self.generation = lineage.generation == 0 ? nil : lineage.generation
+        self.action = lineage.action
     }
 
-    public init(_ course: Course, version: UUID, updatedAt: Double) {
-        self.init(id: course.id, version: version, updatedAt: updatedAt, name: course.name, pars: course.pars)
+    public init(_ course: Course, version: UUID, updatedAt: Double, lineage: CourseLineage = .original) {
+        self.init(
+            id: course.id, version: version, updatedAt: updatedAt, name: course.name, pars: course.pars,
+            lineage: lineage)
     }
 
     /// The tombstone of a deleted course: its name stays, for the rounds that name it.
-    public static func tombstone(id: UUID, name: String, version: UUID, updatedAt: Double) -> CourseRecord {
-        CourseRecord(id: id, version: version, updatedAt: updatedAt, name: name, pars: [], deleted: true)
+    public static func tombstone(
+        id: UUID, name: String, version: UUID, updatedAt: Double, lineage: CourseLineage = .original
+    ) -> CourseRecord {
+        CourseRecord(id: id, version: version, updatedAt: updatedAt, name: name, pars: [], deleted: true, lineage: lineage)
     }
 
     public var isTombstone: Bool { deleted == true }
+    public var lineage: CourseLineage { CourseLineage(generation: generation ?? 0, action: action) }
 
     /// The domain value; throws the domain's own validation error (a tombstone has no
     /// holes, so it is no course).
@@ -72,6 +87,8 @@ public struct CourseRecord: Codable, Sendable, Hashable {
             if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "a course needs a name" }
             return nil
         }
+        if let g = generation, g < 0 { return "a course's generation is never negative" }
+        if let problem = action?.problem { return problem }
         do { _ = try course() } catch { return error.description }
         return nil
     }
@@ -83,19 +100,46 @@ public struct PlayerRecord: Codable, Sendable, Hashable {
     public var updatedAt: Double
     public var displayName: String
     public var aliases: [String]
+    /// Protocol 2: the player is off the roster (`PlayerRetirement`); absent otherwise.
+    public var removed: Bool?
+    /// Protocol 2: the player is the same person as this one, and counts as them.
+    public var mergedInto: UUID?
+    /// Protocol 2: who removed or merged the player.
+    public var action: RecordedAction?
 
-    public init(id: UUID, version: UUID, updatedAt: Double, displayName: String, aliases: [String]) {
+    public init(
+        id: UUID, version: UUID, updatedAt: Double, displayName: String, aliases: [String],
+        retirement: PlayerRetirement? = nil
+    ) {
         self.id = id
         self.version = version
         self.updatedAt = updatedAt
         self.displayName = displayName
         self.aliases = aliases
+        if let retirement {
+            removed = true
+            mergedInto = retirement.mergedInto
+            action = retirement.action
+        }
     }
 
-    public init(_ player: Player, version: UUID, updatedAt: Double) {
+    public init(_ player: Player, version: UUID, updatedAt: Double, retirement: PlayerRetirement? = nil) {
         self.init(
             id: player.id, version: version, updatedAt: updatedAt,
-            displayName: player.displayName, aliases: player.aliases)
+            displayName: player.displayName, aliases: player.aliases, retirement: retirement)
+    }
+
+    /// Nil for a player on the roster. A merge implies removal, whatever `removed` says.
+    public var retirement: PlayerRetirement? {
+        guard removed == true || mergedInto != nil else { return nil }
+        return PlayerRetirement(mergedInto: mergedInto, action: action)
+    }
+
+    /// Shape checks that need no other record; nil when fine, else the reason.
+    public func problem() -> String? {
+        do { _ = try player() } catch { return error.description }
+        if mergedInto == id { return "a player cannot be merged into themselves" }
+        return action?.problem
     }
 
     public func player() throws(PlayerError) -> Player {
@@ -118,11 +162,16 @@ public struct RoundRecord: Codable, Sendable, Hashable {
     /// The pars the round is played to (`Round.pars`). Absent from an older device's
     /// round: then every device uses its copy of the course's pars.
     public var pars: [Int]?
+    /// Protocol 2: how many times the round was reopened (`Round.generation`); absent when 0.
+    public var generation: Int?
+    /// Protocol 2: who finished it early, discarded or reopened it (`Round.actions`).
+    public var actions: [RecordedAction]?
 
     public init(
         id: UUID, version: UUID, updatedAt: Double, courseID: UUID, organizerID: UUID,
         participants: [Participant], status: RoundStatus, createdAt: Double,
-        startedAt: Double? = nil, completedAt: Double? = nil, pars: [Int]? = nil
+        startedAt: Double? = nil, completedAt: Double? = nil, pars: [Int]? = nil,
+        generation: Int? = nil, actions: [RecordedAction]? = nil
     ) {
         self.id = id
         self.version = version
@@ -135,6 +184,8 @@ public struct RoundRecord: Codable, Sendable, Hashable {
         self.startedAt = startedAt
         self.completedAt = completedAt
         self.pars = pars
+        self.generation = generation
+        self.actions = actions
     }
 
     public init(_ round: Round, version: UUID, updatedAt: Double) {
@@ -143,7 +194,9 @@ public struct RoundRecord: Codable, Sendable, Hashable {
             organizerID: round.organizerID, participants: round.participants,
             status: round.status, createdAt: round.createdAt.timeIntervalSince1970,
             startedAt: round.startedAt?.timeIntervalSince1970,
-            completedAt: round.completedAt?.timeIntervalSince1970, pars: round.pars.isEmpty ? nil : round.pars)
+            completedAt: round.completedAt?.timeIntervalSince1970, pars: round.pars.isEmpty ? nil : round.pars,
+            generation: round.generation == 0 ? nil : round.generation,
+            actions: round.actions.isEmpty ? nil : round.actions)
     }
 
     public var round: Round {
@@ -151,7 +204,8 @@ public struct RoundRecord: Codable, Sendable, Hashable {
             id: id, courseID: courseID, organizerID: organizerID, participants: participants,
             status: status, createdAt: Date(timeIntervalSince1970: createdAt),
             startedAt: startedAt.map(Date.init(timeIntervalSince1970:)),
-            completedAt: completedAt.map(Date.init(timeIntervalSince1970:)), pars: pars ?? [])
+            completedAt: completedAt.map(Date.init(timeIntervalSince1970:)), pars: pars ?? [],
+            generation: generation ?? 0, actions: actions ?? [])
     }
 
     /// The course as this round is played on it: with the round's own pars when it has
@@ -176,6 +230,8 @@ public struct RoundRecord: Codable, Sendable, Hashable {
             if !Course.allowedHoleCounts.contains(pars.count) { return "a round has \(pars.count) pars" }
             if let bad = pars.first(where: { !Course.allowedPars.contains($0) }) { return "par \(bad) is out of range" }
         }
+        if let g = generation, g < 0 { return "a round's generation is never negative" }
+        if let problem = actions?.lazy.compactMap(\.problem).first { return problem }
         return nil
     }
 }

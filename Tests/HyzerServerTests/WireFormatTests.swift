@@ -30,6 +30,27 @@ import Testing
             isResolution: true))
     static let records: [SyncRecord] = [.course(course), .player(player), .round(round), .scoreEvent(event)]
 
+    static func action(_ kind: RecordedAction.Kind) -> RecordedAction {
+        RecordedAction(
+            kind: kind, at: Date(timeIntervalSince1970: 1_790_000_100), deviceID: "kiosk-1", deviceName: "Clubhouse",
+            authority: .organizerCode)
+    }
+    static let undoRecords: [SyncRecord] = {
+        var reopened = round
+        (reopened.version, reopened.generation, reopened.actions) = (id(11), 1, [action(.reopened)])
+        let restored = CourseRecord(
+            try! Course(id: id(1), name: "Maple Hill", pars: [3, 4]), version: id(12), updatedAt: 1_790_000_100,
+            lineage: CourseLineage(generation: 1, action: action(.courseRestored)))
+        let merged = PlayerRecord(
+            id: id(3), version: id(13), updatedAt: 1_790_000_100, displayName: "Nate", aliases: [],
+            retirement: PlayerRetirement(mergedInto: id(7), action: action(.playerMerged)))
+        let correction = ScoreEvent(
+            id: id(14), roundID: id(5), participantID: id(7), hole: 2, strokes: 3, supersedes: [id(8)], reportedBy: id(3),
+            deviceID: "kiosk-1", createdAt: Date(timeIntervalSince1970: 1_790_000_100), deviceName: "Clubhouse",
+            correction: .organizerCode)
+        return [.course(restored), .player(merged), .round(reopened), .scoreEvent(ScoreEventRecord(correction))]
+    }()
+
     /// Each message of the protocol with the JSON it must encode to.
     static let messages: [(name: String, value: any Codable & Sendable, json: String)] = [
         ("push request", PushRequest(deviceID: "kiosk-1", records: records), pushRequestJSON),
@@ -40,14 +61,25 @@ import Testing
                 results: [
                     PushResult(kind: .course, id: id(1), version: id(2), status: .created, seq: 11),
                     PushResult(kind: .scoreEvent, id: id(8), version: id(8), status: .rejected, reason: "no such round"),
-                ]),
+                ], protocolVersion: nil),
             pushResponseJSON
         ),
         (
             "pull response",
             PullResponse(
-                epoch: "e1", records: [PulledRecord(seq: 3, record: .round(round))], next: 3, head: 4, hasMore: true),
+                epoch: "e1", records: [PulledRecord(seq: 3, record: .round(round))], next: 3, head: 4, hasMore: true,
+                protocolVersion: nil),
             pullResponseJSON
+        ),
+        // Issue 35, protocol 2: optional fields again. A reopened round, a restored course,
+        // a merged player and a correction, each with who did it; and what a v2 server
+        // adds to its answers. Absent above, so a v1 device reads the same bytes as before.
+        ("protocol 2 push request", PushRequest(deviceID: "kiosk-1", records: undoRecords), undoPushRequestJSON),
+        (
+            "protocol 2 pull response",
+            PullResponse(
+                epoch: "e1", records: [], next: 3, head: 3, hasMore: false, protocolVersion: 2, reopenWindow: 86400),
+            undoPullResponseJSON
         ),
         ("poke", Poke(epoch: "e1", head: 4), pokeJSON),
         ("enroll request", EnrollRequest(deviceID: "kiosk-1", name: "Clubhouse"), enrollRequestJSON),
@@ -157,6 +189,17 @@ import Testing
         #"{"epoch":"e1","head":12,"results":[{"id":"00000000-0000-4000-8000-000000000001","kind":"course","seq":11,"status":"created","version":"00000000-0000-4000-8000-000000000002"},{"id":"00000000-0000-4000-8000-000000000008","kind":"scoreEvent","reason":"no such round","status":"rejected","version":"00000000-0000-4000-8000-000000000008"}]}"#
     static let pullResponseJSON =
         #"{"epoch":"e1","hasMore":true,"head":4,"next":3,"records":[{"record":{"data":{"courseID":"00000000-0000-4000-8000-000000000001","createdAt":1790000000.125,"id":"00000000-0000-4000-8000-000000000005","organizerID":"00000000-0000-4000-8000-000000000003","participants":[{"id":"00000000-0000-4000-8000-000000000003","kind":"registered","name":"Nate"},{"id":"00000000-0000-4000-8000-000000000007","kind":"guest","name":"Guest"}],"startedAt":1790000002.75,"status":"active","updatedAt":1790000002.75,"version":"00000000-0000-4000-8000-000000000006"},"kind":"round"},"seq":3}]}"#
+    static let undoActionJSON =
+        #""at":1790000100,"authority":"organizerCode","deviceID":"kiosk-1","deviceName":"Clubhouse","kind":"#
+    static let undoPushRequestJSON =
+        #"{"deviceID":"kiosk-1","records":[{"data":{"action":{"# + undoActionJSON
+        + #""courseRestored"},"generation":1,"id":"00000000-0000-4000-8000-000000000001","name":"Maple Hill","pars":[3,4],"updatedAt":1790000100,"version":"00000000-0000-4000-8000-000000000012"},"kind":"course"},{"data":{"action":{"#
+        + undoActionJSON
+        + #""playerMerged"},"aliases":[],"displayName":"Nate","id":"00000000-0000-4000-8000-000000000003","mergedInto":"00000000-0000-4000-8000-000000000007","removed":true,"updatedAt":1790000100,"version":"00000000-0000-4000-8000-000000000013"},"kind":"player"},{"data":{"actions":[{"#
+        + undoActionJSON
+        + #""reopened"}],"courseID":"00000000-0000-4000-8000-000000000001","createdAt":1790000000.125,"generation":1,"id":"00000000-0000-4000-8000-000000000005","organizerID":"00000000-0000-4000-8000-000000000003","participants":[{"id":"00000000-0000-4000-8000-000000000003","kind":"registered","name":"Nate"},{"id":"00000000-0000-4000-8000-000000000007","kind":"guest","name":"Guest"}],"startedAt":1790000002.75,"status":"active","updatedAt":1790000002.75,"version":"00000000-0000-4000-8000-000000000011"},"kind":"round"},{"data":{"correction":"organizerCode","createdAt":1790000100,"deviceID":"kiosk-1","deviceName":"Clubhouse","hole":2,"id":"00000000-0000-4000-8000-000000000014","isResolution":false,"participantID":"00000000-0000-4000-8000-000000000007","reportedBy":"00000000-0000-4000-8000-000000000003","roundID":"00000000-0000-4000-8000-000000000005","strokes":3,"supersedes":["00000000-0000-4000-8000-000000000008"]},"kind":"scoreEvent"}]}"#
+    static let undoPullResponseJSON =
+        #"{"epoch":"e1","hasMore":false,"head":3,"next":3,"protocolVersion":2,"records":[],"reopenWindow":86400}"#
     static let pokeJSON = #"{"epoch":"e1","head":4,"type":"poke"}"#
     static let enrollRequestJSON = #"{"deviceID":"kiosk-1","name":"Clubhouse"}"#
     static let enrollResponseJSON =

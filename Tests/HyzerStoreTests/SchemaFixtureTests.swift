@@ -30,8 +30,15 @@ import Testing
     /// And after v6 (issue 14: the entering device's name on each score).
     @Test func domainSchemaAfterV6IsTheShippedOne() throws {
         let queue = try DatabaseQueue()
-        try Schema.domainMigrator.migrate(queue)
+        try Schema.domainMigrator.migrate(queue, upTo: "v6 score event device names")
         #expect(try SchemaDump.of(queue) == SchemaDump.shipped("domain-v6"))
+    }
+
+    /// And after v7 (issue 35: undo), captured when v7 was written.
+    @Test func domainSchemaAfterV7IsTheShippedOne() throws {
+        let queue = try DatabaseQueue()
+        try Schema.domainMigrator.migrate(queue)
+        #expect(try SchemaDump.of(queue) == SchemaDump.shipped("domain-v7"))
     }
 
     @Test func operationalSchemaIsTheShippedOne() throws {

@@ -37,7 +37,12 @@ final class TestGroup: @unchecked Sendable {
     }
 
     /// A new device: its own data directory with the seeded courses, enrolled.
-    func device(_ name: String, options: SyncEngine.Options = SyncEngine.Options()) async throws -> TestDevice {
+    /// `transport` stands between the engine and the server when given (an older device's
+    /// decoder, an older server's answers).
+    func device(
+        _ name: String, options: SyncEngine.Options = SyncEngine.Options(),
+        transport: (@Sendable (SyncClient) -> any SyncTransport)? = nil
+    ) async throws -> TestDevice {
         let dir = temporaryDirectory("device-\(name)")
         let db = try HyzerDatabase.open(dataDirectory: dir, assets: repositoryRoot.appendingPathComponent("assets"))
         let answer = try await SyncClient.enroll(
@@ -45,7 +50,8 @@ final class TestGroup: @unchecked Sendable {
         let link = ServerLink(
             serverURL: server.baseURL, groupID: answer.groupID, groupName: answer.groupName,
             deviceID: db.deviceID, deviceName: name, deviceToken: answer.deviceToken, enrolledAt: db.clock.date)
-        let device = TestDevice(name: name, dir: dir, db: db, link: link, options: options)
+        let device = TestDevice(
+            name: name, dir: dir, db: db, link: link, options: options, transport: transport.map { $0(SyncClient(link: link)) })
         devices.append(device)
         return device
     }
@@ -94,12 +100,20 @@ final class TestDevice: @unchecked Sendable {
     /// The engine's service while it runs (`startEngine`), as the kiosk's ServiceGroup runs it.
     private var running: Task<Void, Never>?
 
-    init(name: String, dir: URL, db: HyzerDatabase, link: ServerLink, options: SyncEngine.Options) {
+    init(
+        name: String, dir: URL, db: HyzerDatabase, link: ServerLink, options: SyncEngine.Options,
+        transport: (any SyncTransport)? = nil
+    ) {
         self.name = name
         self.dir = dir
         self.db = db
         self.link = link
-        self.engine = SyncEngine(database: db, link: link, options: options)
+        self.engine =
+            if let transport {
+                SyncEngine(database: db, link: link, transport: transport, options: options)
+            } else {
+                SyncEngine(database: db, link: link, options: options)
+            }
     }
 
     @discardableResult

@@ -61,6 +61,8 @@ struct PushBatch<Ledger: FeedLedger> {
     /// not once an event (a `Course` validates its name and pars as it is made).
     private var playedCourses: [UUID: Course?] = [:]
     private let decoder = SyncCoding.decoder()
+    /// Seconds after its finish a round can be reopened (issue 35).
+    var reopenWindow: Double = Round.defaultReopenWindow
 
     init(groupID: String, ledger: Ledger, records: [SyncRecord]) throws {
         self.groupID = groupID
@@ -132,10 +134,29 @@ struct PushBatch<Ledger: FeedLedger> {
         switch record {
         case .course(let c):
             if let problem = c.problem() { return "course \(c.id): \(problem)" }
+            // Issue 35: a new generation only as the restore of a deleted course (or a
+            // restore already deleted again, when the device made both before syncing).
+            if let current = try course(c.id), (c.generation ?? 0) > (current.generation ?? 0) {
+                guard current.isTombstone, c.generation == (current.generation ?? 0) + 1 else {
+                    return "course \(c.id): a course is restored only from its deletion, one generation at a time"
+                }
+            }
         case .player(let p):
-            do { _ = try p.player() } catch { return "player \(p.id): \(error.description)" }
+            if let problem = p.problem() { return "player \(p.id): \(problem)" }
+            if let target = p.mergedInto {
+                guard case .player(let into)? = try currentPayload(.player, target) else {
+                    return "player \(p.id): merged into unknown player \(target)"
+                }
+                // The one merged into must still be on the roster, so merges never form a loop.
+                if into.retirement != nil { return "player \(p.id): \(into.displayName) is no longer on the roster" }
+            }
         case .round(let r):
             if let problem = r.problem() { return "round \(r.id): \(problem)" }
+            if let current = try round(r.id), (r.generation ?? 0) > (current.generation ?? 0),
+                let problem = reopeningProblem(r, current)
+            {
+                return "round \(r.id): \(problem)"
+            }
             guard let course = try course(r.courseID) else { return "round \(r.id): unknown course \(r.courseID)" }
             // A round from a device older than round pars, on a course deleted since:
             // nothing says what its holes are.
@@ -171,6 +192,23 @@ struct PushBatch<Ledger: FeedLedger> {
             } catch {
                 return "event \(e.id): \(error.description)"
             }
+        }
+        return nil
+    }
+
+    /// Issue 35: a round of a later generation is the reopening of a finished one, within
+    /// the group's window, by one generation, with the same participants and pars.
+    private func reopeningProblem(_ r: RoundRecord, _ current: RoundRecord) -> String? {
+        guard current.status == .completed, let finished = current.completedAt else {
+            return "only a completed round can be reopened"
+        }
+        guard r.generation == (current.generation ?? 0) + 1 else { return "a round is reopened one generation at a time" }
+        guard r.status != .setup, r.participants == current.participants, (r.pars ?? []) == (current.pars ?? []) else {
+            return "a reopened round keeps its participants and pars"
+        }
+        let reopenedAt = r.actions?.last(where: { $0.kind == .reopened })?.at.timeIntervalSince1970 ?? r.updatedAt
+        guard reopenedAt - finished <= reopenWindow else {
+            return "a round can be reopened only within \(String(format: "%g", reopenWindow / 3600)) h of its finish"
         }
         return nil
     }

@@ -101,15 +101,18 @@ extension SQLiteStorage: LiveBoardStorage {
         func hasScores(_ roundID: UUID) throws -> Bool {
             try EventRow.filter(EventRow.Columns.groupID == groupID && EventRow.Columns.roundID == roundID).isEmpty(db) == false
         }
-        let inPlay = [RoundStatus.active, .awaitingFinalization].map(ChangeStamp.lifecycle(of:))
+        // A round's lifecycle is its stage plus four per reopening (`ChangeStamp`): the
+        // stage is the remainder.
+        let inPlay = [RoundStatus.active, .awaitingFinalization].map { ChangeStamp.lifecycle(of: $0) }
+        let stages = ChangeStamp.roundStages
         let current = CurrentRecordRow.filter(
             CurrentRecordRow.Columns.groupID == groupID && CurrentRecordRow.Columns.kind == RecordKind.round.rawValue)
-        var roundSeqs = try current.filter(inPlay.contains(CurrentRecordRow.Columns.lifecycle))
+        var roundSeqs = try current.filter(literal: "lifecycle % \(stages) IN \(inPlay)")
             .select(CurrentRecordRow.Columns.seq, as: Int64.self).fetchAll(db)
         if roundSeqs.isEmpty {
             // Nothing in play: the last round that was finished with scores, so the wall
             // shows last week's result rather than an empty screen.
-            let finished = try current.filter(CurrentRecordRow.Columns.lifecycle == ChangeStamp.lifecycle(of: .completed))
+            let finished = try current.filter(literal: "lifecycle % \(stages) = \(ChangeStamp.lifecycle(of: .completed))")
                 .order(CurrentRecordRow.Columns.updatedAt.desc)
                 .limit(finishedRoundsLookedAt)
                 .fetchAll(db)

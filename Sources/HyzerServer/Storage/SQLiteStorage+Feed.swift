@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerKit
 import HyzerSyncProtocol
 
 /// Reading a group's feed: its head, and pull's pages in seq order.
@@ -35,6 +36,8 @@ extension SQLiteStorage {
         // Read in the same transaction as the page, so `hasMore` agrees with it.
         let head = try ChangeRow.head(db, groupID: groupID)
         let next = records.last?.seq ?? after
-        return PullResponse(epoch: epoch, records: records, next: next, head: head, hasMore: next < head)
+        return PullResponse(
+            epoch: epoch, records: records, next: next, head: head, hasMore: next < head,
+            reopenWindow: Round.defaultReopenWindow)
     }
 }

@@ -93,13 +93,15 @@ extension PostgresStorage: LiveBoardStorage {
     public func liveBoardSource(groupID: String) async throws -> LiveBoardSource? {
         let logger = self.logger
         return try await transaction(readOnly: true) { connection in
-            let inPlay = [RoundStatus.active, .awaitingFinalization].map(ChangeStamp.lifecycle(of:))
+            // The stage is the lifecycle's remainder by four (`ChangeStamp`: reopened rounds).
+            let inPlay = [RoundStatus.active, .awaitingFinalization].map { ChangeStamp.lifecycle(of: $0) }
+            let stages = ChangeStamp.roundStages
             let round = RecordKind.round.rawValue
             var roundSeqs: [Int64] = []
             for try await seq in try await connection.query(
                 """
                 SELECT seq FROM current_records
-                WHERE group_id = \(groupID) AND kind = \(round) AND lifecycle = ANY(\(inPlay))
+                WHERE group_id = \(groupID) AND kind = \(round) AND lifecycle % \(stages) = ANY(\(inPlay))
                 """, logger: logger
             ).decode(Int64.self) {
                 roundSeqs.append(seq)
@@ -113,7 +115,7 @@ extension PostgresStorage: LiveBoardStorage {
                     SELECT c.seq FROM (
                         SELECT seq, record_id, updated_at FROM current_records
                         WHERE group_id = \(groupID) AND kind = \(round)
-                              AND lifecycle = \(ChangeStamp.lifecycle(of: .completed))
+                              AND lifecycle % \(stages) = \(ChangeStamp.lifecycle(of: .completed))
                         ORDER BY updated_at DESC LIMIT \(SQLiteStorage.finishedRoundsLookedAt)
                     ) c
                     WHERE EXISTS (SELECT 1 FROM events e WHERE e.group_id = \(groupID) AND e.round_id = c.record_id)

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 import HyzerSyncProtocol
 import Logging
 import PostgresNIO
@@ -222,7 +223,9 @@ extension PostgresStorage: SyncStorage {
 
     private static func page(_ records: [PulledRecord], after: Int64, head: Int64, epoch: String) -> PullResponse {
         let next = records.last?.seq ?? after
-        return PullResponse(epoch: epoch, records: records, next: next, head: head, hasMore: next < head)
+        return PullResponse(
+            epoch: epoch, records: records, next: next, head: head, hasMore: next < head,
+            reopenWindow: Round.defaultReopenWindow)
     }
 }
 
@@ -293,6 +296,13 @@ struct PostgresFeedLedger: FeedLedger {
                     wanted.insert(
                         GroupRecordIdentity(
                             groupID: groupID, identity: RecordIdentity(kind: RecordKind.course.rawValue, id: r.courseID)))
+                case .player(let p):
+                    // A merge is checked against the player it names (issue 35).
+                    if let target = p.mergedInto {
+                        wanted.insert(
+                            GroupRecordIdentity(
+                                groupID: groupID, identity: RecordIdentity(kind: RecordKind.player.rawValue, id: target)))
+                    }
                 default: break
                 }
             }

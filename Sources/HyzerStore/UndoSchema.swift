@@ -1,0 +1,41 @@
+import GRDB
+
+/// Issue 35's migration: undo as records. Columns only, and one trigger made again;
+/// nothing is rebuilt, and `ALTER TABLE … ADD COLUMN` fires no update trigger, so no
+/// record becomes pending for it.
+extension Schema {
+    static func registerUndo(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration(
+            "v7 undo: generations, removals, corrections and who did them",
+            sql: """
+                ALTER TABLE rounds ADD COLUMN generation INTEGER NOT NULL DEFAULT 0 CHECK (generation >= 0);
+                ALTER TABLE rounds ADD COLUMN actions TEXT NOT NULL DEFAULT '[]';
+                ALTER TABLE courses ADD COLUMN generation INTEGER NOT NULL DEFAULT 0 CHECK (generation >= 0);
+                ALTER TABLE courses ADD COLUMN action TEXT;
+                ALTER TABLE players ADD COLUMN removed_at REAL;
+                ALTER TABLE players ADD COLUMN merged_into BLOB CHECK (merged_into IS NULL OR length(merged_into) = 16);
+                ALTER TABLE players ADD COLUMN action TEXT;
+                ALTER TABLE score_events ADD COLUMN correction TEXT CHECK (correction IS NULL OR length(correction) > 0);
+
+                -- Not an append-only trigger: the same rule, but a correction of a finished
+                -- round is a new event made after the finish on purpose.
+                DROP TRIGGER score_events_round_open;
+                CREATE TRIGGER score_events_round_open BEFORE INSERT ON score_events
+                WHEN NEW.correction IS NULL
+                    AND (SELECT status FROM rounds WHERE id = NEW.round_id) NOT IN ('active', 'awaitingFinalization')
+                BEGIN
+                    SELECT RAISE(ABORT, 'score events are accepted only for active rounds');
+                END;
+                CREATE TRIGGER score_events_correction_started BEFORE INSERT ON score_events
+                WHEN NEW.correction IS NOT NULL AND (SELECT status FROM rounds WHERE id = NEW.round_id) IS 'setup'
+                BEGIN
+                    SELECT RAISE(ABORT, 'a correction is for a round that has started');
+                END;
+
+                -- Pull everything again, once: while this device ran the older code it
+                -- read reopenings, restores and removals without their new fields and
+                -- kept its own copies. Applying a page is idempotent.
+                UPDATE meta SET value = '0' WHERE key = 'sync_cursor';
+                """)
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+import HyzerHarness
+import HyzerKit
+import HyzerServer
+import HyzerStore
+import HyzerSync
+import HyzerSyncProtocol
+import Testing
+
+/// A device as one built before protocol 2 sees the feed: its record types had none of the
+/// undo fields, so decoding dropped them, and it never heard a protocol version. Its own
+/// pushes never carry them (it cannot make them).
+struct OlderDeviceTransport: SyncTransport {
+    let client: SyncClient
+
+    func push(_ records: [SyncRecord]) async throws(SyncClientError) -> PushResponse {
+        var answer = try await client.push(records)
+        answer.protocolVersion = nil
+        return answer
+    }
+
+    func pull(after: Int64, limit: Int) async throws(SyncClientError) -> PullResponse {
+        var page = try await client.pull(after: after, limit: limit)
+        (page.protocolVersion, page.reopenWindow) = (nil, nil)
+        page.records = page.records.map { PulledRecord(seq: $0.seq, record: Self.asVersion1($0.record)) }
+        return page
+    }
+
+    static func asVersion1(_ record: SyncRecord) -> SyncRecord {
+        switch record {
+        case .course(var c):
+            (c.generation, c.action) = (nil, nil)
+            return .course(c)
+        case .player(var p):
+            (p.removed, p.mergedInto, p.action) = (nil, nil, nil)
+            return .player(p)
+        case .round(var r):
+            (r.generation, r.actions) = (nil, nil)
+            return .round(r)
+        case .scoreEvent(var e):
+            e.correction = nil
+            return .scoreEvent(e)
+        }
+    }
+}
+
+/// A group server older than protocol 2: it answers without a version.
+struct OlderServerTransport: SyncTransport {
+    let client: SyncClient
+
+    func push(_ records: [SyncRecord]) async throws(SyncClientError) -> PushResponse {
+        var answer = try await client.push(records)
+        answer.protocolVersion = nil
+        return answer
+    }
+
+    func pull(after: Int64, limit: Int) async throws(SyncClientError) -> PullResponse {
+        var page = try await client.pull(after: after, limit: limit)
+        (page.protocolVersion, page.reopenWindow) = (nil, nil)
+        return page
+    }
+}
+
+/// Issue 35 through a real server (loopback, SQLite files): a reopening, a correction, a
+/// restore and a merge made on one device reach the others, and a device built before
+/// protocol 2 keeps syncing through all of it.
+@Suite(.serialized) struct UndoSyncTests {
+    static let code = ActionContext(authority: .organizerCode, deviceName: "Clubhouse kiosk")
+
+    @Test func undoOrdersAboveWhatItUndoes() throws {
+        let course = try Course(name: "Order Park", holeCount: 9)
+        func c(_ g: Int, deleted: Bool, at t: Double) -> SyncRecord {
+            let lineage = CourseLineage(generation: g)
+            return deleted
+                ? .course(.tombstone(id: course.id, name: course.name, version: UUID(), updatedAt: t, lineage: lineage))
+                : .course(CourseRecord(course, version: UUID(), updatedAt: t, lineage: lineage))
+        }
+        // Later clocks first: the order is the lifecycle's, whatever the clocks say.
+        let courses = [c(0, deleted: false, at: 9), c(0, deleted: true, at: 8), c(1, deleted: false, at: 7), c(1, deleted: true, at: 6)]
+        #expect(courses.map { $0.stamp! } == courses.map { $0.stamp! }.sorted())
+        let round = RoundRecord(
+            id: UUID(), version: UUID(), updatedAt: 9, courseID: course.id, organizerID: UUID(),
+            participants: [Participant(id: UUID(), name: "A", kind: .guest)], status: .completed, createdAt: 1)
+        func r(_ status: RoundStatus, _ g: Int, at t: Double) -> SyncRecord {
+            var copy = round
+            (copy.status, copy.generation, copy.updatedAt, copy.version) = (status, g, t, UUID())
+            return .round(copy)
+        }
+        let rounds = [r(.completed, 0, at: 9), r(.active, 1, at: 8), r(.awaitingFinalization, 1, at: 7), r(.completed, 1, at: 6)]
+        #expect(rounds.map { $0.stamp! } == rounds.map { $0.stamp! }.sorted())
+        let player = try Player(displayName: "P")
+        let players: [SyncRecord] = [
+            .player(PlayerRecord(player, version: UUID(), updatedAt: 9)),
+            .player(PlayerRecord(player, version: UUID(), updatedAt: 8, retirement: PlayerRetirement())),
+            .player(PlayerRecord(player, version: UUID(), updatedAt: 7, retirement: PlayerRetirement(mergedInto: UUID()))),
+        ]
+        #expect(players.map { $0.stamp! } == players.map { $0.stamp! }.sorted())
+    }
+
+    @Test func reopenCorrectRestoreAndMergeReachEveryDeviceAndAnOlderOneKeepsUp() async throws {
+        try await withGroup { group in
+            let a = try await group.device("A")
+            let b = try await group.device("B")
+            let old = try await group.device("Old", transport: { OlderDeviceTransport(client: $0) })
+            let round = try a.startRound(["Nate", "Mike"])
+            for hole in 1...18 {
+                try a.score(round, 0, hole: hole, 3)
+                try a.score(round, 1, hole: hole, 4)
+            }
+            _ = try await a.db.write(.finishRound(round.id))
+            try await a.sync()
+            for d in [b, old] { try await d.sync() }
+            #expect(try await b.db.read(.undoPermission(inGroup: true)).allowed)
+            #expect(try await old.db.read(.round(id: round.id))?.status == .completed)
+
+            // B reopens it with the code; A scores a fix in the reopened round; B finishes it again.
+            let reopened = try await b.db.write(.reopenRound(round.id, by: Self.code))
+            #expect(reopened.generation == 1)
+            let pushed = try await b.sync()
+            #expect(pushed.rejected.isEmpty)
+            try await a.sync()
+            // Every hole has a value: it waits to be finalized again, on both.
+            #expect(try await a.db.read(.round(id: round.id))?.status == .awaitingFinalization)
+            #expect(try await a.db.read(.pendingSyncCount) == 0)
+            #expect(try await a.db.read(.round(id: round.id))?.actions.first?.deviceID == b.db.deviceID)
+            // The phones' board shows it in play again.
+            let source = try #require(try await group.server.storage.liveBoardSource(groupID: group.groupID))
+            #expect(source.rounds.map(\.id) == [round.id])
+            try a.score(reopened, 1, hole: 18, 3)
+            try await a.sync()
+            try await b.sync()
+            _ = try await b.db.write(.finishRound(round.id))
+            try await b.sync()
+
+            // Later, A corrects hole 1 of the finished round without reopening it.
+            try await a.sync()
+            _ = try await a.db.write(
+                .correctFinishedScore(
+                    ScoreEntry(
+                        roundID: round.id, participantID: round.participants[0].id, hole: 1, strokes: 2,
+                        reportedBy: ScoreEvent.nobody, deviceName: "A"), authority: .organizerCode))
+            try await a.sync()
+            for d in [b, old] { try await d.sync() }
+            let standings = try a.snapshot(round).standings
+            #expect(standings.rows.map(\.toPar) == [-1, 17])
+            let bSnapshot = try b.snapshot(round)
+            #expect(bSnapshot.standings == standings)
+            #expect(bSnapshot.round.status == .completed)
+            #expect(bSnapshot.round.generation == 1)
+            #expect(bSnapshot.scorecard.resolution(participant: round.participants[0].id, hole: 1).isCorrected)
+            let line = try #require(try await b.db.read(.historyPage()).lines.first { $0.roundID == round.id })
+            #expect(line.actions.map(\.kind) == [.reopened])
+            #expect(line.correctedCells == 1)
+
+            // A deletes a course; B, not told yet, edits it offline; B then restores it.
+            let course = try #require(try await a.db.read(.course(id: round.courseID)))
+            try await a.db.write(.deleteCourse(id: course.id, by: Self.code))
+            try await a.sync()
+            try await b.db.write(.saveCourse(try Course(id: course.id, name: "Renamed Offline", pars: course.pars)))
+            try await b.sync()
+            #expect(try await b.db.read(.course(id: course.id)) == nil)
+            try await b.db.write(.restoreCourse(id: course.id, by: Self.code))
+            try await b.sync()
+            // A merges a player entered twice.
+            let nathan = try Player(displayName: "Nathan")
+            try await a.db.write(.savePlayer(nathan))
+            try await a.sync()
+            try await a.db.write(.mergePlayer(id: nathan.id, into: round.participants[0].id, by: Self.code))
+            try await a.sync()
+            for d in [b, a] { try await d.sync() }
+            for d in [a, b] {
+                #expect(try await d.db.read(.course(id: course.id))?.name == course.name, "\(d.name)")
+                #expect(try await d.db.read(.players).contains { $0.id == nathan.id } == false, "\(d.name)")
+                #expect(try await d.db.read(.pendingSyncCount) == 0, "\(d.name)")
+            }
+
+            // The older device: no error, every record read, the same scores; it shows less
+            // (the round's corrected mark, the restore, the merge), by design.
+            let report = try await old.sync()
+            #expect(report.rejected.isEmpty)
+            #expect(report.cursor == report.head)
+            let oldSnapshot = try old.snapshot(round)
+            #expect(oldSnapshot.round.status == .completed)
+            #expect(oldSnapshot.scorecard.value(participant: round.participants[0].id, hole: 1) == 2)
+            #expect(oldSnapshot.scorecard.value(participant: round.participants[1].id, hole: 18) == 3)
+            #expect(try await old.db.read(.pendingSyncCount) == 0)
+            if case .error(let message) = old.engine.state.status { Issue.record("the older device shows: \(message)") }
+            #expect(old.engine.state.failed == 0)
+        }
+    }
+
+    @Test func aDeviceWhoseServerIsOlderMakesNoUndoRecords() async throws {
+        try await withGroup { group in
+            let newer = try await group.device("Newer")
+            let behindOld = try await group.device("Behind", transport: { OlderServerTransport(client: $0) })
+            #expect(try await behindOld.db.read(.undoPermission(inGroup: true)).refusal == UndoPermission.notHeardYet)
+            for d in [newer, behindOld] { try await d.sync() }
+            #expect(try await newer.db.read(.undoPermission(inGroup: true)).allowed)
+            #expect(try await newer.db.read(.undoPermission(inGroup: true)).reopenWindow == Round.defaultReopenWindow)
+            #expect(try await behindOld.db.read(.undoPermission(inGroup: true)).refusal == UndoPermission.olderServer)
+        }
+    }
+}
