@@ -143,6 +143,11 @@ extension StoreRead where Value == [DeletedCourse] {
 public struct PlayerIdentity: Sendable, Hashable {
     public var player: Player
     public var retirement: PlayerRetirement?
+
+    public init(player: Player, retirement: PlayerRetirement? = nil) {
+        self.player = player
+        self.retirement = retirement
+    }
 }
 
 extension StoreRead where Value == [PlayerIdentity] {

@@ -7,14 +7,27 @@ import HyzerStore
 struct CourseCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "course", abstract: "The courses rounds are played on.",
-        subcommands: [List.self, Add.self, Edit.self, Delete.self])
+        subcommands: [List.self, Add.self, Edit.self, Delete.self, Restore.self])
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List the courses: id, name, holes and par.",
-            discussion: "With --json: an array of {\"id\", \"name\", \"holes\", \"par\", \"pars\"} (pars hole by hole).")
+            discussion: """
+                With --json: an array of {"id", "name", "holes", "par", "pars"} (pars hole by hole).
+                With --deleted: the deleted courses instead, most recent first ({"id", "name", "deletedAt",
+                "deletedBy", "restorable"} in JSON); `hyzer course restore` brings one back.
+                """)
         @OptionGroup var data: DataOptions
         @Flag(help: "Print JSON.") var json = false
+        @Flag(help: "List the deleted courses.") var deleted = false
+
+        struct DeletedLine: Encodable {
+            var id: UUID
+            var name: String
+            var deletedAt: String
+            var deletedBy: ActionLine?
+            var restorable: Bool
+        }
 
         struct Line: Encodable {
             var id: UUID
@@ -25,6 +38,25 @@ struct CourseCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
+            if deleted {
+                let courses = try await data.open().read(.deletedCourses)
+                if json {
+                    try printJSON(
+                        courses.map {
+                            DeletedLine(
+                                id: $0.id, name: $0.name, deletedAt: ISO8601Time.string(from: $0.deletedAt),
+                                deletedBy: $0.deletedBy.map(ActionLine.init), restorable: $0.restorable)
+                        })
+                    return
+                }
+                for course in courses {
+                    print(
+                        "\(course.id.uuidString)  \(course.name)  deleted \(ISO8601Time.string(from: course.deletedAt))"
+                            + (course.deletedBy.map { " " + ActionLine($0).text } ?? "")
+                            + (course.restorable ? "" : "  (holes unknown here)"))
+                }
+                return
+            }
             let courses = try await data.open().read(.courses)
             if json {
                 try printJSON(
@@ -127,7 +159,7 @@ struct CourseCommand: AsyncParsableCommand {
             let db = try data.open()
             let victim = try DeviceLookup.course(course, in: db)
             let usage = try await db.read(.courseUsage(id: victim.id))
-            do { try await db.write(.deleteCourse(id: victim.id)) } catch { throw CommandFailure(error) }
+            do { try await db.write(.deleteCourse(id: victim.id, by: CommandLineUndo.context(db))) } catch { throw CommandFailure(error) }
             print("deleted \(victim.name) (\(victim.holeCount) holes, par \(victim.totalPar))")
             if usage.rounds > 0 {
                 print(

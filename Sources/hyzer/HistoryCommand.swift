@@ -11,7 +11,10 @@ struct HistoryCommand: AsyncParsableCommand {
         abstract: "List the completed rounds, newest first: id, date, course, winner, players.",
         discussion: """
             Discarded rounds (finished with no scores) are left out. Ties list every winner.
-            With --json: an array of {"id", "completedAt", "course", "winners", "players"}.
+            With --json: an array of {"id", "completedAt", "course", "winners", "players", "playerIDs",
+            "actions", "correctedCells"}: playerIDs count a merged player as the one they were merged into;
+            actions say who finished a round early or reopened it: {"kind", "at", "deviceID", "deviceName",
+            "authority", "text"}.
             """)
 
     @OptionGroup var data: DataOptions
@@ -24,6 +27,9 @@ struct HistoryCommand: AsyncParsableCommand {
         var course: String
         var winners: [String]
         var players: [String]
+        var playerIDs: [UUID]
+        var actions: [ActionLine]
+        var correctedCells: Int
     }
 
     func validate() throws {
@@ -44,7 +50,8 @@ struct HistoryCommand: AsyncParsableCommand {
                 lines.map {
                     Line(
                         id: $0.roundID, completedAt: ISO8601Time.string(from: $0.completedAt), course: $0.courseName,
-                        winners: $0.winners, players: $0.players)
+                        winners: $0.winners, players: $0.players, playerIDs: $0.playerIDs,
+                        actions: $0.actions.map(ActionLine.init), correctedCells: $0.correctedCells)
                 })
             return
         }
@@ -64,6 +71,30 @@ struct HistoryCommand: AsyncParsableCommand {
                 formatter.string(from: line.completedAt) + "  " + pad(line.courseName, courseWidth) + "  "
                     + pad(line.winnerText, winnerWidth) + "  " + line.players.joined(separator: ", ") + "  "
                     + line.roundID.uuidString)
+            for action in line.actions { print("    " + ActionLine(action).text) }
+            if line.correctedCells > 0 {
+                print("    \(line.correctedCells) score\(line.correctedCells == 1 ? "" : "s") corrected after the finish")
+            }
         }
+    }
+}
+
+/// One recorded action as the command line prints it (issue 35 item 4).
+struct ActionLine: Encodable {
+    var kind: String
+    var at: String
+    var deviceID: String
+    var deviceName: String?
+    var authority: String
+    /// "Reopened 2026-11-28T14:02:00Z on Clubhouse kiosk with the organizer code".
+    var text: String
+
+    init(_ action: RecordedAction) {
+        kind = action.kind.rawValue
+        at = ISO8601Time.string(from: action.at)
+        deviceID = action.deviceID
+        deviceName = action.deviceName
+        authority = action.authority.rawValue
+        text = "\(action.kind) \(at) on \(action.deviceName ?? action.deviceID) \(action.authority)"
     }
 }

@@ -6,7 +6,7 @@ import HyzerStore
 struct PlayerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "player", abstract: "Register players (they appear in the kiosk's round setup).",
-        subcommands: [Add.self, List.self, Rename.self])
+        subcommands: [Add.self, List.self, Rename.self, Remove.self, Merge.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register a player. Prints the new player's id last.")
@@ -34,26 +34,48 @@ struct PlayerCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "List registered players.",
-            discussion: "With --json: an array of {\"id\", \"name\", \"aliases\"}, in the kiosk's order.")
+            discussion: """
+                With --json: an array of {"id", "name", "aliases"}, in the kiosk's order.
+                With --all: removed and merged players too, with {"removed", "mergedInto", "action"} in JSON.
+                """)
         @OptionGroup var data: DataOptions
         @Flag(help: "Print JSON.") var json = false
+        @Flag(help: "Include players removed from the roster or merged into another.") var all = false
 
         struct Line: Encodable {
             var id: UUID
             var name: String
             var aliases: [String]
+            var removed: Bool?
+            var mergedInto: UUID?
+            var action: ActionLine?
         }
 
         func run() async throws {
-            let players = try await data.open().read(.players)
+            let db = try data.open()
+            let identities: [PlayerIdentity] =
+                all ? try await db.read(.allPlayers) : try await db.read(.players).map { PlayerIdentity(player: $0) }
             if json {
-                try printJSON(players.map { Line(id: $0.id, name: $0.displayName, aliases: $0.aliases) })
+                try printJSON(
+                    identities.map {
+                        Line(
+                            id: $0.player.id, name: $0.player.displayName, aliases: $0.player.aliases,
+                            removed: all ? $0.retirement != nil : nil, mergedInto: $0.retirement?.mergedInto,
+                            action: $0.retirement?.action.map(ActionLine.init))
+                    })
                 return
             }
-            for player in players {
-                print(
+            let names = Dictionary(identities.map { ($0.player.id, $0.player.displayName) }, uniquingKeysWith: { a, _ in a })
+            for identity in identities {
+                let player = identity.player
+                var line =
                     "\(player.id.uuidString)  \(player.displayName)"
-                        + (player.aliases.isEmpty ? "" : "  [\(player.aliases.joined(separator: ", "))]"))
+                    + (player.aliases.isEmpty ? "" : "  [\(player.aliases.joined(separator: ", "))]")
+                if let retirement = identity.retirement {
+                    line +=
+                        retirement.mergedInto.map { "  (merged into \(names[$0] ?? $0.uuidString))" } ?? "  (removed)"
+                }
+                print(line)
             }
         }
     }

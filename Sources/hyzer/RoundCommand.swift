@@ -6,12 +6,12 @@ import HyzerSync
 import HyzerSyncProtocol
 
 /// `hyzer round`: rounds from scripts, as the kiosk makes them: `start`, `finish`,
-/// `discard` (a round started by mistake; the store refuses one with scores) and
-/// `summary-link`.
+/// `discard` (a round started by mistake; the store refuses one with scores),
+/// `summary-link`, and undo (issue 35, UndoCommands.swift): `reopen` and `correct`.
 struct RoundCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "round", abstract: "Manage rounds.",
-        subcommands: [Start.self, Finish.self, Discard.self, SummaryLink.self])
+        subcommands: [Start.self, Finish.self, Discard.self, SummaryLink.self, Reopen.self, Correct.self])
 
     /// Issue 14 item 5: a round set up and started as the kiosk's setup does, for scripts.
     struct Start: AsyncParsableCommand {
@@ -81,7 +81,7 @@ struct RoundCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             let round = try DeviceLookup.round(self.round, in: db)
-            do { _ = try await db.write(.finishRound(round.id)) } catch { throw CommandFailure(error) }
+            do { _ = try await db.write(.finishRound(round.id, by: CommandLineUndo.context(db))) } catch { throw CommandFailure(error) }
             print("finished round \(round.id.uuidString)")
             await syncAfterLocalWrite(db, skip: noSync)
         }
@@ -121,7 +121,7 @@ struct RoundCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (db, round) = try options.open()
-            do { _ = try await db.write(.discardRound(round.id)) } catch { throw CommandFailure(error) }
+            do { _ = try await db.write(.discardRound(round.id, by: CommandLineUndo.context(db))) } catch { throw CommandFailure(error) }
             print("discarded round \(round.id.uuidString)")
             await options.finish(db)
         }
