@@ -73,12 +73,13 @@ extension StoreWrite where Value == Void {
             guard id != target else { throw StoreError.refused("a player cannot be merged into themselves") }
             let (_, player) = try Rows.rosterPlayer(id, db)
             let (_, into) = try Rows.rosterPlayer(target, db)
-            let together = try Int.fetchOne(
-                db,
-                sql: """
-                    SELECT count(*) FROM round_participants a JOIN round_participants b ON a.round_id = b.round_id
-                    WHERE a.participant_id = ? AND b.participant_id = ?
-                    """, arguments: [id, target]) ?? 0
+            let together =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) FROM round_participants a JOIN round_participants b ON a.round_id = b.round_id
+                        WHERE a.participant_id = ? AND b.participant_id = ?
+                        """, arguments: [id, target]) ?? 0
             if together > 0 {
                 throw StoreError.refused(
                     "\(player.displayName) and \(into.displayName) played a round together, so they are two people")

@@ -159,7 +159,9 @@ struct CourseCommand: AsyncParsableCommand {
             let db = try data.open()
             let victim = try DeviceLookup.course(course, in: db)
             let usage = try await db.read(.courseUsage(id: victim.id))
-            do { try await db.write(.deleteCourse(id: victim.id, by: CommandLineUndo.context(db))) } catch { throw CommandFailure(error) }
+            do { try await db.write(.deleteCourse(id: victim.id, by: CommandLineUndo.context(db))) } catch {
+                throw CommandFailure(error)
+            }
             print("deleted \(victim.name) (\(victim.holeCount) holes, par \(victim.totalPar))")
             if usage.rounds > 0 {
                 print(

@@ -81,7 +81,9 @@ struct RoundCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             let round = try DeviceLookup.round(self.round, in: db)
-            do { _ = try await db.write(.finishRound(round.id, by: CommandLineUndo.context(db))) } catch { throw CommandFailure(error) }
+            do { _ = try await db.write(.finishRound(round.id, by: CommandLineUndo.context(db))) } catch {
+                throw CommandFailure(error)
+            }
             print("finished round \(round.id.uuidString)")
             await syncAfterLocalWrite(db, skip: noSync)
         }
@@ -121,7 +123,9 @@ struct RoundCommand: AsyncParsableCommand {
 
         func run() async throws {
             let (db, round) = try options.open()
-            do { _ = try await db.write(.discardRound(round.id, by: CommandLineUndo.context(db))) } catch { throw CommandFailure(error) }
+            do { _ = try await db.write(.discardRound(round.id, by: CommandLineUndo.context(db))) } catch {
+                throw CommandFailure(error)
+            }
             print("discarded round \(round.id.uuidString)")
             await options.finish(db)
         }

@@ -18,7 +18,9 @@ import Testing
     }
 
     /// `f.round`, finished at 1000, with one score.
-    func finished(_ h: Harness, _ g: (admin: String, device: String, token: String, groupID: String)) async throws -> (
+    func finished(
+        _ h: Harness, _ g: (admin: String, device: String, token: String, groupID: String)
+    ) async throws -> (
         Fixture, RoundRecord
     ) {
         let f = try Fixture()
@@ -47,7 +49,8 @@ import Testing
         var correction = f.event(1, hole: 2, strokes: 4).event
         (correction.correction, correction.createdAt) = (.organizerCode, Date(timeIntervalSince1970: 5000))
         let results = try await pushed(
-            h, g, [.round(reopened), .scoreEvent(f.event(1, hole: 1, strokes: 5)), .round(lateFinish), .scoreEvent(.init(correction))])
+            h, g,
+            [.round(reopened), .scoreEvent(f.event(1, hole: 1, strokes: 5)), .round(lateFinish), .scoreEvent(.init(correction))])
         #expect(results.map(\.status) == [.created, .created, .created, .created], "\(results)")
         let source = try #require(try await h.storage.liveBoardSource(groupID: g.groupID))
         let shown = try #require(source.rounds.first)
@@ -82,7 +85,8 @@ import Testing
         #expect(try await pushed(h, g, [.round(reopening(done, at: 2000))]).first?.status == .created)
     }
 
-    @Test(arguments: Backend.allCases) func aRestoreOutranksTheDeletionAndOnlyADeletionIsRestored(_ backend: Backend) async throws {
+    @Test(arguments: Backend.allCases) func aRestoreOutranksTheDeletionAndOnlyADeletionIsRestored(_ backend: Backend) async throws
+    {
         let h = try await Harness.make(backend)
         let g = try await h.group()
         let f = try Fixture()
@@ -90,16 +94,19 @@ import Testing
         let course = try f.course.course()
         // Restoring a course that was never deleted: refused.
         let early = CourseRecord(
-            course, version: UUID(), updatedAt: 200, lineage: CourseLineage(generation: 1, action: Self.action(.courseRestored, at: 200)))
+            course, version: UUID(), updatedAt: 200,
+            lineage: CourseLineage(generation: 1, action: Self.action(.courseRestored, at: 200)))
         #expect(try await pushed(h, g, [.course(early)]).first?.status == .rejected)
         let tombstone = CourseRecord.tombstone(id: course.id, name: course.name, version: UUID(), updatedAt: 300)
         let restore = CourseRecord(
-            course, version: UUID(), updatedAt: 250, lineage: CourseLineage(generation: 1, action: Self.action(.courseRestored, at: 250)))
+            course, version: UUID(), updatedAt: 250,
+            lineage: CourseLineage(generation: 1, action: Self.action(.courseRestored, at: 250)))
         // An offline edit and an offline deletion of the old generation, made later by the clock.
         var offlineEdit = f.course
         (offlineEdit.version, offlineEdit.updatedAt, offlineEdit.name) = (UUID(), 900, "Edited Offline")
         let offlineDelete = CourseRecord.tombstone(id: course.id, name: course.name, version: UUID(), updatedAt: 950)
-        let results = try await pushed(h, g, [.course(tombstone), .course(restore), .course(offlineEdit), .course(offlineDelete)])
+        let results = try await pushed(
+            h, g, [.course(tombstone), .course(restore), .course(offlineEdit), .course(offlineDelete)])
         #expect(results.map(\.status) == [.created, .created, .created, .created], "\(results)")
         // The restore is current: a round in play on the course shows it live, under its name.
         #expect(try await pushed(h, g, [.round(f.round)]).first?.status == .created)
@@ -126,7 +133,8 @@ import Testing
         func retired(_ p: PlayerRecord, into: UUID?) -> PlayerRecord {
             PlayerRecord(
                 id: p.id, version: UUID(), updatedAt: 2, displayName: p.displayName, aliases: [],
-                retirement: PlayerRetirement(mergedInto: into, action: Self.action(into == nil ? .playerRemoved : .playerMerged, at: 2)))
+                retirement: PlayerRetirement(
+                    mergedInto: into, action: Self.action(into == nil ? .playerRemoved : .playerMerged, at: 2)))
         }
         let results = try await pushed(
             h, g,

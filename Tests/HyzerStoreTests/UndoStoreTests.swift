@@ -147,9 +147,14 @@ import Testing
         try s.db.write(.restoreCourse(id: courseID, by: Self.kiosk))
         #expect(try s.db.read(.course(id: courseID))?.name == "Test Nine")
         #expect(try s.db.read(.deletedCourses).isEmpty)
-        #expect(try s.db.domain.read { try Int.fetchOne($0, sql: "SELECT generation FROM courses WHERE id = ?", arguments: [courseID]) } == 1)
+        #expect(
+            try s.db.domain.read {
+                try Int.fetchOne($0, sql: "SELECT generation FROM courses WHERE id = ?", arguments: [courseID])
+            } == 1)
         // Not deleted now: nothing to restore.
-        #expect(throws: StoreError.refused("Test Nine is not deleted")) { try s.db.write(.restoreCourse(id: courseID, by: Self.kiosk)) }
+        #expect(throws: StoreError.refused("Test Nine is not deleted")) {
+            try s.db.write(.restoreCourse(id: courseID, by: Self.kiosk))
+        }
         // Deleted again, and a new course took its name: the restore says so.
         try s.db.write(.deleteCourse(id: courseID))
         try s.db.write(.saveCourse(try Course(name: "test nine", holeCount: 9)))

@@ -76,7 +76,9 @@ struct OlderServerTransport: SyncTransport {
                 : .course(CourseRecord(course, version: UUID(), updatedAt: t, lineage: lineage))
         }
         // Later clocks first: the order is the lifecycle's, whatever the clocks say.
-        let courses = [c(0, deleted: false, at: 9), c(0, deleted: true, at: 8), c(1, deleted: false, at: 7), c(1, deleted: true, at: 6)]
+        let courses = [
+            c(0, deleted: false, at: 9), c(0, deleted: true, at: 8), c(1, deleted: false, at: 7), c(1, deleted: true, at: 6),
+        ]
         #expect(courses.map { $0.stamp! } == courses.map { $0.stamp! }.sorted())
         let round = RoundRecord(
             id: UUID(), version: UUID(), updatedAt: 9, courseID: course.id, organizerID: UUID(),
