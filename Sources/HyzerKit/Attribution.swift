@@ -5,7 +5,8 @@ import Foundation
 /// already owns its store).
 ///
 /// A string on the wire, not a closed enum, so a device meets a value a newer one
-/// invented without refusing the record that carries it.
+/// invented without refusing the record that carries it. (A `RawRepresentable` of
+/// `String` codes as its plain string: the standard library's default.)
 public struct Authority: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
@@ -13,13 +14,6 @@ public struct Authority: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let organizerCode = Authority(rawValue: "organizerCode")
     public static let lockOff = Authority(rawValue: "lockOff")
     public static let commandLine = Authority(rawValue: "commandLine")
-
-    public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.singleValueContainer()
-        try c.encode(rawValue)
-    }
 
     /// The end of an attribution line: "Reopened · at the kiosk *with the organizer code*".
     public var description: String {
@@ -52,13 +46,6 @@ public struct RecordedAction: Sendable, Hashable, Codable {
         public static let courseRestored = Kind(rawValue: "courseRestored")
         public static let playerRemoved = Kind(rawValue: "playerRemoved")
         public static let playerMerged = Kind(rawValue: "playerMerged")
-
-        public init(from decoder: any Decoder) throws { rawValue = try decoder.singleValueContainer().decode(String.self) }
-
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.singleValueContainer()
-            try c.encode(rawValue)
-        }
 
         /// "Reopened", "Finished early": the start of an attribution line.
         public var description: String {

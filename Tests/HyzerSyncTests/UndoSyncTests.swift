@@ -7,11 +7,13 @@ import HyzerSync
 import HyzerSyncProtocol
 import Testing
 
-/// A device as one built before protocol 2 sees the feed: its record types had none of the
-/// undo fields, so decoding dropped them, and it never heard a protocol version. Its own
-/// pushes never carry them (it cannot make them).
-struct OlderDeviceTransport: SyncTransport {
+/// Someone older than protocol 2 on the other end. An older server answers without a
+/// version. An older device (`recordsToo`) also read every record without the undo fields:
+/// its record types had none, so decoding dropped them; its own pushes never carry them
+/// (it cannot make them).
+struct OlderPeerTransport: SyncTransport {
     let client: SyncClient
+    var recordsToo = false
 
     func push(_ records: [SyncRecord]) async throws(SyncClientError) -> PushResponse {
         var answer = try await client.push(records)
@@ -22,7 +24,7 @@ struct OlderDeviceTransport: SyncTransport {
     func pull(after: Int64, limit: Int) async throws(SyncClientError) -> PullResponse {
         var page = try await client.pull(after: after, limit: limit)
         (page.protocolVersion, page.reopenWindow) = (nil, nil)
-        page.records = page.records.map { PulledRecord(seq: $0.seq, record: Self.asVersion1($0.record)) }
+        if recordsToo { page.records = page.records.map { PulledRecord(seq: $0.seq, record: Self.asVersion1($0.record)) } }
         return page
     }
 
@@ -41,23 +43,6 @@ struct OlderDeviceTransport: SyncTransport {
             e.correction = nil
             return .scoreEvent(e)
         }
-    }
-}
-
-/// A group server older than protocol 2: it answers without a version.
-struct OlderServerTransport: SyncTransport {
-    let client: SyncClient
-
-    func push(_ records: [SyncRecord]) async throws(SyncClientError) -> PushResponse {
-        var answer = try await client.push(records)
-        answer.protocolVersion = nil
-        return answer
-    }
-
-    func pull(after: Int64, limit: Int) async throws(SyncClientError) -> PullResponse {
-        var page = try await client.pull(after: after, limit: limit)
-        (page.protocolVersion, page.reopenWindow) = (nil, nil)
-        return page
     }
 }
 
@@ -103,7 +88,7 @@ struct OlderServerTransport: SyncTransport {
         try await withGroup { group in
             let a = try await group.device("A")
             let b = try await group.device("B")
-            let old = try await group.device("Old", transport: { OlderDeviceTransport(client: $0) })
+            let old = try await group.device("Old", transport: { OlderPeerTransport(client: $0, recordsToo: true) })
             let round = try a.startRound(["Nate", "Mike"])
             for hole in 1...18 {
                 try a.score(round, 0, hole: hole, 3)
@@ -194,7 +179,7 @@ struct OlderServerTransport: SyncTransport {
     @Test func aDeviceWhoseServerIsOlderMakesNoUndoRecords() async throws {
         try await withGroup { group in
             let newer = try await group.device("Newer")
-            let behindOld = try await group.device("Behind", transport: { OlderServerTransport(client: $0) })
+            let behindOld = try await group.device("Behind", transport: { OlderPeerTransport(client: $0) })
             #expect(try await behindOld.db.read(.undoPermission(inGroup: true)).refusal == UndoPermission.notHeardYet)
             for d in [newer, behindOld] { try await d.sync() }
             #expect(try await newer.db.read(.undoPermission(inGroup: true)).allowed)
