@@ -160,3 +160,23 @@ public struct PlayerMerges: Sendable, Hashable {
         return current
     }
 }
+
+/// A deleted course, as the Courses list's "Deleted" section shows it (issue 35).
+public struct DeletedCourse: Sendable, Hashable, Identifiable {
+    public var id: UUID
+    public var name: String
+    public var deletedAt: Date
+    /// Who deleted it, when that was recorded.
+    public var deletedBy: RecordedAction?
+    /// False when this device never had its holes (it heard only of the deletion): it can
+    /// be restored only where it was played.
+    public var restorable: Bool
+
+    public init(id: UUID, name: String, deletedAt: Date, deletedBy: RecordedAction? = nil, restorable: Bool) {
+        self.id = id
+        self.name = name
+        self.deletedAt = deletedAt
+        self.deletedBy = deletedBy
+        self.restorable = restorable
+    }
+}

@@ -12,6 +12,8 @@ public struct StoreOverview: Sendable, Equatable {
     public var lastCompleted: RoundSnapshot?
     public var courses: [Course]
     public var players: [Player]
+    /// Deleted courses, most recent first, for the Courses list's "Deleted" section (issue 35).
+    public var deletedCourses: [DeletedCourse] = []
 }
 
 extension StoreRead where Value == [RoundSnapshot] {
@@ -38,9 +40,11 @@ extension StoreRead where Value == StoreOverview {
             .and(StoreRead<RoundSnapshot?>.lastCompleted)
             .and(StoreRead<[Course]>.courses)
             .and(StoreRead<[Player]>.players)
+            .and(StoreRead<[DeletedCourse]>.deletedCourses)
             .map { read in
-                let (((rounds, last), courses), players) = read
-                return StoreOverview(roundsInPlay: rounds, lastCompleted: last, courses: courses, players: players)
+                let ((((rounds, last), courses), players), deleted) = read
+                return StoreOverview(
+                    roundsInPlay: rounds, lastCompleted: last, courses: courses, players: players, deletedCourses: deleted)
             }
     }
 }

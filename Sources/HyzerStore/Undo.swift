@@ -110,26 +110,19 @@ extension Rows {
     }
 }
 
-/// A deleted course, as the Courses list's "Deleted" section shows it.
-public struct DeletedCourse: Sendable, Hashable, Identifiable {
-    public var id: UUID
-    public var name: String
-    public var deletedAt: Date
-    /// Who deleted it, when that was recorded.
-    public var deletedBy: RecordedAction?
-    /// False when this device never had its holes (it heard only of the deletion): it can
-    /// be restored only where it was played.
-    public var restorable: Bool
-}
-
 extension StoreRead where Value == [DeletedCourse] {
     /// Deleted courses, most recently deleted first.
     public static var deletedCourses: Self {
         StoreRead { db in
-            let withHoles = Set(try UUID.fetchAll(db, sql: "SELECT DISTINCT course_id FROM holes"))
-            return try CourseRow.filter(CourseRow.Columns.deletedAt != nil)
-                .order(CourseRow.Columns.deletedAt.desc)
+            // Read on every reload of the kiosk's screens: only the deleted rows, and their
+            // holes asked about by index.
+            let rows = try CourseRow.filter(CourseRow.Columns.deletedAt != nil).order(CourseRow.Columns.deletedAt.desc)
                 .fetchAll(db)
+            guard !rows.isEmpty else { return [] }
+            let withHoles = Set(
+                try UUID.fetchAll(db, HoleRow.filter(rows.map(\.id).contains(HoleRow.Columns.courseID)).select(HoleRow.Columns.courseID)))
+            return
+                rows
                 .map { row in
                     DeletedCourse(
                         id: row.id, name: row.name, deletedAt: Date(timeIntervalSince1970: row.deletedAt ?? row.updatedAt),

@@ -147,7 +147,8 @@ public final class KioskSession {
         let rounds = overview.roundsInPlay
         return KioskData(
             round: rounds.first, lastCompleted: overview.lastCompleted, courses: overview.courses,
-            players: overview.players, deviceID: store.deviceID, otherRounds: Array(rounds.dropFirst()))
+            players: overview.players, deviceID: store.deviceID, otherRounds: Array(rounds.dropFirst()),
+            deletedCourses: overview.deletedCourses)
     }
 
     /// Feeds one event through the machine and performs what it asks for.
@@ -244,7 +245,8 @@ public final class KioskSession {
                     // one (a fast turn already near the end), which is carried out the same way.
                     perform(state.handle(.historyLoaded(try historyPage(after: after), after: after), now: now), now: now)
                 case .loadHistoryRound(let id):
-                    state.handle(.historyRoundLoaded(try store.read(.snapshot(round: id))), now: now)
+                    let snapshot = try store.read(.snapshot(round: id))
+                    state.handle(.historyRoundLoaded(snapshot, undo: try undoOffer(for: snapshot.round)), now: now)
                 case .saveScore(let roundID, let participantID, let hole, let strokes):
                     try store.write(.recordScore(entry(roundID, participantID, hole, strokes)))
                     wrote = true
@@ -253,10 +255,22 @@ public final class KioskSession {
                     try store.write(.resolveDiscrepancy(entry(roundID, participantID, hole, strokes)))
                     wrote = true
                 case .finishRound(let id):
-                    _ = try store.write(.finishRound(id))
+                    _ = try store.write(.finishRound(id, by: who))
                     wrote = true
                 case .discardRound(let id):
-                    _ = try store.write(.discardRound(id))
+                    _ = try store.write(.discardRound(id, by: who))
+                    wrote = true
+                case .reopenRound(let id):
+                    let permission = try undoPermission()
+                    _ = try store.write(.reopenRound(id, by: who, window: permission.reopenWindow))
+                    wrote = true
+                case .correctScore(let roundID, let participantID, let hole, let strokes):
+                    _ = try store.write(
+                        .correctFinishedScore(entry(roundID, participantID, hole, strokes), authority: who.authority))
+                    wrote = true
+                case .restoreCourse(let id):
+                    _ = try undoPermission()
+                    try store.write(.restoreCourse(id: id, by: who))
                     wrote = true
                 case .startRound(let courseID, let participants):
                     let round = try store.write(
@@ -271,7 +285,7 @@ public final class KioskSession {
                     try store.write(.saveCourse(course))
                     wrote = true
                 case .deleteCourse(let id):
-                    try store.write(.deleteCourse(id: id))
+                    try store.write(.deleteCourse(id: id, by: who))
                     wrote = true
                 case .saveSettings(let settings):
                     try saveSettingsFile(reduceMotion: settings.reduceMotion)
@@ -307,6 +321,30 @@ public final class KioskSession {
         } catch {
             logger.error("reloading after a write failed: \(error)")
         }
+    }
+
+    /// Who is acting at this kiosk, as the store records it (issue 35 item 4): a locked
+    /// action went through the organizer code, unless the lock is off.
+    private var who: ActionContext {
+        ActionContext(authority: lockEnabled ? .organizerCode : .lockOff, deviceName: deviceName)
+    }
+
+    /// Whether this kiosk may undo now; refuses (the error becomes the screen's notice)
+    /// while its group server is older than undo.
+    private func undoPermission() throws -> UndoPermission {
+        let permission = try store.read(.undoPermission(inGroup: deviceName != nil))
+        if let refusal = permission.refusal { throw UndoRefused(message: refusal) }
+        return permission
+    }
+
+    /// What may be undone in a finished round opened from history, now.
+    private func undoOffer(for round: Round) throws -> HistoryUndo {
+        let permission = try store.read(.undoPermission(inGroup: deviceName != nil))
+        guard permission.allowed, round.status == .completed else {
+            return HistoryUndo(canCorrect: false, canReopen: false, refusal: permission.refusal)
+        }
+        return HistoryUndo(
+            canCorrect: true, canReopen: round.canReopen(at: store.clock.date, window: permission.reopenWindow))
     }
 
     /// A page of the history: the newest from `historyHead` once it was read, the next one
@@ -416,4 +454,10 @@ public final class KioskSession {
         try JSONEncoder().encode(SettingsFile(reduceMotion: reduceMotion, organizerCode: chosen)).write(
             to: settingsURL, options: .atomic)
     }
+}
+
+/// Undo refused here while the group server cannot take it (`UndoPermission`).
+struct UndoRefused: Error, CustomStringConvertible {
+    var message: String
+    var description: String { message }
 }

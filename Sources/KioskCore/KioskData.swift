@@ -15,10 +15,12 @@ public struct KioskData: Sendable, Equatable {
     public var players: [Player]
     /// This kiosk's device id, so the resolve screen can say "this kiosk" for its own scores.
     public var deviceID: String?
+    /// Deleted courses, most recent first: the Courses list's "Deleted" section (issue 35).
+    public var deletedCourses: [DeletedCourse]
 
     public init(
         round: RoundSnapshot? = nil, lastCompleted: RoundSnapshot? = nil, courses: [Course] = [], players: [Player] = [],
-        deviceID: String? = nil, otherRounds: [RoundSnapshot] = []
+        deviceID: String? = nil, otherRounds: [RoundSnapshot] = [], deletedCourses: [DeletedCourse] = []
     ) {
         self.round = round
         self.otherRounds = otherRounds
@@ -26,6 +28,7 @@ public struct KioskData: Sendable, Equatable {
         self.courses = courses
         self.players = players
         self.deviceID = deviceID
+        self.deletedCourses = deletedCourses
     }
 
     /// A display name for whoever reported a score.

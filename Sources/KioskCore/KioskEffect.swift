@@ -22,6 +22,11 @@ public enum KioskEffect: Sendable, Equatable {
     case saveCourse(Course)
     /// Delete a course: a tombstone on every device; played rounds keep it.
     case deleteCourse(UUID)
+    /// Issue 35, each with the code passed: reopen a finished round, correct one of its
+    /// scores, restore a deleted course.
+    case reopenRound(UUID)
+    case correctScore(roundID: UUID, participantID: UUID, hole: Int, strokes: Int)
+    case restoreCourse(UUID)
     case saveSettings(KioskSettings)
     /// Check an organizer code against the kept hash and answer `.organizerCodeChecked`.
     case checkOrganizerCode(String)

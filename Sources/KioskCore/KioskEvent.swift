@@ -41,8 +41,8 @@ public enum KioskEvent: Sendable, Equatable {
     case deviceNamesChanged([String: String])
     /// A page of history read for `.loadHistory(after:)`; `after` is the request's start.
     case historyLoaded(HistoryPage, after: HistoryCursor?)
-    /// A round read for `.loadHistoryRound`.
-    case historyRoundLoaded(RoundSnapshot)
+    /// A round read for `.loadHistoryRound`, with what may be undone in it (issue 35).
+    case historyRoundLoaded(RoundSnapshot, undo: HistoryUndo = .none)
     /// A keyboard typed on a screen that takes typing (`Screen.takesTyping`).
     case typed(TypedKey)
     /// The bundled first names behind the name wheel, read and indexed off the main thread

@@ -188,8 +188,8 @@ public struct KioskState: Sendable, Equatable {
             effects += taken
         case .historyLoaded(let page, let after):
             effects += Screen.History.loaded(page, after: after, in: &self)
-        case .historyRoundLoaded(let snapshot):
-            Screen.History.roundLoaded(snapshot, in: &self)
+        case .historyRoundLoaded(let snapshot, let undo):
+            Screen.History.roundLoaded(snapshot, undo: undo, in: &self)
         case .typed(let key):
             input(now)
             let behavior = screen.behavior

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerKit
 
 /// The organizer code (issue 35 item 1): the kiosk stands at a tee in public, so what
 /// destroys or changes the kiosk asks for a short code entered with the knob. Scoring,
@@ -55,6 +56,11 @@ public enum LockedAction: Sendable, Equatable {
     case reduceMotion(Bool)
     /// "Delete course" in the course editor.
     case deleteCourse(Screen.CourseEditor)
+    /// Undo (issue 35): "Reopen this round" on a round open in history; a hole of a
+    /// finished round's player card; a deleted course on the course list.
+    case reopenRound(Screen.History)
+    case correctScore(Screen.History, hole: Int)
+    case restoreCourse(DeletedCourse)
 
     /// What the code is for, as the screen says it: "to finish the round early".
     public var purpose: String {
@@ -63,6 +69,9 @@ public enum LockedAction: Sendable, Equatable {
         case .discardRound: "to discard this round"
         case .reduceMotion: "to change the kiosk's settings"
         case .deleteCourse(let editor): "to delete \(editor.draft.name)"
+        case .reopenRound: "to reopen this round"
+        case .correctScore(_, let hole): "to correct hole \(hole)"
+        case .restoreCourse(let course): "to restore \(course.name)"
         }
     }
 }
@@ -89,6 +98,12 @@ extension KioskState {
             screen = .finishRound(kind: .discard)
         case .deleteCourse(let editor):
             screen = .deleteCourse(Screen.DeleteCourse(editor: editor))
+        case .reopenRound(let history):
+            screen = .undoConfirm(Screen.UndoConfirm(.reopenRound(history)))
+        case .correctScore(let history, let hole):
+            screen = Screen.CorrectScore(history: history, hole: hole).map(Screen.correctScore) ?? .history(history)
+        case .restoreCourse(let course):
+            screen = .undoConfirm(Screen.UndoConfirm(.restoreCourse(course)))
         case .reduceMotion(let on):
             settings.reduceMotion = on
             screen = .menu(cursor: menuItems.firstIndex(of: .reduceMotion(on)) ?? 0)
@@ -108,6 +123,10 @@ extension KioskState {
             screen = .menu(cursor: menuItems.firstIndex(of: .reduceMotion(!on)) ?? 0)
         case .deleteCourse(let editor):
             screen = .courseEditor(editor)
+        case .reopenRound(let history), .correctScore(let history, _):
+            screen = .history(history)
+        case .restoreCourse(let course):
+            screen = .courseList(cursor: courseListRow(of: course.id))
         }
     }
 

@@ -42,6 +42,8 @@ struct Painter {
         case .confirmRound(let confirm): paint(confirm)
         case .codeEntry(let entry): paint(entry)
         case .paperCard(let card): paint(card)
+        case .correctScore(let correction): paint(correction)
+        case .undoConfirm(let question): paint(question)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         let statusFacts: Bool = if case .status = state.screen { true } else { false }

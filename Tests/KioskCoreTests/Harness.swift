@@ -104,7 +104,9 @@ struct Harness {
             courses.removeAll { $0.id == id }
             publish(.localScore)
         case .buzz, .saveSettings, .refreshStatus, .startJoin, .requestInvite, .requestSummaryLink, .requestDeviceNames,
-            .requestPhoneName, .cancelPhoneName, .loadHistory, .loadHistoryRound:
+            .requestPhoneName, .cancelPhoneName, .loadHistory, .loadHistoryRound, .reopenRound, .correctScore,
+            .restoreCourse:
+            // The undo writes (issue 35) are the store's; UndoScreenTests checks what is asked.
             break
         }
     }

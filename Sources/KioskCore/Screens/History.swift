@@ -22,10 +22,24 @@ extension Screen {
         public struct Opened: Sendable, Equatable {
             public var snapshot: RoundSnapshot
             public var standings: Standings
-            public init(_ snapshot: RoundSnapshot) {
+            /// What may be undone in it here and now (issue 35), as the shell found it.
+            public var undo: HistoryUndo
+            public init(_ snapshot: RoundSnapshot, undo: HistoryUndo = .none) {
                 self.snapshot = snapshot
                 standings = snapshot.standings
+                self.undo = undo
             }
+
+            /// The rows of the round's level after its standings: "Reopen this round" when it
+            /// can be, then who finished it early or reopened it, oldest first.
+            public var extraRows: [ExtraRow] {
+                (undo.canReopen ? [.reopen] : []) + snapshot.round.actions.indices.map(ExtraRow.action)
+            }
+        }
+
+        public enum ExtraRow: Sendable, Equatable {
+            case reopen
+            case action(Int)
         }
 
         /// The lines read so far, newest first.
@@ -53,6 +67,26 @@ extension Screen {
     }
 }
 
+/// What may be undone in a round opened from history (issue 35), as the shell found it
+/// when it read the round: the group's window and whether the group server takes undo.
+public struct HistoryUndo: Sendable, Equatable {
+    /// Its scores may be corrected here.
+    public var canCorrect: Bool
+    /// It may be reopened (within the group's window after its finish).
+    public var canReopen: Bool
+    /// Why not, when neither may be ("the group server is older than undo…").
+    public var refusal: String?
+
+    public init(canCorrect: Bool, canReopen: Bool, refusal: String? = nil) {
+        self.canCorrect = canCorrect
+        self.canReopen = canReopen
+        self.refusal = refusal
+    }
+
+    /// Nothing offered (a round read without asking).
+    public static let none = HistoryUndo(canCorrect: false, canReopen: false)
+}
+
 extension Screen.History: ScreenBehavior {
     var name: String {
         switch level {
@@ -75,7 +109,7 @@ extension Screen.History: ScreenBehavior {
     var rowCount: Int {
         switch level {
         case .list: lines.count
-        case .round(let opened, _): opened.standings.rows.count
+        case .round(let opened, _): opened.standings.rows.count + opened.extraRows.count
         case .player(let opened, _, _, _): opened.snapshot.course.holeCount
         }
     }
@@ -125,15 +159,23 @@ extension Screen.History: ScreenBehavior {
             state.screen = .history(copy)
             return [.loadHistoryRound(lines[cursor].roundID)]
         case .round(let opened, let row):
-            guard opened.standings.rows.indices.contains(row) else { return [] }
+            guard opened.standings.rows.indices.contains(row) else {
+                let extra = row - opened.standings.rows.count
+                guard opened.extraRows.indices.contains(extra), opened.extraRows[extra] == .reopen else { return [.buzz(.limit)] }
+                return state.guarded(.reopenRound(self), now: now)
+            }
             var copy = self
             copy.level = .player(opened, participant: opened.standings.rows[row].participantID, row: row, cursor: 0)
             state.screen = .history(copy)
             state.resetHistoryScroll()
             return []
-        case .player:
-            // The last level: nothing opens from a hole.
-            return [.buzz(.limit)]
+        case .player(let opened, _, _, let hole):
+            // A hole of a finished round: corrected with the code (issue 35), where it may be.
+            guard opened.undo.canCorrect else {
+                if let refusal = opened.undo.refusal { state.notice = Notice(text: refusal, kind: .error, shownAt: now) }
+                return [.buzz(.limit)]
+            }
+            return state.guarded(.correctScore(self, hole: hole + 1), now: now)
         }
     }
 
@@ -173,11 +215,17 @@ extension Screen.History: ScreenBehavior {
         return history.prefetch(in: &state)
     }
 
-    /// The opened round arrived: its standings show.
-    static func roundLoaded(_ snapshot: RoundSnapshot, in state: inout KioskState) {
+    /// The opened round arrived: its standings show. Read again after a correction, it
+    /// replaces the one on show and the player's card stays where it was.
+    static func roundLoaded(_ snapshot: RoundSnapshot, undo: HistoryUndo, in state: inout KioskState) {
         guard case .history(var history) = state.screen, history.opening == snapshot.round.id else { return }
         history.opening = nil
-        history.level = .round(Opened(snapshot), cursor: 0)
+        if case .player(let old, let participant, let row, let cursor) = history.level, old.snapshot.round.id == snapshot.round.id {
+            history.level = .player(Opened(snapshot, undo: undo), participant: participant, row: row, cursor: cursor)
+            state.screen = .history(history)
+            return
+        }
+        history.level = .round(Opened(snapshot, undo: undo), cursor: 0)
         state.screen = .history(history)
         state.resetHistoryScroll()
     }
@@ -262,7 +310,7 @@ extension KioskState {
         for index in first..<min(history.rowCount, first + geometry.visible + 1) {
             let rect = geometry.row(index, top: top)
             guard rect.maxY > geometry.area.y, rect.y < geometry.area.maxY else { continue }
-            let text = history.rowText(index, minus: minus)
+            let text = history.rowText(index, minus: minus, here: data.deviceID, names: deviceNames)
             rows.append(.init(index: index, boxes: RowBoxes(frame: rect, texts: Self.historyTexts(text, in: rect, geometry))))
         }
         return HistoryBoxes(geometry: geometry, rows: rows, thumb: geometry.thumb(top: top))
@@ -318,8 +366,11 @@ extension Screen.History {
         }
     }
 
-    /// What row `index` of the current level says.
-    public func rowText(_ index: Int, minus: String) -> HistoryRowText {
+    /// What row `index` of the current level says; `here` (this kiosk's device id) and
+    /// `names` word who did what.
+    public func rowText(
+        _ index: Int, minus: String, here: String? = nil, names: DeviceNames = DeviceNames()
+    ) -> HistoryRowText {
         switch level {
         case .list:
             let line = lines[index]
@@ -329,6 +380,19 @@ extension Screen.History {
                 caption: "Won by \(line.winnerText) · \(players) player\(players == 1 ? "" : "s"): "
                     + line.players.joined(separator: ", "),
                 value: nil, valueColor: Palette.textPrimary, captionColor: Palette.textSecondary)
+        case .round(let opened, _) where index >= opened.standings.rows.count:
+            switch opened.extraRows[index - opened.standings.rows.count] {
+            case .reopen:
+                return HistoryRowText(
+                    title: "Reopen this round", caption: "To fix a score, then finish it again",
+                    value: nil, valueColor: Palette.textPrimary, captionColor: Palette.textSecondary)
+            case .action(let n):
+                let action = opened.snapshot.round.actions[n]
+                return HistoryRowText(
+                    title: "\(action.kind) · \(Self.date(action.at)) \(Self.time(action.at))",
+                    caption: Self.attribution(of: action, here: here, names: names),
+                    value: nil, valueColor: Palette.textPrimary, captionColor: Palette.textSecondary)
+            }
         case .round(let opened, _):
             let standing = opened.standings.rows[index]
             let dnf = standing.status == .dnf
@@ -350,9 +414,10 @@ extension Screen.History {
                     title: "Hole \(hole) · par \(par)", caption: "No score · DNF", value: "–",
                     valueColor: Palette.textSecondary, captionColor: Palette.overPar)
             }
+            let corrected = card.resolution(participant: participant, hole: hole).isCorrected
             return HistoryRowText(
                 title: "Hole \(hole) · par \(par)",
-                caption: "Running " + ScoreFormat.toPar(running, minus: minus),
+                caption: (corrected ? "Corrected · " : "") + "Running " + ScoreFormat.toPar(running, minus: minus),
                 value: "\(strokes)", valueColor: Palette.strokes(strokes, par: par), captionColor: Palette.toPar(running))
         }
     }
@@ -363,6 +428,20 @@ extension Screen.History {
             guard let strokes = card.value(participant: participant, hole: hole) else { return sum }
             return sum + strokes - (course.par(of: hole) ?? Course.defaultPar)
         }
+    }
+
+    /// "at the kiosk with the organizer code", "from Nate's phone from the command line".
+    static func attribution(of action: RecordedAction, here: String?, names: DeviceNames) -> String {
+        let place =
+            action.deviceID == here
+            ? "at the kiosk" : "from " + (action.deviceName ?? names[action.deviceID] ?? "another device")
+        return "\(place) \(action.authority)"
+    }
+
+    /// "14:02", in the kiosk's time zone.
+    static func time(_ date: Date) -> String {
+        let parts = Calendar(identifier: .gregorian).dateComponents([.hour, .minute], from: date)
+        return String(format: "%02d:%02d", parts.hour ?? 0, parts.minute ?? 0)
     }
 
     static func completed(_ snapshot: RoundSnapshot) -> Date {

@@ -46,6 +46,10 @@ public enum Screen: Sendable, Equatable {
     case codeEntry(CodeEntry)
     /// A card scored on paper, typed in player by player (issue 35).
     case paperCard(PaperCard)
+    /// A finished round's score corrected from history (issue 35).
+    case correctScore(CorrectScore)
+    /// "Reopen this round?", "Restore Maple Hill?" (issue 35).
+    case undoConfirm(UndoConfirm)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -72,6 +76,8 @@ public enum Screen: Sendable, Equatable {
         case .confirmRound(let screen): screen
         case .codeEntry(let screen): screen
         case .paperCard(let screen): screen
+        case .correctScore(let screen): screen
+        case .undoConfirm(let screen): screen
         }
     }
 

@@ -4,8 +4,21 @@ import KioskCore
 
 extension Painter {
     func paint(_ list: Screen.CourseList) {
+        let deleted = state.data.deletedCourses.map { course in
+            ListItem(
+                title: "Restore \(course.name)",
+                detail: course.restorable ? "Deleted \(Self.shortDate(course.deletedAt))" : "Deleted · holes unknown here")
+        }
         paintList(
-            title: "Courses", subtitle: "Pick one to change or delete it",
-            items: courseItems, cursor: list.cursor, hints: "Turn to choose · Press to open · Hold to go back")
+            title: "Courses",
+            subtitle: deleted.isEmpty ? "Pick one to change or delete it" : "Pick one to change, delete or restore it",
+            items: courseItems + deleted, cursor: list.cursor, hints: "Turn to choose · Press to open · Hold to go back")
+    }
+
+    /// "28 Nov", in the kiosk's time zone.
+    static func shortDate(_ date: Date) -> String {
+        let parts = Calendar(identifier: .gregorian).dateComponents([.day, .month], from: date)
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        return "\(parts.day ?? 1) \(months[(parts.month ?? 1) - 1])"
     }
 }
