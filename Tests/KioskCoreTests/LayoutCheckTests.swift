@@ -476,6 +476,32 @@ import Testing
         }
     }
 
+    /// Issue 35's undo questions ("Reopen this round?", "Restore <a long name>?"): every
+    /// line whole above the buttons, at every size, nothing counted as "more".
+    @Test(arguments: sizes)
+    func theUndoQuestionsHoldTheirContent(size: (Int, Int)) throws {
+        let state = try Self.state(players: 6, size: size)
+        let layout = Layout(viewport: state.viewport)
+        let snapshot = try #require(state.round)
+        var finished = snapshot.round
+        try finished.finish(at: Date(timeIntervalSince1970: 1_800_000_000))
+        var history = Screen.History()
+        history.level = .round(.init(RoundSnapshot(round: finished, course: snapshot.course, events: snapshot.events)), cursor: 0)
+        let course = DeletedCourse(
+            id: UUID(), name: "Long Meadow Championship Course", deletedAt: Date(timeIntervalSince1970: 1_800_000_000),
+            restorable: true)
+        for question in [Screen.UndoConfirm(.reopenRound(history)), Screen.UndoConfirm(.restoreCourse(course))] {
+            let (title, detail, lines) = question.lines
+            let what = "\(title) \(size.0)×\(size.1)"
+            let boxes = layout.questionBoxes(
+                title: title, subtitle: detail, subtitleColor: Palette.accent, lines: lines, more: { "… and \($0) more" })
+            let above = Rect(x: 0, y: 0, w: layout.width, h: layout.statusButtons(count: 2)[0].y)
+            Self.check([RowBoxes(frame: above, texts: [boxes.title, boxes.subtitle] + boxes.lines)], in: above, minimumRow: 0, layout: layout, what)
+            #expect(!boxes.lines.contains { $0.text.hasPrefix("… and") }, "\(what): a line left out")
+            #expect(boxes.lines.count >= lines.count, "\(what): \(boxes.lines.count) of \(lines.count) lines")
+        }
+    }
+
     /// The resolve screen: 2, 3 and 6 statements with 32-character names and a phone's long
     /// name, the widest strip of choices, at every size: nothing overlaps, the statements keep
     /// two lines at the minimum, and whatever does not fit is counted.

@@ -44,7 +44,7 @@ import Testing
     /// only, which keeps the test to a few seconds.
     static let sameForEveryGroup: Set = [
         "menu", "status", "join", "setup-course", "add-phone", "entry", "finalize", "code", "code-locked", "code-choose",
-        "paper-card",
+        "paper-card", "reopen-round", "correct-score", "courses-deleted", "restore-course",
     ]
 
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -330,6 +330,48 @@ struct FingerprintWorld {
         shot("history-round", state)
         state.handle(.pressed, now: now)
         shot("history-player", state)
+
+        // Undo (issue 35): the round reopenable, finished early by this kiosk with the
+        // code, its "Reopen this round" row chosen; a hole being corrected; the questions.
+        let early = Round(
+            id: done.id, courseID: done.courseID, organizerID: done.organizerID, participants: done.participants,
+            status: .completed, createdAt: done.createdAt, startedAt: done.startedAt, completedAt: done.completedAt,
+            pars: done.pars,
+            actions: [
+                RecordedAction(kind: .finishedEarly, at: Self.date(6_000), deviceID: Self.deviceID, authority: .organizerCode)
+            ])
+        let undoable = RoundSnapshot(round: early, course: course, events: scored)
+        state = self.state(after)
+        state.handle(.longPressed, now: now)
+        try openMenuItem(.history, &state)
+        state.handle(.historyLoaded(HistoryPage(lines: [line], next: nil), after: nil), now: now)
+        state.handle(.pressed, now: now)
+        state.handle(.historyRoundLoaded(undoable, undo: HistoryUndo(canCorrect: true, canReopen: true)), now: now)
+        state.handle(.turned(undoable.standings.rows.count), now: now)
+        shot("history-round-undo", state, on: "history-round")
+        state.handle(.pressed, now: now)
+        shot("reopen-round", state)
+        state.handle(.longPressed, now: now)
+        state.handle(.turned(-99), now: now)
+        state.handle(.pressed, now: now)
+        state.handle(.turned(2), now: now)
+        state.handle(.pressed, now: now)
+        state.handle(.turned(-1), now: now)
+        shot("correct-score", state, on: "correct-hole-")
+        // The course list with a deleted course, and restoring it.
+        let deleted = DeletedCourse(
+            id: Self.id(0xDC, 0), name: "Pine Hollow", deletedAt: Self.date(5_000),
+            deletedBy: RecordedAction(kind: .courseDeleted, at: Self.date(5_000), deviceID: Self.deviceID, authority: .lockOff),
+            restorable: true)
+        var withDeleted = after
+        withDeleted.deletedCourses = [deleted]
+        state = self.state(withDeleted)
+        state.handle(.longPressed, now: now)
+        try openMenuItem(.courses, &state)
+        state.handle(.turned(courses.count + 1), now: now)
+        shot("courses-deleted", state, on: "courses")
+        state.handle(.pressed, now: now)
+        shot("restore-course", state)
 
         // Only in a group: adding a phone, the summary's QR code, a name typed on a phone.
         state = self.state(data, inGroup: true)

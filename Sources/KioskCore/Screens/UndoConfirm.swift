@@ -46,10 +46,7 @@ extension Screen {
             case .restoreCourse(let course):
                 return (
                     "Restore \(course.name)?", "Deleted \(Screen.History.date(course.deletedAt))",
-                    [
-                        "It comes back to the course list on every device,",
-                        "with the holes and pars it had.",
-                    ]
+                    ["It comes back to the course list on every device, with the holes and pars it had."]
                 )
             }
         }

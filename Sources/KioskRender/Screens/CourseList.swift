@@ -5,9 +5,11 @@ import KioskCore
 extension Painter {
     func paint(_ list: Screen.CourseList) {
         let deleted = state.data.deletedCourses.map { course in
+            // The name as a live course's (the detail says it is deleted): a "Restore …"
+            // prefix cost the name its room on a narrow panel.
             ListItem(
-                title: "Restore \(course.name)",
-                detail: course.restorable ? "Deleted \(Self.shortDate(course.deletedAt))" : "Deleted · holes unknown here")
+                title: course.name,
+                detail: course.restorable ? "Deleted \(Self.shortDate(course.deletedAt))" : "Deleted · holes unknown")
         }
         paintList(
             title: "Courses",

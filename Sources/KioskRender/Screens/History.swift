@@ -19,7 +19,12 @@ extension Painter {
         let hint =
             switch history.level {
             case .list: "Turn to scroll · Press to open a round · Hold to go back"
+            case .round(let opened, let cursor) where cursor >= opened.standings.rows.count:
+                opened.extraRows[cursor - opened.standings.rows.count] == .reopen
+                    ? "Turn to choose · Press to reopen it · Hold to go back" : "Turn to choose · Hold to go back"
             case .round: "Turn to choose · Press for a player's holes · Hold to go back"
+            case .player(let opened, _, _, _) where opened.undo.canCorrect:
+                "Turn to scroll · Press to correct a hole · Hold to go back"
             case .player: "Turn to scroll · Hold to go back to the standings"
             }
         paintFooter(hint)
