@@ -1,0 +1,100 @@
+import Foundation
+import HyzerKit
+import HyzerStore
+import Testing
+
+/// Issue 35 item 2 at the real kiosk with no display: a finished round's score corrected
+/// from history, the round reopened, a deleted course restored from the course list. The
+/// first asks for a new organizer code (this kiosk has none), the reopening goes on with it
+/// (unlocked until the board), and the restore, after the board, asks for it again. Each is
+/// stored as done at this kiosk with the organizer code.
+///
+/// `HYZER_SNAPSHOT_DIR=docs/screens swift test --filter KioskUndoHeadlessTests` also copies
+/// `correct-score.png`, `history-round-undo.png`, `reopen-round.png`, `courses-deleted.png`
+/// and `restore-course.png` there.
+@Suite(.serialized) struct KioskUndoHeadlessTests {
+    static let code = KioskFinishHeadlessTests.code
+
+    static let script = """
+        expect-screen board
+        long-press
+        expect-screen menu
+        turn 2                # Start a new round, Reduce motion, History
+        press
+        expect-screen history
+        press                 # the round just finished
+        expect-screen history-round
+        press                 # its winner's holes
+        expect-screen history-player
+        turn 1                # hole 2
+        press
+        expect-screen code-choose
+        \(Self.code)
+        expect-screen code-confirm
+        \(Self.code)
+        expect-screen correct-hole-2
+        turn -1
+        snapshot correct-score
+        press                 # saved as a correction; the card read again
+        expect-screen history-player
+        long-press
+        expect-screen history-round
+        turn 3                # past the three standings: Reopen this round
+        snapshot history-round-undo
+        press                 # unlocked until the board: no code asked
+        expect-screen reopen-round
+        snapshot reopen-round
+        turn -1               # Reopen round
+        press
+        expect-screen board
+        long-press
+        expect-screen menu
+        turn 8                # Enter scores, Finish, Paper card, Start, Reduce motion, History, Join, Status, Courses
+        press
+        expect-screen courses
+        turn 99               # the last row: the deleted course
+        snapshot courses-deleted
+        press
+        expect-screen code    # back on the board since: asked again
+        \(Self.code)
+        expect-screen restore-course
+        snapshot restore-course
+        turn -1               # Restore course
+        press
+        expect-screen courses
+
+        """
+
+    @Test func correctReopenAndRestoreAtTheKioskWithTheCode() async throws {
+        let journey = try await HeadlessJourney.demo("undo", players: 3, holesPlayed: 9)
+        defer { journey.remove() }
+        let db = try HyzerDatabase(directory: journey.dir)
+        let roundID = journey.roundID
+        _ = try await db.write(.finishRound(roundID))
+        let pine = try #require(try await db.read(.courses).first { $0.name == "Pine Hollow" })
+        try await db.write(.deleteCourse(id: pine.id, by: ActionContext(authority: .commandLine)))
+        let before = try await db.read(.snapshot(round: roundID))
+        let winner = try #require(before.standings.rows.first)
+        let was = try #require(before.scorecard.value(participant: winner.participantID, hole: 2))
+
+        let images = try await journey.play(Self.script)
+
+        let after = try await db.read(.snapshot(round: roundID))
+        // Corrected one stroke down, marked, and said who did it.
+        let cell = after.scorecard.resolution(participant: winner.participantID, hole: 2)
+        #expect(cell.value == was - 1)
+        #expect(cell.isCorrected)
+        #expect(cell.leaves.first?.correction == .organizerCode)
+        #expect(cell.leaves.first?.deviceID == db.deviceID)
+        // Reopened: in play again (every hole has a value: waiting to be finalized).
+        #expect(after.round.status == .awaitingFinalization)
+        #expect(after.round.generation == 1)
+        #expect(after.round.actions.map(\.kind) == [.reopened])
+        #expect(after.round.actions.first?.authority == .organizerCode)
+        // Restored, with who restored it.
+        #expect(try await db.read(.course(id: pine.id))?.name == "Pine Hollow")
+        #expect(try await db.read(.deletedCourses).isEmpty)
+        try HeadlessJourney.check(
+            ["correct-score", "history-round-undo", "reopen-round", "courses-deleted", "restore-course"], in: images)
+    }
+}
