@@ -50,6 +50,9 @@ def main():
                 world.run("hyzer", "score", round_id, "--no-sync", name, str(hole), str(2 + (hole * 7 + index) % 3),
                           data=kiosk)
         world.run("hyzer", "round", "finish", round_id, data=kiosk)
+        # Issue 35: a score found wrong at the car park, corrected after the finish.
+        leader = cli_standings(world, round_id, data=kiosk)[0][1]
+        world.run("hyzer", "round", "correct", round_id, leader, "1", "7", data=kiosk)
         link = world.run("hyzer", "round", "summary-link", round_id, data=kiosk)[-1]
         check(link.startswith(world.base + "/s/hzs_"), f"summary-link printed {link!r}")
 
@@ -65,6 +68,11 @@ def main():
         check(card_rows == 1 + len(want), f"the scorecard has {card_rows} rows for par and {len(want)} players")
         headers = phone.execute_script("return document.querySelectorAll('#scorecard thead th').length")
         check(headers in (10, 19), f"the scorecard has {headers} header cells (Hole + 9 or 18)")
+        marked = phone.execute_script(
+            "return [...document.querySelectorAll('#scorecard td.corrected')].map(td => td.textContent)")
+        check(marked == ["7"], f"the corrected cell is marked once, with its new value: {marked}")
+        note = phone.find_element(By.ID, "corrections").text
+        check(note == "* One score was corrected after the finish.", f"the note under the card says {note!r}")
         if args.screenshots:
             os.makedirs(args.screenshots, exist_ok=True)
             time.sleep(0.5)
@@ -92,7 +100,7 @@ def main():
         refused = wait_for(lambda: "unknown or was revoked" in phone.find_element(By.ID, "status").text, 10)
         check(refused, f"a revoked link shows {phone.find_element(By.ID, 'status').text!r}")
         check(summary_rows(phone) == [], "a revoked link still shows standings")
-        print("summary: ok (the kiosk's standings and cards, Save as PNG, revocable)")
+        print("summary: ok (the kiosk's standings and cards, a correction marked, Save as PNG, revocable)")
         return 0
     except Fail as failure:
         return world.report("summary", failure)

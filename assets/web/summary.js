@@ -107,16 +107,31 @@ function renderScorecard(s) {
   par.className = "par";
   par.append(cell("th", "Par", "", "row"), ...s.pars.map((p) => cell("td", String(p))));
   body.append(par);
+  let corrections = 0;
   for (const card of s.cards) {
     const tr = document.createElement("tr");
     tr.append(cell("th", card.name, "", "row"));
+    const corrected = new Set(card.correctedHoles || []);
     card.strokes.forEach((value, i) => {
-      tr.append(value === null ? cell("td", "–", "missing") : cell("td", String(value), toParClass(card.toPar[i])));
+      const td = value === null ? cell("td", "–", "missing") : cell("td", String(value), toParClass(card.toPar[i]));
+      // Issue 35: a value corrected after the finish is marked, and says so when pointed at.
+      if (corrected.has(i + 1)) {
+        td.classList.add("corrected");
+        td.title = "Corrected after the finish";
+        corrections += 1;
+      }
+      tr.append(td);
     });
     body.append(tr);
   }
   table.replaceChildren(head, body);
   table.hidden = false;
+  const note = document.getElementById("corrections");
+  if (note) {
+    note.hidden = corrections === 0;
+    note.textContent = corrections === 1 ? "* One score was corrected after the finish."
+      : `* ${corrections} scores were corrected after the finish.`;
+  }
 }
 
 // The card as a PNG, 1080 px wide (a phone's screen, a group chat's preview), drawn with

@@ -15,6 +15,9 @@ public struct RoundSummary: Codable, Sendable, Hashable {
         public var strokes: [Int?]
         /// Strokes minus par per hole, for the page's colours (the numbers say it too).
         public var toPar: [Int?]
+        /// Holes whose value was corrected after the finish (issue 35), marked on the page;
+        /// absent when none was.
+        public var correctedHoles: [Int]?
     }
 
     public var group: LiveBoard.Group
@@ -43,9 +46,13 @@ extension RoundSummary {
             organizer: round.participant(round.organizerID)?.name,
             cards: standings.rows.map { row in
                 let strokes = (0..<course.pars.count).map { scorecard.value(participant: row.participantID, hole: $0 + 1) }
+                let corrected = course.holes.filter {
+                    scorecard.resolution(participant: row.participantID, hole: $0).isCorrected
+                }
                 return Card(
                     name: row.name, guest: guests.contains(row.participantID), strokes: strokes,
-                    toPar: zip(strokes, course.pars).map { value, par in value.map { $0 - par } })
+                    toPar: zip(strokes, course.pars).map { value, par in value.map { $0 - par } },
+                    correctedHoles: corrected.isEmpty ? nil : corrected)
             })
     }
 }
