@@ -272,6 +272,14 @@ public final class KioskSession {
                     _ = try undoPermission()
                     try store.write(.restoreCourse(id: id, by: who))
                     wrote = true
+                case .removePlayer(let id):
+                    _ = try undoPermission()
+                    try store.write(.removePlayer(id: id, by: who))
+                    wrote = true
+                case .mergePlayer(let id, let into):
+                    _ = try undoPermission()
+                    try store.write(.mergePlayer(id: id, into: into, by: who))
+                    wrote = true
                 case .startRound(let courseID, let participants):
                     let round = try store.write(
                         .createRound(

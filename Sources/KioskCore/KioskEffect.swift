@@ -27,6 +27,9 @@ public enum KioskEffect: Sendable, Equatable {
     case reopenRound(UUID)
     case correctScore(roundID: UUID, participantID: UUID, hole: Int, strokes: Int)
     case restoreCourse(UUID)
+    /// Take a player off the roster; merge one into another who is the same person.
+    case removePlayer(UUID)
+    case mergePlayer(UUID, into: UUID)
     case saveSettings(KioskSettings)
     /// Check an organizer code against the kept hash and answer `.organizerCodeChecked`.
     case checkOrganizerCode(String)

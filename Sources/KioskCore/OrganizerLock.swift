@@ -61,6 +61,9 @@ public enum LockedAction: Sendable, Equatable {
     case reopenRound(Screen.History)
     case correctScore(Screen.History, hole: Int)
     case restoreCourse(DeletedCourse)
+    /// The menu's Players: off the roster, or merged into another player.
+    case removePlayer(Player)
+    case mergePlayer(Player, into: Player)
 
     /// What the code is for, as the screen says it: "to finish the round early".
     public var purpose: String {
@@ -72,6 +75,8 @@ public enum LockedAction: Sendable, Equatable {
         case .reopenRound: "to reopen this round"
         case .correctScore(_, let hole): "to correct hole \(hole)"
         case .restoreCourse(let course): "to restore \(course.name)"
+        case .removePlayer(let player): "to remove \(player.displayName)"
+        case .mergePlayer(let player, _): "to merge \(player.displayName)"
         }
     }
 }
@@ -104,6 +109,10 @@ extension KioskState {
             screen = Screen.CorrectScore(history: history, hole: hole).map(Screen.correctScore) ?? .history(history)
         case .restoreCourse(let course):
             screen = .undoConfirm(Screen.UndoConfirm(.restoreCourse(course)))
+        case .removePlayer(let player):
+            screen = .undoConfirm(Screen.UndoConfirm(.removePlayer(player)))
+        case .mergePlayer(let player, let into):
+            screen = .undoConfirm(Screen.UndoConfirm(.mergePlayer(player, into: into)))
         case .reduceMotion(let on):
             settings.reduceMotion = on
             screen = .menu(cursor: menuItems.firstIndex(of: .reduceMotion(on)) ?? 0)
@@ -127,6 +136,10 @@ extension KioskState {
             screen = .history(history)
         case .restoreCourse(let course):
             screen = .courseList(cursor: courseListRow(of: course.id))
+        case .removePlayer(let player):
+            screen = .players(Screen.Players(level: .choose(player)))
+        case .mergePlayer(let player, let into):
+            screen = .players(Screen.Players.mergingInto(player, at: into, in: data))
         }
     }
 

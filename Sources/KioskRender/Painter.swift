@@ -44,6 +44,7 @@ struct Painter {
         case .paperCard(let card): paint(card)
         case .correctScore(let correction): paint(correction)
         case .undoConfirm(let question): paint(question)
+        case .players(let players): paint(players)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         let statusFacts: Bool = if case .status = state.screen { true } else { false }

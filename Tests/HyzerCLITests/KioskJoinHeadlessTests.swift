@@ -13,7 +13,7 @@ import Testing
         let journey = try await HeadlessJourney.demo("join", players: 3, holesPlayed: 2)
         defer { journey.remove() }
         // With a round and no group: Enter scores, Finish round now, Enter a paper card, Start a
-        // new round, Reduce motion, History, Join a group, Status, Courses, Back to the board.
+        // new round, Reduce motion, History, Join a group, Status, Courses, Players, Back to the board.
         let images = try await journey.play(
             """
             long-press

@@ -9,9 +9,12 @@ import Testing
 /// (unlocked until the board), and the restore, after the board, asks for it again. Each is
 /// stored as done at this kiosk with the organizer code.
 ///
+/// Then, from the menu's Players, one player entered twice is merged into the other and one
+/// is removed from the roster.
+///
 /// `HYZER_SNAPSHOT_DIR=docs/screens swift test --filter KioskUndoHeadlessTests` also copies
-/// `correct-score.png`, `history-round-undo.png`, `reopen-round.png`, `courses-deleted.png`
-/// and `restore-course.png` there.
+/// `correct-score.png`, `history-round-undo.png`, `reopen-round.png`, `courses-deleted.png`,
+/// `restore-course.png`, `players.png`, `merge-player.png` and `remove-player.png` there.
 @Suite(.serialized) struct KioskUndoHeadlessTests {
     static let code = KioskFinishHeadlessTests.code
 
@@ -62,6 +65,33 @@ import Testing
         turn -1               # Restore course
         press
         expect-screen courses
+        long-press
+        expect-screen menu
+        turn 9                # ... Status, Courses, Players
+        press
+        expect-screen players # Jake, Jakey, Mike, Nate
+        snapshot players
+        turn 1
+        press
+        expect-screen player-choose
+        turn 1                # Merge Jakey into…
+        press
+        expect-screen player-merge-into
+        press                 # Jake (still unlocked: no code)
+        expect-screen merge-player
+        snapshot merge-player
+        turn -1
+        press
+        expect-screen players # Jake, Mike, Nate
+        turn 1
+        press
+        expect-screen player-choose
+        press                 # Remove Mike from the roster
+        expect-screen remove-player
+        snapshot remove-player
+        turn -1
+        press
+        expect-screen players
 
         """
 
@@ -72,6 +102,8 @@ import Testing
         let roundID = journey.roundID
         _ = try await db.write(.finishRound(roundID))
         let pine = try #require(try await db.read(.courses).first { $0.name == "Pine Hollow" })
+        let jakey = try Player(displayName: "Jakey")
+        try await db.write(.savePlayer(jakey))
         try await db.write(.deleteCourse(id: pine.id, by: ActionContext(authority: .commandLine)))
         let before = try await db.read(.snapshot(round: roundID))
         let winner = try #require(before.standings.rows.first)
@@ -94,7 +126,17 @@ import Testing
         // Restored, with who restored it.
         #expect(try await db.read(.course(id: pine.id))?.name == "Pine Hollow")
         #expect(try await db.read(.deletedCourses).isEmpty)
+        // Jakey is Jake; Mike is off the roster, and his round keeps him.
+        let everyone = try await db.read(.allPlayers)
+        let jake = try #require(everyone.first { $0.player.displayName == "Jake" })
+        #expect(everyone.first { $0.player.id == jakey.id }?.retirement?.mergedInto == jake.player.id)
+        #expect(everyone.first { $0.player.displayName == "Mike" }?.retirement?.action?.kind == .playerRemoved)
+        #expect(try await db.read(.players).map(\.displayName) == ["Jake", "Nate"])
+        #expect(after.round.participants.contains { $0.name == "Mike" })
         try HeadlessJourney.check(
-            ["correct-score", "history-round-undo", "reopen-round", "courses-deleted", "restore-course"], in: images)
+            [
+                "correct-score", "history-round-undo", "reopen-round", "courses-deleted", "restore-course", "players",
+                "merge-player", "remove-player",
+            ], in: images)
     }
 }

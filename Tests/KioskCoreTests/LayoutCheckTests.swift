@@ -490,7 +490,13 @@ import Testing
         let course = DeletedCourse(
             id: UUID(), name: "Long Meadow Championship Course", deletedAt: Date(timeIntervalSince1970: 1_800_000_000),
             restorable: true)
-        for question in [Screen.UndoConfirm(.reopenRound(history)), Screen.UndoConfirm(.restoreCourse(course))] {
+        let long = try Player(displayName: "Maximiliana Oyelaran-Featherstonehaugh")
+        let other = try Player(displayName: "Bartholomew Okonkwo-Vandersloot Jr")
+        let questions: [Screen.UndoConfirm] = [
+            .init(.reopenRound(history)), .init(.restoreCourse(course)), .init(.removePlayer(long)),
+            .init(.mergePlayer(long, into: other)),
+        ]
+        for question in questions {
             let (title, detail, lines) = question.lines
             let what = "\(title) \(size.0)×\(size.1)"
             let boxes = layout.questionBoxes(

@@ -160,3 +160,60 @@ import Testing
         #expect(state.screen == .courseList(cursor: 1))
     }
 }
+
+/// Issue 35 at the kiosk: the menu's Players, removing one from the roster and merging one
+/// entered twice into the other, each behind the code and asked once more.
+@Suite struct PlayersScreenTests {
+    static func roster() throws -> (KioskState, [Player]) {
+        var state = KioskState()
+        state.settings.organizerLock = .off
+        let players = try ["Ana", "Ben", "Benny"].map { try Player(displayName: $0) }
+        state.handle(.dataChanged(KioskData(players: players), .localScore), now: 0)
+        state.handle(.longPressed, now: 100)
+        state.handle(.turned(state.menuItems.firstIndex(of: .players)!), now: 100)
+        state.handle(.pressed, now: 100)
+        return (state, players)
+    }
+
+    @Test func removingAPlayerIsAskedAndEmitted() throws {
+        var (state, players) = try Self.roster()
+        #expect(state.screen.name == "players")
+        guard case .players(let screen) = state.screen else { return }
+        #expect(screen.rows(in: state.data) == ["Ana", "Ben", "Benny"])
+        state.handle(.pressed, now: 200)
+        #expect(state.screen.name == "player-choose")
+        state.handle(.pressed, now: 300)
+        #expect(state.screen.name == "remove-player")
+        state.handle(.turned(-1), now: 400)
+        #expect(state.handle(.pressed, now: 500) == [.buzz(.confirm), .removePlayer(players[0].id)])
+        #expect(state.screen.name == "players")
+    }
+
+    @Test func mergingOffersEveryoneElseAndAsksTheCode() throws {
+        var (state, players) = try Self.roster()
+        state.settings.organizerLock = .set(length: 4)
+        state.handle(.turned(2), now: 200)  // Benny
+        state.handle(.pressed, now: 200)
+        state.handle(.turned(1), now: 300)  // Merge Benny into…
+        state.handle(.pressed, now: 300)
+        #expect(state.screen.name == "player-merge-into")
+        guard case .players(let screen) = state.screen else { return }
+        #expect(screen.rows(in: state.data) == ["Ana", "Ben"])
+        state.handle(.turned(1), now: 400)
+        state.handle(.pressed, now: 400)
+        #expect(state.screen.name == "code")
+        // A long press on the code goes back to whom to merge into, nothing done.
+        state.handle(.longPressed, now: 500)
+        #expect(state.screen.name == "player-merge-into")
+        state.settings.organizerLock = .off
+        state.handle(.pressed, now: 600)
+        #expect(state.screen.name == "merge-player")
+        guard case .undoConfirm(let question) = state.screen else { return }
+        #expect(question.lines.title == "Merge Benny into Ben?")
+        state.handle(.turned(-1), now: 700)
+        #expect(state.handle(.pressed, now: 800) == [.buzz(.confirm), .mergePlayer(players[2].id, into: players[1].id)])
+        // The roster without Benny: the screen stays on a row that exists.
+        state.handle(.dataChanged(KioskData(players: Array(players.prefix(2))), .localScore), now: 900)
+        #expect(state.screen.name == "players")
+    }
+}

@@ -44,7 +44,7 @@ import Testing
     /// only, which keeps the test to a few seconds.
     static let sameForEveryGroup: Set = [
         "menu", "status", "join", "setup-course", "add-phone", "entry", "finalize", "code", "code-locked", "code-choose",
-        "paper-card", "reopen-round", "correct-score", "courses-deleted", "restore-course",
+        "paper-card", "reopen-round", "correct-score", "courses-deleted", "restore-course", "remove-player",
     ]
 
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -372,6 +372,14 @@ struct FingerprintWorld {
         shot("courses-deleted", state, on: "courses")
         state.handle(.pressed, now: now)
         shot("restore-course", state)
+        // The roster (the menu's Players), and removing its first player.
+        state = self.state(after)
+        state.handle(.longPressed, now: now)
+        try openMenuItem(.players, &state)
+        shot("players", state)
+        state.handle(.pressed, now: now)
+        state.handle(.pressed, now: now)
+        shot("remove-player", state)
 
         // Only in a group: adding a phone, the summary's QR code, a name typed on a phone.
         state = self.state(data, inGroup: true)

@@ -21,6 +21,8 @@ public enum MenuItem: Sendable, Equatable {
     case courses
     /// Type in a card scored on paper, player by player (issue 35).
     case paperCard
+    /// The roster: remove a player, merge two who are the same person (issue 35).
+    case players
 
     public var title: String {
         switch self {
@@ -37,6 +39,7 @@ public enum MenuItem: Sendable, Equatable {
         case .addPhone: "Add a phone"
         case .courses: "Courses"
         case .paperCard: "Enter a paper card"
+        case .players: "Players"
         }
     }
 }
@@ -61,7 +64,7 @@ extension KioskState {
         items.append(.status)
         // After Status, so the entries before it keep their places for everyone who knows them.
         if !isInNoGroup { items.append(.addPhone) }
-        items += [.courses, .close]
+        items += [.courses, .players, .close]
         return items
     }
 }
@@ -112,6 +115,8 @@ extension Screen.Menu: ScreenBehavior {
             return [.requestInvite]
         case .courses:
             state.screen = .courseList(cursor: 0)
+        case .players:
+            state.screen = .players(Screen.Players())
         case .paperCard:
             // No code: typing in scores is scoring.
             if let round = state.data.round { state.screen = Screen.PaperCard.at(round, player: 0, hole: 1) }

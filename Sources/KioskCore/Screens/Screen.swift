@@ -48,8 +48,10 @@ public enum Screen: Sendable, Equatable {
     case paperCard(PaperCard)
     /// A finished round's score corrected from history (issue 35).
     case correctScore(CorrectScore)
-    /// "Reopen this round?", "Restore Maple Hill?" (issue 35).
+    /// "Reopen this round?", "Restore Maple Hill?", "Remove Nate?" (issue 35).
     case undoConfirm(UndoConfirm)
+    /// The roster: remove or merge players (issue 35).
+    case players(Players)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -78,6 +80,7 @@ public enum Screen: Sendable, Equatable {
         case .paperCard(let screen): screen
         case .correctScore(let screen): screen
         case .undoConfirm(let screen): screen
+        case .players(let screen): screen
         }
     }
 

@@ -2,14 +2,16 @@ import Foundation
 import HyzerKit
 
 extension Screen {
-    /// "Reopen this round?" and "Restore Maple Hill?" (issue 35): what the undo does, then
-    /// do it or keep things as they are. The cursor starts on keeping them, so a stray press
+    /// "Reopen this round?", "Restore Maple Hill?", "Remove Nate?", "Merge Nathan into
+    /// Nate?" (issue 35): what the change does, then do it or keep things as they are. The cursor starts on keeping them, so a stray press
     /// changes nothing. The organizer code was asked before this screen.
     public struct UndoConfirm: Sendable, Equatable {
         public enum Question: Sendable, Equatable {
             /// The round open in this history screen.
             case reopenRound(History)
             case restoreCourse(DeletedCourse)
+            case removePlayer(Player)
+            case mergePlayer(Player, into: Player)
         }
 
         public var question: Question
@@ -25,6 +27,8 @@ extension Screen {
             switch question {
             case .reopenRound: ["Reopen round", "Keep it finished"]
             case .restoreCourse: ["Restore course", "Keep it deleted"]
+            case .removePlayer: ["Remove", "Keep them"]
+            case .mergePlayer: ["Merge", "Keep both"]
             }
         }
 
@@ -48,6 +52,19 @@ extension Screen {
                     "Restore \(course.name)?", "Deleted \(Screen.History.date(course.deletedAt))",
                     ["It comes back to the course list on every device, with the holes and pars it had."]
                 )
+            case .removePlayer(let player):
+                return (
+                    "Remove \(player.displayName)?", "From the roster, on every device",
+                    ["The rounds \(player.displayName) played keep them, in history too."]
+                )
+            case .mergePlayer(let player, let into):
+                return (
+                    "Merge \(player.displayName) into \(into.displayName)?", "The same person, entered twice",
+                    [
+                        "\(player.displayName) leaves the roster; history counts their rounds as \(into.displayName)'s.",
+                        "Two players who played a round together stay two people.",
+                    ]
+                )
             }
         }
     }
@@ -58,6 +75,8 @@ extension Screen.UndoConfirm: ScreenBehavior {
         switch question {
         case .reopenRound: "reopen-round"
         case .restoreCourse: "restore-course"
+        case .removePlayer: "remove-player"
+        case .mergePlayer: "merge-player"
         }
     }
 
@@ -80,6 +99,12 @@ extension Screen.UndoConfirm: ScreenBehavior {
         case .restoreCourse(let course):
             state.screen = .courseList(Screen.CourseList(cursor: 0, focus: course.id))
             return [.buzz(.confirm), .restoreCourse(course.id)]
+        case .removePlayer(let player):
+            state.screen = .players(Screen.Players())
+            return [.buzz(.confirm), .removePlayer(player.id)]
+        case .mergePlayer(let player, let into):
+            state.screen = .players(Screen.Players(cursor: state.data.players.firstIndex(of: into) ?? 0))
+            return [.buzz(.confirm), .mergePlayer(player.id, into: into.id)]
         }
     }
 
@@ -88,6 +113,8 @@ extension Screen.UndoConfirm: ScreenBehavior {
         switch question {
         case .reopenRound(let history): state.screen = .history(history)
         case .restoreCourse(let course): state.screen = .courseList(cursor: state.courseListRow(of: course.id))
+        case .removePlayer(let player): state.screen = .players(Screen.Players(level: .choose(player)))
+        case .mergePlayer(let player, let into): state.screen = .players(.mergingInto(player, at: into, in: state.data))
         }
     }
 
@@ -95,10 +122,15 @@ extension Screen.UndoConfirm: ScreenBehavior {
         state.touchChoices(layout, x: x, y: y, count: 2, now: now) { .undoConfirm(Screen.UndoConfirm(question, cursor: $0)) }
     }
 
-    /// Restored on another device meanwhile: nothing left to ask.
+    /// Done on another device meanwhile: nothing left to ask.
     func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis) {
-        guard case .restoreCourse(let course) = question, !state.data.deletedCourses.contains(where: { $0.id == course.id })
-        else { return }
-        state.screen = .courseList(Screen.CourseList(cursor: 0, focus: course.id))
+        switch question {
+        case .restoreCourse(let course) where !state.data.deletedCourses.contains(where: { $0.id == course.id }):
+            state.screen = .courseList(Screen.CourseList(cursor: 0, focus: course.id))
+        case .removePlayer(let player) where !state.data.players.contains(where: { $0.id == player.id }),
+            .mergePlayer(let player, _) where !state.data.players.contains(where: { $0.id == player.id }):
+            state.screen = .players(Screen.Players())
+        default: break
+        }
     }
 }
