@@ -6,7 +6,7 @@ import HyzerSyncProtocol
 struct GroupCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "group", abstract: "Manage groups.",
-        subcommands: [Create.self, List.self, BoardLink.self, BoardUnlink.self, Invite.self])
+        subcommands: [Create.self, List.self, BoardLink.self, BoardUnlink.self, Invite.self, SetReopenWindow.self])
 
     struct Create: StorageCommand {
         static let configuration = CommandConfiguration(abstract: "Create a group; prints its admin token (shown once).")
@@ -21,6 +21,29 @@ struct GroupCommand: AsyncParsableCommand {
         }
     }
 
+    /// Issue 35: how long after its finish a round of the group can still be reopened
+    /// (at the kiosk with the organizer code, or `hyzer round reopen`). Devices learn it on
+    /// their next pull; the server holds every reopening to it.
+    struct SetReopenWindow: StorageCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-reopen-window",
+            abstract: "Set how many hours after its finish a round can be reopened (default 24; 0: never).")
+        @Argument(help: "The group's id or name.") var group: String
+        @Argument(help: "Hours, 0 to 8760; fractions allowed.") var hours: Double
+        @OptionGroup var data: DataDirectory
+
+        func run(on storage: any ServerStorage) async throws {
+            let group = try await GroupCommand.find(self.group, in: storage)
+            let updated: GroupInfo
+            do {
+                updated = try await storage.setReopenWindow(groupID: group.id, seconds: hours * 3600)
+            } catch let error as StorageError {
+                throw Fail(description: error.description)
+            }
+            print("\(updated.name): a finished round can be reopened for \(String(format: "%g", updated.reopenWindow / 3600)) h")
+        }
+    }
+
     struct List: StorageCommand {
         static let configuration = CommandConfiguration(abstract: "List groups.")
         @OptionGroup var data: DataDirectory
@@ -28,7 +51,9 @@ struct GroupCommand: AsyncParsableCommand {
         func run(on storage: any ServerStorage) async throws {
             for group in try await storage.groups() {
                 let devices = try await storage.devices(groupID: group.id)
-                print("\(group.id)  \(group.name)  (\(devices.filter { $0.revokedAt == nil }.count) devices)")
+                print(
+                    "\(group.id)  \(group.name)  (\(devices.filter { $0.revokedAt == nil }.count) devices; reopen within "
+                        + "\(String(format: "%g", group.reopenWindow / 3600)) h)")
             }
         }
     }

@@ -114,7 +114,7 @@ import Testing
         let applied = try await ThrowawayPostgres.shared.execute("SELECT name FROM hyzer_migrations ORDER BY name", in: location)
         #expect(
             applied.stdout.split(separator: "\n").map(String.init) == [
-                "v1 server", "v7 server: player claims", "v8 server: name requests",
+                "v1 server", "v7 server: player claims", "v8 server: name requests", "v9 server: group settings",
             ])
         let index = try await ThrowawayPostgres.shared.execute(
             "SELECT indexdef FROM pg_indexes WHERE indexname = 'devices_one_per_player'", in: location)

@@ -145,8 +145,10 @@ import Testing
 
         let storage = try SQLiteStorage(directory: dir)
         defer { try? storage.close() }
-        // Every later migration too (v8: name requests, which only adds a table).
-        #expect(try ServerSchemaFixtureTests.dump(storage.pool) == ServerSchemaFixtureTests.shipped("server-v8"))
+        // Every later migration too (v8: name requests, which only adds a table; v9: a
+        // group's reopen window, a column with a default).
+        #expect(try ServerSchemaFixtureTests.dump(storage.pool) == ServerSchemaFixtureTests.shipped("server-v9"))
+        #expect(try await storage.group(id: "g1")?.reopenWindow == Round.defaultReopenWindow)
         let devices = try await storage.devices(groupID: "g1")
         #expect(devices.map(\.deviceID) == ["kiosk", "old-phone"] && devices.map(\.revokedAt) == [nil, 2])
         #expect(devices.allSatisfy { $0.playerID == nil && $0.playerName == nil })

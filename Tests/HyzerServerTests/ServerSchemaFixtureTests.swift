@@ -37,8 +37,16 @@ import Testing
     /// `name_requests` table and its index.
     @Test func serverSchemaAfterV8IsTheShippedOne() throws {
         let queue = try DatabaseQueue()
-        try ServerSchema.migrator(clock: ManualClock()).migrate(queue)
+        try ServerSchema.migrator(clock: ManualClock()).migrate(queue, upTo: "v8 server: name requests")
         #expect(try Self.dump(queue) == Self.shipped("server-v8"))
+    }
+
+    /// And after v9 (issue 35: a group's reopen window): the `reopen_window` column at the
+    /// end of `groups`.
+    @Test func serverSchemaAfterV9IsTheShippedOne() throws {
+        let queue = try DatabaseQueue()
+        try ServerSchema.migrator(clock: ManualClock()).migrate(queue)
+        #expect(try Self.dump(queue) == Self.shipped("server-v9"))
     }
 
     /// One entry per schema object, in creation order: type, name, table, then its SQL

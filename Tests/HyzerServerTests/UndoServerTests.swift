@@ -152,4 +152,28 @@ import Testing
         (rename.version, rename.updatedAt, rename.displayName) = (UUID(), 99, "Nat")
         #expect(SyncRecord.player(rename).stamp! < SyncRecord.player(retired(nathan, into: nate.id)).stamp!)
     }
+
+    /// The group sets its window (`hyzer-server group set-reopen-window`): pulls carry it,
+    /// and reopenings are held to it; a window out of range is refused and nothing changes.
+    @Test(arguments: Backend.allCases) func theGroupsReopenWindowIsPulledAndHeld(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
+        let g = try await h.group()
+        #expect(try await h.storage.pull(groupID: g.groupID, after: 0, limit: 10).reopenWindow == Round.defaultReopenWindow)
+        let set = try await h.storage.setReopenWindow(groupID: g.groupID, seconds: 3600)
+        #expect(set.reopenWindow == 3600)
+        #expect(try await h.storage.group(id: g.groupID)?.reopenWindow == 3600)
+        #expect(try await h.storage.groups().first { $0.id == g.groupID }?.reopenWindow == 3600)
+        await #expect(throws: StorageError.self) { try await h.storage.setReopenWindow(groupID: g.groupID, seconds: -1) }
+        await #expect(throws: StorageError.self) {
+            try await h.storage.setReopenWindow(groupID: g.groupID, seconds: .infinity)
+        }
+        await #expect(throws: StorageError.self) { try await h.storage.setReopenWindow(groupID: "nope", seconds: 60) }
+        #expect(try await h.storage.pull(groupID: g.groupID, after: 0, limit: 10).reopenWindow == 3600)
+        let (_, done) = try await finished(h, g)
+        // Two hours after the finish: past this group's hour, though inside the default day.
+        let late = try await pushed(h, g, [.round(reopening(done, at: 1000 + 7200))])
+        #expect(late.first?.status == .rejected)
+        #expect(late.first?.reason?.contains("only within 1 h of its finish") == true, "\(late)")
+        #expect(try await pushed(h, g, [.round(reopening(done, at: 1000 + 1800))]).first?.status == .created)
+    }
 }

@@ -61,8 +61,15 @@ struct PushBatch<Ledger: FeedLedger> {
     /// not once an event (a `Course` validates its name and pars as it is made).
     private var playedCourses: [UUID: Course?] = [:]
     private let decoder = SyncCoding.decoder()
-    /// Seconds after its finish a round can be reopened (issue 35).
+    /// Seconds after its finish a round can be reopened (issue 35): the group's, set by the
+    /// caller when `reopens(records)`.
     var reopenWindow: Double = Round.defaultReopenWindow
+
+    /// Whether a batch may hold a reopening (a round of a later generation), so the caller
+    /// reads the group's window only then.
+    static func reopens(_ records: [SyncRecord]) -> Bool {
+        records.contains { if case .round(let r) = $0 { (r.generation ?? 0) > 0 } else { false } }
+    }
 
     init(groupID: String, ledger: Ledger, records: [SyncRecord]) throws {
         self.groupID = groupID

@@ -36,8 +36,9 @@ extension SQLiteStorage {
         // Read in the same transaction as the page, so `hasMore` agrees with it.
         let head = try ChangeRow.head(db, groupID: groupID)
         let next = records.last?.seq ?? after
+        let window = try Double.fetchOne(db, sql: "SELECT reopen_window FROM groups WHERE id = ?", arguments: [groupID])
         return PullResponse(
             epoch: epoch, records: records, next: next, head: head, hasMore: next < head,
-            reopenWindow: Round.defaultReopenWindow)
+            reopenWindow: window ?? Round.defaultReopenWindow)
     }
 }

@@ -29,6 +29,18 @@ extension SQLiteStorage {
         try await pool.read { db in try GroupRow.fetchOne(db, key: id)?.info }
     }
 
+    public func setReopenWindow(groupID: String, seconds: Double) async throws -> GroupInfo {
+        guard seconds.isFinite, (0...GroupInfo.maxReopenWindow).contains(seconds) else {
+            throw StorageError.invalid("a reopen window is 0 to \(Int(GroupInfo.maxReopenWindow / 3600)) hours")
+        }
+        return try await pool.write { db in
+            guard var group = try GroupRow.fetchOne(db, key: groupID) else { throw StorageError.notFound("no group \(groupID)") }
+            group.reopenWindow = seconds
+            try group.update(db)
+            return group.info
+        }
+    }
+
     public func authenticate(token: String) async throws -> Principal? {
         try await pool.read { db in try Self.principal(db, token: token) }
     }

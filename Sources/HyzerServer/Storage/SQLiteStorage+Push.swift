@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerKit
 import HyzerSyncProtocol
 import Logging
 import SQLiteFaults
@@ -79,6 +80,12 @@ extension SQLiteStorage {
         let encoder = SyncCoding.encoder()
         var batch = try PushBatch(
             groupID: principal.groupID, ledger: SQLiteFeedLedger(db: db, memo: memo), records: push.records)
+        // Only a reopening needs the group's window (issue 35): no read for the rest.
+        if PushBatch<SQLiteFeedLedger>.reopens(push.records) {
+            batch.reopenWindow =
+                try Double.fetchOne(db, sql: "SELECT reopen_window FROM groups WHERE id = ?", arguments: [principal.groupID])
+                ?? Round.defaultReopenWindow
+        }
         var results: [PushResult] = []
         results.reserveCapacity(push.records.count)
         for record in push.records {

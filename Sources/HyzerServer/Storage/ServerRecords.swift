@@ -63,8 +63,10 @@ struct GroupRow: ServerRecord, PersistableRecord {
     var id: String
     var name: String
     var createdAt: Double
+    /// v9 (issue 35): seconds after its finish a round can be reopened.
+    var reopenWindow: Double = Round.defaultReopenWindow
 
-    var info: GroupInfo { GroupInfo(id: id, name: name) }
+    var info: GroupInfo { GroupInfo(id: id, name: name, reopenWindow: reopenWindow) }
 }
 
 /// A row of `credentials`: the SHA-256 of a bearer token and what it grants.

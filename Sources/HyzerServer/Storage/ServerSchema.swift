@@ -190,6 +190,11 @@ enum ServerSchema {
                     CREATE INDEX name_requests_by_expiry ON name_requests(expires_at);
                     """)
         }
+        // Issue 35: how long after its finish a group's round can be reopened (seconds).
+        m.registerMigration("v9 server: group settings") { db in
+            try db.execute(
+                sql: "ALTER TABLE groups ADD COLUMN reopen_window REAL NOT NULL DEFAULT 86400 CHECK (reopen_window >= 0)")
+        }
         return m
     }
 

@@ -25,6 +25,18 @@ extension Principal {
 public struct GroupInfo: Sendable, Hashable {
     public var id: String
     public var name: String
+    /// Seconds after its finish a round of the group can be reopened (issue 35).
+    public var reopenWindow: Double
+
+    public init(id: String, name: String, reopenWindow: Double = Round.defaultReopenWindow) {
+        self.id = id
+        self.name = name
+        self.reopenWindow = reopenWindow
+    }
+
+    /// The longest window a group may set: a season's worth of corrections is a reopen a
+    /// week later at most; a year keeps the number sane.
+    public static let maxReopenWindow: Double = 365 * 86_400
 }
 
 /// Refusals a storage backend reports; controllers map them to 4xx answers.
@@ -59,6 +71,8 @@ public protocol SyncStorage: Sendable {
     /// nil for an unknown or revoked token.
     func authenticate(token: String) async throws -> Principal?
     func group(id: String) async throws -> GroupInfo?
+    /// Sets how long after its finish a round of the group can be reopened (issue 35).
+    func setReopenWindow(groupID: String, seconds: Double) async throws -> GroupInfo
 
     func enroll(groupID: String, deviceID: String, name: String) async throws -> String
     func devices(groupID: String) async throws -> [DeviceInfo]

@@ -189,5 +189,12 @@ enum PostgresSchema {
                 );
                 CREATE INDEX name_requests_by_expiry ON name_requests (expires_at);
                 """),
+        // SQLite's migration of the same name: how long after its finish a round can be reopened.
+        Migration(
+            name: "v9 server: group settings",
+            sql: """
+                ALTER TABLE groups ADD COLUMN reopen_window double precision NOT NULL DEFAULT 86400
+                    CHECK (reopen_window >= 0);
+                """),
     ]
 }

@@ -11,7 +11,9 @@ enum PostgresStatements {
     /// the statement's one snapshot (so `hasMore` agrees with the page). No row: the token
     /// is unknown or revoked.
     struct Pull: PostgresPreparedStatement {
-        typealias Row = (groupID: String, role: String, deviceID: String?, head: Int64, seq: Int64?, payload: Data?)
+        typealias Row = (
+            groupID: String, role: String, deviceID: String?, head: Int64, reopenWindow: Double?, seq: Int64?, payload: Data?
+        )
         static let sql = page(
             of: "SELECT group_id, role, device_id FROM credentials WHERE token_hash = $1 AND revoked_at IS NULL",
             columns: "g.group_id, g.role, g.device_id,")
@@ -29,15 +31,15 @@ enum PostgresStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (g, r, d, h, s, p) = try row.decode((String, String, String?, Int64, Int64?, Data?).self)
-            return (g, r, d, h, s, p)
+            let (g, r, d, h, w, s, p) = try row.decode((String, String, String?, Int64, Double?, Int64?, Data?).self)
+            return (g, r, d, h, w, s, p)
         }
     }
 
     /// A group's page as the operator's tools and the simulation pull it (`pull(groupID:)`):
     /// the device's pull without the credential. One row even for an empty feed (the head).
     struct GroupPull: PostgresPreparedStatement {
-        typealias Row = (head: Int64, seq: Int64?, payload: Data?)
+        typealias Row = (head: Int64, reopenWindow: Double?, seq: Int64?, payload: Data?)
         static let sql = page(of: "SELECT $1::text AS group_id", columns: "")
 
         var groupID: String
@@ -53,18 +55,20 @@ enum PostgresStatements {
         }
 
         func decodeRow(_ row: PostgresRow) throws -> Row {
-            let (h, s, p) = try row.decode((Int64, Int64?, Data?).self)
-            return (h, s, p)
+            let (h, w, s, p) = try row.decode((Int64, Double?, Int64?, Data?).self)
+            return (h, w, s, p)
         }
     }
 
     /// Both pulls: `group` selects the group (`group_id`, maybe more columns) from `$1`;
-    /// the rows are `columns` of it, then the group's head and the page after `$2`, at most
-    /// `$3` rows, in seq order (none: one row with a null seq, for the head).
+    /// the rows are `columns` of it, then the group's head, its reopen window (issue 35) and
+    /// the page after `$2`, at most `$3` rows, in seq order (none: one row with a null seq,
+    /// for the head).
     static func page(of group: String, columns: String) -> String {
         """
         WITH g AS (\(group))
-        SELECT \(columns) (SELECT coalesce(max(seq), 0) FROM changes WHERE group_id = g.group_id), page.seq, page.payload
+        SELECT \(columns) (SELECT coalesce(max(seq), 0) FROM changes WHERE group_id = g.group_id),
+            (SELECT reopen_window FROM groups WHERE id = g.group_id), page.seq, page.payload
         FROM g LEFT JOIN LATERAL (
             SELECT seq, payload FROM changes WHERE group_id = g.group_id AND seq > $2 ORDER BY seq LIMIT $3
         ) page ON true

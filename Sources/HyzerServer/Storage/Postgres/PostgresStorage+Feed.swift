@@ -116,9 +116,15 @@ extension PostgresStorage: SyncStorage {
             var results: [Int: [PushResult]] = [:]
             for groupID in groups {
                 let indices = pushesOf[groupID]!
+                let records = indices.flatMap { pushes[$0].records }
                 var batch = try PushBatch(
-                    groupID: groupID, ledger: read.ledgers[groupID] ?? PostgresFeedLedger(),
-                    records: indices.flatMap { pushes[$0].records })
+                    groupID: groupID, ledger: read.ledgers[groupID] ?? PostgresFeedLedger(), records: records)
+                // Only a reopening needs the group's window (issue 35): no query for the rest.
+                if PushBatch<PostgresFeedLedger>.reopens(records),
+                    let group = try await Self.group(connection, id: groupID, logger: logger)
+                {
+                    batch.reopenWindow = group.reopenWindow
+                }
                 for index in indices {
                     // A push that fails halfway leaves nothing of itself in the batch.
                     let before = batch
@@ -183,14 +189,16 @@ extension PostgresStorage: SyncStorage {
             PostgresStatements.GroupPull(groupID: groupID, after: after, limit: Int64(limit)), logger: logger)
         let decoder = SyncCoding.decoder()
         var head: Int64 = 0
+        var window = Round.defaultReopenWindow
         var records: [PulledRecord] = []
         for try await row in rows {
             head = row.head
+            window = row.reopenWindow ?? window
             if let seq = row.seq, let payload = row.payload {
                 records.append(PulledRecord(seq: seq, record: try decoder.decode(SyncRecord.self, from: payload)))
             }
         }
-        return Self.page(records, after: after, head: head, epoch: epoch)
+        return Self.page(records, after: after, head: head, epoch: epoch, reopenWindow: window)
     }
 
     /// One statement: the token's principal, the group's head and the page, all from the
@@ -205,6 +213,7 @@ extension PostgresStorage: SyncStorage {
             PostgresStatements.Pull(tokenHash: Tokens.hash(token), after: after, limit: Int64(limit)), logger: logger)
         var principal: Principal?
         var head: Int64 = 0
+        var window = Round.defaultReopenWindow
         var payloads: [(Int64, Data)] = []
         for try await row in rows {
             if principal == nil {
@@ -213,19 +222,21 @@ extension PostgresStorage: SyncStorage {
                 principal = known
             }
             head = row.head
+            window = row.reopenWindow ?? window
             if let seq = row.seq, let payload = row.payload { payloads.append((seq, payload)) }
         }
         _ = try principal.requireDevice(claimed: claim.device)
         let decoder = SyncCoding.decoder()
         let records = try payloads.map { PulledRecord(seq: $0.0, record: try decoder.decode(SyncRecord.self, from: $0.1)) }
-        return Self.page(records, after: after, head: head, epoch: epoch)
+        return Self.page(records, after: after, head: head, epoch: epoch, reopenWindow: window)
     }
 
-    private static func page(_ records: [PulledRecord], after: Int64, head: Int64, epoch: String) -> PullResponse {
+    private static func page(
+        _ records: [PulledRecord], after: Int64, head: Int64, epoch: String, reopenWindow: Double
+    ) -> PullResponse {
         let next = records.last?.seq ?? after
         return PullResponse(
-            epoch: epoch, records: records, next: next, head: head, hasMore: next < head,
-            reopenWindow: Round.defaultReopenWindow)
+            epoch: epoch, records: records, next: next, head: head, hasMore: next < head, reopenWindow: reopenWindow)
     }
 }
 

@@ -27,10 +27,28 @@ extension PostgresStorage {
     }
 
     public func groups() async throws -> [GroupInfo] {
-        let rows = try await client.query("SELECT id, name FROM groups ORDER BY created_at, id", logger: logger)
+        let rows = try await client.query(
+            "SELECT id, name, reopen_window FROM groups ORDER BY created_at, id", logger: logger)
         var groups: [GroupInfo] = []
-        for try await (id, name) in rows.decode((String, String).self) { groups.append(GroupInfo(id: id, name: name)) }
+        for try await (id, name, window) in rows.decode((String, String, Double).self) {
+            groups.append(GroupInfo(id: id, name: name, reopenWindow: window))
+        }
         return groups
+    }
+
+    public func setReopenWindow(groupID: String, seconds: Double) async throws -> GroupInfo {
+        guard seconds.isFinite, (0...GroupInfo.maxReopenWindow).contains(seconds) else {
+            throw StorageError.invalid("a reopen window is 0 to \(Int(GroupInfo.maxReopenWindow / 3600)) hours")
+        }
+        let logger = self.logger
+        return try await transaction { connection in
+            try await connection.query(
+                "UPDATE groups SET reopen_window = \(seconds) WHERE id = \(groupID)", logger: logger)
+            guard let group = try await Self.group(connection, id: groupID, logger: logger) else {
+                throw StorageError.notFound("no group \(groupID)")
+            }
+            return group
+        }
     }
 
     public func group(id: String) async throws -> GroupInfo? {
@@ -41,8 +59,12 @@ extension PostgresStorage {
     }
 
     static func group(_ connection: PostgresConnection, id: String, logger: Logger) async throws -> GroupInfo? {
-        try await first(connection, "SELECT name FROM groups WHERE id = \(id)", as: String.self, logger: logger)
-            .map { GroupInfo(id: id, name: $0) }
+        for try await (name, window) in try await connection.query(
+            "SELECT name, reopen_window FROM groups WHERE id = \(id)", logger: logger
+        ).decode((String, Double).self) {
+            return GroupInfo(id: id, name: name, reopenWindow: window)
+        }
+        return nil
     }
 
     public func authenticate(token: String) async throws -> Principal? {
