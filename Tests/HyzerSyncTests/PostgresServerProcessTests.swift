@@ -22,6 +22,14 @@ import Testing
         #expect(admin.hasPrefix("hza_"))
         let listed = try await Self.run(["group", "list"] + database)
         #expect(listed.stdout.contains("League"), "\(listed.stdout)\(listed.stderr)")
+        // Issue 35: the group's reopen window, set by name, shown by the list; a bad one refused.
+        let window = try await Self.run(["group", "set-reopen-window", "League", "48"] + database)
+        #expect(window.status == 0, "\(window.stderr)")
+        #expect(window.stdout.contains("League: a finished round can be reopened for 48 h"), "\(window.stdout)")
+        #expect(try await Self.run(["group", "list"] + database).stdout.contains("reopen within 48 h"))
+        let negative = try await Self.run(["group", "set-reopen-window"] + database + ["--", "League", "-1"])
+        #expect(negative.status != 0)
+        #expect(negative.stderr.contains("a reopen window is 0 to 8760 hours"), "\(negative.stderr)")
 
         let port = try freePort()
         let url = "http://127.0.0.1:\(port)"

@@ -184,6 +184,10 @@ struct OlderPeerTransport: SyncTransport {
             for d in [newer, behindOld] { try await d.sync() }
             #expect(try await newer.db.read(.undoPermission(inGroup: true)).allowed)
             #expect(try await newer.db.read(.undoPermission(inGroup: true)).reopenWindow == Round.defaultReopenWindow)
+            // The group's own window reaches the device on its next pull.
+            _ = try await group.server.storage.setReopenWindow(groupID: group.groupID, seconds: 2 * 3600)
+            try await newer.sync()
+            #expect(try await newer.db.read(.undoPermission(inGroup: true)).reopenWindow == 2 * 3600)
             #expect(try await behindOld.db.read(.undoPermission(inGroup: true)).refusal == UndoPermission.olderServer)
         }
     }
