@@ -120,7 +120,8 @@ extension StoreRead where Value == [DeletedCourse] {
                 .fetchAll(db)
             guard !rows.isEmpty else { return [] }
             let withHoles = Set(
-                try UUID.fetchAll(db, HoleRow.filter(rows.map(\.id).contains(HoleRow.Columns.courseID)).select(HoleRow.Columns.courseID)))
+                try UUID.fetchAll(
+                    db, HoleRow.filter(rows.map(\.id).contains(HoleRow.Columns.courseID)).select(HoleRow.Columns.courseID)))
             return
                 rows
                 .map { row in

@@ -502,7 +502,9 @@ import Testing
             let boxes = layout.questionBoxes(
                 title: title, subtitle: detail, subtitleColor: Palette.accent, lines: lines, more: { "… and \($0) more" })
             let above = Rect(x: 0, y: 0, w: layout.width, h: layout.statusButtons(count: 2)[0].y)
-            Self.check([RowBoxes(frame: above, texts: [boxes.title, boxes.subtitle] + boxes.lines)], in: above, minimumRow: 0, layout: layout, what)
+            Self.check(
+                [RowBoxes(frame: above, texts: [boxes.title, boxes.subtitle] + boxes.lines)], in: above, minimumRow: 0,
+                layout: layout, what)
             #expect(!boxes.lines.contains { $0.text.hasPrefix("… and") }, "\(what): a line left out")
             #expect(boxes.lines.count >= lines.count, "\(what): \(boxes.lines.count) of \(lines.count) lines")
         }

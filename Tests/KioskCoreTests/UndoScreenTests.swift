@@ -116,7 +116,8 @@ import Testing
                 supersedes: snapshot.events.filter { $0.participantID == cy && $0.hole == 5 }.map(\.id),
                 reportedBy: ScoreEvent.nobody, deviceID: "kiosk", createdAt: Date(), correction: .lockOff))
         state.handle(
-            .historyRoundLoaded(RoundSnapshot(round: snapshot.round, course: snapshot.course, events: corrected), undo: Self.undoable),
+            .historyRoundLoaded(
+                RoundSnapshot(round: snapshot.round, course: snapshot.course, events: corrected), undo: Self.undoable),
             now: 2_700)
         let h = try #require(Self.history(state))
         #expect(state.screen.name == "history-player")
@@ -155,8 +156,11 @@ import Testing
         #expect(state.handle(.pressed, now: 600) == [.buzz(.confirm), .restoreCourse(gone.id)])
         // Back on the list; the cursor goes to the course once it is in it.
         #expect(state.screen.name == "courses")
-        state.handle(.dataChanged(KioskData(courses: [live, try Course(id: gone.id, name: "Pine Hollow", holeCount: 9)],
-            deletedCourses: [unknown]), .localScore), now: 700)
+        state.handle(
+            .dataChanged(
+                KioskData(
+                    courses: [live, try Course(id: gone.id, name: "Pine Hollow", holeCount: 9)],
+                    deletedCourses: [unknown]), .localScore), now: 700)
         #expect(state.screen == .courseList(cursor: 1))
     }
 }

@@ -220,7 +220,8 @@ extension Screen.History: ScreenBehavior {
     static func roundLoaded(_ snapshot: RoundSnapshot, undo: HistoryUndo, in state: inout KioskState) {
         guard case .history(var history) = state.screen, history.opening == snapshot.round.id else { return }
         history.opening = nil
-        if case .player(let old, let participant, let row, let cursor) = history.level, old.snapshot.round.id == snapshot.round.id {
+        if case .player(let old, let participant, let row, let cursor) = history.level, old.snapshot.round.id == snapshot.round.id
+        {
             history.level = .player(Opened(snapshot, undo: undo), participant: participant, row: row, cursor: cursor)
             state.screen = .history(history)
             return
