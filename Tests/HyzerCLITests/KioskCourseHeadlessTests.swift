@@ -27,7 +27,7 @@ import Testing
             """
             long-press
             turn 20
-            turn -1               # Courses, just before "Back to the board"
+            turn -2               # Courses, just before Players and "Back to the board"
             press
             expect-screen courses
             turn 10               # New course

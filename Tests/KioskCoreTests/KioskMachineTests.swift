@@ -298,7 +298,7 @@ import Testing
         #expect(
             h.state.menuItems.map(\.title) == [
                 "Enter scores", "Finish round now", "Enter a paper card", "Start a new round",
-                "Reduce motion: off", "History", "Join a group", "Status", "Courses", "Back to the board",
+                "Reduce motion: off", "History", "Join a group", "Status", "Courses", "Players", "Back to the board",
             ])
         h.send(.turned(4))
         #expect(h.send(.pressed) == [.saveSettings(KioskSettings(reduceMotion: true))])
