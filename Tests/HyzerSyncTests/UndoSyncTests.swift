@@ -154,10 +154,20 @@ struct OlderPeerTransport: SyncTransport {
             try await a.sync()
             try await a.db.write(.mergePlayer(id: nathan.id, into: round.participants[0].id, by: Self.code))
             try await a.sync()
+            // B removes Mike from the roster; his round keeps him.
+            try await b.sync()
+            let mike = round.participants[1]
+            try await b.db.write(.removePlayer(id: mike.id, by: Self.code))
+            try await b.sync()
             for d in [b, a] { try await d.sync() }
             for d in [a, b] {
                 #expect(try await d.db.read(.course(id: course.id))?.name == course.name, "\(d.name)")
                 #expect(try await d.db.read(.players).contains { $0.id == nathan.id } == false, "\(d.name)")
+                #expect(try await d.db.read(.players).contains { $0.id == mike.id } == false, "\(d.name)")
+                #expect(
+                    try await d.db.read(.allPlayers).first { $0.player.id == mike.id }?.retirement?.action?.deviceID
+                        == b.db.deviceID, "\(d.name)")
+                #expect(try d.snapshot(round).round.participants.contains { $0.id == mike.id }, "\(d.name)")
                 #expect(try await d.db.read(.pendingSyncCount) == 0, "\(d.name)")
             }
 
