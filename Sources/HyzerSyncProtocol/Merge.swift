@@ -40,15 +40,22 @@ public struct ChangeStamp: Sendable, Hashable, Comparable {
             case .awaitingFinalization: 2
             case .completed: 3
             }
-        return roundStages * max(0, generation) + stage
+        return roundStages * Self.bounded(generation) + stage
     }
+
+    /// The most generations a record may have: a round reopened or a course restored a
+    /// million times is no real one, and a bound keeps `4 · generation` from overflowing on
+    /// a record nobody checked yet (the server computes stamps before it validates).
+    public static let maxGeneration = 1_000_000
+
+    static func bounded(_ generation: Int) -> Int { min(max(0, generation), maxGeneration) }
 
     /// A round's lifecycle number holds its generation and its stage: compare stages
     /// through this, never the raw number (a reopened round's "active" is 5, not 1).
     public static let roundStages = 4
 
     public static func courseLifecycle(deleted: Bool, generation: Int = 0) -> Int {
-        2 * max(0, generation) + (deleted ? 1 : 0)
+        2 * bounded(generation) + (deleted ? 1 : 0)
     }
 
     public static func playerLifecycle(_ retirement: PlayerRetirement?) -> Int {

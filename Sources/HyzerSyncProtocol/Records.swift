@@ -87,7 +87,9 @@ public struct CourseRecord: Codable, Sendable, Hashable {
             if name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "a course needs a name" }
             return nil
         }
-        if let g = generation, g < 0 { return "a course's generation is never negative" }
+        if let g = generation, !(0...ChangeStamp.maxGeneration).contains(g) {
+            return "a course's generation is 0 to \(ChangeStamp.maxGeneration), not \(g)"
+        }
         if let problem = action?.problem { return problem }
         do { _ = try course() } catch { return error.description }
         return nil
@@ -230,7 +232,9 @@ public struct RoundRecord: Codable, Sendable, Hashable {
             if !Course.allowedHoleCounts.contains(pars.count) { return "a round has \(pars.count) pars" }
             if let bad = pars.first(where: { !Course.allowedPars.contains($0) }) { return "par \(bad) is out of range" }
         }
-        if let g = generation, g < 0 { return "a round's generation is never negative" }
+        if let g = generation, !(0...ChangeStamp.maxGeneration).contains(g) {
+            return "a round's generation is 0 to \(ChangeStamp.maxGeneration), not \(g)"
+        }
         if let problem = actions?.lazy.compactMap(\.problem).first { return problem }
         return nil
     }

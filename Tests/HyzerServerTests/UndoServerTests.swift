@@ -176,4 +176,23 @@ import Testing
         #expect(late.first?.reason?.contains("only within 1 h of its finish") == true, "\(late)")
         #expect(try await pushed(h, g, [.round(reopening(done, at: 1000 + 1800))]).first?.status == .created)
     }
+
+    /// A generation no device makes (the API fuzzer sends them): the stamp is computed
+    /// without overflowing (an overflow trapped and took the server down, found by
+    /// `make fuzz-api`), and the record is refused with the bound, not stored.
+    @Test(arguments: Backend.allCases) func anAbsurdGenerationIsRefusedNotACrash(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
+        let g = try await h.group()
+        let (f, done) = try await finished(h, g)
+        var round = reopening(done, at: 2000)
+        round.generation = .max
+        let course = CourseRecord(
+            try f.course.course(), version: UUID(), updatedAt: 300, lineage: CourseLineage(generation: .max))
+        #expect(SyncRecord.round(round).stamp!.lifecycle == 4 * ChangeStamp.maxGeneration + 1)
+        let results = try await pushed(h, g, [.round(round), .course(course)])
+        #expect(results.map(\.status) == [.rejected, .rejected])
+        #expect(results[0].reason?.contains("generation is 0 to 1000000") == true, "\(results)")
+        // The server is still there and the round as it was.
+        #expect(try await pushed(h, g, [.round(reopening(done, at: 2000))]).first?.status == .created)
+    }
 }
