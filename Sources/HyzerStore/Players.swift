@@ -8,7 +8,7 @@ extension StoreWrite where Value == Void {
     /// from a screen that still showed them (issue 35).
     public static func savePlayer(_ player: Player) -> Self {
         StoreWrite { db, context in
-            if let row = try PlayerRow.fetchOne(db, key: player.id), row.removedAt != nil || row.mergedInto != nil {
+            if let row = try PlayerRow.fetchOne(db, key: player.id), row.isRetired {
                 throw StoreError.refused("\(row.displayName) is no longer on the roster")
             }
             try Rows.save(player, at: Rows.seconds(context.now), db)

@@ -96,6 +96,9 @@ struct PlayerRow: StoreRecord {
     var mergedInto: UUID?
     /// v7: who removed or merged the player (a `RecordedAction` as JSON).
     var action: String?
+
+    /// Removed or merged: no longer on the roster (issue 35).
+    var isRetired: Bool { removedAt != nil || mergedInto != nil }
 }
 
 struct RoundRow: StoreRecord {
@@ -388,7 +391,7 @@ enum Rows {
     }
 
     static func retirement(_ row: PlayerRow) -> PlayerRetirement? {
-        guard row.removedAt != nil || row.mergedInto != nil else { return nil }
+        guard row.isRetired else { return nil }
         return PlayerRetirement(mergedInto: row.mergedInto, action: action(row.action))
     }
 
@@ -407,7 +410,9 @@ enum Rows {
     }
 
     static func actions(_ text: String) -> [RecordedAction] {
-        (try? JSONDecoder().decode([RecordedAction].self, from: Data(text.utf8))) ?? []
+        // Every round read (each board refresh) comes here; nearly every round has none.
+        guard text != "[]" else { return [] }
+        return (try? JSONDecoder().decode([RecordedAction].self, from: Data(text.utf8))) ?? []
     }
 
     static func lineage(_ row: CourseRow) -> CourseLineage {

@@ -58,7 +58,7 @@ extension StoreWrite where Value == Void {
     /// participants' ids and names), and history still lists those rounds.
     public static func removePlayer(id: UUID, by who: ActionContext) -> Self {
         StoreWrite { db, context in
-            let (_, player) = try Rows.rosterPlayer(id, db)
+            let player = try Rows.rosterPlayer(id, db)
             try Rows.save(
                 player, at: Rows.seconds(context.now),
                 retirement: PlayerRetirement(action: who.action(.playerRemoved, at: context.now, deviceID: context.deviceID)),
@@ -71,8 +71,8 @@ extension StoreWrite where Value == Void {
     public static func mergePlayer(id: UUID, into target: UUID, by who: ActionContext) -> Self {
         StoreWrite { db, context in
             guard id != target else { throw StoreError.refused("a player cannot be merged into themselves") }
-            let (_, player) = try Rows.rosterPlayer(id, db)
-            let (_, into) = try Rows.rosterPlayer(target, db)
+            let player = try Rows.rosterPlayer(id, db)
+            let into = try Rows.rosterPlayer(target, db)
             let together =
                 try Int.fetchOne(
                     db,
@@ -100,13 +100,11 @@ extension Rows {
         return PlayerMerges(Dictionary(rows.map { ($0[0] as UUID, $0[1] as UUID) }, uniquingKeysWith: { a, _ in a }))
     }
 
-    /// A player on the roster (not removed or merged), with its row.
-    static func rosterPlayer(_ id: UUID, _ db: Database) throws -> (PlayerRow, Player) {
+    /// A player on the roster (not removed or merged).
+    static func rosterPlayer(_ id: UUID, _ db: Database) throws -> Player {
         guard let row = try PlayerRow.fetchOne(db, key: id) else { throw StoreError.notFound("player \(id)") }
-        guard row.removedAt == nil, row.mergedInto == nil else {
-            throw StoreError.refused("\(row.displayName) is no longer on the roster")
-        }
-        return (row, try player(row))
+        guard !row.isRetired else { throw StoreError.refused("\(row.displayName) is no longer on the roster") }
+        return try player(row)
     }
 }
 

@@ -340,14 +340,18 @@ public final class KioskSession {
     /// Whether this kiosk may undo now; refuses (the error becomes the screen's notice)
     /// while its group server is older than undo.
     private func undoPermission() throws -> UndoPermission {
-        let permission = try store.read(.undoPermission(inGroup: deviceName != nil))
+        let permission = try readUndoPermission()
         if let refusal = permission.refusal { throw UndoRefused(message: refusal) }
         return permission
     }
 
+    private func readUndoPermission() throws -> UndoPermission {
+        try store.read(.undoPermission(inGroup: deviceName != nil))
+    }
+
     /// What may be undone in a finished round opened from history, now.
     private func undoOffer(for round: Round) throws -> HistoryUndo {
-        let permission = try store.read(.undoPermission(inGroup: deviceName != nil))
+        let permission = try readUndoPermission()
         guard permission.allowed, round.status == .completed else {
             return HistoryUndo(canCorrect: false, canReopen: false, refusal: permission.refusal)
         }

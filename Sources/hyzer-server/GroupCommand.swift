@@ -40,7 +40,7 @@ struct GroupCommand: AsyncParsableCommand {
             } catch let error as StorageError {
                 throw Fail(description: error.description)
             }
-            print("\(updated.name): a finished round can be reopened for \(String(format: "%g", updated.reopenWindow / 3600)) h")
+            print("\(updated.name): a finished round can be reopened for \(GroupCommand.hours(updated.reopenWindow)) h")
         }
     }
 
@@ -53,13 +53,16 @@ struct GroupCommand: AsyncParsableCommand {
                 let devices = try await storage.devices(groupID: group.id)
                 print(
                     "\(group.id)  \(group.name)  (\(devices.filter { $0.revokedAt == nil }.count) devices; reopen within "
-                        + "\(String(format: "%g", group.reopenWindow / 3600)) h)")
+                        + "\(GroupCommand.hours(group.reopenWindow)) h)")
             }
         }
     }
 }
 
 extension GroupCommand {
+    /// A reopen window as hours, the way an admin gave it: "24", "1.5".
+    static func hours(_ seconds: Double) -> String { String(format: "%g", seconds / 3600) }
+
     /// The group named by its id or, when no id matches, by its exact name (refused when two
     /// groups share it).
     static func find(_ name: String, in storage: any ServerStorage) async throws -> GroupInfo {

@@ -206,16 +206,16 @@ struct PushBatch<Ledger: FeedLedger> {
     /// Issue 35: a round of a later generation is the reopening of a finished one, within
     /// the group's window, by one generation, with the same participants and pars.
     private func reopeningProblem(_ r: RoundRecord, _ current: RoundRecord) -> String? {
-        guard current.status == .completed, let finished = current.completedAt else {
+        guard current.status == .completed, current.completedAt != nil else {
             return "only a completed round can be reopened"
         }
         guard r.generation == (current.generation ?? 0) + 1 else { return "a round is reopened one generation at a time" }
         guard r.status != .setup, r.participants == current.participants, (r.pars ?? []) == (current.pars ?? []) else {
             return "a reopened round keeps its participants and pars"
         }
-        let reopenedAt = r.actions?.last(where: { $0.kind == .reopened })?.at.timeIntervalSince1970 ?? r.updatedAt
-        guard reopenedAt - finished <= reopenWindow else {
-            return "a round can be reopened only within \(String(format: "%g", reopenWindow / 3600)) h of its finish"
+        let reopenedAt = r.actions?.last(where: { $0.kind == .reopened })?.at ?? Date(timeIntervalSince1970: r.updatedAt)
+        guard current.round.canReopen(at: reopenedAt, window: reopenWindow) else {
+            return RoundError.reopenWindowPassed(hours: reopenWindow / 3600).description
         }
         return nil
     }

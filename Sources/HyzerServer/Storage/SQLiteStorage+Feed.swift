@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import HyzerKit
 import HyzerSyncProtocol
 
 /// Reading a group's feed: its head, and pull's pages in seq order.
@@ -36,9 +35,8 @@ extension SQLiteStorage {
         // Read in the same transaction as the page, so `hasMore` agrees with it.
         let head = try ChangeRow.head(db, groupID: groupID)
         let next = records.last?.seq ?? after
-        let window = try Double.fetchOne(db, sql: "SELECT reopen_window FROM groups WHERE id = ?", arguments: [groupID])
         return PullResponse(
             epoch: epoch, records: records, next: next, head: head, hasMore: next < head,
-            reopenWindow: window ?? Round.defaultReopenWindow)
+            reopenWindow: try reopenWindow(db, groupID: groupID))
     }
 }

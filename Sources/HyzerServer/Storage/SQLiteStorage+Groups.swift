@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import HyzerKit
 
 /// Groups, their admin tokens, and resolving a bearer token to who it is.
 extension SQLiteStorage {
@@ -30,15 +31,18 @@ extension SQLiteStorage {
     }
 
     public func setReopenWindow(groupID: String, seconds: Double) async throws -> GroupInfo {
-        guard seconds.isFinite, (0...GroupInfo.maxReopenWindow).contains(seconds) else {
-            throw StorageError.invalid("a reopen window is 0 to \(Int(GroupInfo.maxReopenWindow / 3600)) hours")
-        }
+        try GroupInfo.checkReopenWindow(seconds)
         return try await pool.write { db in
             guard var group = try GroupRow.fetchOne(db, key: groupID) else { throw StorageError.notFound("no group \(groupID)") }
             group.reopenWindow = seconds
             try group.update(db)
             return group.info
         }
+    }
+
+    /// The group's reopen window, inside a transaction the caller holds (a pull's, a push's).
+    static func reopenWindow(_ db: Database, groupID: String) throws -> Double {
+        try GroupRow.fetchOne(db, key: groupID)?.reopenWindow ?? Round.defaultReopenWindow
     }
 
     public func authenticate(token: String) async throws -> Principal? {

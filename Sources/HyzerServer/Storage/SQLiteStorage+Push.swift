@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import HyzerKit
 import HyzerSyncProtocol
 import Logging
 import SQLiteFaults
@@ -82,9 +81,7 @@ extension SQLiteStorage {
             groupID: principal.groupID, ledger: SQLiteFeedLedger(db: db, memo: memo), records: push.records)
         // Only a reopening needs the group's window (issue 35): no read for the rest.
         if PushBatch<SQLiteFeedLedger>.reopens(push.records) {
-            batch.reopenWindow =
-                try Double.fetchOne(db, sql: "SELECT reopen_window FROM groups WHERE id = ?", arguments: [principal.groupID])
-                ?? Round.defaultReopenWindow
+            batch.reopenWindow = try reopenWindow(db, groupID: principal.groupID)
         }
         var results: [PushResult] = []
         results.reserveCapacity(push.records.count)

@@ -37,6 +37,13 @@ public struct GroupInfo: Sendable, Hashable {
     /// The longest window a group may set: a season's worth of corrections is a reopen a
     /// week later at most; a year keeps the number sane.
     public static let maxReopenWindow: Double = 365 * 86_400
+
+    /// Refuses a window no group may set; both backends' `setReopenWindow` ask it first.
+    static func checkReopenWindow(_ seconds: Double) throws {
+        guard seconds.isFinite, (0...maxReopenWindow).contains(seconds) else {
+            throw StorageError.invalid("a reopen window is 0 to \(Int(maxReopenWindow / 3600)) hours")
+        }
+    }
 }
 
 /// Refusals a storage backend reports; controllers map them to 4xx answers.

@@ -451,9 +451,16 @@ extension Screen.History {
 
     /// "Sat 14 Nov 2026", in the kiosk's time zone, the same in every locale.
     static func date(_ date: Date) -> String {
-        let parts = Calendar(identifier: .gregorian).dateComponents([.weekday, .day, .month, .year], from: date)
+        let parts = Calendar(identifier: .gregorian).dateComponents([.weekday, .year], from: date)
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        return "\(days[(parts.weekday ?? 1) - 1]) \(dayAndMonth(date)) \(parts.year ?? 0)"
+    }
+
+    /// "14 Nov", in the kiosk's time zone, the same in every locale (the course list's
+    /// deleted courses say it too).
+    public static func dayAndMonth(_ date: Date) -> String {
+        let parts = Calendar(identifier: .gregorian).dateComponents([.day, .month], from: date)
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(days[(parts.weekday ?? 1) - 1]) \(parts.day ?? 1) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 0)"
+        return "\(parts.day ?? 1) \(months[(parts.month ?? 1) - 1])"
     }
 }

@@ -9,18 +9,12 @@ extension Painter {
             // prefix cost the name its room on a narrow panel.
             ListItem(
                 title: course.name,
-                detail: course.restorable ? "Deleted \(Self.shortDate(course.deletedAt))" : "Deleted · holes unknown")
+                detail: course.restorable
+                    ? "Deleted \(Screen.History.dayAndMonth(course.deletedAt))" : "Deleted · holes unknown")
         }
         paintList(
             title: "Courses",
             subtitle: deleted.isEmpty ? "Pick one to change or delete it" : "Pick one to change, delete or restore it",
             items: courseItems + deleted, cursor: list.cursor, hints: "Turn to choose · Press to open · Hold to go back")
-    }
-
-    /// "28 Nov", in the kiosk's time zone.
-    static func shortDate(_ date: Date) -> String {
-        let parts = Calendar(identifier: .gregorian).dateComponents([.day, .month], from: date)
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(parts.day ?? 1) \(months[(parts.month ?? 1) - 1])"
     }
 }

@@ -37,9 +37,7 @@ extension PostgresStorage {
     }
 
     public func setReopenWindow(groupID: String, seconds: Double) async throws -> GroupInfo {
-        guard seconds.isFinite, (0...GroupInfo.maxReopenWindow).contains(seconds) else {
-            throw StorageError.invalid("a reopen window is 0 to \(Int(GroupInfo.maxReopenWindow / 3600)) hours")
-        }
+        try GroupInfo.checkReopenWindow(seconds)
         let logger = self.logger
         return try await transaction { connection in
             try await connection.query(
