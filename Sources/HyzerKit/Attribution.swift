@@ -14,6 +14,9 @@ public struct Authority: RawRepresentable, Sendable, Hashable, Codable, CustomSt
     public static let organizerCode = Authority(rawValue: "organizerCode")
     public static let lockOff = Authority(rawValue: "lockOff")
     public static let commandLine = Authority(rawValue: "commandLine")
+    /// The kiosk's "Undo" toast, seconds after the thing undone was made there: a new
+    /// player made by mistake in round setup comes off the roster without the code.
+    public static let undoToast = Authority(rawValue: "undoToast")
 
     /// The end of an attribution line: "Reopened · at the kiosk *with the organizer code*".
     public var description: String {
@@ -21,6 +24,7 @@ public struct Authority: RawRepresentable, Sendable, Hashable, Codable, CustomSt
         case .organizerCode: "with the organizer code"
         case .lockOff: "with the lock off"
         case .commandLine: "from the command line"
+        case .undoToast: "with Undo, right after adding them"
         default: "(\(rawValue))"
         }
     }

@@ -32,6 +32,13 @@ public struct RoundSnapshot: Sendable, Equatable {
         round.participants.map { VoiceCandidate(id: $0.id, name: $0.name, aliases: aliases[$0.id] ?? []) }
     }
 
+    /// Whether any cell has a value: a round whose every score was undone (issue 35's
+    /// retractions) has events but none. Nothing to resolve in the common case.
+    public var hasScores: Bool {
+        guard events.contains(where: \.isRetraction) else { return !events.isEmpty }
+        return round.participants.contains { scorecard.holesScored(by: $0.id) > 0 }
+    }
+
     /// The first hole someone still lacks a score on, or the last hole when all are in.
     public var currentHole: Int {
         course.holes.first { !scorecard.isHoleComplete($0) } ?? course.holeCount

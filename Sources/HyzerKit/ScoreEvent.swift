@@ -34,11 +34,18 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
     /// Absent on every other event, so their bytes are as before; an older device ignores
     /// it and counts the correction as an ordinary later statement.
     public var correction: Authority?
+    /// Set on a retraction (issue 35's "Undo" toast): the events in `supersedes` are
+    /// withdrawn, as if never said, and the cell resolves from what is left (empty again
+    /// when the withdrawn score filled it). Absent on every other event. Its `strokes` is
+    /// what a device older than protocol 2, which ignores the field, shows: the cell's
+    /// value after the undo, or the withdrawn value when the undo leaves the cell empty.
+    public var retraction: Bool?
 
     public init(
         id: UUID = UUID(), roundID: UUID, participantID: UUID, hole: Int, strokes: Int,
         supersedes: [UUID] = [], reportedBy: UUID, deviceID: String,
-        createdAt: Date, isResolution: Bool = false, deviceName: String? = nil, correction: Authority? = nil
+        createdAt: Date, isResolution: Bool = false, deviceName: String? = nil, correction: Authority? = nil,
+        retraction: Bool = false
     ) {
         self.id = id
         self.roundID = roundID
@@ -52,9 +59,11 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
         self.isResolution = isResolution
         self.deviceName = deviceName
         self.correction = correction
+        self.retraction = retraction ? true : nil
     }
 
     public var isCorrection: Bool { correction != nil }
+    public var isRetraction: Bool { retraction == true }
 
     /// `reportedBy` of a score no one person entered: one typed at a shared device.
     public static let nobody = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
@@ -105,6 +114,8 @@ public enum ScoringError: Error, Equatable, Sendable, CustomStringConvertible {
     case selfSupersession
     case supersedesOtherCell(UUID)
     case resolutionWithoutTargets
+    case retractionWithoutTargets
+    case retractionNotAStatement
 
     public var description: String {
         switch self {
@@ -122,6 +133,8 @@ public enum ScoringError: Error, Equatable, Sendable, CustomStringConvertible {
         case .supersedesOtherCell(let id):
             "event \(id) belongs to another participant or hole and cannot be superseded by this one"
         case .resolutionWithoutTargets: "a resolution must supersede the events it resolves"
+        case .retractionWithoutTargets: "a retraction must name the events it withdraws in supersedes"
+        case .retractionNotAStatement: "a retraction withdraws a score; it cannot also be a resolution or a correction"
         }
     }
 }
@@ -161,6 +174,10 @@ extension ScoreEvent {
         }
         guard !supersedes.contains(id) else { throw .selfSupersession }
         if isResolution && supersedes.isEmpty { throw .resolutionWithoutTargets }
+        if isRetraction {
+            guard !supersedes.isEmpty else { throw .retractionWithoutTargets }
+            guard !isResolution, !isCorrection else { throw .retractionNotAStatement }
+        }
         for target in supersedes {
             if let old = known[target], old.cell != cell { throw .supersedesOtherCell(target) }
         }

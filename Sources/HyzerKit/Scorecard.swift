@@ -21,16 +21,27 @@ public struct Discrepancy: Sendable, Hashable, Codable {
 /// The resolved state of one {participant, hole}.
 public struct CellResolution: Sendable, Hashable {
     public var cell: ScoreCell
-    /// The value that counts, or nil when nothing was recorded.
+    /// The value that counts, or nil when nothing was recorded (or all of it was withdrawn).
     public var value: Int?
     /// Events no other event supersedes, ordered by id so every device lists them alike.
+    /// Retractions are not among them: they say no value.
     public var leaves: [ScoreEvent]
     public var discrepancy: Discrepancy?
+    /// Retractions no event supersedes yet (issue 35's undo).
+    public var retractions: [ScoreEvent] = []
     /// A correction of the finished round counts here (issue 35): the cell is marked.
     public var isCorrected: Bool { leaves.contains(where: \.isCorrection) }
 
+    /// What a new statement about this cell supersedes: its leaves, and any retraction
+    /// still current, so that a device older than retractions, which counts one as an
+    /// ordinary statement, sees the new statement replace it too.
+    public var supersedable: [UUID] { leaves.map(\.id) + retractions.map(\.id) }
+
     /// Resolves one cell from its events, in any order (A7: never by timestamp).
     ///
+    /// - A retraction withdraws the events it names: the cell resolves as if they and the
+    ///   retraction had never been said. What they superseded counts again; a cell they
+    ///   filled is empty again (issue 35's "Undo").
     /// - All leaves agree: that value, silently, however many devices said it (NFR20).
     /// - Leaves disagree: a discrepancy. Until someone resolves it the value that counts
     ///   is chosen the same way on every device: if any leaf is a resolution only
@@ -44,8 +55,32 @@ public struct CellResolution: Sendable, Hashable {
     public static func resolve(_ cell: ScoreCell, events: [ScoreEvent]) -> CellResolution {
         guard !events.isEmpty else { return CellResolution(cell: cell, value: nil, leaves: [], discrepancy: nil) }
         if events.count == 1 {
-            // The common case by far: one statement, nothing to compare.
+            // The common case by far: one statement, nothing to compare. (A retraction
+            // alone: what it withdraws has not arrived yet.)
+            if events[0].isRetraction {
+                return CellResolution(cell: cell, value: nil, leaves: [], discrepancy: nil, retractions: events)
+            }
             return CellResolution(cell: cell, value: events[0].strokes, leaves: events, discrepancy: nil)
+        }
+        var retractions: [ScoreEvent] = []
+        var withdrawn = Set<UUID>()
+        for event in events where event.isRetraction {
+            retractions.append(event)
+            withdrawn.formUnion(event.supersedes)
+        }
+        let said = retractions.isEmpty ? events : events.filter { !$0.isRetraction && !withdrawn.contains($0.id) }
+        var resolved = resolveStatements(cell, events: said)
+        if !retractions.isEmpty {
+            let superseded = Set(events.flatMap(\.supersedes))
+            resolved.retractions = retractions.filter { !superseded.contains($0.id) }.sorted { $0.id.precedes($1.id) }
+        }
+        return resolved
+    }
+
+    /// The cell from its statements (no retraction among them).
+    private static func resolveStatements(_ cell: ScoreCell, events: [ScoreEvent]) -> CellResolution {
+        guard events.count > 1 else {
+            return CellResolution(cell: cell, value: events.first?.strokes, leaves: events, discrepancy: nil)
         }
         var byID: [UUID: ScoreEvent] = [:]
         byID.reserveCapacity(events.count)

@@ -76,15 +76,14 @@ extension StoreWrite where Value == Round {
         }
     }
 
-    /// Issue 9: drops a round started by mistake, while it has no score events. It is
+    /// Issue 9: drops a round started by mistake, while no cell has a value (none was
+    /// saved, or every one was undone at once). It is
     /// finished with nothing in it: the same round record every device already merges (a
     /// completed round never moves back), and history leaves a completed round without
     /// events out. docs/sync-protocol.md says how it syncs.
     public static func discardRound(_ roundID: UUID, by who: ActionContext? = nil, at date: Date? = nil) -> Self {
         mutateRound(roundID) { round, db, context in
-            guard try ScoreEventRow.filter(ScoreEventRow.Columns.roundID == roundID).isEmpty(db) else {
-                throw StoreError.roundHasScores(roundID)
-            }
+            guard try !Rows.hasScores(round: round, db) else { throw StoreError.roundHasScores(roundID) }
             let finish = date ?? context.now
             let action = who?.action(.discarded, at: finish, deviceID: context.deviceID)
             do throws(RoundError) { try round.finish(at: finish, action: action) } catch { throw StoreError.round(error) }

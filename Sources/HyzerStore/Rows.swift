@@ -33,7 +33,7 @@ enum StoreColumn: String, ColumnExpression, CaseIterable {
     case courseID, organizerID, roundID, participantID, recordID, recordType, reportedBy, deviceID, displayName
     case createdAt, startedAt, completedAt, updatedAt, enqueuedAt, eventSeq, isResolution, lastError
     case kindOrder, localOrder, serverSeq, deletedAt, deviceName
-    case generation, action, actions, removedAt, mergedInto, correction
+    case generation, action, actions, removedAt, mergedInto, correction, retraction
 
     /// The SQL name: `roundID` → `round_id`. Worked out once, not at each use: the score
     /// events of a round are read column by column on every board refresh.
@@ -148,6 +148,8 @@ struct ScoreEventRow: StoreRecord {
     var deviceName: String?
     /// v7: a correction of a finished round, with its `Authority` (issue 35).
     var correction: String?
+    /// v8: a retraction (issue 35's undo toast).
+    var retraction: Bool
 }
 
 /// `sync_records`: the change-tracking row of a course, player or round (score events
@@ -190,7 +192,7 @@ extension ScoreEventRow {
         [
             Columns.seq, Columns.id, Columns.roundID, Columns.participantID, Columns.hole, Columns.strokes,
             Columns.supersedes, Columns.reportedBy, Columns.deviceID, Columns.createdAt, Columns.isResolution,
-            Columns.deviceName, Columns.correction,
+            Columns.deviceName, Columns.correction, Columns.retraction,
         ]
     }
 
@@ -213,6 +215,7 @@ extension ScoreEventRow {
         isResolution = row[10]
         deviceName = row[11]
         correction = row[12]
+        retraction = row[13]
     }
 }
 
@@ -248,7 +251,8 @@ enum Rows {
             hole: row.hole, strokes: row.strokes, supersedes: unpack(row.supersedes),
             reportedBy: row.reportedBy, deviceID: row.deviceID,
             createdAt: Date(timeIntervalSince1970: row.createdAt), isResolution: row.isResolution,
-            deviceName: row.deviceName, correction: row.correction.map(Authority.init(rawValue:)))
+            deviceName: row.deviceName, correction: row.correction.map(Authority.init(rawValue:)),
+            retraction: row.retraction)
     }
 
     static func insert(_ event: ScoreEvent, _ db: Database) throws {
@@ -256,7 +260,7 @@ enum Rows {
             seq: nil, id: event.id, roundID: event.roundID, participantID: event.participantID, hole: event.hole,
             strokes: event.strokes, supersedes: pack(event.supersedes), reportedBy: event.reportedBy,
             deviceID: event.deviceID, createdAt: seconds(event.createdAt), isResolution: event.isResolution,
-            deviceName: event.deviceName, correction: event.correction?.rawValue
+            deviceName: event.deviceName, correction: event.correction?.rawValue, retraction: event.isRetraction
         ).insert(db)
     }
 
@@ -273,7 +277,7 @@ enum Rows {
         let request = SQLRequest<Row>(
             sql: """
                 SELECT id, participant_id, hole, strokes, supersedes, reported_by, device_id, created_at, is_resolution,
-                    device_name, correction
+                    device_name, correction, retraction
                 FROM score_events WHERE round_id = ? ORDER BY seq
                 """, arguments: [round], cached: true)
         return try Row.fetchCursor(db, request).map { row in
@@ -281,7 +285,7 @@ enum Rows {
                 id: row[0], roundID: round, participantID: row[1], hole: row[2], strokes: row[3],
                 supersedes: Rows.unpack(row[4]), reportedBy: row[5], deviceID: row[6],
                 createdAt: Date(timeIntervalSince1970: row[7]), isResolution: row[8], deviceName: row[9],
-                correction: (row[10] as String?).map(Authority.init(rawValue:)))
+                correction: (row[10] as String?).map(Authority.init(rawValue:)), retraction: row[11])
         }.reduce(into: []) { $0.append($1) }
     }
 
@@ -465,11 +469,29 @@ enum Rows {
             ])
     }
 
-    /// FR14 in SQL: a cell with any event always has a value (a leaf always exists), so
-    /// counting distinct scored cells is enough.
+    /// FR14 in SQL: a cell with any statement has a value (a leaf always exists), so
+    /// counting distinct scored cells is enough, unless a retraction emptied one: then
+    /// (rarely: an undo right after a save) the round's cells are resolved.
     static func allCellsScored(_ round: Round, course: Course, _ db: Database) throws -> Bool {
+        let cells = round.participants.count * round.played(on: course).holeCount
         let scored = try ScoreEventRow.filter(ScoreEventRow.Columns.roundID == round.id)
             .select(ScoreEventRow.Columns.participantID, ScoreEventRow.Columns.hole).distinct().fetchCount(db)
-        return !round.participants.isEmpty && scored >= round.participants.count * round.played(on: course).holeCount
+        guard !round.participants.isEmpty, scored >= cells else { return false }
+        guard try hasRetractions(round: round.id, db) else { return true }
+        return Scorecard(course: course, round: round, events: try events(round: round.id, db)).isComplete
+    }
+
+    /// Whether any cell of the round has a value: a round whose only scores were undone
+    /// has none, and can be discarded.
+    static func hasScores(round: Round, _ db: Database) throws -> Bool {
+        guard try !ScoreEventRow.filter(ScoreEventRow.Columns.roundID == round.id).isEmpty(db) else { return false }
+        guard try hasRetractions(round: round.id, db), let course = try course(of: round, db) else { return true }
+        let scorecard = Scorecard(course: course, round: round, events: try events(round: round.id, db))
+        return round.participants.contains { scorecard.holesScored(by: $0.id) > 0 }
+    }
+
+    private static func hasRetractions(round: UUID, _ db: Database) throws -> Bool {
+        try !ScoreEventRow.filter(ScoreEventRow.Columns.roundID == round && ScoreEventRow.Columns.retraction == true)
+            .isEmpty(db)
     }
 }

@@ -133,6 +133,7 @@ enum Schema {
             "v6 score event device names",
             sql: "ALTER TABLE score_events ADD COLUMN device_name TEXT CHECK (device_name IS NULL OR length(device_name) > 0)")
         registerUndo(&migrator)
+        registerRetractions(&migrator)
         return migrator
     }
 

@@ -76,7 +76,7 @@ extension StoreWrite where Value == RecordedScore {
             }
             let event = ScoreEvent(
                 roundID: round.id, participantID: entry.participantID, hole: entry.hole, strokes: entry.strokes,
-                supersedes: before.leaves.map(\.id), reportedBy: entry.reportedBy, deviceID: context.deviceID,
+                supersedes: before.supersedable, reportedBy: entry.reportedBy, deviceID: context.deviceID,
                 createdAt: date ?? context.now, isResolution: resolution, deviceName: entry.deviceName,
                 correction: correction)
             do throws(ScoringError) {
@@ -91,6 +91,49 @@ extension StoreWrite where Value == RecordedScore {
                 try Rows.updateStatus(of: round, at: Rows.seconds(context.now), db)
             }
             return RecordedScore(event: event, cell: after, roundStatus: round.status)
+        }
+    }
+}
+
+extension StoreWrite where Value == RecordedScore {
+    /// Issue 35's "Undo" toast: withdraws the score `entry` that this device saved in the
+    /// cell a moment ago, by a retraction (a new event; nothing is deleted). The cell is
+    /// as it was before the save: the value it had, or empty.
+    ///
+    /// Refused when the saved score is no longer what counts (another device changed the
+    /// cell since), and when the round has every score in and the undo would empty a cell:
+    /// a round that reached "all scores recorded" does not go back (docs/sync-protocol.md).
+    public static func retractScore(_ entry: ScoreEntry, at date: Date? = nil) -> Self {
+        StoreWrite { db, context in
+            guard let round = try Rows.round(id: entry.roundID, db) else { throw StoreError.notFound("round \(entry.roundID)") }
+            guard let course = try Rows.course(of: round, db) else { throw StoreError.notFound("course \(round.courseID)") }
+            let existing = try Rows.events(round: round.id, participant: entry.participantID, hole: entry.hole, db)
+            let cell = ScoreCell(participantID: entry.participantID, hole: entry.hole)
+            guard
+                let saved = existing.last(where: { $0.deviceID == context.deviceID && !$0.isRetraction }),
+                saved.strokes == entry.strokes,
+                CellResolution.resolve(cell, events: existing).leaves.contains(saved)
+            else {
+                throw StoreError.refused("that score was changed since: enter the right one instead")
+            }
+            var event = ScoreEvent(
+                roundID: round.id, participantID: entry.participantID, hole: entry.hole, strokes: saved.strokes,
+                supersedes: [saved.id], reportedBy: entry.reportedBy, deviceID: context.deviceID,
+                createdAt: date ?? context.now, deviceName: entry.deviceName, retraction: true)
+            // The value after the undo does not depend on the retraction's own strokes.
+            let value = CellResolution.resolve(cell, events: existing + [event]).value
+            if value == nil, round.status != .active {
+                throw StoreError.refused("every score of the round is in: enter the right one instead")
+            }
+            // What a device older than retractions shows: the value after the undo.
+            event.strokes = value ?? saved.strokes
+            do throws(ScoringError) {
+                try event.validate(
+                    in: round, course: course, known: Dictionary(uniqueKeysWithValues: existing.map { ($0.id, $0) }))
+            } catch { throw StoreError.scoring(error) }
+            try Rows.insert(event, db)
+            return RecordedScore(
+                event: event, cell: CellResolution.resolve(cell, events: existing + [event]), roundStatus: round.status)
         }
     }
 }

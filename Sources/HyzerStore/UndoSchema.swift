@@ -38,4 +38,21 @@ extension Schema {
                 UPDATE meta SET value = '0' WHERE key = 'sync_cursor';
                 """)
     }
+
+    /// Issue 35's "Undo" toast: a retraction withdraws a score saved a moment ago (see
+    /// `ScoreEvent.retraction`). A column with a default, so no row changes and nothing
+    /// becomes pending; a trigger holds a retraction to its shape, as validation does.
+    static func registerRetractions(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration(
+            "v8 retractions: the undo of a score just saved",
+            sql: """
+                ALTER TABLE score_events ADD COLUMN retraction INTEGER NOT NULL DEFAULT 0 CHECK (retraction IN (0, 1));
+                CREATE TRIGGER score_events_retraction_shape BEFORE INSERT ON score_events
+                WHEN NEW.retraction = 1
+                    AND (length(NEW.supersedes) = 0 OR NEW.is_resolution OR NEW.correction IS NOT NULL)
+                BEGIN
+                    SELECT RAISE(ABORT, 'a retraction names what it withdraws, and is neither a resolution nor a correction');
+                END;
+                """)
+    }
 }

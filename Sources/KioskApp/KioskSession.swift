@@ -280,6 +280,16 @@ public final class KioskSession {
                     _ = try undoPermission()
                     try store.write(.mergePlayer(id: id, into: into, by: who))
                     wrote = true
+                case .undoScore(let roundID, let participantID, let hole, let strokes):
+                    // A retraction is a protocol 2 record: in a group, only once the server said so.
+                    _ = try undoPermission()
+                    _ = try store.write(.retractScore(entry(roundID, participantID, hole, strokes)))
+                    wrote = true
+                case .undoNewPlayer(let id):
+                    _ = try undoPermission()
+                    try store.write(
+                        .removePlayer(id: id, by: ActionContext(authority: .undoToast, deviceName: deviceName)))
+                    wrote = true
                 case .startRound(let courseID, let participants):
                     let round = try store.write(
                         .createRound(

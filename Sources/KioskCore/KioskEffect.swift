@@ -30,6 +30,10 @@ public enum KioskEffect: Sendable, Equatable {
     /// Take a player off the roster; merge one into another who is the same person.
     case removePlayer(UUID)
     case mergePlayer(UUID, into: UUID)
+    /// The undo toast (issue 35): withdraw the score this kiosk just saved in the cell
+    /// (`strokes`, as saved), or take a player just made in setup off the roster.
+    case undoScore(roundID: UUID, participantID: UUID, hole: Int, strokes: Int)
+    case undoNewPlayer(UUID)
     case saveSettings(KioskSettings)
     /// Check an organizer code against the kept hash and answer `.organizerCodeChecked`.
     case checkOrganizerCode(String)

@@ -23,6 +23,9 @@ public struct KioskState: Sendable, Equatable {
     /// so the display loop, which draws only a changed state, draws the new page.
     public private(set) var clockPage: Millis = 0
     public internal(set) var notice: Notice?
+    /// "Nate 4 on hole 3 · Undo" for a few seconds after a cheap mistake (issue 35);
+    /// `undoToast(at:)` is the one showing.
+    public internal(set) var undoToast: UndoToast?
     /// Why scores cannot be saved right now, kept on screen as a notice until it clears,
     /// and on the status screen.
     public private(set) var storageWarning: String?
@@ -93,6 +96,7 @@ public struct KioskState: Sendable, Equatable {
         if let flip = summaryPageFlip(after: now) { candidates.append(flip) }
         if case .status = screen { candidates.append(clockPageFlip(after: now)) }
         if let notice { candidates.append(notice.shownAt + MotionTokens.noticeLifetime) }
+        if let undoToast { candidates.append(undoToast.expiresAt) }
         if screen.isTransient { candidates.append(lastInputAt + MotionTokens.idleTimeout) }
         if let refresh = screen.behavior.refreshDue { candidates.append(refresh) }
         if let dimAt { candidates.append(dimAt) }
@@ -121,6 +125,8 @@ public struct KioskState: Sendable, Equatable {
             if !wasPaging, boardPageFlipAt != nil { showBoardPage(0, now: now, reveal: false) }
             // Back on the board, however it got there: the next person is asked again.
             if screen == .board { lock.unlocked = false }
+            // Whatever moved the screen on (or the clock), a toast for another screen goes.
+            keepUndoToastCurrent(now: now)
         }
         if event.isInput, wake(now) { return [] }
         switch event {
@@ -132,12 +138,18 @@ public struct KioskState: Sendable, Equatable {
             effects += press(now: now)
         case .longPressed:
             input(now)
+            // While the undo toast shows, a long press is its answer, not "back".
+            if undoToast(at: now) != nil { return undo(now: now) }
             let behavior = screen.behavior
             behavior.back(in: &self)
         case .touch(let x, let y):
             input(now)
+            let layout = Layout(viewport: viewport)
+            if let toast = undoToast(at: now), layout.undoToastBoxes(toast.text).frame.contains(x: x, y: y) {
+                return undo(now: now)
+            }
             let behavior = screen.behavior
-            effects += behavior.touched(x: x, y: y, layout: Layout(viewport: viewport), in: &self, now: now)
+            effects += behavior.touched(x: x, y: y, layout: layout, in: &self, now: now)
         case .tick:
             effects += tick(now: now)
             if let dimAt, now >= dimAt { dimmed = true }
@@ -153,6 +165,8 @@ public struct KioskState: Sendable, Equatable {
         case .deviceNamesChanged(let names):
             deviceNames.update(names)
         case .effectFailed(let message):
+            // What failed cannot be undone: it did not happen.
+            undoToast = nil
             effects += refuse(message, now: now)
         case .storageChanged(let warning):
             let shown = notice?.text == storageWarning

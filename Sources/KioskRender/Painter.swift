@@ -48,7 +48,9 @@ struct Painter {
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         let statusFacts: Bool = if case .status = state.screen { true } else { false }
-        if !(statusFacts && state.notice?.text == state.storageWarning) { paintNotice() }
+        let toast = state.undoToast(at: now).map { layout.undoToastBoxes($0.text) }
+        if let toast { paintUndoToast(toast) }
+        if !(statusFacts && state.notice?.text == state.storageWarning) { paintNotice(above: toast?.frame) }
         // Idle: the whole frame under black, so any panel dims (HDMI has no backlight to turn down).
         if state.dimmed {
             canvas.fill(Rect(x: 0, y: 0, w: layout.width, h: layout.height), RGB(0x000000), alpha: 1 - state.settings.dimLevel)
@@ -83,17 +85,29 @@ struct Painter {
             maxWidth: layout.width * 0.35)
     }
 
-    func paintNotice() {
+    /// Over the footer, or above the undo toast while it shows (a save's storage warning
+    /// and its toast can meet).
+    func paintNotice(above toast: Rect? = nil) {
         guard let notice = state.notice else { return }
         let size = layout.captionFont + 4
         let w = min(layout.width - 2 * layout.margin, canvas.measure(notice.text, .title, size: size) + 4 * layout.margin)
         let h = Double(size) * 2.2
-        let rect = Rect(x: (layout.width - w) / 2, y: layout.footer.y - h - layout.margin / 2, w: w, h: h)
+        let bottom = toast.map { $0.y } ?? layout.footer.y
+        let rect = Rect(x: (layout.width - w) / 2, y: bottom - h - layout.margin / 2, w: w, h: h)
         let edge = notice.kind == .error ? Palette.wayOver : Palette.accent
         canvas.strokeRounded(rect, radius: h / 2, width: max(2, 3 * layout.scale), edge, inner: Palette.elevated)
         canvas.text(
             notice.text, .title, size: size, Palette.textPrimary, x: rect.midX, midY: rect.midY, align: .center,
             maxWidth: w - 2 * layout.margin)
+    }
+
+    /// "Nate 4 on hole 3  [Undo · hold]": the accent ring of an info notice, and the
+    /// button filled, so the way out reads first.
+    func paintUndoToast(_ toast: Layout.UndoToastBoxes) {
+        let h = toast.frame.h
+        canvas.strokeRounded(toast.frame, radius: h / 2, width: max(2, 3 * layout.scale), Palette.accent, inner: Palette.elevated)
+        canvas.fillRounded(toast.button, radius: toast.button.h / 2, Palette.accent)
+        for text in toast.texts { draw(text) }
     }
 
     func paintCentered(_ title: String, detail: String?) {

@@ -40,7 +40,7 @@ struct OlderPeerTransport: SyncTransport {
             (r.generation, r.actions) = (nil, nil)
             return .round(r)
         case .scoreEvent(var e):
-            e.correction = nil
+            (e.correction, e.retraction) = (nil, nil)
             return .scoreEvent(e)
         }
     }

@@ -75,9 +75,25 @@ struct Harness {
         case .resolveScore(_, let participant, let hole, let strokes):
             record(participant, hole: hole, strokes: strokes, resolution: true)
             publish(.localScore)
+        case .undoScore(_, let participant, let hole, let strokes):
+            // As the store does: a retraction of this kiosk's last score in the cell.
+            guard
+                let saved = events.last(where: {
+                    $0.cell == ScoreCell(participantID: participant, hole: hole) && $0.deviceID == device
+                        && !$0.isRetraction
+                }), saved.strokes == strokes
+            else { return }
+            events.append(
+                ScoreEvent(
+                    roundID: round!.id, participantID: participant, hole: hole, strokes: strokes, supersedes: [saved.id],
+                    reportedBy: ScoreEvent.nobody, deviceID: device, createdAt: clock.date, retraction: true))
+            publish(.localScore)
+        case .undoNewPlayer(let id):
+            players.removeAll { $0.id == id }
+            publish(.localScore)
         case .discardRound:
             // As the store does: only an empty round; it finishes and leaves no summary.
-            guard events.isEmpty else { return }
+            guard snapshot?.hasScores != true else { return }
             try! round!.finish(at: clock.date)
             round = nil
             publish(.localScore)
@@ -119,7 +135,7 @@ struct Harness {
         events.append(
             ScoreEvent(
                 roundID: round!.id, participantID: participant, hole: hole, strokes: strokes,
-                supersedes: cell.leaves.map(\.id), reportedBy: reporter ?? players[0].id, deviceID: device ?? self.device,
+                supersedes: cell.supersedable, reportedBy: reporter ?? players[0].id, deviceID: device ?? self.device,
                 createdAt: clock.date, isResolution: resolution))
     }
 

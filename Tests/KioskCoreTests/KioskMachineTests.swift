@@ -292,6 +292,8 @@ import Testing
         // One score in: the round can be finished (an empty one is discarded instead).
         h.send(.pressed)
         h.score(row: 0, delta: 0)
+        // Until its undo toast goes, a long press would undo the score.
+        h.advance(MotionTokens.undoToastLifetime)
         h.send(.longPressed)
         h.send(.longPressed)
         #expect(h.state.screen == .menu(cursor: 0))

@@ -44,12 +44,30 @@ extension Screen.Entry: ScreenBehavior {
             .map { (cursor + $0) % participants.count }
             .first { snapshot.scorecard.value(participant: participants[$0].id, hole: hole) == nil }
         state.screen = .holeCard(hole: hole, cursor: next ?? cursor)
+        if undoable(in: snapshot) {
+            let name = participants.first { $0.id == participantID }?.name ?? "?"
+            state.offerUndo(
+                .score(roundID: snapshot.round.id, participantID: participantID, hole: hole, strokes: value),
+                "\(name) \(value) on hole \(hole)", now: now)
+        }
         return [
             .buzz(.confirm),
             .saveScore(
                 roundID: snapshot.round.id, participantID: participantID,
                 hole: hole, strokes: value),
         ]
+    }
+
+    /// Whether saving offers the undo toast (issue 35): when it changes the cell, unless it
+    /// fills the round's last empty cell. That moves the round to "all scores recorded",
+    /// which does not go back; a wrong last score is changed on the card instead.
+    func undoable(in snapshot: RoundSnapshot) -> Bool {
+        guard let previous else {
+            let scorecard = snapshot.scorecard
+            let filled = snapshot.round.participants.reduce(0) { $0 + scorecard.holesScored(by: $1.id) }
+            return filled + 1 < snapshot.round.participants.count * snapshot.course.holeCount
+        }
+        return previous != value
     }
 
     /// Cancelled: back to the card, nothing saved.

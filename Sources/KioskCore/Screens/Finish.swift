@@ -77,9 +77,9 @@ extension Screen.FinishRound: ScreenBehavior {
             state.screen = Screen.HoleCard.resuming(snapshot)
             return []
         }
-        // A round whose scores all went away cannot happen (events are never deleted), but a
-        // round with none is discarded, never finished: it would have no summary to show.
-        switch snapshot.events.isEmpty ? .discard : kind {
+        // A round with no score (none saved, or all undone) is discarded, never finished:
+        // it would have no summary to show.
+        switch snapshot.hasScores ? kind : .discard {
         case .finish:
             return [.buzz(.confirm), .finishRound(snapshot.round.id)] + state.showSummary(snapshot.round.id)
         case .discard:
@@ -101,7 +101,7 @@ extension Screen.FinishRound: ScreenBehavior {
     func dataChanged(from old: KioskData, in state: inout KioskState, now: Millis) {
         if state.data.round == nil {
             state.screen = .board
-        } else if kind == .discard, state.data.round?.events.isEmpty == false {
+        } else if kind == .discard, state.data.round?.hasScores == true {
             state.screen = .finishRound(kind: .finish, cursor: 1)
         }
     }

@@ -55,7 +55,7 @@ extension KioskState {
             if open > 0 { items.append(.checkScores(open)) }
             // With no scores, finishing would only make everyone DNF: a round started by
             // mistake is discarded instead.
-            items.append(round.events.isEmpty ? .discardRound : .finishRound)
+            items.append(round.hasScores ? .finishRound : .discardRound)
             // After finishing, so the entries before it keep their places.
             items.append(.paperCard)
         }

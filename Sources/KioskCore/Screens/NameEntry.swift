@@ -154,6 +154,8 @@ extension Screen {
                 // The new row comes with the data change; Start is then one row further down.
                 setup.cursor = (setup.rows(in: state.data).firstIndex(of: .start) ?? setup.cursor) + 1
                 state.screen = .setupPlayers(setup)
+                // Made by mistake, they would stay on the roster: a moment to take it back.
+                state.offerUndo(.newPlayer(player.id), "Added \(player.displayName)", now: now)
                 return [.buzz(.confirm), .addPlayer(player)]
             case .guest(var setup):
                 // A guest follows a player's rules for a name (it shows on the same board).
@@ -169,6 +171,7 @@ extension Screen {
                 setup.selected.append(guest.id)
                 setup.cursor = setup.rows(in: state.data).firstIndex(of: .start) ?? setup.cursor
                 state.screen = .setupPlayers(setup)
+                state.offerUndo(.guest(guest.id), "Added guest \(guest.name)", now: now)
                 return [.buzz(.confirm)]
             case .courseName(var editor):
                 let trimmed: String

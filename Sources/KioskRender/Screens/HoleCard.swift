@@ -30,7 +30,9 @@ extension Painter {
         }
         paintHoleDots(snapshot, current: hole)
         let hint =
-            state.autoAdvanceAt != nil ? "Hole complete · moving on…" : "Turn to choose · Press to score · Hold for the board"
+            state.undoToast(at: now) != nil
+            ? "Hold to undo · Turn to choose · Press to score"
+            : state.autoAdvanceAt != nil ? "Hole complete · moving on…" : "Turn to choose · Press to score · Hold for the board"
         canvas.text(
             hint, .body, size: layout.captionFont, Palette.textSecondary, x: layout.margin, midY: footerMid,
             maxWidth: layout.width * 0.5)
