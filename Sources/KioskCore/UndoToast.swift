@@ -103,9 +103,10 @@ extension Layout {
     public func undoToastBoxes(_ text: String) -> UndoToastBoxes {
         let size = max(minimumTextSize, captionFont + 4)
         let h = max(Layout.touchTarget, (Double(size) * 2.2).rounded())
-        let pad = Double(size) * 0.8
-        let buttonW = Layout.textWidth(Layout.undoLabel, size: size) + 2 * pad
-        let textW = min(Layout.textWidth(text, size: size), width - 2 * margin - buttonW - 3 * pad)
+        // Whole pixels: a rounded fill at a fractional edge shows a seam between its parts.
+        let pad = (Double(size) * 0.8).rounded()
+        let buttonW = (Layout.textWidth(Layout.undoLabel, size: size) + 2 * pad).rounded(.up)
+        let textW = min(Layout.textWidth(text, size: size), width - 2 * margin - buttonW - 3 * pad).rounded(.up)
         let w = min(width - 2 * margin, textW + buttonW + 3 * pad)
         let frame = Rect(x: ((width - w) / 2).rounded(), y: (footer.y - h - margin / 2).rounded(), w: w, h: h)
         let inset = (h * 0.14).rounded()

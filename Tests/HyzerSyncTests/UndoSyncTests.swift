@@ -201,4 +201,93 @@ struct OlderPeerTransport: SyncTransport {
             #expect(try await behindOld.db.read(.undoPermission(inGroup: true)).refusal == UndoPermission.olderServer)
         }
     }
+
+    /// The undo toast's retraction through a real server: the kiosk undoes a change it made
+    /// over a phone's score and a score it saved in an empty cell; every device then shows
+    /// the phone's score and the empty cell. A device older than retractions shows the value
+    /// each retraction carries, and the next score gives everyone the same value.
+    @Test func anUndoneScoreIsUndoneEverywhereAndAnOlderDeviceKeepsUp() async throws {
+        try await withGroup { group in
+            let kiosk = try await group.device("Kiosk")
+            let phone = try await group.device("Phone")
+            let old = try await group.device("Old", transport: { OlderPeerTransport(client: $0, recordsToo: true) })
+            let round = try kiosk.startRound(["Nate", "Mike"])
+            let (nate, mike) = (round.participants[0].id, round.participants[1].id)
+            try await kiosk.sync()
+            try await phone.sync()
+            try phone.score(round, 0, hole: 1, 3)
+            try await phone.sync()
+            try await kiosk.sync()
+            // The kiosk changes Nate's 3 to 5 and puts a 4 on Mike, both by mistake, and undoes both.
+            try kiosk.score(round, 0, hole: 1, 5)
+            try kiosk.score(round, 1, hole: 1, 4)
+            for (who, strokes) in [(nate, 5), (mike, 4)] {
+                _ = try await kiosk.db.write(
+                    .retractScore(
+                        ScoreEntry(
+                            roundID: round.id, participantID: who, hole: 1, strokes: strokes,
+                            reportedBy: ScoreEvent.nobody)))
+            }
+            let pushed = try await kiosk.sync()
+            #expect(pushed.rejected.isEmpty)
+            for d in [phone, old, kiosk] { try await d.sync() }
+            for d in [kiosk, phone] {
+                let card = try d.snapshot(round).scorecard
+                #expect(card.value(participant: nate, hole: 1) == 3, "\(d.name)")
+                #expect(card.resolution(participant: nate, hole: 1).leaves.first?.deviceID == phone.db.deviceID, "\(d.name)")
+                #expect(card.value(participant: mike, hole: 1) == nil, "\(d.name)")
+                #expect(card.discrepancies.isEmpty, "\(d.name)")
+            }
+            // The phones' board, built on the server, agrees.
+            let source = try #require(try await group.server.storage.liveBoardSource(groupID: group.groupID))
+            let events = source.events[round.id] ?? []
+            let onServer = Scorecard(pars: Array(repeating: 3, count: 18), participantIDs: [nate, mike], events: events)
+            #expect(onServer.value(participant: mike, hole: 1) == nil)
+            #expect(events.filter(\.isRetraction).count == 2)
+            // The older device: Nate's 3 (what the retraction says), Mike's withdrawn 4.
+            let oldCard = try old.snapshot(round).scorecard
+            #expect(oldCard.value(participant: nate, hole: 1) == 3)
+            #expect(oldCard.value(participant: mike, hole: 1) == 4)
+            #expect(oldCard.discrepancies.isEmpty)
+            // Mike's real score, from the phone: the same everywhere, no dispute anywhere.
+            try phone.score(round, 1, hole: 1, 2)
+            try await phone.sync()
+            for d in [kiosk, old] { try await d.sync() }
+            for d in [kiosk, phone, old] {
+                #expect(try d.snapshot(round).scorecard.value(participant: mike, hole: 1) == 2, "\(d.name)")
+            }
+            for d in [kiosk, phone] { #expect(try d.snapshot(round).scorecard.discrepancies.isEmpty, "\(d.name)") }
+            // The older device reads the phone's 2 as replacing the kiosk's 4: a check to
+            // confirm there, by design (docs/sync-protocol.md), never a lost or wrong value.
+            #expect(try old.snapshot(round).scorecard.discrepancies.map(\.kinds) == [[.crossDeviceOverride]])
+            #expect(old.engine.state.failed == 0)
+        }
+    }
+
+    /// The server holds a retraction to its shape, as a device does.
+    @Test func aRetractionOfTheWrongShapeIsRefusedByTheServer() async throws {
+        try await withGroup { group in
+            let kiosk = try await group.device("Kiosk")
+            let round = try kiosk.startRound(["Nate"])
+            try kiosk.score(round, 0, hole: 1, 4)
+            try await kiosk.sync()
+            let saved = try #require(try kiosk.snapshot(round).events.first)
+            var bare = ScoreEvent(
+                roundID: round.id, participantID: saved.participantID, hole: 1, strokes: 4, supersedes: [],
+                reportedBy: ScoreEvent.nobody, deviceID: kiosk.db.deviceID, createdAt: saved.createdAt, retraction: true)
+            var resolving = bare
+            (resolving.supersedes, resolving.isResolution, resolving.id) = ([saved.id], true, UUID())
+            let answer = try await group.server.storage.push(
+                groupID: group.groupID, deviceID: kiosk.db.deviceID,
+                records: [.scoreEvent(.init(bare)), .scoreEvent(.init(resolving))])
+            #expect(answer.results.map(\.status) == [.rejected, .rejected])
+            #expect(answer.results[0].reason?.contains("must name the events it withdraws") == true)
+            #expect(answer.results[1].reason?.contains("cannot also be a resolution") == true)
+            // Control: the right shape is taken.
+            (bare.supersedes, bare.id) = ([saved.id], UUID())
+            let taken = try await group.server.storage.push(
+                groupID: group.groupID, deviceID: kiosk.db.deviceID, records: [.scoreEvent(.init(bare))])
+            #expect(taken.results.map(\.status) == [.created])
+        }
+    }
 }

@@ -57,12 +57,37 @@ import Testing
             deviceName: "Clubhouse kiosk", deviceToken: "t", enrolledAt: Date()
         ).save(to: f.dir)
         f.session.send(.joinChanged(.joined(group: "League")), now: 20)
-        f.session.send(.longPressed, now: 30)
-        for event in [KioskEvent.pressed, .turned(1), .pressed, .pressed] { f.session.send(event, now: 40) }
+        // Once the first score's undo toast is gone, a long press is "back" again.
+        let later = 10 + MotionTokens.undoToastLifetime
+        f.session.send(.longPressed, now: later)
+        for event in [KioskEvent.pressed, .turned(1), .pressed, .pressed] { f.session.send(event, now: later + 10) }
         saved = try #require(try f.store.read(.events(round: f.round.id)).last)
         #expect(saved.deviceName == "Clubhouse kiosk")
         #expect(saved.reportedBy == ScoreEvent.nobody)
         #expect(f.session.state.attribution(of: saved, for: saved.participantID) == "at the kiosk")
+    }
+
+    /// Issue 35's undo toast, carried out: a long press right after a save appends a
+    /// retraction. In a group, only once its server has said it takes them (protocol 2):
+    /// before that the kiosk says why, and the score stays.
+    @Test func theUndoToastRetractsTheSaveOnlyWhereTheGroupServerTakesIt() throws {
+        let f = try Fixture(onDisk: true)
+        for event in [KioskEvent.pressed, .pressed, .pressed] { f.session.send(event, now: 10) }
+        f.session.send(.longPressed, now: 20)
+        var events = try f.store.read(.events(round: f.round.id))
+        #expect(events.map(\.isRetraction) == [false, true])
+        #expect(try f.store.read(.snapshot(round: f.round.id)).hasScores == false)
+
+        try ServerLink(
+            serverURL: "http://127.0.0.1:1", groupID: "g", groupName: "League", deviceID: f.store.deviceID,
+            deviceName: "Clubhouse kiosk", deviceToken: "t", enrolledAt: Date()
+        ).save(to: f.dir)
+        f.session.send(.joinChanged(.joined(group: "League")), now: 30)
+        for event in [KioskEvent.pressed, .pressed] { f.session.send(event, now: 40) }
+        f.session.send(.longPressed, now: 50)
+        events = try f.store.read(.events(round: f.round.id))
+        #expect(events.map(\.isRetraction) == [false, true, false])
+        #expect(f.session.state.notice?.text.contains("has not heard from its group server yet") == true)
     }
 
     @Test func theKnobsSaveLandsInSQLiteAndOnTheBoard() throws {
