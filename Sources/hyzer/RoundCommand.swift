@@ -11,7 +11,7 @@ import HyzerSyncProtocol
 struct RoundCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "round", abstract: "Manage rounds.",
-        subcommands: [Start.self, Finish.self, Discard.self, SummaryLink.self, Reopen.self, Correct.self])
+        subcommands: [Start.self, Finish.self, Discard.self, SummaryLink.self, Reopen.self, Correct.self, UndoScore.self])
 
     /// Issue 14 item 5: a round set up and started as the kiosk's setup does, for scripts.
     struct Start: AsyncParsableCommand {

@@ -70,6 +70,37 @@ extension RoundCommand {
             await options.finish(db)
         }
     }
+
+    /// The kiosk's "Undo" toast from the command line: a retraction of the score this
+    /// device saved in a cell, which is then as it was before that save.
+    struct UndoScore: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "undo-score",
+            abstract: "Withdraw the score this device saved last in a cell, as the kiosk's Undo does.",
+            discussion: """
+                STROKES is the score as saved. The cell gets back the value it had before (or none), \
+                unless another device changed it since. Syncs if enrolled.
+                """)
+        @OptionGroup var options: ScoreWriteOptions
+        @OptionGroup var cell: CellScoreArguments
+
+        func run() async throws {
+            let (db, round) = try options.open()
+            _ = try CommandLineUndo.permission(db)
+            let who = try DeviceLookup.participant(cell.participant, in: round)
+            let recorded: RecordedScore
+            do {
+                recorded = try await db.write(
+                    .retractScore(
+                        ScoreEntry(
+                            roundID: round.id, participantID: who.id, hole: cell.hole, strokes: cell.strokes,
+                            reportedBy: ScoreEvent.nobody, deviceName: ServerLink.enrolledName(in: db.directory))))
+            } catch { throw CommandFailure(error) }
+            let now = recorded.cell.value.map { "now \($0)" } ?? "no score now"
+            print("withdrew \(who.name)'s \(cell.strokes) on hole \(cell.hole) (\(now)); event \(recorded.event.id.uuidString)")
+            await options.finish(db)
+        }
+    }
 }
 
 extension CourseCommand {

@@ -256,6 +256,20 @@ def journey(world, kind, args, chain, drivers):
     check(wait_for(lambda: board_rows(board) == after, 10), f"the board shows {board_rows(board)}, the kiosk {after}")
     check(wait_for(lambda: phone_board(phone) == after, 10), f"the phone ranks {phone_board(phone)}, the kiosk {after}")
 
+    # 5b. The kiosk's Undo (issue 35) reaches the phone: the kiosk changes the phone's score
+    # and undoes it (the phone's score and credit come back), and puts a score in an empty
+    # cell and undoes it (empty again); the phone then ranks as the kiosk does.
+    empty = card_values(phone).get(names[3])
+    for who, strokes in ((names[1], "7"), (names[3], "6")):
+        world.run("hyzer", "score", round_id, who, str(hole), strokes, data=world.device_data)
+        world.run("hyzer", "round", "undo-score", round_id, who, str(hole), strokes, data=world.device_data)
+    undone = cli_standings(world, round_id)
+    check(undone == after, f"after the undos the kiosk ranks {undone}, not {after} as before them")
+    check(wait_for(lambda: card_values(phone).get(names[1]) == "2" and card_values(phone).get(names[3]) == empty, 10),
+          f"after the kiosk's undos the phone's card shows {card_values(phone)}")
+    check(card_credits(phone).get(names[1]) == "from Nate's phone", f"the phone credits {card_credits(phone)}")
+    check(wait_for(lambda: phone_board(phone) == undone, 10), f"the phone ranks {phone_board(phone)}, the kiosk {undone}")
+
     # 6. A server restart: the phone's name is the server's still, and the phone syncs on.
     world.stop_server()
     world.start_server()
@@ -265,6 +279,9 @@ def journey(world, kind, args, chain, drivers):
     check(wait_for(lambda: sync_text(phone) == "synced", 20), f"after the restart the phone says {sync_text(phone)!r}")
     world.run("hyzer", "sync", data=world.device_data)
     check(len(kiosk_scores(world, creds["deviceID"])[0]) == 4, "the phone's score after the restart did not reach the kiosk")
+    # Its score went in the cell the kiosk had undone: it replaced the retraction too.
+    disputes = world.run("hyzer", "discrepancies", round_id, data=world.device_data)
+    check(not any(names[3] in line for line in disputes), f"the kiosk has a dispute after the phone's score: {disputes}")
 
     if secure:
         public_extras(world, chain, phone, browser, names, creds, round_id, args)

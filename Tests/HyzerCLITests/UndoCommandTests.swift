@@ -96,4 +96,39 @@ import Testing
         #expect(try await hyzer(["course", "list"]).stdout.contains("Riverside Nine"))
         #expect(try await hyzer(["course", "list", "--deleted"]).stdout.isEmpty)
     }
+
+    /// `hyzer round undo-score`: the kiosk's Undo from the command line. The cell gets back
+    /// what it had; a score this device did not save, or that changed since, is refused.
+    @Test func aScoreSavedHereIsWithdrawnAndAnythingElseIsRefused() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-undo-score-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func hyzer(_ args: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+            let run = try await Binary.run("hyzer", args + ["--data", dir.path])
+            return (run.status, run.stdout, run.stderr)
+        }
+        #expect(try await hyzer(["init"]).status == 0)
+        for name in ["Ana", "Ben"] { #expect(try await hyzer(["player", "add", name]).status == 0) }
+        let started = try await hyzer(["round", "start", "--course", "Riverside Nine", "--players", "Ana,Ben", "--no-sync"])
+        let roundID = try #require(started.stdout.split(separator: "\n").last.map(String.init))
+        #expect(try await hyzer(["score", roundID, "Ana", "1", "3", "--no-sync"]).status == 0)
+        #expect(try await hyzer(["score", roundID, "Ana", "1", "6", "--no-sync"]).status == 0)
+        #expect(try await hyzer(["score", roundID, "Ben", "1", "4", "--no-sync"]).status == 0)
+        let back = try await hyzer(["round", "undo-score", roundID, "Ana", "1", "6", "--no-sync"])
+        #expect(back.status == 0, "\(back.stderr)")
+        #expect(back.stdout.contains("withdrew Ana's 6 on hole 1 (now 3)"), "\(back.stdout)")
+        let empty = try await hyzer(["round", "undo-score", roundID, "Ben", "1", "4", "--no-sync"])
+        #expect(empty.stdout.contains("(no score now)"), "\(empty.stdout)")
+        // Not the value saved: refused, said why, nothing written.
+        let wrong = try await hyzer(["round", "undo-score", roundID, "Ana", "1", "5", "--no-sync"])
+        #expect(wrong.status != 0)
+        #expect(wrong.stderr.contains("changed since"), "\(wrong.stderr)")
+        let db = try HyzerDatabase(directory: dir)
+        let snapshot = try await db.read(.snapshot(round: UUID(uuidString: roundID)!))
+        let (ana, ben) = (snapshot.round.participants[0].id, snapshot.round.participants[1].id)
+        #expect(snapshot.scorecard.value(participant: ana, hole: 1) == 3)
+        #expect(snapshot.scorecard.value(participant: ben, hole: 1) == nil)
+        #expect(snapshot.events.filter(\.isRetraction).count == 2)
+        let standings = try await hyzer(["standings", roundID])
+        #expect(standings.status == 0)
+    }
 }

@@ -9,7 +9,7 @@
 // by the devices' rules (rules.js), so they work offline too.
 
 import { uuid } from "/web/ids.js";
-import { cellKey, scorecard, standings, toPar } from "/web/rules.js";
+import { cellKey, scorecard, standings, supersedable, toPar } from "/web/rules.js";
 
 const creds = JSON.parse(localStorage.getItem("hyzer.phone") ?? "null");
 const app = document.getElementById("app");
@@ -199,8 +199,9 @@ async function save(round, participant, hole, strokes) {
     participantID: participant,
     hole,
     strokes,
-    // A correction supersedes what the phone saw in the cell (its current leaves).
-    supersedes: cell ? cell.leaves.map((l) => l.id) : [],
+    // A correction supersedes what the phone saw in the cell (its current leaves, and an
+    // undo's retraction, which a device older than retractions counts as a score).
+    supersedes: supersedable(cell),
     // The person when the phone's owner plays in this round; otherwise nobody in particular
     // (the all-zero id), and the score is credited to the phone by its name (issue 14).
     reportedBy: me?.id ?? "00000000-0000-0000-0000-000000000000",

@@ -6,8 +6,24 @@
 // UUIDs compare by their bytes, as `UUID.precedes` does: the hex digits, case folded.
 export const precedes = (a, b) => a.toLowerCase() < b.toLowerCase();
 
-// One cell's value and whether it is disputed (Scorecard.resolve).
+// One cell's value and whether it is disputed (CellResolution.resolve). A retraction (the
+// kiosk's "Undo", issue 35) withdraws the events it names: the cell resolves from the rest.
+// `supersedable` is what a new score here supersedes: the leaves and any current retraction.
 export function resolveCell(events) {
+  const retractions = events.filter((e) => e.retraction === true);
+  if (retractions.length === 0) return { ...resolveStatements(events), retractions: [] };
+  const withdrawn = new Set(retractions.flatMap((e) => e.supersedes));
+  const superseded = new Set(events.flatMap((e) => e.supersedes));
+  const current = retractions.filter((r) => !superseded.has(r.id));
+  return { ...resolveStatements(events.filter((e) => e.retraction !== true && !withdrawn.has(e.id))), retractions: current };
+}
+
+export const supersedable = (cell) => (cell ? [...cell.leaves, ...cell.retractions].map((l) => l.id) : []);
+
+// A resolution, or a correction of a finished round, is authoritative.
+const authoritative = (e) => e.isResolution || (e.correction ?? null) !== null;
+
+function resolveStatements(events) {
   if (events.length === 0) return { value: null, leaves: [], disputed: false };
   if (events.length === 1) return { value: events[0].strokes, leaves: events, disputed: false };
   const byID = new Map(events.map((e) => [e.id, e]));
@@ -16,12 +32,12 @@ export function resolveCell(events) {
   if (leaves.length === 0) leaves = [...byID.values()]; // a supersession cycle: show it all
   let disputed = new Set(leaves.map((l) => l.strokes)).size > 1;
   for (const leaf of leaves) {
-    if (leaf.isResolution) continue;
+    if (authoritative(leaf)) continue;
     for (const target of leaf.supersedes.map((id) => byID.get(id))) {
       if (target && target.deviceID !== leaf.deviceID && target.strokes !== leaf.strokes) disputed = true;
     }
   }
-  const resolutions = leaves.filter((l) => l.isResolution);
+  const resolutions = leaves.filter(authoritative);
   const votes = new Map();
   for (const leaf of resolutions.length > 0 ? resolutions : leaves) votes.set(leaf.strokes, (votes.get(leaf.strokes) ?? 0) + 1);
   // The most votes; a tie goes to the lower value.
