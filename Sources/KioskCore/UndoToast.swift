@@ -101,13 +101,18 @@ extension Layout {
     public static let undoLabel = "Undo · hold"
 
     public func undoToastBoxes(_ text: String) -> UndoToastBoxes {
-        let size = max(minimumTextSize, captionFont + 4)
+        // The notice's size, but no larger than fits the words and the button on one line
+        // (a portrait panel's footer is tall and its width narrow); past the minimum, the
+        // words give way with an ellipsis.
+        let perPoint = (Double(text.count + Layout.undoLabel.count)) * Layout.glyphAdvance + 5 * 0.8
+        let fits = Int((width - 2 * margin) / perPoint)
+        let size = max(minimumTextSize, min(captionFont + 4, fits))
         let h = max(Layout.touchTarget, (Double(size) * 2.2).rounded())
         // Whole pixels: a rounded fill at a fractional edge shows a seam between its parts.
         let pad = (Double(size) * 0.8).rounded()
         let buttonW = (Layout.textWidth(Layout.undoLabel, size: size) + 2 * pad).rounded(.up)
         let textW = min(Layout.textWidth(text, size: size), width - 2 * margin - buttonW - 3 * pad).rounded(.up)
-        let w = min(width - 2 * margin, textW + buttonW + 3 * pad)
+        let w = min(width - 2 * margin, textW + buttonW + 3 * pad).rounded(.down)
         let frame = Rect(x: ((width - w) / 2).rounded(), y: (footer.y - h - margin / 2).rounded(), w: w, h: h)
         let inset = (h * 0.14).rounded()
         let button = Rect(x: frame.maxX - buttonW - inset, y: frame.y + inset, w: buttonW, h: h - 2 * inset)

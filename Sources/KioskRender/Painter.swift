@@ -105,7 +105,9 @@ struct Painter {
     /// button filled, so the way out reads first.
     func paintUndoToast(_ toast: Layout.UndoToastBoxes) {
         let h = toast.frame.h
-        canvas.strokeRounded(toast.frame, radius: h / 2, width: max(2, 3 * layout.scale), Palette.accent, inner: Palette.elevated)
+        // A whole-pixel ring: an inset by a fraction leaves a seam where the fill's parts meet.
+        let ring = max(2, (3 * layout.scale).rounded())
+        canvas.strokeRounded(toast.frame, radius: h / 2, width: ring, Palette.accent, inner: Palette.elevated)
         canvas.fillRounded(toast.button, radius: toast.button.h / 2, Palette.accent)
         for text in toast.texts { draw(text) }
     }

@@ -23,6 +23,7 @@ import Testing
         expect-screen hole-3
         press                 # Nate's hole 3 (par 3)
         press                 # par: saved to Riverside's round
+        wait 5000             # the Undo toast goes (until then a long press undoes)
         long-press
         expect-screen board   # Riverside's board now, lit in the panel
         snapshot board-two-cards-picked

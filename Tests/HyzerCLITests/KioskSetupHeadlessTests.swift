@@ -48,6 +48,7 @@ import Testing
             expect-screen hole-1
             press                 # Ana: par
             press
+            wait 5000             # the Undo toast goes (until then a long press undoes)
             long-press            # the hole card back to the board
             expect-screen board
             snapshot board-guest

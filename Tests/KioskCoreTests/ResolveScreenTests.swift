@@ -151,6 +151,7 @@ import Testing
         h.send(.pressed)
         let open = h.state.round!.scorecard.discrepancies
         #expect(open.map(\.kinds) == [[.crossDeviceOverride]])
+        h.advance(MotionTokens.undoToastLifetime)  // until then a long press would undo it
         h.send(.longPressed)  // the card back to the board, then the menu
         Self.openFromMenu(&h)
         let screen = try #require(Self.resolving(h))

@@ -257,6 +257,23 @@ struct FingerprintWorld {
         paper.handle(.pressed, now: now)
         paper.handle(.turned(1), now: now)
         shot("paper-card", paper)
+        // The Undo toast (issue 35): the next player's score saved at the hole being played,
+        // written as the shell writes it, and the toast offering to undo it.
+        var toast = self.state(data)
+        for event in [KioskEvent.pressed, .pressed, .turned(1), .pressed] { toast.handle(event, now: now) }
+        guard case .score(_, let participant, let hole, let strokes)? = toast.undoToast?.action else {
+            throw CancellationError()
+        }
+        var saved = data
+        saved.round = RoundSnapshot(
+            round: playing, course: course,
+            events: events + [
+                ScoreEvent(
+                    id: Self.id(0xEF, 0), roundID: playing.id, participantID: participant, hole: hole, strokes: strokes,
+                    reportedBy: ScoreEvent.nobody, deviceID: Self.deviceID, createdAt: Self.date(2_500))
+            ])
+        toast.handle(.dataChanged(saved, .localScore), now: now)
+        shot("undo-toast", toast, on: "hole-")
         var unset = self.state(data)
         unset.handle(.settingsChanged(KioskSettings(organizerLock: .unset)), now: now)
         unset.handle(.longPressed, now: now)
