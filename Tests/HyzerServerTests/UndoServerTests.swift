@@ -195,4 +195,36 @@ import Testing
         // The server is still there and the round as it was.
         #expect(try await pushed(h, g, [.round(reopening(done, at: 2000))]).first?.status == .created)
     }
+
+    /// The undo toast's retraction (issue 35) on both backends: taken in its one shape,
+    /// kept in the feed with its flag, and read by the phones' board as an empty cell.
+    @Test(arguments: Backend.allCases) func aRetractionIsKeptAndItsCellIsEmptyOnTheBoard(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
+        let g = try await h.group()
+        let f = try Fixture()
+        let saved = f.event(1, hole: 2, strokes: 5)
+        var retraction = f.event(1, hole: 2, strokes: 5, supersedes: [saved.id]).event
+        retraction.retraction = true
+        var bare = retraction
+        (bare.id, bare.supersedes) = (UUID(), [])
+        let results = try await pushed(
+            h, g, f.setupRecords + [.scoreEvent(saved), .scoreEvent(.init(retraction)), .scoreEvent(.init(bare))])
+        #expect(results.map(\.status) == [.created, .created, .created, .created, .rejected], "\(results)")
+        #expect(results.last?.reason?.contains("must name the events it withdraws") == true)
+        let source = try #require(try await h.storage.liveBoardSource(groupID: g.groupID))
+        let events = source.events[f.round.id] ?? []
+        #expect(events.filter(\.isRetraction).map(\.id) == [retraction.id])
+        let card = Scorecard(course: try f.course.course(), round: f.round.round, events: events)
+        #expect(card.value(participant: f.participants[1], hole: 2) == nil)
+        // Control: without the retraction the board has the score.
+        let before = Scorecard(course: try f.course.course(), round: f.round.round, events: events.filter { !$0.isRetraction })
+        #expect(before.value(participant: f.participants[1], hole: 2) == 5)
+        // And the feed a device pulls carries the flag.
+        let page = try await h.storage.pull(groupID: g.groupID, after: 0, limit: 100)
+        let pulled = page.records.compactMap { record -> ScoreEvent? in
+            if case .scoreEvent(let e) = record.record { return e.event }
+            return nil
+        }
+        #expect(pulled.first { $0.id == retraction.id }?.isRetraction == true)
+    }
 }
