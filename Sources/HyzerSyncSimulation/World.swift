@@ -278,8 +278,20 @@ actor World {
                     roundID: roundID, participantID: participants[participant], hole: hole, strokes: strokes,
                     reportedBy: participants[participant]), at: clock.date))
         devices[index].recorded.append(recorded.event.id)
-        devices[index].engine?.localDataChanged()
         note("d\(index) records score \(devices[index].recorded.count): \(strokes) for p\(participant) on hole \(hole)")
+        // Every fifth score a device saves is undone at once, as the kiosk's toast does (issue
+        // 35): a retraction every device must read alike. Decided by the count, not the
+        // generator, so each seed's other choices stay what they were.
+        if devices[index].recorded.count % 5 == 4, recorded.roundStatus == .active {
+            let undone = try database.write(
+                .retractScore(
+                    ScoreEntry(
+                        roundID: roundID, participantID: participants[participant], hole: hole, strokes: strokes,
+                        reportedBy: participants[participant]), at: clock.date))
+            devices[index].recorded.append(undone.event.id)
+            note("d\(index) undoes it: score \(devices[index].recorded.count) withdraws it")
+        }
+        devices[index].engine?.localDataChanged()
     }
 
     /// One of the engine's own steps; a device killed during it restarts right after.
