@@ -23,6 +23,8 @@ public struct Scenario: Sendable, Decodable {
         public var createdAt: String?
         public var supersedes: [String]?
         public var resolution: Bool?
+        /// The undo of a score just saved (issue 35): withdraws what it supersedes.
+        public var retraction: Bool?
     }
 
     public var course: CourseSpec
@@ -117,11 +119,14 @@ public struct Scenario: Sendable, Decodable {
             if spec.resolution == true && supersedes.isEmpty {
                 throw .invalid("event \"\(spec.id)\" is a resolution but supersedes nothing")
             }
+            if spec.retraction == true && (supersedes.isEmpty || spec.resolution == true) {
+                throw .invalid("event \"\(spec.id)\" is a retraction: it supersedes what it withdraws, and is no resolution")
+            }
             scoreEvents.append(
                 ScoreEvent(
                     id: eventID, roundID: UUID(uuid: nullUUID), participantID: participant, hole: spec.hole,
                     strokes: spec.strokes, supersedes: supersedes, reportedBy: reporter, deviceID: spec.device,
-                    createdAt: created, isResolution: spec.resolution == true))
+                    createdAt: created, isResolution: spec.resolution == true, retraction: spec.retraction == true))
         }
 
         let scorecard = Scorecard(pars: course.pars, participantIDs: participantList.map(\.id), events: scoreEvents)

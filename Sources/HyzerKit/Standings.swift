@@ -90,8 +90,8 @@ public struct StandingsEngine: Sendable {
     public static func standings(
         scorecard: Scorecard, participants: [Participant], finished: Bool
     ) -> Standings {
-        var ranked: [Standing] = []
-        var dnf: [Standing] = []
+        var rows: [Standing] = []
+        rows.reserveCapacity(participants.count)
         for participant in participants {
             var toPar = 0
             var strokes = 0
@@ -103,15 +103,28 @@ public struct StandingsEngine: Sendable {
                 thru += 1
             }
             let status: StandingStatus = thru == scorecard.holeCount ? .finished : (finished ? .dnf : .playing)
-            let row = Standing(
-                participantID: participant.id, name: participant.name, position: nil, tied: false,
-                toPar: toPar, strokes: strokes, thru: thru, status: status)
-            if status == .dnf { dnf.append(row) } else { ranked.append(row) }
+            rows.append(
+                Standing(
+                    participantID: participant.id, name: participant.name, position: nil, tied: false,
+                    toPar: toPar, strokes: strokes, thru: thru, status: status))
         }
-        // Display order inside a tie: more holes played first, then name, then id, so
-        // every device shows the same order. Names are folded once, not per comparison.
+        return rank(rows)
+    }
+
+    /// Ranks rows already totalled (one round's, or every card's of a league night: issue
+    /// 36) by the rules of `standings`: DNF last, competition ranking by to par, and inside
+    /// a tie more holes played first, then name, then id, so every device shows one order.
+    public static func rank(_ rows: [Standing]) -> Standings {
+        var ranked: [Standing] = []
+        var dnf: [Standing] = []
+        ranked.reserveCapacity(rows.count)
+        for var row in rows {
+            (row.position, row.tied) = (nil, false)
+            if row.status == .dnf { dnf.append(row) } else { ranked.append(row) }
+        }
+        // Names are folded once, not per comparison.
         var folded: [UUID: String] = [:]
-        for p in participants { folded[p.id] = p.name.lowercased() }
+        for row in rows { folded[row.participantID] = row.name.lowercased() }
         let displayOrder: (Standing, Standing) -> Bool = { a, b in
             if a.toPar != b.toPar { return a.toPar < b.toPar }
             if a.thru != b.thru { return a.thru > b.thru }
@@ -150,4 +163,25 @@ public struct StandingsEngine: Sendable {
     }
 
     public mutating func forget(round: UUID) { last[round] = nil }
+}
+
+/// A league night's board (issue 36): every card's players ranked together by the rules of
+/// one round, each with the card they play on.
+public struct EventStandings: Sendable, Hashable {
+    public var standings: Standings
+    /// The card of each participant: an index into the cards given.
+    public var card: [UUID: Int]
+
+    public init(cards: [Standings]) {
+        var rows: [Standing] = []
+        var card: [UUID: Int] = [:]
+        for (index, standings) in cards.enumerated() {
+            for row in standings.rows {
+                rows.append(row)
+                card[row.participantID] = index
+            }
+        }
+        standings = StandingsEngine.rank(rows)
+        self.card = card
+    }
 }

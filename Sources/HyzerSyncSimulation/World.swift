@@ -272,22 +272,17 @@ actor World {
         let participant = rng.int(in: 0...(participants.count - 1))
         let hole = rng.int(in: 1...9)
         let strokes = rng.int(in: 2...6)
-        let recorded = try database.write(
-            .recordScore(
-                ScoreEntry(
-                    roundID: roundID, participantID: participants[participant], hole: hole, strokes: strokes,
-                    reportedBy: participants[participant]), at: clock.date))
+        let entry = ScoreEntry(
+            roundID: roundID, participantID: participants[participant], hole: hole, strokes: strokes,
+            reportedBy: participants[participant])
+        let recorded = try database.write(.recordScore(entry, at: clock.date))
         devices[index].recorded.append(recorded.event.id)
         note("d\(index) records score \(devices[index].recorded.count): \(strokes) for p\(participant) on hole \(hole)")
         // Every fifth score a device saves is undone at once, as the kiosk's toast does (issue
         // 35): a retraction every device must read alike. Decided by the count, not the
         // generator, so each seed's other choices stay what they were.
         if devices[index].recorded.count % 5 == 4, recorded.roundStatus == .active {
-            let undone = try database.write(
-                .retractScore(
-                    ScoreEntry(
-                        roundID: roundID, participantID: participants[participant], hole: hole, strokes: strokes,
-                        reportedBy: participants[participant]), at: clock.date))
+            let undone = try database.write(.retractScore(entry, at: clock.date))
             devices[index].recorded.append(undone.event.id)
             note("d\(index) undoes it: score \(devices[index].recorded.count) withdraws it")
         }

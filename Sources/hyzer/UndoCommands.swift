@@ -21,6 +21,22 @@ enum CommandLineUndo {
         if let refusal = permission.refusal { throw CommandFailure(message: refusal) }
         return permission
     }
+
+    /// A score write of an undo on the cell given (`make` picks which), once this device may
+    /// undo; entered at this device by nobody in particular.
+    static func writeCell(
+        _ options: ScoreWriteOptions, _ cell: CellScoreArguments, _ make: (ScoreEntry) -> StoreWrite<RecordedScore>
+    ) async throws -> (HyzerDatabase, Participant, RecordedScore) {
+        let (db, round) = try options.open()
+        _ = try permission(db)
+        let who = try DeviceLookup.participant(cell.participant, in: round)
+        let entry = ScoreEntry(
+            roundID: round.id, participantID: who.id, hole: cell.hole, strokes: cell.strokes,
+            reportedBy: ScoreEvent.nobody, deviceName: ServerLink.enrolledName(in: db.directory))
+        do {
+            return (db, who, try await db.write(make(entry)))
+        } catch { throw CommandFailure(error) }
+    }
 }
 
 extension RoundCommand {
@@ -54,18 +70,9 @@ extension RoundCommand {
         @OptionGroup var cell: CellScoreArguments
 
         func run() async throws {
-            let (db, round) = try options.open()
-            _ = try CommandLineUndo.permission(db)
-            let who = try DeviceLookup.participant(cell.participant, in: round)
-            let recorded: RecordedScore
-            do {
-                recorded = try await db.write(
-                    .correctFinishedScore(
-                        ScoreEntry(
-                            roundID: round.id, participantID: who.id, hole: cell.hole, strokes: cell.strokes,
-                            reportedBy: ScoreEvent.nobody, deviceName: ServerLink.enrolledName(in: db.directory)),
-                        authority: .commandLine))
-            } catch { throw CommandFailure(error) }
+            let (db, who, recorded) = try await CommandLineUndo.writeCell(options, cell) {
+                .correctFinishedScore($0, authority: .commandLine)
+            }
             print("corrected \(who.name), hole \(cell.hole): \(cell.strokes); event \(recorded.event.id.uuidString)")
             await options.finish(db)
         }
@@ -85,17 +92,7 @@ extension RoundCommand {
         @OptionGroup var cell: CellScoreArguments
 
         func run() async throws {
-            let (db, round) = try options.open()
-            _ = try CommandLineUndo.permission(db)
-            let who = try DeviceLookup.participant(cell.participant, in: round)
-            let recorded: RecordedScore
-            do {
-                recorded = try await db.write(
-                    .retractScore(
-                        ScoreEntry(
-                            roundID: round.id, participantID: who.id, hole: cell.hole, strokes: cell.strokes,
-                            reportedBy: ScoreEvent.nobody, deviceName: ServerLink.enrolledName(in: db.directory))))
-            } catch { throw CommandFailure(error) }
+            let (db, who, recorded) = try await CommandLineUndo.writeCell(options, cell) { .retractScore($0) }
             let now = recorded.cell.value.map { "now \($0)" } ?? "no score now"
             print("withdrew \(who.name)'s \(cell.strokes) on hole \(cell.hole) (\(now)); event \(recorded.event.id.uuidString)")
             await options.finish(db)

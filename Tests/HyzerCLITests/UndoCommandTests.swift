@@ -29,12 +29,17 @@ import Testing
         var action: Action?
     }
 
+    /// `hyzer` on the data directory `dir`.
+    static func hyzer(_ args: [String], _ dir: URL) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let run = try await Binary.run("hyzer", args + ["--data", dir.path])
+        return (run.status, run.stdout, run.stderr)
+    }
+
     @Test func undoFromTheCommandLineIsAttributedAndShownInHistory() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-undo-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         func hyzer(_ args: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-            let run = try await Binary.run("hyzer", args + ["--data", dir.path])
-            return (run.status, run.stdout, run.stderr)
+            try await Self.hyzer(args, dir)
         }
         #expect(try await hyzer(["init"]).status == 0)
         for name in ["Ana", "Ben", "Benny"] { #expect(try await hyzer(["player", "add", name]).status == 0) }
@@ -103,8 +108,7 @@ import Testing
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-undo-score-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
         func hyzer(_ args: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-            let run = try await Binary.run("hyzer", args + ["--data", dir.path])
-            return (run.status, run.stdout, run.stderr)
+            try await Self.hyzer(args, dir)
         }
         #expect(try await hyzer(["init"]).status == 0)
         for name in ["Ana", "Ben"] { #expect(try await hyzer(["player", "add", name]).status == 0) }

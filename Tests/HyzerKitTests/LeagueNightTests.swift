@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+
+@testable import HyzerKit
+
+/// Issue 36's rules, each against a hand-computed expectation (docs/requirements.md,
+/// "League night").
+@Suite struct LeagueNightTests {
+    /// A generator with a fixed seed (SplitMix64): a test's draw is the same on every run.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func ids(_ count: Int) -> [UUID] {
+        (0..<count).map { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012X", $0))! }
+    }
+
+    @Test func cardsHoldThreeToFivePlayersNearFourEach() {
+        #expect(CardDraw.sizes(players: 13) == [5, 4, 4])
+        #expect(CardDraw.sizes(players: 30) == [4, 4, 4, 4, 4, 4, 3, 3])
+        #expect(CardDraw.sizes(players: 12) == [4, 4, 4])
+        #expect(CardDraw.sizes(players: 7) == [4, 3])
+        #expect(CardDraw.sizes(players: 6) == [3, 3])
+        #expect(CardDraw.sizes(players: 5) == [5])
+        #expect(CardDraw.sizes(players: 2) == [2])
+        #expect(CardDraw.sizes(players: 0) == [])
+        for count in 6...120 {
+            let sizes = CardDraw.sizes(players: count)
+            #expect(sizes.reduce(0, +) == count, "\(count)")
+            #expect(sizes.allSatisfy(CardDraw.cardSizes.contains), "\(count): \(sizes)")
+            #expect(sizes.max()! - sizes.min()! <= 1, "\(count): \(sizes)")
+        }
+    }
+
+    @Test func aBalancedDrawSnakesTheFieldFromBestToWorst() {
+        let players = Self.ids(13)
+        // Player i averages i over par: 0 is the best.
+        let form = Dictionary(uniqueKeysWithValues: players.enumerated().map { ($1, Double($0)) })
+        let cards = CardDraw.balanced(players.reversed(), form: form)
+        // A B C C B A A B C C B A A: by hand.
+        let index = { (card: [UUID]) in card.map { players.firstIndex(of: $0)! } }
+        #expect(cards.map(index) == [[0, 5, 6, 11, 12], [1, 4, 7, 10], [2, 3, 8, 9]])
+        // Someone with no rounds yet counts as the middle of the field (the median is 6).
+        var newcomer = form
+        newcomer[players[12]] = nil
+        let withNewcomer = CardDraw.balanced(players, form: newcomer)
+        // 12 ranks with 6, after them in the order given: 0 1 2 3 4 5 6 12 7 8 9 10 11.
+        #expect(withNewcomer.map(index) == [[0, 5, 6, 10, 11], [1, 4, 12, 9], [2, 3, 7, 8]])
+    }
+
+    @Test func aRandomDrawPlacesEveryoneOnceAndIsTheSameForTheSameSeed() {
+        let players = Self.ids(30)
+        var a = Seeded(state: 36)
+        var b = Seeded(state: 36)
+        var c = Seeded(state: 37)
+        let first = CardDraw.random(players, using: &a)
+        #expect(first == CardDraw.random(players, using: &b))
+        #expect(first != CardDraw.random(players, using: &c))
+        #expect(first.map(\.count) == CardDraw.sizes(players: 30))
+        #expect(Set(first.flatMap { $0 }) == Set(players))
+        #expect(first.flatMap { $0 }.count == 30)
+    }
+
+    @Test func shotgunStartsSpreadAroundTheCourse() {
+        #expect((0..<3).map { CardDraw.startHole(card: $0, of: 3, holes: 9) } == [1, 4, 7])
+        #expect((0..<8).map { CardDraw.startHole(card: $0, of: 8, holes: 18) } == [1, 3, 5, 7, 10, 12, 14, 16])
+        #expect((0..<4).map { CardDraw.startHole(card: $0, of: 4, holes: 3) } == [1, 1, 2, 3])
+        #expect([0, 1, 25, 26, 27, 51, 52].map(CardDraw.letter) == ["A", "B", "Z", "AA", "AB", "AZ", "BA"])
+    }
+
+    @Test func aCardStartingOnHoleSevenPlaysRoundTheCourse() {
+        let order = HoleOrder(start: 7, holeCount: 9)
+        #expect(order.holes == [7, 8, 9, 1, 2, 3, 4, 5, 6])
+        #expect(order.after(9) == 1)
+        #expect(order.after(5) == 6)
+        #expect(order.after(6) == nil)
+        let played: Set = [7, 8, 9, 1]
+        #expect(order.firstUnscored(played.contains) == 2)
+        #expect(order.firstUnscored { _ in true } == nil)
+        #expect(HoleOrder(start: 1, holeCount: 9).holes == Array(1...9))
+        // A start that is not on the course is hole 1's.
+        #expect(HoleOrder(start: 12, holeCount: 9).start == 1)
+    }
+
+    /// Three players, four holes (by hand):
+    ///   hole 1: 3 3 4, a tie: its skin carries; hole 2: 2 3 3, A wins 2;
+    ///   hole 3: 3 3 3, carries; hole 4: 4 3 5, B wins 2.
+    @Test func skinsCarryOverTiesToTheNextHole() {
+        let (a, b, c) = (UUID(), UUID(), UUID())
+        let card: [UUID: [Int?]] = [a: [3, 2, 3, 4], b: [3, 3, 3, 3], c: [4, 3, 3, 5]]
+        let skins = Skins(players: [a, b, c], holeCount: 4, finished: false) { card[$0]![$1 - 1] }
+        #expect(skins.holes.map(\.skins) == [1, 2, 1, 2])
+        #expect(skins.holes.map(\.outcome) == [.carried, .won(a, strokes: 2), .carried, .won(b, strokes: 3)])
+        #expect(skins.won == [a: 2, b: 2])
+        #expect(skins.unclaimed == 0)
+        // A tie on the last hole: its skins and the carried one stay unclaimed.
+        var tiedLast = card
+        tiedLast[c] = [4, 3, 3, 3]
+        let unclaimed = Skins(players: [a, b, c], holeCount: 4, finished: true) { tiedLast[$0]![$1 - 1] }
+        #expect(unclaimed.unclaimed == 2)
+        #expect(unclaimed.won == [a: 2])
+    }
+
+    @Test func aHoleNotPlayedByEveryoneHoldsBackTheHolesAfterIt() {
+        let (a, b, c) = (UUID(), UUID(), UUID())
+        // C has not played hole 2 (a shotgun card elsewhere on the course).
+        let card: [UUID: [Int?]] = [a: [3, 2, 3, 4], b: [3, 3, 3, 3], c: [4, nil, 3, 5]]
+        let live = Skins(players: [a, b, c], holeCount: 4, finished: false) { card[$0]![$1 - 1] }
+        #expect(live.holes.map(\.outcome) == [.carried, .open, .waiting, .waiting])
+        #expect(live.won.isEmpty)
+        // Finished without it, C does not hold the hole and cannot win it.
+        let done = Skins(players: [a, b, c], holeCount: 4, finished: true) { card[$0]![$1 - 1] }
+        #expect(done.holes.map(\.outcome) == [.carried, .won(a, strokes: 2), .carried, .won(b, strokes: 3)])
+        // Per card, each card is its own game; across the field, one.
+        #expect(Skins.games([[a, b], [c]], perCard: true) == [[a, b], [c]])
+        #expect(Skins.games([[a, b], [c]], perCard: false) == [[a, b, c]])
+    }
+
+    /// At 2 a player: 3 in (6), 2 in (10), 3 in and two aces (16, 8 each: 0 left), one in
+    /// and an ace by someone not in (2, nobody paid), then 3 in and three aces (8: 2 each,
+    /// 2 stay in the pot).
+    @Test func theAcePotGrowsPaysItsAcesEvenlyAndStartsAgain() {
+        let (a, b, c) = (UUID(), UUID(), UUID())
+        let pot = AcePot(
+            nights: [
+                .init(optedIn: [a, b, c], aces: []),
+                .init(optedIn: [a, b], aces: []),
+                .init(optedIn: [a, b, c], aces: [b, c]),
+                .init(optedIn: [a], aces: [c]),
+                .init(optedIn: [a, b, c], aces: [a, b, c]),
+            ], buyIn: 2)
+        #expect(pot.payouts.map(\.amount) == [8, 8, 2, 2, 2])
+        #expect(pot.payouts.map(\.player) == [b, c, a, b, c])
+        #expect(pot.payouts.map(\.night) == [2, 2, 4, 4, 4])
+        #expect(pot.total == 2)
+        #expect(AcePot(nights: [.init(optedIn: [a], aces: [])], buyIn: 5).total == 5)
+    }
+
+    @Test func everyCardsPlayersAreRankedTogether() {
+        func row(_ id: UUID, _ name: String, _ toPar: Int, thru: Int, _ status: StandingStatus = .playing) -> Standing {
+            Standing(
+                participantID: id, name: name, position: nil, tied: false, toPar: toPar, strokes: 0, thru: thru,
+                status: status)
+        }
+        let (nate, mike, jake, sarah, ana) = (UUID(), UUID(), UUID(), UUID(), UUID())
+        let cardA = StandingsEngine.rank([row(nate, "Nate", -1, thru: 3), row(mike, "Mike", 0, thru: 3)])
+        let cardB = StandingsEngine.rank([
+            row(jake, "Jake", -1, thru: 2), row(sarah, "Sarah", 2, thru: 9, .finished), row(ana, "Ana", -4, thru: 5, .dnf),
+        ])
+        let night = EventStandings(cards: [cardA, cardB])
+        #expect(night.standings.rows.map(\.name) == ["Nate", "Jake", "Mike", "Sarah", "Ana"])
+        #expect(night.standings.rows.map(\.positionLabel) == ["T1", "T1", "3", "4", "–"])
+        #expect(night.card == [nate: 0, mike: 0, jake: 1, sarah: 1, ana: 1])
+    }
+}
