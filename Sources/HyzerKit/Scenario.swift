@@ -27,10 +27,21 @@ public struct Scenario: Sendable, Decodable {
         public var retraction: Bool?
     }
 
+    /// A league night's card (issue 36): its letter, the hole it starts on, who plays on it.
+    public struct CardSpec: Sendable, Decodable {
+        public var letter: String?
+        public var start: Int?
+        public var participants: [String]
+    }
+
     public var course: CourseSpec
     public var participants: [ParticipantSpec]
     public var events: [EventSpec]
     public var finished: Bool?
+    /// The night's cards; absent: one round, as before.
+    public var cards: [CardSpec]?
+    /// "field" (one game of everyone) or "card" (a game per card); absent: no skins.
+    public var skins: String?
 
     /// Scenarios may use short courses to keep examples small, as stored courses may.
     public static let allowedHoleCounts = Course.allowedHoleCounts
@@ -130,10 +141,78 @@ public struct Scenario: Sendable, Decodable {
         }
 
         let scorecard = Scorecard(pars: course.pars, participantIDs: participantList.map(\.id), events: scoreEvents)
-        let standings = StandingsEngine.standings(
-            scorecard: scorecard, participants: participantList, finished: finished == true)
-        return ScenarioResult(standings: standings, discrepancies: scorecard.discrepancies, ids: names)
+        let cardList = try cardList(ids, participants: participantList)
+        let standings: Standings
+        var cardOf: [UUID: (letter: String, order: HoleOrder)] = [:]
+        if cardList.isEmpty {
+            standings = StandingsEngine.standings(
+                scorecard: scorecard, participants: participantList, finished: finished == true)
+        } else {
+            // Each card ranked alone, then every card together: the night's board.
+            standings = EventStandings(
+                cards: cardList.map {
+                    StandingsEngine.standings(scorecard: scorecard, participants: $0.players, finished: finished == true)
+                }
+            ).standings
+            for card in cardList {
+                for player in card.players { cardOf[player.id] = (card.letter, card.order) }
+            }
+        }
+        var result = ScenarioResult(standings: standings, discrepancies: scorecard.discrepancies, ids: names)
+        for index in result.standings.indices {
+            let id = result.standings[index].standing.participantID
+            guard let (letter, order) = cardOf[id] else { continue }
+            result.standings[index].card = letter
+            result.standings[index].nextHole = .some(order.firstUnscored { scorecard.value(participant: id, hole: $0) != nil })
+        }
+        if let skins {
+            guard ["field", "card"].contains(skins) else { throw .invalid("skins is \"\(skins)\"; use \"field\" or \"card\"") }
+            let cards = cardList.isEmpty ? [ScenarioCard(letter: "field", order: HoleOrder(start: 1, holeCount: course.pars.count), players: participantList)] : cardList
+            let perCard = skins == "card" && !cardList.isEmpty
+            let games = Skins.games(cards.map { $0.players.map(\.id) }, perCard: perCard)
+            result.skins = zip(games, perCard ? cards.map(\.letter) : ["field"]).map { players, name in
+                let game = Skins(players: players, holeCount: course.pars.count, finished: finished == true) {
+                    scorecard.value(participant: $0, hole: $1)
+                }
+                return ScenarioResult.SkinsGame(game, name: name, ids: names)
+            }
+        }
+        return result
     }
+
+    /// The cards, checked: everyone on exactly one, a start hole on the course.
+    private func cardList(_ ids: IdentifierMap, participants: [Participant]) throws(ScenarioError) -> [ScenarioCard] {
+        guard let cards else { return [] }
+        var seen = Set<String>()
+        var list: [ScenarioCard] = []
+        for (index, card) in cards.enumerated() {
+            let letter = card.letter ?? CardDraw.letter(index)
+            let start = card.start ?? 1
+            guard (1...course.pars.count).contains(start) else {
+                throw .invalid("card \(letter) starts on hole \(start), not on this \(course.pars.count)-hole course")
+            }
+            var players: [Participant] = []
+            for key in card.participants {
+                guard let id = ids.existing(key), let player = participants.first(where: { $0.id == id }) else {
+                    throw .invalid("card \(letter): unknown participant \"\(key)\"")
+                }
+                guard seen.insert(key).inserted else { throw .invalid("participant \"\(key)\" is on two cards") }
+                players.append(player)
+            }
+            list.append(ScenarioCard(letter: letter, order: HoleOrder(start: start, holeCount: course.pars.count), players: players))
+        }
+        if let missing = self.participants.first(where: { !seen.contains($0.id) }) {
+            throw .invalid("participant \"\(missing.id)\" is on no card")
+        }
+        return list
+    }
+}
+
+/// A scenario's card, resolved.
+private struct ScenarioCard {
+    var letter: String
+    var order: HoleOrder
+    var players: [Participant]
 }
 
 /// Maps the scenario's string ids to UUIDs, allocating on first sight, so a supersedes
@@ -170,13 +249,19 @@ public struct ScenarioResult: Sendable, Equatable, Encodable {
     public struct Row: Sendable, Equatable, Encodable {
         public var participant: String
         public var standing: Standing
+        /// On a league night: the card's letter, and the next hole the participant has no
+        /// value on in the card's order (nil once every hole has one).
+        public var card: String?
+        public var nextHole: Int??
 
         init(_ standing: Standing, id: String) {
             participant = id
             self.standing = standing
         }
 
-        enum CodingKeys: String, CodingKey { case participant, name, position, tied, toPar, strokes, thru, status }
+        enum CodingKeys: String, CodingKey {
+            case participant, name, position, tied, toPar, strokes, thru, status, card, nextHole
+        }
 
         // Written by hand: `position` must appear as null for DNF, not be left out, and the
         // participant is named by the scenario's id rather than the standing's UUID.
@@ -194,6 +279,41 @@ public struct ScenarioResult: Sendable, Equatable, Encodable {
             try c.encode(standing.strokes, forKey: .strokes)
             try c.encode(standing.thru, forKey: .thru)
             try c.encode(standing.status, forKey: .status)
+            try c.encodeIfPresent(card, forKey: .card)
+            if let nextHole { try c.encode(nextHole, forKey: .nextHole) }
+        }
+    }
+
+    /// One skins game (issue 36): every hole's outcome, the skins won, those left unclaimed.
+    public struct SkinsGame: Sendable, Equatable, Encodable {
+        public struct Hole: Sendable, Equatable, Encodable {
+            public var hole: Int
+            public var skins: Int
+            /// "won", "carried", "open" or "waiting".
+            public var outcome: String
+            public var winner: String?
+            public var strokes: Int?
+        }
+        /// "field", or the card's letter.
+        public var game: String
+        public var holes: [Hole]
+        public var won: [String: Int]
+        public var unclaimed: Int
+
+        init(_ skins: Skins, name: String, ids: [UUID: String]) {
+            let id = { (player: UUID) in ids[player] ?? player.uuidString }
+            game = name
+            holes = skins.holes.map { hole in
+                switch hole.outcome {
+                case .won(let player, let strokes):
+                    Hole(hole: hole.hole, skins: hole.skins, outcome: "won", winner: id(player), strokes: strokes)
+                case .carried: Hole(hole: hole.hole, skins: hole.skins, outcome: "carried")
+                case .open: Hole(hole: hole.hole, skins: hole.skins, outcome: "open")
+                case .waiting: Hole(hole: hole.hole, skins: hole.skins, outcome: "waiting")
+                }
+            }
+            won = Dictionary(uniqueKeysWithValues: skins.won.map { (id($0.key), $0.value) })
+            unclaimed = skins.unclaimed
         }
     }
     public struct DiscrepancyRow: Sendable, Equatable, Encodable {
@@ -204,6 +324,8 @@ public struct ScenarioResult: Sendable, Equatable, Encodable {
 
     public var standings: [Row]
     public var discrepancies: [DiscrepancyRow]
+    /// Present when the scenario asked for skins.
+    public var skins: [SkinsGame]?
 
     /// `ids` names each participant in the output (the scenario's own ids, or UUIDs).
     public init(standings: Standings, discrepancies: [Discrepancy], ids: [UUID: String]) {

@@ -90,4 +90,35 @@ import Testing
         #expect(unknown.status != 0)
         #expect(unknown.stderr.contains("was not found"))
     }
+
+    /// League night's cards (issue 36): a participant on no card or on two, a start hole off
+    /// the course, or a skins game of another kind is refused with what is wrong.
+    @Test func badCardsGetAClearError() async throws {
+        func run(cards: String, skins: String = "field") async throws -> Binary.Result {
+            let text = """
+                {"course": {"name": "x", "pars": [3, 3, 3]},
+                 "participants": [{"id": "a", "name": "A"}, {"id": "b", "name": "B"}],
+                 "events": [], "cards": \(cards), "skins": "\(skins)"}
+                """
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("cards-\(UUID()).json")
+            try Data(text.utf8).write(to: file)
+            defer { try? FileManager.default.removeItem(at: file) }
+            return try await Binary.run("hyzer", ["standings", file.path])
+        }
+        let cases = [
+            (#"[{"participants": ["a"]}]"#, "field", "participant \"b\" is on no card"),
+            (#"[{"participants": ["a", "b"]}, {"participants": ["b"]}]"#, "field", "participant \"b\" is on two cards"),
+            (#"[{"start": 4, "participants": ["a", "b"]}]"#, "field", "card A starts on hole 4"),
+            (#"[{"participants": ["a", "c"]}]"#, "field", "card A: unknown participant \"c\""),
+            (#"[{"participants": ["a", "b"]}]"#, "pairs", "use \"field\" or \"card\""),
+        ]
+        for (cards, skins, message) in cases {
+            let result = try await run(cards: cards, skins: skins)
+            #expect(result.status != 0, "\(cards)")
+            #expect(result.stderr.contains(message), "\(cards): \(result.stderr)")
+            #expect(result.stdout.isEmpty)
+        }
+        // Control: the same cards, right, are taken.
+        #expect(try await run(cards: #"[{"participants": ["a"]}, {"start": 2, "participants": ["b"]}]"#).status == 0)
+    }
 }
