@@ -75,11 +75,12 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let last = try #require(run.stdout.split(separator: "\n").last)
         let figures = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
-        #expect(Set(figures.keys) == ["p50_us", "p99_us"])
+        #expect(Set(figures.keys) == ["p50_us", "p99_us", "event_p50_us", "event_p99_us"])
         let p50 = try #require(figures["p50_us"] as? Double)
         let p99 = try #require(figures["p99_us"] as? Double)
         #expect(p50 > 0 && p50 <= p99)
         #expect(run.stderr.contains("5000 recomputes"))
+        #expect(run.stderr.contains("a night of 8 cards, 30 players"))
     }
 
     /// `name-entry` against a small list (through HYZER_ASSETS, so a debug build runs it in
