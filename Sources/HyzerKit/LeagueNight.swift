@@ -101,6 +101,11 @@ public struct HoleOrder: Sendable, Hashable {
         return next == start ? nil : next
     }
 
+    /// The hole played before `hole`, nil before the first one.
+    public func before(_ hole: Int) -> Int? {
+        hole == start ? nil : (hole + holeCount - 2) % holeCount + 1
+    }
+
     /// The first hole in this order that `isScored` says is not, nil when all are.
     public func firstUnscored(_ isScored: (Int) -> Bool) -> Int? { holes.first { !isScored($0) } }
 }

@@ -64,12 +64,15 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
     public private(set) var generation: Int
     /// Who finished it early, discarded it or reopened it, oldest first.
     public private(set) var actions: [RecordedAction]
+    /// The hole the card starts on (issue 36, a shotgun start): it plays from there to the
+    /// last hole and on from hole 1. 1 for a round played in course order.
+    public private(set) var startHole: Int
 
     public init(
         id: UUID = UUID(), courseID: UUID, organizerID: UUID,
         participants: [Participant] = [], status: RoundStatus = .setup,
         createdAt: Date, startedAt: Date? = nil, completedAt: Date? = nil, pars: [Int] = [],
-        generation: Int = 0, actions: [RecordedAction] = []
+        generation: Int = 0, actions: [RecordedAction] = [], startHole: Int = 1
     ) {
         self.id = id
         self.courseID = courseID
@@ -82,6 +85,18 @@ public struct Round: Sendable, Hashable, Codable, Identifiable {
         self.pars = pars
         self.generation = generation
         self.actions = actions
+        self.startHole = startHole
+    }
+
+    /// The order this round's card plays `course` (`played(on:)`) in.
+    public func holeOrder(on course: Course) -> HoleOrder { HoleOrder(start: startHole, holeCount: course.holeCount) }
+
+    /// A shotgun start on `hole`: set up before the start, on a hole of the round's pars.
+    public mutating func startOn(hole: Int) throws(RoundError) {
+        guard status == .setup else { throw .startHoleLocked(status) }
+        let holes = pars.isEmpty ? Course.allowedHoleCounts.upperBound : pars.count
+        guard (1...holes).contains(hole) else { throw .noSuchStartHole(hole, holeCount: holes) }
+        startHole = hole
     }
 
     public static let maxParticipants = 24
@@ -188,6 +203,8 @@ public enum RoundError: Error, Equatable, Sendable, CustomStringConvertible {
     case parsLocked(RoundStatus)
     case otherCourse(String)
     case reopenWindowPassed(hours: Double)
+    case noSuchStartHole(Int, holeCount: Int)
+    case startHoleLocked(RoundStatus)
 
     public var description: String {
         switch self {
@@ -204,6 +221,8 @@ public enum RoundError: Error, Equatable, Sendable, CustomStringConvertible {
         case .otherCourse(let name): "this round is not played on \(name)"
         case .reopenWindowPassed(let hours):
             "a round can be reopened only within \(String(format: "%g", hours)) h of its finish"
+        case .noSuchStartHole(let hole, let count): "a round on \(count) holes cannot start on hole \(hole)"
+        case .startHoleLocked(let s): "a round keeps the hole it started on; this one is \(s.rawValue)"
         }
     }
 }

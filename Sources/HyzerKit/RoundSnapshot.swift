@@ -39,8 +39,13 @@ public struct RoundSnapshot: Sendable, Equatable {
         return round.participants.contains { scorecard.holesScored(by: $0.id) > 0 }
     }
 
-    /// The first hole someone still lacks a score on, or the last hole when all are in.
+    /// The order the card plays the course in (from its start hole: issue 36).
+    public var holeOrder: HoleOrder { round.holeOrder(on: course) }
+
+    /// The first hole, in the card's order, someone still lacks a score on, or its last
+    /// hole when all are in.
     public var currentHole: Int {
-        course.holes.first { !scorecard.isHoleComplete($0) } ?? course.holeCount
+        let holes = holeOrder.holes
+        return holes.first { !scorecard.isHoleComplete($0) } ?? holes.last ?? 1
     }
 }

@@ -271,7 +271,8 @@ public struct ChangeLedger {
                 try RoundRow(
                     id: round.id, courseID: round.courseID, organizerID: round.organizerID,
                     status: RoundStatus.setup.rawValue, createdAt: Rows.seconds(round.createdAt),
-                    startedAt: nil, completedAt: nil, updatedAt: updatedAt, pars: Rows.parsText(round.pars)
+                    startedAt: nil, completedAt: nil, updatedAt: updatedAt, pars: Rows.parsText(round.pars),
+                    startHole: round.startHole
                 ).insert(db)
             }
             if local == nil || local?.status == .setup {
@@ -280,6 +281,7 @@ public struct ChangeLedger {
                     [
                         RoundRow.Columns.courseID.set(to: round.courseID),
                         RoundRow.Columns.organizerID.set(to: round.organizerID),
+                        RoundRow.Columns.startHole.set(to: round.startHole),
                     ])
                 if local?.participants != round.participants {
                     try ParticipantRow.filter(ParticipantRow.Columns.roundID == round.id).deleteAll(db)

@@ -5,9 +5,10 @@ import HyzerKit
 extension StoreWrite where Value == Round {
     // MARK: Round setup
 
-    /// FR10, FR16: the organizer creates a round on a course, in `setup`.
+    /// FR10, FR16: the organizer creates a round on a course, in `setup`; `startHole` for
+    /// a card of a shotgun start (issue 36).
     public static func createRound(
-        courseID: UUID, organizerID: UUID, participants: [Participant] = [], at date: Date? = nil
+        courseID: UUID, organizerID: UUID, participants: [Participant] = [], startHole: Int = 1, at date: Date? = nil
     ) -> Self {
         StoreWrite { db, context in
             let course = try Rows.courseInUse(id: courseID, db)
@@ -16,11 +17,12 @@ extension StoreWrite where Value == Round {
             do throws(RoundError) {
                 for p in participants { try round.add(p) }
                 try round.takePars(of: course)
+                try round.startOn(hole: startHole)
             } catch { throw StoreError.round(error) }
             try RoundRow(
                 id: round.id, courseID: courseID, organizerID: organizerID, status: RoundStatus.setup.rawValue,
                 createdAt: Rows.seconds(date), startedAt: nil, completedAt: nil,
-                updatedAt: Rows.seconds(date), pars: Rows.parsText(round.pars)
+                updatedAt: Rows.seconds(date), pars: Rows.parsText(round.pars), startHole: round.startHole
             ).insert(db)
             for (ordinal, participant) in round.participants.enumerated() {
                 try Rows.insertParticipant(participant, ordinal: ordinal, round: round.id, db)

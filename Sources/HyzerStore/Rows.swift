@@ -33,7 +33,7 @@ enum StoreColumn: String, ColumnExpression, CaseIterable {
     case courseID, organizerID, roundID, participantID, recordID, recordType, reportedBy, deviceID, displayName
     case createdAt, startedAt, completedAt, updatedAt, enqueuedAt, eventSeq, isResolution, lastError
     case kindOrder, localOrder, serverSeq, deletedAt, deviceName
-    case generation, action, actions, removedAt, mergedInto, correction, retraction
+    case generation, action, actions, removedAt, mergedInto, correction, retraction, startHole
 
     /// The SQL name: `roundID` → `round_id`. Worked out once, not at each use: the score
     /// events of a round are read column by column on every board refresh.
@@ -118,6 +118,8 @@ struct RoundRow: StoreRecord {
     /// v7 (issue 35): `Round.generation`, and `Round.actions` as a JSON array.
     var generation: Int = 0
     var actions: String = "[]"
+    /// v8 (issue 36): `Round.startHole`.
+    var startHole: Int = 1
 }
 
 struct ParticipantRow: StoreRecord {
@@ -446,7 +448,7 @@ enum Rows {
             participants: participants, status: status,
             createdAt: Date(timeIntervalSince1970: row.createdAt),
             startedAt: date(row.startedAt), completedAt: date(row.completedAt), pars: parsList(row.pars),
-            generation: row.generation, actions: actions(row.actions))
+            generation: row.generation, actions: actions(row.actions), startHole: row.startHole)
     }
 
     static func insertParticipant(_ p: Participant, ordinal: Int, round: UUID, _ db: Database) throws {

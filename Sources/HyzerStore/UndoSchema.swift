@@ -40,13 +40,15 @@ extension Schema {
     }
 
     /// Issue 35's "Undo" toast: a retraction withdraws a score saved a moment ago (see
-    /// `ScoreEvent.retraction`). A column with a default, so no row changes and nothing
-    /// becomes pending; a trigger holds a retraction to its shape, as validation does.
+    /// `ScoreEvent.retraction`); issue 36: the hole a round's card starts on. Columns with
+    /// defaults, so no row changes and nothing becomes pending; a trigger holds a retraction
+    /// to its shape, as validation does.
     static func registerRetractions(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration(
-            "v8 retractions: the undo of a score just saved",
+            "v8 retractions and start holes",
             sql: """
                 ALTER TABLE score_events ADD COLUMN retraction INTEGER NOT NULL DEFAULT 0 CHECK (retraction IN (0, 1));
+                ALTER TABLE rounds ADD COLUMN start_hole INTEGER NOT NULL DEFAULT 1 CHECK (start_hole BETWEEN 1 AND 36);
                 CREATE TRIGGER score_events_retraction_shape BEFORE INSERT ON score_events
                 WHEN NEW.retraction = 1
                     AND (length(NEW.supersedes) = 0 OR NEW.is_resolution OR NEW.correction IS NOT NULL)

@@ -168,12 +168,15 @@ public struct RoundRecord: Codable, Sendable, Hashable {
     public var generation: Int?
     /// Protocol 2: who finished it early, discarded or reopened it (`Round.actions`).
     public var actions: [RecordedAction]?
+    /// Protocol 2 (issue 36): the hole the card starts on (`Round.startHole`); absent when 1.
+    /// A device older than it plays the round from hole 1.
+    public var startHole: Int?
 
     public init(
         id: UUID, version: UUID, updatedAt: Double, courseID: UUID, organizerID: UUID,
         participants: [Participant], status: RoundStatus, createdAt: Double,
         startedAt: Double? = nil, completedAt: Double? = nil, pars: [Int]? = nil,
-        generation: Int? = nil, actions: [RecordedAction]? = nil
+        generation: Int? = nil, actions: [RecordedAction]? = nil, startHole: Int? = nil
     ) {
         self.id = id
         self.version = version
@@ -188,6 +191,7 @@ public struct RoundRecord: Codable, Sendable, Hashable {
         self.pars = pars
         self.generation = generation
         self.actions = actions
+        self.startHole = startHole
     }
 
     public init(_ round: Round, version: UUID, updatedAt: Double) {
@@ -198,7 +202,7 @@ public struct RoundRecord: Codable, Sendable, Hashable {
             startedAt: round.startedAt?.timeIntervalSince1970,
             completedAt: round.completedAt?.timeIntervalSince1970, pars: round.pars.isEmpty ? nil : round.pars,
             generation: round.generation == 0 ? nil : round.generation,
-            actions: round.actions.isEmpty ? nil : round.actions)
+            actions: round.actions.isEmpty ? nil : round.actions, startHole: round.startHole == 1 ? nil : round.startHole)
     }
 
     public var round: Round {
@@ -207,7 +211,7 @@ public struct RoundRecord: Codable, Sendable, Hashable {
             status: status, createdAt: Date(timeIntervalSince1970: createdAt),
             startedAt: startedAt.map(Date.init(timeIntervalSince1970:)),
             completedAt: completedAt.map(Date.init(timeIntervalSince1970:)), pars: pars ?? [],
-            generation: generation ?? 0, actions: actions ?? [])
+            generation: generation ?? 0, actions: actions ?? [], startHole: startHole ?? 1)
     }
 
     /// The course as this round is played on it: with the round's own pars when it has
@@ -236,6 +240,10 @@ public struct RoundRecord: Codable, Sendable, Hashable {
             return "a round's generation is 0 to \(ChangeStamp.maxGeneration), not \(g)"
         }
         if let problem = actions?.lazy.compactMap(\.problem).first { return problem }
+        if let startHole {
+            let holes = pars.map(\.count) ?? Course.allowedHoleCounts.upperBound
+            if !(1...holes).contains(startHole) { return "a round on \(holes) holes cannot start on hole \(startHole)" }
+        }
         return nil
     }
 }

@@ -26,6 +26,10 @@ struct RoundCommand: AsyncParsableCommand {
         @Option(help: "The course, by id or name.") var course: String
         @Option(help: "Registered players, by id or name, comma-separated.") var players: String?
         @Option(name: .customLong("guest"), help: "A walk-up guest's name (repeatable).") var guests: [String] = []
+        @Option(
+            name: .customLong("start-hole"),
+            help: "The hole the card starts on (a shotgun start); it plays round the course from there.")
+        var startHole = 1
         @Flag(name: .customLong("no-sync"), help: "Only save locally.") var noSync = false
 
         func run() async throws {
@@ -56,7 +60,8 @@ struct RoundCommand: AsyncParsableCommand {
             let round: Round
             do {
                 let created = try await db.write(
-                    .createRound(courseID: course.id, organizerID: organizer.id, participants: participants))
+                    .createRound(
+                        courseID: course.id, organizerID: organizer.id, participants: participants, startHole: startHole))
                 round = try await db.write(.startRound(created.id))
             } catch {
                 throw CommandFailure(error)

@@ -135,4 +135,23 @@ import Testing
         let standings = try await hyzer(["standings", roundID])
         #expect(standings.status == 0)
     }
+
+    /// `hyzer round start --start-hole`: a card's shotgun start (issue 36); a hole off the
+    /// course is refused with why, and no round is made.
+    @Test func aRoundStartsOnTheHoleGivenOrNotAtAll() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-shotgun-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        #expect(try await Self.hyzer(["init"], dir).status == 0)
+        #expect(try await Self.hyzer(["player", "add", "Ana"], dir).status == 0)
+        let off = try await Self.hyzer(
+            ["round", "start", "--course", "Riverside Nine", "--players", "Ana", "--start-hole", "12", "--no-sync"], dir)
+        #expect(off.status != 0)
+        #expect(off.stderr.contains("a round on 9 holes cannot start on hole 12"), "\(off.stderr)")
+        let started = try await Self.hyzer(
+            ["round", "start", "--course", "Riverside Nine", "--players", "Ana", "--start-hole", "7", "--no-sync"], dir)
+        #expect(started.status == 0, "\(started.stderr)")
+        let db = try HyzerDatabase(directory: dir)
+        let rounds = try await db.read(.activeRounds)
+        #expect(rounds.map(\.startHole) == [7])
+    }
 }

@@ -147,4 +147,34 @@ import Testing
         #expect(night.standings.rows.map(\.positionLabel) == ["T1", "T1", "3", "4", "–"])
         #expect(night.card == [nate: 0, mike: 0, jake: 1, sarah: 1, ana: 1])
     }
+
+    /// A round's card that starts on hole 7 of 9 (issue 36): its current hole is the first
+    /// in its own order that someone lacks; the start hole is set in setup only.
+    @Test func aShotgunRoundResumesInItsOwnOrder() throws {
+        let f = try Fixture(names: ["Nate", "Mike"])
+        var round = Round(courseID: f.course.id, organizerID: f.ids[0], createdAt: Fixture.start)
+        for p in f.round.participants { try round.add(p) }
+        try round.takePars(of: f.course)
+        #expect(throws: RoundError.noSuchStartHole(10, holeCount: 9)) { try round.startOn(hole: 10) }
+        try round.startOn(hole: 7)
+        try round.start(at: Fixture.start)
+        #expect(throws: RoundError.startHoleLocked(.active)) { try round.startOn(hole: 1) }
+        var events: [ScoreEvent] = []
+        func score(_ p: Int, _ hole: Int) {
+            events.append(
+                ScoreEvent(
+                    roundID: round.id, participantID: round.participants[p].id, hole: hole, strokes: 3, reportedBy: f.ids[0],
+                    deviceID: "A", createdAt: Fixture.start))
+        }
+        #expect(RoundSnapshot(round: round, course: f.course, events: events).currentHole == 7)
+        for hole in [7, 8, 9] { score(0, hole); score(1, hole) }
+        #expect(RoundSnapshot(round: round, course: f.course, events: events).currentHole == 1)
+        for hole in 1...6 { score(0, hole); score(1, hole) }
+        // Every hole in: the card's last hole, 6.
+        #expect(RoundSnapshot(round: round, course: f.course, events: events).currentHole == 6)
+        let order = HoleOrder(start: 7, holeCount: 9)
+        #expect(order.before(7) == nil)
+        #expect(order.before(1) == 9)
+        #expect(order.before(8) == 7)
+    }
 }

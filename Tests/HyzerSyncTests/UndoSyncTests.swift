@@ -37,7 +37,7 @@ struct OlderPeerTransport: SyncTransport {
             (p.removed, p.mergedInto, p.action) = (nil, nil, nil)
             return .player(p)
         case .round(var r):
-            (r.generation, r.actions) = (nil, nil)
+            (r.generation, r.actions, r.startHole) = (nil, nil, nil)
             return .round(r)
         case .scoreEvent(var e):
             (e.correction, e.retraction) = (nil, nil)
@@ -288,6 +288,39 @@ struct OlderPeerTransport: SyncTransport {
             let taken = try await group.server.storage.push(
                 groupID: group.groupID, deviceID: kiosk.db.deviceID, records: [.scoreEvent(.init(bare))])
             #expect(taken.results.map(\.status) == [.created])
+        }
+    }
+
+    /// Issue 36: a card's start hole reaches every device with its round; a device older
+    /// than it plays the round from hole 1 and syncs on; the server refuses a start hole off
+    /// the round's holes.
+    @Test func aShotgunStartHoleTravelsWithItsRound() async throws {
+        try await withGroup { group in
+            let a = try await group.device("A")
+            let b = try await group.device("B")
+            let old = try await group.device("Old", transport: { OlderPeerTransport(client: $0, recordsToo: true) })
+            let course = try #require(try await a.db.read(.courses).first { $0.holeCount == 18 })
+            let players = try ["Nate", "Mike"].map { try Player(displayName: $0) }
+            for p in players { try await a.db.write(.savePlayer(p)) }
+            let created = try await a.db.write(
+                .createRound(
+                    courseID: course.id, organizerID: players[0].id, participants: players.map(Participant.registered),
+                    startHole: 10))
+            let round = try await a.db.write(.startRound(created.id))
+            try a.score(round, 0, hole: 10, 3)
+            #expect(try await a.sync().rejected.isEmpty)
+            for d in [b, old] { try await d.sync() }
+            #expect(try b.snapshot(round).round.startHole == 10)
+            #expect(try b.snapshot(round).currentHole == 10)
+            #expect(try old.snapshot(round).round.startHole == 1)
+            #expect(try await old.db.read(.pendingSyncCount) == 0)
+            // A start hole past the round's holes is refused, with why.
+            var bad = RoundRecord(round, version: UUID(), updatedAt: 1)
+            (bad.id, bad.startHole) = (UUID(), 19)
+            #expect(bad.problem() == "a round on 18 holes cannot start on hole 19")
+            let answer = try await group.server.storage.push(
+                groupID: group.groupID, deviceID: a.db.deviceID, records: [.round(bad)])
+            #expect(answer.results.map(\.status) == [.rejected])
         }
     }
 }

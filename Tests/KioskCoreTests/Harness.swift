@@ -23,7 +23,9 @@ struct Harness {
     /// machine itself runs on `now`.
     let clock = ManualClock()
 
-    init(players count: Int = 3, holes: Int = 9, startRound: Bool = true, reduceMotion: Bool = false) throws {
+    init(
+        players count: Int = 3, holes: Int = 9, startRound: Bool = true, reduceMotion: Bool = false, startHole: Int = 1
+    ) throws {
         course = try Course(name: "Riverside Nine", holeCount: holes, exceptions: holes == 9 ? [5: 4] : [:])
         courses = [course]
         players = try ["Nate", "Mike", "Jake", "Sarah", "Priya", "Tom"].prefix(count).map { try Player(displayName: $0) }
@@ -31,6 +33,8 @@ struct Harness {
         if startRound {
             var r = Round(courseID: course.id, organizerID: players[0].id, createdAt: clock.date)
             for p in players { try r.add(.registered(p)) }
+            try r.takePars(of: course)
+            try r.startOn(hole: startHole)
             try r.start(at: clock.date)
             round = r
         }

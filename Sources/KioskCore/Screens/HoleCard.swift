@@ -29,25 +29,27 @@ extension Screen.HoleCard: ScreenBehavior {
     var name: String { "hole-\(hole)" }
 
     /// Past the last row the card moves to the next hole; before the first, to the
-    /// previous one (free navigation, FR38).
+    /// previous one (free navigation, FR38), in the card's order: a card that started on
+    /// hole 7 goes from 9 to 1, and ends on 6 (issue 36).
     func turned(_ steps: Int, in state: inout KioskState) -> [KioskEffect] {
         guard let snapshot = state.data.round else { return [] }
         let rows = snapshot.round.participants.count
+        let order = snapshot.holeOrder
         var (hole, cursor) = (hole, cursor + steps)
         var hitEnd = false
         while cursor >= rows {
-            if hole < snapshot.course.holeCount {
+            if let next = order.after(hole) {
                 cursor -= rows
-                hole += 1
+                hole = next
             } else {
                 cursor = rows - 1
                 hitEnd = true
             }
         }
         while cursor < 0 {
-            if hole > 1 {
+            if let previous = order.before(hole) {
                 cursor += rows
-                hole -= 1
+                hole = previous
             } else {
                 cursor = 0
                 hitEnd = true
@@ -104,13 +106,13 @@ extension Screen.HoleCard: ScreenBehavior {
         }
     }
 
-    /// FR20: the hole is complete; move on, or ask to finalize after the last scores.
+    /// FR20: the hole is complete; move on in the card's order, or ask to finalize after
+    /// the last scores.
     func advance(in state: inout KioskState) {
         guard let snapshot = state.data.round else { return }
         if snapshot.round.status == .awaitingFinalization {
             state.screen = .finalizePrompt(cursor: 0)
-        } else if hole < snapshot.course.holeCount {
-            let next = hole + 1
+        } else if let next = snapshot.holeOrder.after(hole) {
             state.screen = .holeCard(hole: next, cursor: Self.firstUnscored(snapshot, hole: next) ?? 0)
         }
     }
