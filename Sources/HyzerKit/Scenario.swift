@@ -149,11 +149,12 @@ public struct Scenario: Sendable, Decodable {
                 scorecard: scorecard, participants: participantList, finished: finished == true)
         } else {
             // Each card ranked alone, then every card together: the night's board.
-            standings = EventStandings(
-                cards: cardList.map {
-                    StandingsEngine.standings(scorecard: scorecard, participants: $0.players, finished: finished == true)
-                }
-            ).standings
+            standings =
+                EventStandings(
+                    cards: cardList.map {
+                        StandingsEngine.standings(scorecard: scorecard, participants: $0.players, finished: finished == true)
+                    }
+                ).standings
             for card in cardList {
                 for player in card.players { cardOf[player.id] = (card.letter, card.order) }
             }
@@ -167,7 +168,12 @@ public struct Scenario: Sendable, Decodable {
         }
         if let skins {
             guard ["field", "card"].contains(skins) else { throw .invalid("skins is \"\(skins)\"; use \"field\" or \"card\"") }
-            let cards = cardList.isEmpty ? [ScenarioCard(letter: "field", order: HoleOrder(start: 1, holeCount: course.pars.count), players: participantList)] : cardList
+            let cards =
+                cardList.isEmpty
+                ? [
+                    ScenarioCard(
+                        letter: "field", order: HoleOrder(start: 1, holeCount: course.pars.count), players: participantList)
+                ] : cardList
             let perCard = skins == "card" && !cardList.isEmpty
             let games = Skins.games(cards.map { $0.players.map(\.id) }, perCard: perCard)
             result.skins = zip(games, perCard ? cards.map(\.letter) : ["field"]).map { players, name in
@@ -199,7 +205,8 @@ public struct Scenario: Sendable, Decodable {
                 guard seen.insert(key).inserted else { throw .invalid("participant \"\(key)\" is on two cards") }
                 players.append(player)
             }
-            list.append(ScenarioCard(letter: letter, order: HoleOrder(start: start, holeCount: course.pars.count), players: players))
+            list.append(
+                ScenarioCard(letter: letter, order: HoleOrder(start: start, holeCount: course.pars.count), players: players))
         }
         if let missing = self.participants.first(where: { !seen.contains($0.id) }) {
             throw .invalid("participant \"\(missing.id)\" is on no card")

@@ -38,7 +38,9 @@ enum StandingsBenchmark {
             if run >= 200 { night.append(Double(nowNs() - start) / 1_000) }
             checksum &+= board.standings.rows[0].toPar
         }
-        log("standings: a night of \(cards.count) cards, 30 players, \(cards.map(\.1.count).reduce(0, +)) events, 5000 recomputes (checksum \(checksum))")
+        log(
+            "standings: a night of \(cards.count) cards, 30 players, \(cards.map(\.1.count).reduce(0, +)) events, 5000 recomputes (checksum \(checksum))"
+        )
         return Figures([
             "p50_us": round3(percentile(samples, 50)), "p99_us": round3(percentile(samples, 99)),
             "event_p50_us": round3(percentile(night, 50)), "event_p99_us": round3(percentile(night, 99)),

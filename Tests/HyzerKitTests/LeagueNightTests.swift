@@ -167,9 +167,15 @@ import Testing
                     deviceID: "A", createdAt: Fixture.start))
         }
         #expect(RoundSnapshot(round: round, course: f.course, events: events).currentHole == 7)
-        for hole in [7, 8, 9] { score(0, hole); score(1, hole) }
+        for hole in [7, 8, 9] {
+            score(0, hole)
+            score(1, hole)
+        }
         #expect(RoundSnapshot(round: round, course: f.course, events: events).currentHole == 1)
-        for hole in 1...6 { score(0, hole); score(1, hole) }
+        for hole in 1...6 {
+            score(0, hole)
+            score(1, hole)
+        }
         // Every hole in: the card's last hole, 6.
         #expect(RoundSnapshot(round: round, course: f.course, events: events).currentHole == 6)
         let order = HoleOrder(start: 7, holeCount: 9)

@@ -164,7 +164,11 @@ import Testing
         let (events, pending) = try queue.read { db in
             (
                 try Rows.events(round: round, db),
-                try Int.fetchOne(db, sql: "SELECT (SELECT count(*) FROM sync_records WHERE pending = 1) + (SELECT count(*) FROM sync_pending_events)")
+                try Int.fetchOne(
+                    db,
+                    sql:
+                        "SELECT (SELECT count(*) FROM sync_records WHERE pending = 1) + (SELECT count(*) FROM sync_pending_events)"
+                )
             )
         }
         #expect(events.map(\.id) == [event])

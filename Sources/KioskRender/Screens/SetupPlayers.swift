@@ -33,7 +33,8 @@ extension Painter {
         }
         paintList(
             title: "Who is playing?", subtitle: course.map { "\($0.name) · \($0.holeCount) holes" } ?? "",
-            items: items, cursor: setup.cursor, hints: state.undoToast(at: now) != nil
+            items: items, cursor: setup.cursor,
+            hints: state.undoToast(at: now) != nil
                 ? "Hold to undo · Press to add or remove · Start when ready"
                 : "Press to add or remove · Start when ready · Hold to go back")
     }
