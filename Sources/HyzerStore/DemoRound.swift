@@ -12,10 +12,11 @@ extension HyzerDatabase {
 
     /// Creates (or reuses, by name) `players` registered players, starts a round on
     /// `courseName` (default: the first 18-hole course) and scores `holesPlayed` holes,
-    /// correcting about one score in ten. Deterministic for a given seed.
+    /// correcting about one score in ten. Deterministic for a given seed. `startHole`: a
+    /// shotgun card's (issue 36), whose holes are played from there round the course.
     @discardableResult
     public func createDemoRound(
-        players count: Int = 6, holesPlayed: Int = 6, courseName: String? = nil, seed: UInt64 = 1
+        players count: Int = 6, holesPlayed: Int = 6, courseName: String? = nil, seed: UInt64 = 1, startHole: Int = 1
     ) throws -> Round {
         guard (1...Round.maxParticipants).contains(count) else {
             throw StoreError.round(.tooManyParticipants(Round.maxParticipants))
@@ -47,11 +48,12 @@ extension HyzerDatabase {
             participants.append(.registered(player))
         }
         let organizer = participants[0].id
-        var round = try write(.createRound(courseID: course.id, organizerID: organizer, participants: participants))
+        var round = try write(
+            .createRound(courseID: course.id, organizerID: organizer, participants: participants, startHole: startHole))
         round = try write(.startRound(round.id))
 
         var rng = SeededGenerator(seed: seed)
-        for hole in course.holes.prefix(holesPlayed) {
+        for hole in round.holeOrder(on: course).holes.prefix(holesPlayed) {
             let par = course.pars[hole - 1]
             for (index, participant) in participants.enumerated() {
                 // Scorers rotate like a real card: the next player along enters the score.

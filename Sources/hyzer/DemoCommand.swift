@@ -12,6 +12,8 @@ struct Demo: AsyncParsableCommand {
     @Option(name: .customLong("holes-played"), help: "Holes already scored.") var holesPlayed = 6
     @Option(help: "Course name (default: the first 18-hole course).") var course: String?
     @Option(help: "Random seed, for repeatable data.") var seed: UInt64 = 1
+    @Option(name: .customLong("start-hole"), help: "The card's start hole (a shotgun start); holes are played from there.")
+    var startHole = 1
     @Option(help: "Scores another device disputes on the last hole played (the resolve screen's demo).")
     var disputes = 0
 
@@ -28,7 +30,8 @@ struct Demo: AsyncParsableCommand {
         let db = try data.open()
         let round: Round
         do {
-            round = try db.createDemoRound(players: players, holesPlayed: holesPlayed, courseName: course, seed: seed)
+            round = try db.createDemoRound(
+                players: players, holesPlayed: holesPlayed, courseName: course, seed: seed, startHole: startHole)
             try db.addDemoDisputes(disputes, round: round.id)
         } catch { throw CommandFailure(error) }
         let snapshot = try await db.read(.snapshot(round: round.id))

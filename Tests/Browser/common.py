@@ -76,16 +76,18 @@ class World:
             self.server.wait(timeout=20)
             self.server = None
 
-    def start_group(self, group, device_name, players, server=None, ca=None):
+    def start_group(self, group, device_name, players, server=None, ca=None, start_hole=1):
         """The group on a started server and an enrolled `hyzer` device holding a synced demo
-        round of `players`: returns the round's id (the group's admin token is `self.admin`).
+        round of `players`, its card starting on `start_hole` (issue 36: a shotgun start, six
+        holes played from there): returns the round's id (the group's admin token is `self.admin`).
         The device enrolls at `server` (the LAN address by default), trusting `ca` if given."""
         admin = self.admin = self.run("hyzer-server", "group", "create", group, data=self.server_data)[-1]
         self.start_server()
         self.run("hyzer", "init", data=self.device_data)
         self.run("hyzer", "device", "enroll", "--server", server or self.base, "--group-token", admin,
                  "--name", device_name, *(["--ca", ca] if ca else []), data=self.device_data)
-        round_id = self.run("hyzer", "demo", "--players", str(players), data=self.device_data)[-1]
+        round_id = self.run("hyzer", "demo", "--players", str(players), "--start-hole", str(start_hole),
+                            data=self.device_data)[-1]
         self.run("hyzer", "sync", data=self.device_data)
         return round_id
 

@@ -142,8 +142,10 @@ def journey(world, kind, args, chain, drivers):
         drivers.append(driver)
         return driver
 
+    # Over the LAN the kiosk's card is a shotgun card that started on hole 10 (issue 36).
+    start_hole = 1 if secure else 10
     round_id = world.start_group("Saturday Skins", "Clubhouse kiosk", players=5, server=base,
-                                 ca=chain.root_pem if secure else None)
+                                 ca=chain.root_pem if secure else None, start_hole=start_hole)
     invite = world.run("hyzer-server", "group", "invite", "Saturday Skins", "--base-url", base,
                        data=world.server_data)[-1]
     check(invite.startswith(base + "/join/"), f"group invite printed {invite!r}")
@@ -212,6 +214,14 @@ def journey(world, kind, args, chain, drivers):
     board.get(link)
     check(wait_for(lambda: board_rows(board) == want, 10), f"the board shows {board_rows(board)}")
     hole = int(phone.find_element(By.ID, "hole").text.split()[1])
+    # The demo played six holes of the card's order: the phone opens on the seventh (16 for a
+    # card that started on 10, not hole 1), and its arrows walk the card's order.
+    check(hole == (start_hole - 1 + 6) % 18 + 1, f"the phone opened on hole {hole} of a card that started on {start_hole}")
+    phone.find_element(By.CSS_SELECTOR, "button[aria-label='previous hole']").click()
+    shown = int(phone.find_element(By.ID, "hole").text.split()[1])
+    check(shown == (hole - 2) % 18 + 1, f"before hole {hole} the phone shows hole {shown}")
+    phone.find_element(By.CSS_SELECTOR, "button[aria-label='next hole']").click()
+    check(int(phone.find_element(By.ID, "hole").text.split()[1]) == hole, "the next-hole arrow did not come back")
     names = list(card_values(phone))
     tapped = time.monotonic()
     tap_score(phone, names[0], 1)

@@ -9,7 +9,7 @@
 // by the devices' rules (rules.js), so they work offline too.
 
 import { uuid } from "/web/ids.js";
-import { cellKey, scorecard, standings, supersedable, toPar } from "/web/rules.js";
+import { cellKey, holeOrder, scorecard, standings, supersedable, toPar } from "/web/rules.js";
 
 const creds = JSON.parse(localStorage.getItem("hyzer.phone") ?? "null");
 const app = document.getElementById("app");
@@ -285,12 +285,15 @@ function render(justSaved = null) {
   const pars = round.pars ?? course.pars;
   const cells = scorecard(state.events.get(round.id) ?? []);
   const rows = standings(round, pars, cells);
-  if (state.hole === null || state.hole > pars.length) {
-    // The first hole someone has no score on: where the group most likely is.
-    const open = pars.findIndex((_, i) => round.participants.some((p) => cells.get(cellKey(p.id, i + 1))?.value == null));
-    state.hole = open < 0 ? pars.length : open + 1;
+  // A shotgun card (issue 36) plays from its start hole round the course.
+  const order = holeOrder(round.startHole ?? 1, pars.length);
+  if (state.hole === null || !order.includes(state.hole)) {
+    // The first hole, in the card's order, someone has no score on: where the group most likely is.
+    const open = order.find((h) => round.participants.some((p) => cells.get(cellKey(p.id, h))?.value == null));
+    state.hole = open ?? order[order.length - 1];
   }
   const hole = state.hole;
+  const at = order.indexOf(hole);
   const disputed = [...cells.values()].filter((c) => c.disputed).length;
 
   const pill = el(
@@ -308,9 +311,9 @@ function render(justSaved = null) {
   const badge = disputed > 0 ? el("p", { class: "badge", id: "badge" }, `${disputed} to check`) : null;
 
   const nav = el("div", { class: "hole" },
-    el("button", { "aria-label": "previous hole", disabled: hole <= 1 ? "" : null, onclick: () => ((state.hole = hole - 1), (state.picker = null), render()) }, "‹"),
+    el("button", { "aria-label": "previous hole", disabled: at <= 0 ? "" : null, onclick: () => ((state.hole = order[at - 1]), (state.picker = null), render()) }, "‹"),
     el("h1", { id: "hole" }, `Hole ${hole} `, el("span", { class: "par" }, `Par ${pars[hole - 1]}`)),
-    el("button", { "aria-label": "next hole", disabled: hole >= pars.length ? "" : null, onclick: () => ((state.hole = hole + 1), (state.picker = null), render()) }, "›"));
+    el("button", { "aria-label": "next hole", disabled: at >= order.length - 1 ? "" : null, onclick: () => ((state.hole = order[at + 1]), (state.picker = null), render()) }, "›"));
 
   const card = el("ul", { class: "card", id: "card" }, ...round.participants.map((p) => {
     const cell = cells.get(cellKey(p.id, hole));

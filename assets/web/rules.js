@@ -62,6 +62,9 @@ export function scorecard(events) {
   return resolved;
 }
 
+// The holes in the order a card plays them: from its start hole round the course (HoleOrder).
+export const holeOrder = (start, count) => Array.from({ length: count }, (_, i) => ((start - 1 + i) % count) + 1);
+
 export const cellKey = (participantID, hole) => `${participantID.toUpperCase()}|${hole}`;
 
 // "E", "+2", "-1" (ScoreFormat.toPar).
