@@ -290,10 +290,11 @@ public final class KioskSession {
                     try store.write(
                         .removePlayer(id: id, by: ActionContext(authority: .undoToast, deviceName: deviceName)))
                     wrote = true
-                case .startRound(let courseID, let participants):
+                case .startRound(let courseID, let participants, let startHole):
                     let round = try store.write(
                         .createRound(
-                            courseID: courseID, organizerID: participants[0].id, participants: participants))
+                            courseID: courseID, organizerID: participants[0].id, participants: participants,
+                            startHole: startHole))
                     _ = try store.write(.startRound(round.id))
                     wrote = true
                 case .addPlayer(let player):

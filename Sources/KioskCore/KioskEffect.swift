@@ -14,8 +14,9 @@ public enum KioskEffect: Sendable, Equatable {
     case resolveScore(roundID: UUID, participantID: UUID, hole: Int, strokes: Int)
     /// Drop a round that has no scores (it syncs as a completed round with no events).
     case discardRound(UUID)
-    /// Create and start a round; the first participant organizes.
-    case startRound(courseID: UUID, participants: [Participant])
+    /// Create and start a round; the first participant organizes; its card starts on
+    /// `startHole` (issue 36: a shotgun start).
+    case startRound(courseID: UUID, participants: [Participant], startHole: Int = 1)
     /// Register a new player (entered on the name wheel); their id is already picked for the round.
     case addPlayer(Player)
     /// Create or change a course (the course editor); it syncs like any edit.

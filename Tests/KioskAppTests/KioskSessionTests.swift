@@ -90,6 +90,30 @@ import Testing
         #expect(f.session.state.notice?.text.contains("has not heard from its group server yet") == true)
     }
 
+    /// Issue 36: a first hole set on the card before the start reaches the store, and the
+    /// round's card opens there.
+    @Test func aShotgunStartSetAtTheKioskIsStored() throws {
+        let f = try Fixture()
+        let menu = [KioskEvent.longPressed]
+        for event in menu { f.session.send(event, now: 10) }
+        let start = try #require(f.session.state.menuItems.firstIndex(of: .startRound))
+        let steps: [KioskEvent] = [
+            .turned(start), .pressed,  // Start a new round
+            .pressed,  // the first course
+            .pressed, .turned(1), .pressed, .turned(1), .pressed,  // Ana, Ben, Start round
+            .turned(1), .pressed, .turned(3), .pressed,  // First hole: 4
+            .turned(-1), .pressed,  // Start round
+        ]
+        for event in steps { f.session.send(event, now: 20) }
+        let rounds = try f.store.read(.activeRounds)
+        let shotgun = try #require(rounds.first { $0.id != f.round.id })
+        #expect(shotgun.startHole == 4)
+        // Its card opens on hole 4 (with another round already in play, from the board).
+        f.session.send(.pressed, now: 30)
+        if case .chooseRound = f.session.state.screen { f.session.send(.pressed, now: 30) }
+        #expect(f.session.state.screen == .holeCard(hole: 4, cursor: 0))
+    }
+
     @Test func theKnobsSaveLandsInSQLiteAndOnTheBoard() throws {
         let f = try Fixture()
         var wrote = 0

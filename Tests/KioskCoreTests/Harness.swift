@@ -106,9 +106,11 @@ struct Harness {
             completed = snapshot
             round = nil
             publish(.localScore)
-        case .startRound(let courseID, let participants):
+        case .startRound(let courseID, let participants, let startHole):
             var r = Round(courseID: courseID, organizerID: participants[0].id, createdAt: clock.date)
             for p in participants { try! r.add(p) }
+            try! r.takePars(of: courses.first { $0.id == courseID }!)
+            try! r.startOn(hole: startHole)
             try! r.start(at: clock.date)
             round = r
             events = []

@@ -52,4 +52,37 @@ import Testing
         plain.send(.turned(20))
         #expect(plain.state.screen == .holeCard(hole: 9, cursor: 0))
     }
+
+    /// The card before the start sets a shotgun start: a press on "First hole", six turns,
+    /// a press; Start starts the round there and opens its card on hole 7. The turns stop at
+    /// the course's last hole, felt; a long press while setting keeps the hole.
+    @Test func theFirstHoleIsSetBeforeTheStart() throws {
+        var h = try Harness(players: 2, startRound: false)
+        h.send(.pressed)  // start a round
+        h.send(.pressed)  // the course
+        h.send(.pressed)  // Nate
+        h.send(.turned(1))
+        h.send(.pressed)  // Mike
+        h.send(.turned(1))  // Start round
+        h.send(.pressed)
+        guard case .confirmRound(let card) = h.state.screen else { throw CancellationError() }
+        #expect(card.choices == ["Start round", "First hole: 1", "Change players"])
+        h.send(.turned(1))
+        h.send(.pressed)
+        h.send(.turned(6))
+        guard case .confirmRound(let setting) = h.state.screen else { throw CancellationError() }
+        #expect(setting.choices[1] == "Turn: hole 7")
+        #expect(h.send(.turned(10)) == [.buzz(.limit)])  // hole 9 is the last
+        h.send(.turned(-2))
+        h.send(.longPressed)  // keeps 7, stops setting
+        guard case .confirmRound(let kept) = h.state.screen else { throw CancellationError() }
+        #expect(kept.choices[1] == "First hole: 7")
+        h.send(.turned(-1))
+        let effects = h.send(.pressed)
+        #expect(
+            effects.contains(
+                .startRound(courseID: h.course.id, participants: h.players.map(Participant.registered), startHole: 7)))
+        #expect(h.round?.startHole == 7)
+        #expect(h.state.screen == .holeCard(hole: 7, cursor: 0))
+    }
 }

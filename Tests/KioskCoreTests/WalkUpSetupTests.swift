@@ -145,7 +145,7 @@ import Testing
         h.send(.pressed)
         try move(&h, to: .start)
         h.send(.pressed)
-        h.send(.turned(1))  // Change players
+        h.send(.turned(2))  // Change players (after the first hole)
         h.send(.pressed)
         #expect(setup(h.state)?.selected == [h.players[1].id])
         try move(&h, to: .start)

@@ -25,14 +25,17 @@ extension Painter {
 
     /// A question screen: its title, a coloured line, the details (as many as fit, the rest
     /// counted), the two answers as buttons, and the footer's hint.
-    func paintQuestion(title: String, subtitle: String, color: RGB, lines: [String], choices: [String], cursor: Int) {
+    func paintQuestion(
+        title: String, subtitle: String, color: RGB, lines: [String], choices: [String], cursor: Int,
+        hint: String = "Turn to choose · Press to confirm · Hold to go back"
+    ) {
         let boxes = layout.questionBoxes(
             title: title, subtitle: subtitle, subtitleColor: color, lines: lines, more: { "… and \($0) more" })
         draw(boxes.title)
         draw(boxes.subtitle)
         for line in boxes.lines { draw(line) }
         paintChoices(choices, cursor: cursor)
-        paintFooter("Turn to choose · Press to confirm · Hold to go back")
+        paintFooter(hint)
     }
 
     /// A question's two answers as buttons: the first (doing it) filled when chosen, the
