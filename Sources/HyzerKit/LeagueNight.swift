@@ -158,12 +158,12 @@ public struct Skins: Sendable, Hashable {
                 blocked = true
                 continue
             }
-            let best = scores.map(\.1).min()
-            let winners = scores.filter { $0.1 == best }
             guard !blocked else {
                 holes.append(Hole(hole: hole, skins: 0, outcome: .waiting))
                 continue
             }
+            let best = scores.map(\.1).min()
+            let winners = scores.filter { $0.1 == best }
             let riding = carried + 1
             if winners.count == 1, let (player, strokes) = winners.first {
                 holes.append(Hole(hole: hole, skins: riding, outcome: .won(player, strokes: strokes)))

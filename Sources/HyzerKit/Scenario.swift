@@ -164,19 +164,14 @@ public struct Scenario: Sendable, Decodable {
             let id = result.standings[index].standing.participantID
             guard let (letter, order) = cardOf[id] else { continue }
             result.standings[index].card = letter
-            result.standings[index].nextHole = .some(order.firstUnscored { scorecard.value(participant: id, hole: $0) != nil })
+            result.standings[index].nextHole = order.firstUnscored { scorecard.value(participant: id, hole: $0) != nil }
         }
         if let skins {
             guard ["field", "card"].contains(skins) else { throw .invalid("skins is \"\(skins)\"; use \"field\" or \"card\"") }
-            let cards =
-                cardList.isEmpty
-                ? [
-                    ScenarioCard(
-                        letter: "field", order: HoleOrder(start: 1, holeCount: course.pars.count), players: participantList)
-                ] : cardList
+            let cards = cardList.isEmpty ? [participantList.map(\.id)] : cardList.map { $0.players.map(\.id) }
             let perCard = skins == "card" && !cardList.isEmpty
-            let games = Skins.games(cards.map { $0.players.map(\.id) }, perCard: perCard)
-            result.skins = zip(games, perCard ? cards.map(\.letter) : ["field"]).map { players, name in
+            let games = Skins.games(cards, perCard: perCard)
+            result.skins = zip(games, perCard ? cardList.map(\.letter) : ["field"]).map { players, name in
                 let game = Skins(players: players, holeCount: course.pars.count, finished: finished == true) {
                     scorecard.value(participant: $0, hole: $1)
                 }
@@ -257,9 +252,10 @@ public struct ScenarioResult: Sendable, Equatable, Encodable {
         public var participant: String
         public var standing: Standing
         /// On a league night: the card's letter, and the next hole the participant has no
-        /// value on in the card's order (nil once every hole has one).
+        /// value on in the card's order (nil once every hole has one; printed as null, on a
+        /// card only).
         public var card: String?
-        public var nextHole: Int??
+        public var nextHole: Int?
 
         init(_ standing: Standing, id: String) {
             participant = id
@@ -286,8 +282,10 @@ public struct ScenarioResult: Sendable, Equatable, Encodable {
             try c.encode(standing.strokes, forKey: .strokes)
             try c.encode(standing.thru, forKey: .thru)
             try c.encode(standing.status, forKey: .status)
-            try c.encodeIfPresent(card, forKey: .card)
-            if let nextHole { try c.encode(nextHole, forKey: .nextHole) }
+            if let card {
+                try c.encode(card, forKey: .card)
+                try c.encode(nextHole, forKey: .nextHole)
+            }
         }
     }
 

@@ -488,8 +488,7 @@ enum Rows {
     static func hasScores(round: Round, _ db: Database) throws -> Bool {
         guard try !ScoreEventRow.filter(ScoreEventRow.Columns.roundID == round.id).isEmpty(db) else { return false }
         guard try hasRetractions(round: round.id, db), let course = try course(of: round, db) else { return true }
-        let scorecard = Scorecard(course: course, round: round, events: try events(round: round.id, db))
-        return round.participants.contains { scorecard.holesScored(by: $0.id) > 0 }
+        return RoundSnapshot(round: round, course: course, events: try events(round: round.id, db)).hasScores
     }
 
     private static func hasRetractions(round: UUID, _ db: Database) throws -> Bool {

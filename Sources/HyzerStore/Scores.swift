@@ -79,12 +79,7 @@ extension StoreWrite where Value == RecordedScore {
                 supersedes: before.supersedable, reportedBy: entry.reportedBy, deviceID: context.deviceID,
                 createdAt: date ?? context.now, isResolution: resolution, deviceName: entry.deviceName,
                 correction: correction)
-            do throws(ScoringError) {
-                try event.validate(
-                    in: round, course: course,
-                    known: Dictionary(uniqueKeysWithValues: existing.map { ($0.id, $0) }))
-            } catch { throw StoreError.scoring(error) }
-            try Rows.insert(event, db)
+            try Rows.insertChecked(event, in: round, course: course, cell: existing, db)
             let after = CellResolution.resolve(event.cell, events: existing + [event])
             if round.status == .active, try Rows.allCellsScored(round, course: course, db) {
                 round.markAllScored()
@@ -127,14 +122,24 @@ extension StoreWrite where Value == RecordedScore {
             }
             // What a device older than retractions shows: the value after the undo.
             event.strokes = value ?? saved.strokes
-            do throws(ScoringError) {
-                try event.validate(
-                    in: round, course: course, known: Dictionary(uniqueKeysWithValues: existing.map { ($0.id, $0) }))
-            } catch { throw StoreError.scoring(error) }
-            try Rows.insert(event, db)
+            try Rows.insertChecked(event, in: round, course: course, cell: existing, db)
             return RecordedScore(
                 event: event, cell: CellResolution.resolve(cell, events: existing + [event]), roundStatus: round.status)
         }
+    }
+}
+
+extension Rows {
+    /// Stores a score this device makes, once it is valid in its round, on its course,
+    /// among the `existing` events of its cell (whatever it supersedes must be there).
+    fileprivate static func insertChecked(
+        _ event: ScoreEvent, in round: Round, course: Course, cell existing: [ScoreEvent], _ db: Database
+    ) throws {
+        do throws(ScoringError) {
+            try event.validate(
+                in: round, course: course, known: Dictionary(uniqueKeysWithValues: existing.map { ($0.id, $0) }))
+        } catch { throw StoreError.scoring(error) }
+        try insert(event, db)
     }
 }
 

@@ -74,15 +74,21 @@ extension KioskState {
                 .buzz(.confirm),
                 .undoScore(roundID: roundID, participantID: participantID, hole: hole, strokes: strokes),
             ]
-        case .newPlayer(let id), .guest(let id):
-            if case .setupPlayers(var setup) = screen {
-                setup.selected.removeAll { $0 == id }
-                setup.guests.removeAll { $0.id == id }
-                screen = .setupPlayers(setup)
-            }
-            if case .newPlayer = toast.action { return [.buzz(.confirm), .undoNewPlayer(id)] }
+        case .newPlayer(let id):
+            dropFromSetup(id)
+            return [.buzz(.confirm), .undoNewPlayer(id)]
+        case .guest(let id):
+            dropFromSetup(id)
             return [.buzz(.confirm)]
         }
+    }
+
+    /// Takes someone just added off round setup's draft.
+    private mutating func dropFromSetup(_ id: UUID) {
+        guard case .setupPlayers(var setup) = screen else { return }
+        setup.selected.removeAll { $0 == id }
+        setup.guests.removeAll { $0.id == id }
+        screen = .setupPlayers(setup)
     }
 }
 
@@ -104,12 +110,13 @@ extension Layout {
         // The notice's size, but no larger than fits the words and the button on one line
         // (a portrait panel's footer is tall and its width narrow); past the minimum, the
         // words give way with an ellipsis.
-        let perPoint = (Double(text.count + Layout.undoLabel.count)) * Layout.glyphAdvance + 5 * 0.8
+        let padShare = 0.8
+        let perPoint = Layout.textWidth(text + Layout.undoLabel, size: 1) + 5 * padShare
         let fits = Int((width - 2 * margin) / perPoint)
         let size = max(minimumTextSize, min(captionFont + 4, fits))
         let h = max(Layout.touchTarget, (Double(size) * 2.2).rounded())
         // Whole pixels: a rounded fill at a fractional edge shows a seam between its parts.
-        let pad = (Double(size) * 0.8).rounded()
+        let pad = (Double(size) * padShare).rounded()
         let buttonW = (Layout.textWidth(Layout.undoLabel, size: size) + 2 * pad).rounded(.up)
         let textW = min(Layout.textWidth(text, size: size), width - 2 * margin - buttonW - 3 * pad).rounded(.up)
         let w = min(width - 2 * margin, textW + buttonW + 3 * pad).rounded(.down)
