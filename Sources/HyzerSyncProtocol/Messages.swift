@@ -26,6 +26,15 @@ public enum SyncProtocol {
                     || c == 0x2D || c == 0x2E || c == 0x5F
             }
     }
+
+    /// Names people give the server (a device's, a group's, a name request's label, a
+    /// phone's answer) hold no control character (U+0000–001F, U+007F–009F) anywhere, not
+    /// even at an end where trimming would drop it: PostgreSQL's text cannot hold U+0000,
+    /// none of them draws on the board or a phone, and docs/openapi.yaml's pattern can say
+    /// "anywhere" but not "except where trimmed".
+    public static func hasControlCharacter(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
 }
 
 // MARK: Push

@@ -254,4 +254,49 @@ import Testing
             try await client.execute(uri: "/health", method: .get) { r in #expect(r.status == .ok) }
         }
     }
+
+    /// Names with a control character (issue found by `make fuzz-api`: PostgreSQL's text
+    /// cannot hold U+0000, and a device named "\u{0}" was a 500 there) are a 400 with the
+    /// reason on both backends, and nothing is stored. Negative control (by hand): with the
+    /// check taken out of `SQLiteStorage.validName`, the enrollment below was a 500 on
+    /// PostgreSQL and this test failed.
+    @Test(arguments: Backend.allCases) func namesWithControlCharactersAreRefused(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
+        let g = try await h.group()
+        try await h.test { client in
+            for name in ["\u{0}", "Nate\u{0}", "Nate's\tphone", "Nate\n", "\u{7F}x", "x\u{85}"] {
+                let refused = try await client.execute(
+                    uri: "/v1/devices", method: .post, headers: headers(token: g.admin),
+                    body: try body(EnrollRequest(deviceID: "named-badly", name: name)))
+                #expect(refused.status == .badRequest, "\(name.debugDescription)")
+                #expect(errorMessage(refused).contains("control character"))
+                let asked = try await client.execute(
+                    uri: "/v1/name-requests", method: .post, headers: headers(token: g.token, device: g.device),
+                    body: try body(NameRequestCreation(label: "Guest\(name)")))
+                #expect(asked.status == .badRequest && errorMessage(asked).contains("control character"))
+            }
+            #expect(try await h.storage.devices(groupID: g.groupID).contains { $0.deviceID == "named-badly" } == false)
+            // A phone's answer: refused, and the code is still unanswered for a good name.
+            let made = try decode(
+                NameRequest.self,
+                try await client.execute(
+                    uri: "/v1/name-requests", method: .post, headers: headers(token: g.token, device: g.device),
+                    body: try body(NameRequestCreation(label: "Guest's name"))))
+            let bad = try await client.execute(
+                uri: "/v1/name-requests/\(made.code)", method: .post, headers: headers(token: nil),
+                body: try body(NameAnswer(name: "Sam\u{0}")))
+            #expect(bad.status == .badRequest && errorMessage(bad).contains("control character"))
+            let good = try await client.execute(
+                uri: "/v1/name-requests/\(made.code)", method: .post, headers: headers(token: nil),
+                body: try body(NameAnswer(name: "Sam")))
+            #expect(good.status == .ok)
+            // Spaces and any script are names; only control characters are not.
+            let fine = try await client.execute(
+                uri: "/v1/devices", method: .post, headers: headers(token: g.admin),
+                body: try body(EnrollRequest(deviceID: "named-well", name: "  Ngozi’s Pixel 8 · 我的  ")))
+            #expect(fine.status == .created)
+            #expect(try await h.storage.devices(groupID: g.groupID).contains { $0.name == "Ngozi’s Pixel 8 · 我的" })
+        }
+        await #expect(throws: StorageError.self) { try await h.storage.createGroup(name: "League\u{0}") }
+    }
 }

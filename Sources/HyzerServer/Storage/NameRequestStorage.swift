@@ -41,6 +41,9 @@ public enum NameRequestError: Error, Equatable, Sendable, CustomStringConvertibl
     /// Its length is counted as JSON Schema counts (code points, before trimming), so the
     /// server and docs/openapi.yaml draw the line at the same place.
     static func validLabel(_ label: String) throws(NameRequestError) -> String {
+        guard !SyncProtocol.hasControlCharacter(label) else {
+            throw .badLabel("a label cannot hold a control character (a tab, a line break, U+0000)")
+        }
         let trimmed = label.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .badLabel("a name request needs a label, such as \"Guest's name\"") }
         guard label.unicodeScalars.count <= NameRequestCreation.maxLabelLength else {
@@ -52,6 +55,9 @@ public enum NameRequestError: Error, Equatable, Sendable, CustomStringConvertibl
 
     /// Checks the phone's name by a player's rules (HyzerKit's `Player`).
     static func validName(_ name: String) throws(NameRequestError) -> String {
+        guard !SyncProtocol.hasControlCharacter(name) else {
+            throw .badName("a name cannot hold a control character (a tab, a line break, U+0000)")
+        }
         do {
             return try Player(displayName: name).displayName
         } catch {

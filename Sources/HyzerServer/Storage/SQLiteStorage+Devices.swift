@@ -19,9 +19,18 @@ extension SQLiteStorage {
         guard SyncProtocol.isValidDeviceID(deviceID) else {
             throw StorageError.invalid("device id must be 1–64 characters of A–Z, a–z, 0–9, '.', '_' or '-'")
         }
+        return try validName(name, of: "a device")
+    }
+
+    /// A device's or a group's name, trimmed: 1–80 characters, none of them a control
+    /// character (`SyncProtocol.hasControlCharacter`).
+    static func validName(_ name: String, of what: String) throws -> String {
+        guard !SyncProtocol.hasControlCharacter(name) else {
+            throw StorageError.invalid("\(what)'s name cannot hold a control character (a tab, a line break, U+0000)")
+        }
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= 80 else {
-            throw StorageError.invalid("a device needs a name of 1–80 characters")
+            throw StorageError.invalid("\(what) needs a name of 1–80 characters")
         }
         return trimmed
     }

@@ -5,8 +5,7 @@ import HyzerKit
 /// Groups, their admin tokens, and resolving a bearer token to who it is.
 extension SQLiteStorage {
     public func createGroup(name: String) async throws -> (group: GroupInfo, adminToken: String) {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 80 else { throw StorageError.invalid("a group needs a name of 1–80 characters") }
+        let trimmed = try Self.validName(name, of: "a group")
         let group = GroupRow(id: UUID().uuidString.lowercased(), name: trimmed, createdAt: now)
         let token = Tokens.generate(prefix: "hza_")
         // Only the token's hash is stored: a copy of the database grants nothing.

@@ -7,8 +7,7 @@ import PostgresNIO
 /// and +Devices.
 extension PostgresStorage {
     public func createGroup(name: String) async throws -> (group: GroupInfo, adminToken: String) {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= 80 else { throw StorageError.invalid("a group needs a name of 1–80 characters") }
+        let trimmed = try SQLiteStorage.validName(name, of: "a group")
         let group = GroupInfo(id: UUID().uuidString.lowercased(), name: trimmed)
         let token = Tokens.generate(prefix: "hza_")
         let now = self.now
