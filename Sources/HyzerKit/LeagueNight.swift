@@ -20,9 +20,13 @@ public enum CardDraw {
         return (0..<cards).map { count / cards + ($0 < count % cards ? 1 : 0) }
     }
 
-    /// Random cards: the players shuffled by `generator`, dealt card after card.
-    public static func random<G: RandomNumberGenerator>(_ players: [UUID], using generator: inout G) -> [[UUID]] {
-        deal(players.shuffled(using: &generator), sizes: sizes(players: players.count))
+    /// Random cards: the players shuffled by `generator`, dealt card after card. The
+    /// generator's own shuffle, not the standard library's (which promises no sequence), so
+    /// a seed draws the same cards on every machine and Swift version.
+    public static func random(_ players: [UUID], using generator: inout SeededGenerator) -> [[UUID]] {
+        var shuffled = players
+        generator.shuffle(&shuffled)
+        return deal(shuffled, sizes: sizes(players: players.count))
     }
 
     /// Balanced cards (the usual "by form" draw): players from best to worst are dealt in
@@ -188,13 +192,15 @@ public struct Skins: Sendable, Hashable {
 /// split evenly among the night's aces, and the pot starts again from nothing. What a split
 /// leaves over (whole units only) stays in the pot.
 public struct AcePot: Sendable, Hashable {
-    /// One event's part: who opted in, and who of them aced (once each per ace).
+    /// One event's part: who opted in at what buy-in, and who aced (once each per ace).
     public struct Night: Sendable, Hashable {
         public var optedIn: Set<UUID>
         public var aces: [UUID]
-        public init(optedIn: Set<UUID>, aces: [UUID]) {
+        public var buyIn: Int
+        public init(optedIn: Set<UUID>, aces: [UUID], buyIn: Int) {
             self.optedIn = optedIn
             self.aces = aces
+            self.buyIn = buyIn
         }
     }
 
@@ -209,12 +215,12 @@ public struct AcePot: Sendable, Hashable {
     public var total: Int
     public var payouts: [Payout]
 
-    /// The pot after `nights`, in the order played, at `buyIn` a player a night.
-    public init(nights: [Night], buyIn: Int) {
+    /// The pot after `nights`, in the order played.
+    public init(nights: [Night]) {
         var total = 0
         var payouts: [Payout] = []
         for (index, night) in nights.enumerated() {
-            total += buyIn * night.optedIn.count
+            total += night.buyIn * night.optedIn.count
             let winners = night.aces.filter(night.optedIn.contains)
             guard !winners.isEmpty else { continue }
             let share = total / winners.count

@@ -65,7 +65,7 @@ struct SyncController<Storage: SyncStorage> {
 
     @Sendable func pull(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let claim = try context.deviceClaim(request)
-        let page: (after: Int64, limit: Int)
+        let page: (after: Int64, limit: Int, protocol: Int)
         do {
             page = try Self.page(request)
         } catch {
@@ -73,13 +73,19 @@ struct SyncController<Storage: SyncStorage> {
             try await authenticate(claim)
             throw error
         }
-        let response = try await refusing(claim) {
+        var response = try await refusing(claim) {
             try await storage.pull(as: claim, after: page.after, limit: page.limit)
         }
+        // A kind newer than the device's protocol would stop its decoder (an older device
+        // has no case for it): left out of its page. `next` still moves past it, so the
+        // device never asks for it again, and `hasMore` is unchanged.
+        response.records.removeAll { $0.record.kind.sinceProtocol > page.protocol }
         return try JSONBody.response(response)
     }
 
-    static func page(_ request: Request) throws -> (after: Int64, limit: Int) {
+    /// The page asked for. `protocol` is the device's `SyncProtocol.version`; a device
+    /// older than the parameter (protocol 1 or 2) sends none, and knows the kinds of 2.
+    static func page(_ request: Request) throws -> (after: Int64, limit: Int, protocol: Int) {
         let query = request.uri.queryParameters
         var after: Int64 = 0
         if let text = query["after"] {
@@ -95,7 +101,14 @@ struct SyncController<Storage: SyncStorage> {
             }
             limit = value
         }
-        return (after, limit)
+        var version = 2
+        if let text = query["protocol"] {
+            guard let value = Int(String(text)), value >= 1 else {
+                throw HTTPError(.badRequest, message: "protocol must be a protocol version ≥ 1")
+            }
+            version = value
+        }
+        return (after, limit, version)
     }
 
     /// The early check: a trip of its own, for a token not seen lately.

@@ -11,6 +11,8 @@ import HyzerKit
 /// What kind of record a change is about (the `kind` of `sync_records`).
 public enum ChangeKind: String, Sendable, Hashable, CaseIterable {
     case course, player, round, scoreEvent
+    /// A league night (issue 36).
+    case event
 }
 
 /// One version of one record.
@@ -36,6 +38,7 @@ public enum LocalChange: Sendable, Hashable {
     /// `retirement` is set for a player removed or merged (issue 35).
     case player(Player, version: UUID, updatedAt: Double, retirement: PlayerRetirement?)
     case round(Round, version: UUID, updatedAt: Double)
+    case event(LeagueEvent, version: UUID, updatedAt: Double)
     /// `seq` is local arrival order.
     case scoreEvent(ScoreEvent, seq: Int64)
 }
@@ -46,7 +49,7 @@ public struct LocalVersion: Sendable, Hashable {
     public var version: UUID
     /// Rounds only.
     public var status: RoundStatus?
-    /// Courses only: this device has it as deleted.
+    /// Courses: this device has it as deleted. League nights: as discarded.
     public var deleted = false
     /// Rounds and courses: how many times reopened or restored (issue 35).
     public var generation = 0
@@ -94,17 +97,23 @@ public struct ChangeLedger {
                 """)
     }
 
-    public func pendingCount() throws -> Int {
-        try ChangeRow.filter(ChangeRow.Columns.pending == true).fetchCount(db) + PendingEventRow.fetchCount(db)
+    /// `holding`: kinds the caller is not sending yet (the server has not said it takes
+    /// them), left out of the count.
+    public func pendingCount(holding: Set<ChangeKind> = []) throws -> Int {
+        try ChangeRow.filter(ChangeRow.Columns.pending == true && !holding.map(\.rawValue).contains(ChangeRow.Columns.kind))
+            .fetchCount(db) + PendingEventRow.fetchCount(db)
     }
 
     /// The pending records in the order they must be sent: courses, players, rounds,
-    /// then score events by arrival; at most `limit`. A tracked course that was deleted
-    /// since has nothing to send, and stops being tracked.
-    public func pendingChanges(limit: Int) throws -> [LocalChange] {
+    /// league nights, then score events by arrival; at most `limit`. A tracked course that
+    /// was deleted since has nothing to send, and stops being tracked. Kinds in `holding`
+    /// stay pending, unsent.
+    public func pendingChanges(limit: Int, holding: Set<ChangeKind> = []) throws -> [LocalChange] {
         var result: [LocalChange] = []
         var vanished: [ChangeRow] = []
-        for row in try ChangeRow.filter(ChangeRow.Columns.pending == true).fetchAll(db) {
+        let rows = ChangeRow.filter(
+            ChangeRow.Columns.pending == true && !holding.map(\.rawValue).contains(ChangeRow.Columns.kind))
+        for row in try rows.fetchAll(db) {
             guard let kind = ChangeKind(rawValue: row.kind), let change = try localChange(kind, row.recordID, row.version)
             else {
                 vanished.append(row)
@@ -127,7 +136,8 @@ public struct ChangeLedger {
         case .course, .courseDeleted: 0
         case .player: 1
         case .round: 2
-        case .scoreEvent: 3
+        case .event: 3
+        case .scoreEvent: 4
         }
     }
 
@@ -151,6 +161,9 @@ public struct ChangeLedger {
         case .scoreEvent:
             return try ScoreEventRow.filter(ScoreEventRow.Columns.id == id).fetchOne(db)
                 .map { .scoreEvent(Rows.event($0), seq: $0.seq ?? 0) }
+        case .event:
+            guard let row = try LeagueEventRow.fetchOne(db, key: id) else { return nil }
+            return .event(try Rows.leagueEvent(row), version: version, updatedAt: row.updatedAt)
         }
     }
 
@@ -211,6 +224,10 @@ public struct ChangeLedger {
             return LocalVersion(updatedAt: row.updatedAt, version: version, status: status, generation: row.generation)
         case .scoreEvent:
             return nil
+        case .event:
+            return try LeagueEventRow.fetchOne(db, key: id).map {
+                LocalVersion(updatedAt: $0.updatedAt, version: version, deleted: $0.discardedAt != nil)
+            }
         }
     }
 
@@ -248,6 +265,17 @@ public struct ChangeLedger {
 
     public func saveRemote(_ player: Player, updatedAt: Double, retirement: PlayerRetirement? = nil) throws {
         try refusing { try Rows.save(player, at: updatedAt, retirement: retirement, db) }
+    }
+
+    /// A newer version of a league night (issue 36), stored with its own time. Its course
+    /// must be here; its rounds may come later.
+    public func saveRemote(_ event: LeagueEvent, updatedAt: Double) throws {
+        try refusing {
+            guard try CourseRow.exists(db, key: event.courseID) else {
+                throw StoreError.notFound("course \(event.courseID) of league night \(event.id)")
+            }
+            try Rows.save(event, at: updatedAt, db)
+        }
     }
 
     /// A newer version of a round. The participant list can only change while the round

@@ -134,6 +134,7 @@ enum Schema {
             sql: "ALTER TABLE score_events ADD COLUMN device_name TEXT CHECK (device_name IS NULL OR length(device_name) > 0)")
         registerUndo(&migrator)
         registerRetractions(&migrator)
+        registerLeagueNights(&migrator)
         return migrator
     }
 

@@ -8,6 +8,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     case round(RoundError)
     case course(CourseError)
     case player(PlayerError)
+    case leagueNight(LeagueEventError)
     /// The course was deleted (perhaps on another device) since it was shown.
     case courseDeleted(String)
     case corruptRecord(String)
@@ -25,6 +26,7 @@ public enum StoreError: Error, Equatable, Sendable, CustomStringConvertible {
         case .round(let e): e.description
         case .course(let e): e.description
         case .player(let e): e.description
+        case .leagueNight(let e): e.description
         case .courseDeleted(let name): "\(name) was deleted, perhaps on another device: pick another course"
         case .corruptRecord(let what): "stored record is damaged: \(what)"
         case .seeds(let what): "cannot load seeded courses: \(what)"

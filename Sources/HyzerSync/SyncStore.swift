@@ -93,6 +93,7 @@ extension ChangeKind {
         case .player: self = .player
         case .round: self = .round
         case .scoreEvent: self = .scoreEvent
+        case .event: self = .event
         }
     }
 }
@@ -164,7 +165,7 @@ extension StoreRead where Value == LoopFacts {
     /// What the engine's loop looks at on every turn, in one read of the domain database
     /// (each async read costs its trips through GRDB's queues, on the path of every score).
     static var loopFacts: Self {
-        StoreRead<[Round]>.activeRounds.and(.syncCursor).and(.pendingSyncCount).map { read in
+        StoreRead<[Round]>.activeRounds.and(.syncCursor).and(.sendableSyncCount).map { read in
             LoopFacts(activeRound: !read.0.0.isEmpty, cursor: read.0.1, pending: read.1)
         }
     }
@@ -174,15 +175,33 @@ extension StoreRead where Value == LoopFacts {
 
 extension StoreWrite where Value == [PendingRecord] {
     /// Every local record the server has not acknowledged in its current version, in the
-    /// order they must be sent (courses, players, rounds, then events by arrival).
+    /// order they must be sent (courses, players, rounds, league nights, then score events
+    /// by arrival). Kinds the server has not said it takes stay pending, unsent.
     public static func pendingSyncRecords(limit: Int = .max) -> Self {
-        .changeLedger { ledger in try ledger.pendingChanges(limit: limit).map(SyncStore.pendingRecord) }
+        .changeLedger { ledger in
+            try ledger.pendingChanges(limit: limit, holding: ledger.heldKinds()).map(SyncStore.pendingRecord)
+        }
     }
 }
 
 extension StoreRead where Value == Int {
-    /// How many local records the server has not acknowledged in their current version.
+    /// How many local records the server has not acknowledged in their current version
+    /// (what a screen says is waiting), held-back ones included.
     public static var pendingSyncCount: Self { .changeLedger { try $0.pendingCount() } }
+
+    /// How many of them a push would send now: what the loop decides on, so a night held
+    /// back for an older server never keeps it pushing nothing.
+    static var sendableSyncCount: Self { .changeLedger { try $0.pendingCount(holding: $0.heldKinds()) } }
+}
+
+extension ChangeLedger {
+    /// Kinds newer than what the group server last said it speaks (issue 36): an older
+    /// server refuses a whole push over one record of a kind it has no case for, so these
+    /// wait, pending, until it is updated. Before the first answer nothing new is sent.
+    func heldKinds() throws -> Set<ChangeKind> {
+        let version = Int(try cursorValue("server_protocol") ?? "") ?? 1
+        return Set(RecordKind.allCases.filter { $0.sinceProtocol > version }.map(ChangeKind.init))
+    }
 }
 
 extension StoreWrite where Value == Void {
@@ -367,6 +386,8 @@ enum SyncStore {
             PendingRecord(record: .round(RoundRecord(round, version: version, updatedAt: updatedAt)), localOrder: 0)
         case .scoreEvent(let event, let seq):
             PendingRecord(record: .scoreEvent(ScoreEventRecord(event)), localOrder: seq)
+        case .event(let event, let version, let updatedAt):
+            PendingRecord(record: .event(EventRecord(event, version: version, updatedAt: updatedAt)), localOrder: 0)
         }
     }
 
@@ -387,6 +408,7 @@ enum SyncStore {
                 case .course: ChangeStamp.courseLifecycle(deleted: local.deleted, generation: local.generation)
                 case .player: ChangeStamp.playerLifecycle(local.retirement)
                 case .scoreEvent: 0
+                case .event: ChangeStamp.eventLifecycle(discarded: local.deleted)
                 }
             let localStamp = ChangeStamp(lifecycle: lifecycle, updatedAt: local.updatedAt, version: local.version)
             if stamp <= localStamp {
@@ -426,6 +448,11 @@ enum SyncStore {
             }
             result.eventsInserted += 1
             result.roundsChanged.insert(r.roundID)
+        case .event(let r):
+            if let problem = r.problem() { throw StoreError.corruptRecord("league night \(r.id): \(problem)") }
+            try ledger.saveRemote(validated(r.event, or: StoreError.leagueNight), updatedAt: r.updatedAt)
+            try ledger.setSynced(key)
+            result.referenceDataChanged = true
         }
         result.applied += 1
     }

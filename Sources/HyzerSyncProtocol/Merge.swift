@@ -7,7 +7,7 @@ import HyzerKit
 /// 1. A later lifecycle stage wins. Rounds: setup < active < awaitingFinalization <
 ///    completed; a round never moves back, so a late "active" copy can never undo a finish.
 ///    Courses: in use < deleted; an edit made offline never brings a deleted course back.
-///    Players: on the roster < removed < merged.
+///    Players: on the roster < removed < merged. League nights: open < discarded.
 ///    Undo (issue 35, protocol 2) is a new generation above all of these: a reopened
 ///    round is `4·generation + stage`, a restored course `2·generation + deleted`. A
 ///    reopening outranks every copy of the finish it undid, and a restore the tombstone,
@@ -58,6 +58,8 @@ public struct ChangeStamp: Sendable, Hashable, Comparable {
         2 * bounded(generation) + (deleted ? 1 : 0)
     }
 
+    public static func eventLifecycle(discarded: Bool) -> Int { discarded ? 1 : 0 }
+
     public static func playerLifecycle(_ retirement: PlayerRetirement?) -> Int {
         guard let retirement else { return 0 }
         return retirement.mergedInto == nil ? 1 : 2
@@ -81,6 +83,9 @@ extension SyncRecord {
                 lifecycle: ChangeStamp.lifecycle(of: r.status, generation: r.generation ?? 0), updatedAt: r.updatedAt,
                 version: r.version)
         case .scoreEvent: nil
+        // A discarded league night stays discarded, as a deleted course stays deleted.
+        case .event(let r):
+            ChangeStamp(lifecycle: ChangeStamp.eventLifecycle(discarded: r.discarded ?? false), updatedAt: r.updatedAt, version: r.version)
         }
     }
 }

@@ -8,8 +8,11 @@ import Foundation
 /// - 2 (issue 35): undo. Generations of rounds and courses, removed and merged players,
 ///   corrections after a finish, and who did each. A device makes such records only for
 ///   a server that says it is at 2 (docs/sync-protocol.md, "Protocol 2").
+/// - 3 (issue 36): league nights, a new record kind (`event`). A device says its version
+///   when it pulls (`protocol=3`); the server leaves kinds newer than that out of its
+///   pages, and a device pushes events only to a server at 3.
 public enum SyncProtocol {
-    public static let version = 2
+    public static let version = 3
     /// Every device request names its device; it must match the device's token.
     public static let deviceHeader = "X-Hyzer-Device"
     /// Limits the server enforces (and the client respects when batching).
@@ -105,7 +108,7 @@ public struct PulledRecord: Codable, Sendable, Hashable {
     }
 }
 
-public struct PullResponse: Codable, Sendable {
+public struct PullResponse: Sendable {
     public var epoch: String
     /// Ascending by `seq`, all greater than the request's `after`.
     public var records: [PulledRecord]
@@ -131,6 +134,38 @@ public struct PullResponse: Codable, Sendable {
         self.hasMore = hasMore
         self.protocolVersion = protocolVersion
         self.reopenWindow = reopenWindow
+    }
+}
+
+extension PullResponse: Codable {
+    enum CodingKeys: String, CodingKey { case epoch, records, next, head, hasMore, protocolVersion, reopenWindow }
+
+    /// A record of a kind this build does not know (from a server newer than it, which
+    /// did not leave it out) is skipped, not a failed page: the cursor still moves past
+    /// it with `next`, and every record this device can read is applied.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        epoch = try c.decode(String.self, forKey: .epoch)
+        records = try c.decode([KnownKind].self, forKey: .records).compactMap(\.record)
+        next = try c.decode(Int64.self, forKey: .next)
+        head = try c.decode(Int64.self, forKey: .head)
+        hasMore = try c.decode(Bool.self, forKey: .hasMore)
+        protocolVersion = try c.decodeIfPresent(Int.self, forKey: .protocolVersion)
+        reopenWindow = try c.decodeIfPresent(Double.self, forKey: .reopenWindow)
+    }
+
+    /// One pulled record, or nil for a kind this build does not know.
+    private struct KnownKind: Decodable {
+        var record: PulledRecord?
+
+        enum Keys: String, CodingKey { case record }
+        enum RecordKeys: String, CodingKey { case kind }
+
+        init(from decoder: any Decoder) throws {
+            let kind = try decoder.container(keyedBy: Keys.self)
+                .nestedContainer(keyedBy: RecordKeys.self, forKey: .record).decode(String.self, forKey: .kind)
+            record = RecordKind(rawValue: kind) == nil ? nil : try PulledRecord(from: decoder)
+        }
     }
 }
 

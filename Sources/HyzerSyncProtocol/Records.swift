@@ -11,15 +11,29 @@ import HyzerKit
 
 public enum RecordKind: String, Codable, Sendable, CaseIterable, Comparable {
     case course, player, round, scoreEvent
+    /// Protocol 3 (issue 36): a league night, the rounds of its cards.
+    case event
 
-    /// Dependencies first: a round names its course, an event names its round. Batches
-    /// are sent in this order so a single push can carry a new course, round and scores.
+    /// Dependencies first: a round names its course, a score event and a league night
+    /// name rounds. Batches are sent in this order so a single push can carry a new
+    /// course, round and scores.
     public var dependencyOrder: Int {
         switch self {
         case .course: 0
         case .player: 1
         case .round: 2
         case .scoreEvent: 3
+        case .event: 4
+        }
+    }
+
+    /// The protocol version that brought the kind: a server leaves it out of the pull
+    /// pages of a device that did not say it knows that version, whose decoder would
+    /// stop at it.
+    public var sinceProtocol: Int {
+        switch self {
+        case .course, .player, .round, .scoreEvent: 1
+        case .event: 3
         }
     }
 
@@ -248,6 +262,59 @@ public struct RoundRecord: Codable, Sendable, Hashable {
     }
 }
 
+/// A league night on the wire (protocol 3, issue 36): `LeagueEvent` field for field, its
+/// time as Unix seconds, with what every mutable record says about itself.
+public struct EventRecord: Codable, Sendable, Hashable {
+    public var id: UUID
+    public var version: UUID
+    public var updatedAt: Double
+    public var name: String
+    public var courseID: UUID
+    public var day: String
+    /// The cards' rounds, card A first.
+    public var rounds: [UUID]
+    public var skins: LeagueEvent.SkinsGame
+    public var closestToPin: [LeagueEvent.ClosestToPin]
+    public var acePot: LeagueEvent.AcePotEntry?
+    public var createdAt: Double
+    /// Absent unless discarded, which is final (it outranks every other version).
+    public var discarded: Bool?
+
+    public init(_ event: LeagueEvent, version: UUID, updatedAt: Double) {
+        id = event.id
+        self.version = version
+        self.updatedAt = updatedAt
+        name = event.name
+        courseID = event.courseID
+        day = event.day
+        rounds = event.rounds
+        skins = event.skins
+        closestToPin = event.closestToPin
+        acePot = event.acePot
+        createdAt = event.createdAt.timeIntervalSince1970
+        discarded = event.discarded ? true : nil
+    }
+
+    /// The domain value, or why the record is not one.
+    public func event() throws(LeagueEventError) -> LeagueEvent {
+        try LeagueEvent(
+            id: id, name: name, courseID: courseID, day: day, rounds: rounds, skins: skins,
+            closestToPin: closestToPin, acePot: acePot, createdAt: Date(timeIntervalSince1970: createdAt),
+            discarded: discarded ?? false)
+    }
+
+    /// Shape checks that need no other record; nil when fine, else the reason.
+    public func problem() -> String? {
+        if SyncProtocol.hasControlCharacter(name) { return "an event's name cannot hold a control character" }
+        do {
+            _ = try event()
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+}
+
 /// A score event on the wire is the domain event itself, field for field and under the same
 /// names (its time as Unix seconds, see `UnixSeconds`): the record only adds what every
 /// record says about itself (`SyncRecordData`), and reads the event's fields as its own.
@@ -277,6 +344,7 @@ public enum SyncRecord: Sendable, Hashable {
     case player(PlayerRecord)
     case round(RoundRecord)
     case scoreEvent(ScoreEventRecord)
+    case event(EventRecord)
 
     /// The record inside, whichever kind it is: the one place that looks at the case.
     public var data: any SyncRecordData {
@@ -285,6 +353,7 @@ public enum SyncRecord: Sendable, Hashable {
         case .player(let r): r
         case .round(let r): r
         case .scoreEvent(let r): r
+        case .event(let r): r
         }
     }
 
@@ -308,6 +377,7 @@ public protocol SyncRecordData: Codable, Sendable, Hashable {
 extension CourseRecord: SyncRecordData { public static var kind: RecordKind { .course } }
 extension PlayerRecord: SyncRecordData { public static var kind: RecordKind { .player } }
 extension RoundRecord: SyncRecordData { public static var kind: RecordKind { .round } }
+extension EventRecord: SyncRecordData { public static var kind: RecordKind { .event } }
 
 extension ScoreEventRecord: SyncRecordData {
     public static var kind: RecordKind { .scoreEvent }
@@ -327,6 +397,7 @@ extension SyncRecord: Codable {
         case .player: self = .player(try c.decode(PlayerRecord.self, forKey: .data))
         case .round: self = .round(try c.decode(RoundRecord.self, forKey: .data))
         case .scoreEvent: self = .scoreEvent(try c.decode(ScoreEventRecord.self, forKey: .data))
+        case .event: self = .event(try c.decode(EventRecord.self, forKey: .data))
         }
     }
 

@@ -11,7 +11,8 @@ struct Hyzer: AsyncParsableCommand {
         discussion: "Every command takes --log-level LEVEL (\(HyzerLogging.levels.joined(separator: ", ")); default critical).",
         subcommands: [
             Init.self, Demo.self, Standings.self, HistoryCommand.self, PlayerCommand.self, Device.self, Score.self, Voice.self,
-            Sync.self, Knob.self, Discrepancies.self, Resolve.self, RoundCommand.self, CourseCommand.self, DurabilityCheck.self,
+            Sync.self, Knob.self, Discrepancies.self, Resolve.self, RoundCommand.self, EventCommand.self, CourseCommand.self,
+            DurabilityCheck.self,
         ]
     )
 

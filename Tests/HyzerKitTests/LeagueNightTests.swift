@@ -118,17 +118,17 @@ import Testing
         let (a, b, c) = (UUID(), UUID(), UUID())
         let pot = AcePot(
             nights: [
-                .init(optedIn: [a, b, c], aces: []),
-                .init(optedIn: [a, b], aces: []),
-                .init(optedIn: [a, b, c], aces: [b, c]),
-                .init(optedIn: [a], aces: [c]),
-                .init(optedIn: [a, b, c], aces: [a, b, c]),
-            ], buyIn: 2)
+                .init(optedIn: [a, b, c], aces: [], buyIn: 2),
+                .init(optedIn: [a, b], aces: [], buyIn: 2),
+                .init(optedIn: [a, b, c], aces: [b, c], buyIn: 2),
+                .init(optedIn: [a], aces: [c], buyIn: 2),
+                .init(optedIn: [a, b, c], aces: [a, b, c], buyIn: 2),
+            ])
         #expect(pot.payouts.map(\.amount) == [8, 8, 2, 2, 2])
         #expect(pot.payouts.map(\.player) == [b, c, a, b, c])
         #expect(pot.payouts.map(\.night) == [2, 2, 4, 4, 4])
         #expect(pot.total == 2)
-        #expect(AcePot(nights: [.init(optedIn: [a], aces: [])], buyIn: 5).total == 5)
+        #expect(AcePot(nights: [.init(optedIn: [a], aces: [], buyIn: 5)]).total == 5)
     }
 
     @Test func everyCardsPlayersAreRankedTogether() {
@@ -182,5 +182,83 @@ import Testing
         #expect(order.before(7) == nil)
         #expect(order.before(1) == 9)
         #expect(order.before(8) == 7)
+    }
+
+    @Test func anEventRefusesAShapeNoNightHas() throws {
+        let round = UUID()
+        func make(
+            name: String = "League", day: String = "2026-11-26", rounds: [UUID]? = nil, ctp: [Int] = [],
+            pot: LeagueEvent.AcePotEntry? = nil
+        ) throws(LeagueEventError) -> LeagueEvent {
+            try LeagueEvent(
+                name: name, courseID: UUID(), day: day, rounds: rounds ?? [round],
+                closestToPin: ctp.map { .init(hole: $0) }, acePot: pot, createdAt: Date())
+        }
+        #expect(try make(ctp: [7, 3]).closestToPin.map(\.hole) == [3, 7])
+        #expect(throws: LeagueEventError.badName) { try make(name: "  ") }
+        #expect(throws: LeagueEventError.badDay("2026-02-30")) { try make(day: "2026-02-30") }
+        #expect(throws: LeagueEventError.badDay("26/11/2026")) { try make(day: "26/11/2026") }
+        #expect(try make(day: "2028-02-29").day == "2028-02-29")
+        #expect(throws: LeagueEventError.cardCount(0)) { try make(rounds: []) }
+        #expect(throws: LeagueEventError.cardCount(27)) { try make(rounds: Self.ids(27)) }
+        #expect(throws: LeagueEventError.roundListedTwice) { try make(rounds: [round, round]) }
+        #expect(throws: LeagueEventError.badClosestToPinHoles([3, 3])) { try make(ctp: [3, 3]) }
+        #expect(throws: LeagueEventError.badBuyIn(-1)) { try make(pot: .init(buyIn: -1, players: [])) }
+        let p = UUID()
+        #expect(throws: LeagueEventError.acePotPlayerListedTwice) { try make(pot: .init(buyIn: 1, players: [p, p])) }
+        var event = try make(ctp: [3])
+        #expect(throws: LeagueEventError.notAClosestToPinHole(4)) { try event.setClosestToPin(hole: 4, winner: p) }
+        try event.setClosestToPin(hole: 3, winner: p)
+        #expect(event.closestToPin == [.init(hole: 3, winner: p)])
+        #expect(event.letter(of: round) == "A" && event.letter(of: p) == nil)
+    }
+
+    /// Two cards of two on a par-3 three-hole course, skins per card. By hand:
+    /// card A (a, b): hole 1 3/3 carries, hole 2 a 2 wins 2, hole 3 4/3 b wins 1;
+    /// card B (c, d) has played hole 1 only (c 1, an ace; d 3): c wins 1, holes 2-3 open.
+    /// Field: c −2 thru 1; a (3 2 4), b (3 3 3) and d (3 thru 1) all at E, tied second, a
+    /// and b first inside the tie (more holes), then by name; the night is not finished.
+    @Test func theNightRanksEveryCardTogetherAndPlaysSkinsPerCard() throws {
+        let (a, b, c, d) = (UUID(), UUID(), UUID(), UUID())
+        let course = UUID()
+        func card(_ players: [(UUID, String)], _ scores: [(UUID, Int, Int)], done: Bool) -> (Round, Scorecard) {
+            let round = Round(
+                courseID: course, organizerID: players[0].0,
+                participants: players.map { Participant(id: $0.0, name: $0.1, kind: .guest) },
+                status: done ? .completed : .active, createdAt: Date(), pars: [3, 3, 3])
+            let events = scores.map {
+                ScoreEvent(
+                    roundID: round.id, participantID: $0.0, hole: $0.1, strokes: $0.2, reportedBy: $0.0, deviceID: "k",
+                    createdAt: Date())
+            }
+            return (round, Scorecard(pars: [3, 3, 3], participantIDs: players.map(\.0), events: events))
+        }
+        let cardA = card(
+            [(a, "A1"), (b, "B1")], [(a, 1, 3), (b, 1, 3), (a, 2, 2), (b, 2, 3), (a, 3, 4), (b, 3, 3)], done: true)
+        let cardB = card([(c, "C1"), (d, "D1")], [(c, 1, 1), (d, 1, 3)], done: false)
+        let event = try LeagueEvent(
+            name: "League", courseID: course, day: "2026-11-26", rounds: [cardA.0.id, cardB.0.id], skins: .card,
+            createdAt: Date())
+        let results = EventResults(event: event, cards: [(cardA.0, cardA.1), (cardB.0, cardB.1)])
+        #expect(results.standings.standings.rows.map(\.participantID) == [c, a, b, d])
+        #expect(results.standings.standings.rows.map(\.positionLabel) == ["1", "T2", "T2", "T2"])
+        #expect(results.standings.card == [a: 0, b: 0, c: 1, d: 1])
+        #expect(results.skinsCards == [0, 1])
+        #expect(results.skins[0].won == [a: 2, b: 1])
+        #expect(results.skins[1].won == [c: 1])
+        #expect(results.skinsWon == [a: 2, b: 1, c: 1])
+        #expect(results.aces == [.init(participantID: c, hole: 1)])
+        #expect(!results.finished)
+        // As one field game: all four have hole 1 (c's ace wins it); c and d have played
+        // neither hole 2 nor hole 3, so both are open.
+        var field = event
+        field.skins = .field
+        let one = EventResults(event: field, cards: [(cardA.0, cardA.1), (cardB.0, cardB.1)])
+        #expect(one.skinsCards == [nil])
+        #expect(one.skins[0].holes.map(\.outcome) == [.won(c, strokes: 1), .open, .open])
+        // A card not arrived yet is simply not in it.
+        let partial = EventResults(event: event, cards: [(cardB.0, cardB.1)])
+        #expect(partial.standings.standings.rows.map(\.participantID) == [c, d])
+        #expect(partial.standings.card[c] == 1)
     }
 }

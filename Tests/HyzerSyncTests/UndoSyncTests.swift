@@ -42,6 +42,8 @@ struct OlderPeerTransport: SyncTransport {
         case .scoreEvent(var e):
             (e.correction, e.retraction) = (nil, nil)
             return .scoreEvent(e)
+        case .event:
+            return record  // a v1 server never sends one: its pages never hold the kind
         }
     }
 }

@@ -199,6 +199,33 @@ struct PushBatch<Ledger: FeedLedger> {
             } catch {
                 return "event \(e.id): \(error.description)"
             }
+        case .event(let n):
+            return try leagueNightProblem(n).map { "league night \(n.id): \($0)" }
+        }
+        return nil
+    }
+
+    /// Issue 36: a league night's cards are rounds the group has, on the night's course;
+    /// a closest-to-the-pin hole is a hole of it; its winners and the ace pot's players
+    /// play on one of the cards.
+    private mutating func leagueNightProblem(_ n: EventRecord) throws -> String? {
+        if let problem = n.problem() { return problem }
+        var players = Set<UUID>()
+        var holes = 0
+        for id in n.rounds {
+            guard let r = try round(id) else { return "unknown round \(id)" }
+            guard r.courseID == n.courseID else { return "round \(id) is not on the night's course" }
+            players.formUnion(r.participants.map(\.id))
+            holes = max(holes, try playedCourse(r)?.holeCount ?? 0)
+        }
+        if let ctp = n.closestToPin.first(where: { $0.hole > holes }) {
+            return "closest-to-the-pin hole \(ctp.hole) is not on a course of \(holes) holes"
+        }
+        if let winner = n.closestToPin.compactMap(\.winner).first(where: { !players.contains($0) }) {
+            return "closest-to-the-pin winner \(winner) plays on none of the cards"
+        }
+        if let player = n.acePot?.players.first(where: { !players.contains($0) }) {
+            return "ace-pot player \(player) plays on none of the cards"
         }
         return nil
     }

@@ -307,6 +307,16 @@ struct PostgresFeedLedger: FeedLedger {
                     wanted.insert(
                         GroupRecordIdentity(
                             groupID: groupID, identity: RecordIdentity(kind: RecordKind.course.rawValue, id: r.courseID)))
+                case .event(let n):
+                    // A league night is checked against its rounds and their course (issue 36).
+                    wanted.insert(
+                        GroupRecordIdentity(
+                            groupID: groupID, identity: RecordIdentity(kind: RecordKind.course.rawValue, id: n.courseID)))
+                    for round in n.rounds {
+                        wanted.insert(
+                            GroupRecordIdentity(
+                                groupID: groupID, identity: RecordIdentity(kind: RecordKind.round.rawValue, id: round)))
+                    }
                 case .player(let p):
                     // A merge is checked against the player it names (issue 35).
                     if let target = p.mergedInto {

@@ -1,0 +1,72 @@
+import GRDB
+
+/// Issue 36's migration: league nights. An event is one row; its cards' rounds, its
+/// closest-to-the-pin holes and its ace pot are small JSON documents read and written
+/// with it (a night has at most 26 cards), and `league_event_cards` answers "which night is
+/// this round a card of" and holds a round to one night.
+extension Schema {
+    static func registerLeagueNights(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v9 league nights") { db in
+            try db.execute(
+                sql: """
+                    CREATE TABLE league_events (
+                        id BLOB PRIMARY KEY NOT NULL CHECK (length(id) = 16),
+                        name TEXT NOT NULL CHECK (length(trim(name)) > 0),
+                        course_id BLOB NOT NULL REFERENCES courses(id),
+                        day TEXT NOT NULL CHECK (day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+                        rounds TEXT NOT NULL,
+                        skins TEXT NOT NULL CHECK (skins IN ('off', 'field', 'card')),
+                        closest_to_pin TEXT NOT NULL DEFAULT '[]',
+                        ace_pot TEXT,
+                        created_at REAL NOT NULL,
+                        updated_at REAL NOT NULL,
+                        discarded_at REAL
+                    ) WITHOUT ROWID;
+                    CREATE INDEX league_events_by_day ON league_events(day, created_at);
+
+                    -- No reference to rounds: a night pulled before one of its rounds keeps
+                    -- the card, and shows it once the round arrives.
+                    CREATE TABLE league_event_cards (
+                        round_id BLOB PRIMARY KEY NOT NULL CHECK (length(round_id) = 16),
+                        event_id BLOB NOT NULL REFERENCES league_events(id) ON DELETE CASCADE,
+                        card INTEGER NOT NULL CHECK (card >= 0)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX league_event_cards_by_event ON league_event_cards(event_id, card);
+                    """)
+            // `sync_records.kind` gains 'event'. SQLite cannot widen a CHECK in place, and
+            // renaming a rebuilt table would make SQLite re-check every trigger that writes
+            // to `sync_records` while it does not exist: the rows step aside, the table is
+            // made again under its own name, and they come back. The triggers refer to it
+            // by name and so go on writing to the new one.
+            try db.execute(
+                sql: """
+                    CREATE TEMP TABLE sync_records_v9 AS SELECT kind, record_id, version, pending FROM sync_records;
+                    DROP TABLE sync_records;
+                    CREATE TABLE sync_records (
+                        kind TEXT NOT NULL CHECK (kind IN ('course', 'player', 'round', 'scoreEvent', 'event')),
+                        record_id BLOB NOT NULL,
+                        version BLOB NOT NULL CHECK (length(version) = 16),
+                        pending INTEGER NOT NULL DEFAULT 1 CHECK (pending IN (0, 1)),
+                        PRIMARY KEY (kind, record_id)
+                    ) WITHOUT ROWID;
+                    CREATE INDEX sync_records_pending ON sync_records(kind) WHERE pending = 1;
+                    INSERT INTO sync_records (kind, record_id, version, pending)
+                        SELECT kind, record_id, version, pending FROM temp.sync_records_v9;
+                    DROP TABLE temp.sync_records_v9;
+
+                    CREATE TRIGGER sync_league_events_insert AFTER INSERT ON league_events
+                    BEGIN
+                        INSERT INTO sync_records (kind, record_id, version, pending)
+                        VALUES ('event', NEW.id, randomblob(16), 1)
+                        ON CONFLICT (kind, record_id) DO UPDATE SET version = excluded.version, pending = 1;
+                    END;
+                    CREATE TRIGGER sync_league_events_update AFTER UPDATE ON league_events
+                    BEGIN
+                        INSERT INTO sync_records (kind, record_id, version, pending)
+                        VALUES ('event', NEW.id, randomblob(16), 1)
+                        ON CONFLICT (kind, record_id) DO UPDATE SET version = excluded.version, pending = 1;
+                    END;
+                    """)
+        }
+    }
+}
