@@ -288,6 +288,7 @@ extension LeagueEvent.SkinsGame: ExpressibleByArgument {}
 struct EventView: Encodable {
     struct Card: Encodable {
         var letter: String
+        var round: UUID
         var startHole: Int
         var players: [String]
     }
@@ -335,7 +336,7 @@ struct EventView: Encodable {
         finished = night.results.finished
         cards = night.cards.map { card in
             Card(
-                letter: event.letter(of: card.round.id) ?? "?", startHole: card.round.startHole,
+                letter: event.letter(of: card.round.id) ?? "?", round: card.round.id, startHole: card.round.startHole,
                 players: card.round.participants.map(\.name))
         }
         standings = night.results.standings.standings.rows.map { row in
