@@ -243,3 +243,32 @@ extension AcePot {
             })
     }
 }
+
+/// A league night with the cards this device has, card order, each as a round snapshot, and
+/// what their scores say (`results`): the kiosk's board and `hyzer event show` read this.
+public struct LeagueNightSnapshot: Sendable, Equatable {
+    public var event: LeagueEvent
+    public var cards: [RoundSnapshot]
+    public let results: EventResults
+
+    public init(event: LeagueEvent, cards: [RoundSnapshot]) {
+        self.event = event
+        self.cards = cards
+        results = EventResults(event: event, cards: cards.map { ($0.round, $0.scorecard) })
+    }
+
+    /// Equal when the stored facts are equal (the results are derived from them).
+    public static func == (a: LeagueNightSnapshot, b: LeagueNightSnapshot) -> Bool {
+        a.event == b.event && a.cards == b.cards
+    }
+
+    /// The card's letter and round for a participant, if they play tonight.
+    public func card(of participant: UUID) -> (letter: String, round: RoundSnapshot)? {
+        guard let index = results.standings.card[participant], index < event.rounds.count else { return nil }
+        guard let card = cards.first(where: { $0.round.id == event.rounds[index] }) else { return nil }
+        return (CardDraw.letter(index), card)
+    }
+
+    /// Some card is still being played.
+    public var inPlay: Bool { cards.contains { $0.round.status.acceptsScores } }
+}

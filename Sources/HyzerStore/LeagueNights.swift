@@ -31,20 +31,6 @@ struct LeagueEventCardRow: StoreRecord {
     var card: Int
 }
 
-/// A league night with the rounds of its cards that this device has, card order.
-public struct LeagueNightSnapshot: Sendable {
-    public var event: LeagueEvent
-    public var cards: [(round: Round, scorecard: Scorecard)]
-    public var results: EventResults
-
-    /// The card's letter and round for a participant, if they play tonight.
-    public func card(of participant: UUID) -> (letter: String, round: Round)? {
-        guard let index = results.standings.card[participant], index < event.rounds.count else { return nil }
-        guard let card = cards.first(where: { $0.round.id == event.rounds[index] }) else { return nil }
-        return (CardDraw.letter(index), card.round)
-    }
-}
-
 extension Rows {
     static func leagueEvent(_ row: LeagueEventRow) throws -> LeagueEvent {
         let decoder = JSONDecoder()
@@ -96,13 +82,34 @@ extension Rows {
         }
     }
 
-    static func leagueNight(_ event: LeagueEvent, _ db: Database) throws -> LeagueNightSnapshot {
-        var cards: [(round: Round, scorecard: Scorecard)] = []
+    /// The night with the cards this device has. `known`: snapshots already read in this
+    /// transaction (the rounds in play), used instead of reading them again.
+    static func leagueNight(
+        _ event: LeagueEvent, _ db: Database, known: [UUID: RoundSnapshot] = [:]
+    ) throws -> LeagueNightSnapshot {
+        var cards: [RoundSnapshot] = []
         for id in event.rounds {
-            guard let round = try round(id: id, db), let course = try course(of: round, db) else { continue }
-            cards.append((round, Scorecard(course: course, round: round, events: try events(round: id, db))))
+            if let snapshot = known[id] {
+                cards.append(snapshot)
+            } else if try RoundRow.exists(db, key: id) {
+                cards.append(try HyzerDatabase.snapshot(id, db))
+            }
         }
-        return LeagueNightSnapshot(event: event, cards: cards, results: EventResults(event: event, cards: cards))
+        return LeagueNightSnapshot(event: event, cards: cards)
+    }
+
+    /// The night any of `rounds` is a card of, not discarded; the first such round's.
+    static func leagueNight(of rounds: [RoundSnapshot], _ db: Database) throws -> LeagueNightSnapshot? {
+        guard !rounds.isEmpty else { return nil }
+        let ids = rounds.map(\.round.id)
+        let cards = try LeagueEventCardRow.filter(ids.contains(LeagueEventCardRow.Columns.roundID)).fetchAll(db)
+        let byRound = Dictionary(cards.map { ($0.roundID, $0.eventID) }, uniquingKeysWith: { a, _ in a })
+        let known = Dictionary(rounds.map { ($0.round.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for id in ids {
+            guard let eventID = byRound[id], let event = try leagueEvent(id: eventID, db), !event.discarded else { continue }
+            return try leagueNight(event, db, known: known)
+        }
+        return nil
     }
 }
 

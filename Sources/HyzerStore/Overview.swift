@@ -14,6 +14,10 @@ public struct StoreOverview: Sendable, Equatable {
     public var players: [Player]
     /// Deleted courses, most recent first, for the Courses list's "Deleted" section (issue 35).
     public var deletedCourses: [DeletedCourse] = []
+    /// The league night a round in play is a card of (issue 36), with all its cards.
+    public var leagueNight: LeagueNightSnapshot?
+    /// The latest night's registered players: check-in's "same as last week".
+    public var lastNightPlayers: [UUID] = []
 }
 
 extension StoreRead where Value == [RoundSnapshot] {
@@ -36,7 +40,7 @@ extension StoreRead where Value == RoundSnapshot? {
 extension StoreRead where Value == StoreOverview {
     /// The store's named reads the screens need, composed into one read transaction.
     public static var overview: Self {
-        StoreRead<[RoundSnapshot]>.roundsInPlay
+        let parts = StoreRead<[RoundSnapshot]>.roundsInPlay
             .and(StoreRead<RoundSnapshot?>.lastCompleted)
             .and(StoreRead<[Course]>.courses)
             .and(StoreRead<[Player]>.players)
@@ -45,6 +49,13 @@ extension StoreRead where Value == StoreOverview {
                 let ((((rounds, last), courses), players), deleted) = read
                 return StoreOverview(
                     roundsInPlay: rounds, lastCompleted: last, courses: courses, players: players, deletedCourses: deleted)
-            }
+            }.body
+        let lastWeek = StoreRead<[UUID]>.lastLeagueNightPlayers.body
+        return StoreRead { db in
+            var overview = try parts(db)
+            overview.leagueNight = try Rows.leagueNight(of: overview.roundsInPlay, db)
+            overview.lastNightPlayers = try lastWeek(db)
+            return overview
+        }
     }
 }

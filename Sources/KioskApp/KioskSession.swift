@@ -148,7 +148,8 @@ public final class KioskSession {
         return KioskData(
             round: rounds.first, lastCompleted: overview.lastCompleted, courses: overview.courses,
             players: overview.players, deviceID: store.deviceID, otherRounds: Array(rounds.dropFirst()),
-            deletedCourses: overview.deletedCourses)
+            deletedCourses: overview.deletedCourses, leagueNight: overview.leagueNight,
+            lastNightPlayers: overview.lastNightPlayers)
     }
 
     /// Feeds one event through the machine and performs what it asks for.
@@ -244,6 +245,20 @@ public final class KioskSession {
                     // A page is read and handed back at once; the machine may ask for the next
                     // one (a fast turn already near the end), which is carried out the same way.
                     perform(state.handle(.historyLoaded(try historyPage(after: after), after: after), now: now), now: now)
+                case .readForm(let players):
+                    perform(state.handle(.formRead(try store.read(.recentForm(of: players))), now: now), now: now)
+                case .startLeagueNight(let plan):
+                    // Offline-first: made here whatever the server is. A server older than
+                    // protocol 3 gets the cards now and the night once it is updated
+                    // (held back, `ChangeLedger.heldKinds`).
+                    let night = try store.write(
+                        .createLeagueNight(
+                            name: "League night", courseID: plan.courseID,
+                            organizerID: plan.cards[0].participants[0].id,
+                            cards: plan.cards.map { LeagueNightCard(participants: $0.participants, startHole: $0.startHole) },
+                            skins: plan.skins, closestToPin: plan.closestToPin, acePot: plan.acePot))
+                    _ = try store.write(.startLeagueNight(night.id))
+                    wrote = true
                 case .loadHistoryRound(let id):
                     let snapshot = try store.read(.snapshot(round: id))
                     state.handle(.historyRoundLoaded(snapshot, undo: try undoOffer(for: snapshot.round)), now: now)

@@ -17,11 +17,19 @@ public struct KioskData: Sendable, Equatable {
     public var deviceID: String?
     /// Deleted courses, most recent first: the Courses list's "Deleted" section (issue 35).
     public var deletedCourses: [DeletedCourse]
+    /// The league night a round in play is a card of (issue 36): the board ranks its cards
+    /// together. nil on an ordinary day.
+    public var leagueNight: LeagueNightSnapshot?
+    /// The latest night's registered players: check-in's "Same as last week".
+    public var lastNightPlayers: [UUID]
 
     public init(
         round: RoundSnapshot? = nil, lastCompleted: RoundSnapshot? = nil, courses: [Course] = [], players: [Player] = [],
-        deviceID: String? = nil, otherRounds: [RoundSnapshot] = [], deletedCourses: [DeletedCourse] = []
+        deviceID: String? = nil, otherRounds: [RoundSnapshot] = [], deletedCourses: [DeletedCourse] = [],
+        leagueNight: LeagueNightSnapshot? = nil, lastNightPlayers: [UUID] = []
     ) {
+        self.leagueNight = leagueNight
+        self.lastNightPlayers = lastNightPlayers
         self.round = round
         self.otherRounds = otherRounds
         self.lastCompleted = lastCompleted

@@ -61,6 +61,12 @@ public enum KioskEffect: Sendable, Equatable {
     /// Ask the group server for its devices' names (a score from a device this kiosk cannot
     /// name arrived), reported back as `.deviceNamesChanged`.
     case requestDeviceNames
+    /// League night (issue 36): read the recent form of these registered players (their
+    /// average to par) and send it back as `.formRead`, for a balanced draw.
+    case readForm([UUID])
+    /// Make the night: one round per card with its start hole, and the night's record;
+    /// then start the cards.
+    case startLeagueNight(LeagueNightPlan)
     /// Read one page of history after the key (nil: from the newest) and send it back as `.historyLoaded`.
     case loadHistory(after: HistoryCursor?)
     /// Read a completed round and send it back as `.historyRoundLoaded`.

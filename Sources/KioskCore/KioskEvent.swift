@@ -41,6 +41,8 @@ public enum KioskEvent: Sendable, Equatable {
     case deviceNamesChanged([String: String])
     /// A page of history read for `.loadHistory(after:)`; `after` is the request's start.
     case historyLoaded(HistoryPage, after: HistoryCursor?)
+    /// The recent form `readForm` asked for (issue 36): a player's average to par.
+    case formRead([UUID: Double])
     /// A round read for `.loadHistoryRound`, with what may be undone in it (issue 35).
     case historyRoundLoaded(RoundSnapshot, undo: HistoryUndo = .none)
     /// A keyboard typed on a screen that takes typing (`Screen.takesTyping`).

@@ -94,6 +94,7 @@ public struct KioskState: Sendable, Equatable {
         if boardPageFrameInterval(at: now) != nil { candidates.append(boardPaging.reveal.end) }
         if let flip = boardPageFlipAt { candidates.append(flip) }
         if let flip = summaryPageFlip(after: now) { candidates.append(flip) }
+        if let flip = drawPageFlip(after: now) { candidates.append(flip) }
         if case .status = screen { candidates.append(clockPageFlip(after: now)) }
         if let notice { candidates.append(notice.shownAt + MotionTokens.noticeLifetime) }
         if let undoToast { candidates.append(undoToast.expiresAt) }
@@ -204,6 +205,8 @@ public struct KioskState: Sendable, Equatable {
             effects += Screen.History.loaded(page, after: after, in: &self)
         case .historyRoundLoaded(let snapshot, let undo):
             Screen.History.roundLoaded(snapshot, undo: undo, in: &self)
+        case .formRead(let form):
+            formRead(form)
         case .typed(let key):
             input(now)
             let behavior = screen.behavior
@@ -271,7 +274,8 @@ public struct KioskState: Sendable, Equatable {
 
     private mutating func tick(now: Millis) -> [KioskEffect] {
         leaderboard.prune(now: now)
-        let pagesWithTheClock = if case .status = screen { true } else { summaryPageFlip(after: now) != nil }
+        let pagesWithTheClock =
+            if case .status = screen { true } else { summaryPageFlip(after: now) != nil || drawPageFlip(after: now) != nil }
         if pagesWithTheClock { clockPage = now / settings.boardPageInterval }
         flipBoardPageIfDue(now: now)
         if let shown = notice?.shownAt, now - shown >= MotionTokens.noticeLifetime {
@@ -308,7 +312,7 @@ public struct KioskState: Sendable, Equatable {
             autoAdvanceAt = nil
         }
         data = new
-        leaderboard.update(with: new.round, trigger: trigger, now: now, reduceMotion: settings.reduceMotion)
+        updateLeaderboard(trigger: trigger, now: now)
         followBoardReshuffle(now: now)
         let behavior = screen.behavior
         behavior.dataChanged(from: old, in: &self, now: now)
@@ -319,6 +323,16 @@ public struct KioskState: Sendable, Equatable {
     mutating func focus(on id: UUID, now: Millis) {
         guard data.round?.round.id != id, let focused = data.focused(on: id) else { return }
         data = focused
-        leaderboard.update(with: data.round, trigger: .localScore, now: now, reduceMotion: settings.reduceMotion)
+        updateLeaderboard(trigger: .localScore, now: now)
+    }
+
+    /// The board shows a league night's cards ranked together while one is being played
+    /// (issue 36), else the round in front.
+    private mutating func updateLeaderboard(trigger: StandingsTrigger, now: Millis) {
+        if let night = data.leagueNight, night.inPlay {
+            leaderboard.update(night: night, trigger: trigger, now: now, reduceMotion: settings.reduceMotion)
+        } else {
+            leaderboard.update(with: data.round, trigger: trigger, now: now, reduceMotion: settings.reduceMotion)
+        }
     }
 }

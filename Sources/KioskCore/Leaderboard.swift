@@ -17,13 +17,31 @@ public struct Leaderboard: Sendable, Equatable {
     public private(set) var arrows: [UUID: Arrow] = [:]
     public private(set) var pulses: [UUID: Millis] = [:]
     public private(set) var lastTrigger: StandingsTrigger?
+    /// On a league night's board (issue 36): each player's card letter. Empty otherwise.
+    public private(set) var cards: [UUID: String] = [:]
     private var engine = StandingsEngine()
+    /// The night's standings last shown, for its arrows and pulses.
+    private var lastNight: Standings?
 
     public init() {}
 
     public static func == (a: Leaderboard, b: Leaderboard) -> Bool {
         a.roundID == b.roundID && a.rows == b.rows && a.slots == b.slots && a.arrows == b.arrows
-            && a.pulses == b.pulses && a.lastTrigger == b.lastTrigger
+            && a.pulses == b.pulses && a.lastTrigger == b.lastTrigger && a.cards == b.cards
+    }
+
+    /// A league night's board (issue 36): every card's players ranked together, moving as
+    /// one round's board does. `roundID` is then the night's id.
+    public mutating func update(night: LeagueNightSnapshot, trigger: StandingsTrigger, now: Millis, reduceMotion: Bool) {
+        if roundID != night.event.id {
+            self = Leaderboard()
+            roundID = night.event.id
+        }
+        let new = night.results.standings.standings
+        let change = StandingsChange(previous: lastNight, new: new, trigger: trigger)
+        lastNight = new
+        cards = night.results.standings.card.mapValues(CardDraw.letter)
+        apply(change, trigger: trigger, now: now, reduceMotion: reduceMotion)
     }
 
     /// Takes a new snapshot of the round. Rows that moved slide from where they are drawn
@@ -43,6 +61,11 @@ public struct Leaderboard: Sendable, Equatable {
         let change = engine.recompute(
             round: snapshot.round, course: snapshot.course, events: snapshot.events,
             trigger: trigger)
+        apply(change, trigger: trigger, now: now, reduceMotion: reduceMotion)
+    }
+
+    /// The rows of `change.new`, sliding from where they are drawn now.
+    private mutating func apply(_ change: StandingsChange, trigger: StandingsTrigger, now: Millis, reduceMotion: Bool) {
         lastTrigger = trigger
         let newRows = change.new.rows
         let oldIndex = Dictionary(uniqueKeysWithValues: rows.enumerated().map { ($1.participantID, $0) })

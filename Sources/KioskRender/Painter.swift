@@ -45,6 +45,8 @@ struct Painter {
         case .correctScore(let correction): paint(correction)
         case .undoConfirm(let question): paint(question)
         case .players(let players): paint(players)
+        case .checkIn(let checkIn): paint(checkIn)
+        case .drawCards(let draw): paint(draw)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         let statusFacts: Bool = if case .status = state.screen { true } else { false }

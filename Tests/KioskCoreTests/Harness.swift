@@ -127,8 +127,9 @@ struct Harness {
             publish(.localScore)
         case .buzz, .saveSettings, .refreshStatus, .startJoin, .requestInvite, .requestSummaryLink, .requestDeviceNames,
             .requestPhoneName, .cancelPhoneName, .loadHistory, .loadHistoryRound, .reopenRound, .correctScore,
-            .restoreCourse, .removePlayer, .mergePlayer:
+            .restoreCourse, .removePlayer, .mergePlayer, .readForm, .startLeagueNight:
             // The undo writes (issue 35) are the store's; UndoScreenTests checks what is asked.
+            // League nights (issue 36): LeagueNightKioskTests checks what is asked.
             break
         }
     }

@@ -126,8 +126,13 @@ extension KioskState {
         let indicatorSlot = Double(pages.pinned + (pages.rotates ? pages.perPage : 0))
         let columns = geometry.columns
         // Guests are marked at the end of the name column (issue 14): "Marcus … guest".
-        let guests = Set(data.round?.round.participants.filter(\.isGuest).map(\.id) ?? [])
-        let tagWidth = Layout.textWidth("guest", size: geometry.captionSize)
+        let players = (data.leagueNight?.cards.map(\.round) ?? []) + [data.round?.round].compactMap { $0 }
+        let guests = Set(players.flatMap(\.participants).filter(\.isGuest).map(\.id))
+        // A league night's rows say their card (issue 36): "B", or "guest · B".
+        func tag(_ id: UUID) -> String? {
+            let parts = [guests.contains(id) ? "guest" : nil, leaderboard.cards[id]].compactMap { $0 }
+            return parts.isEmpty ? nil : parts.joined(separator: " · ")
+        }
         var rows: [BoardBoxes.Row] = []
         // The reveal goes down the page in its order, whatever slot a row is sliding through.
         let reveal = screen == .board ? boardPaging.reveal.value(at: now) : 1
@@ -141,9 +146,10 @@ extension KioskState {
             let rect = layout.boardRow(
                 slot: min(max(shown, rotating ? Double(pages.pinned) : 0), indicatorSlot), rows: standings.count)
             let mid = rect.midY
-            let guest = guests.contains(standing.participantID)
+            let label = tag(standing.participantID)
+            let tagWidth = label.map { Layout.textWidth($0, size: geometry.captionSize) } ?? 0
             var nameSpan = columns.name
-            if guest { nameSpan.w = max(0, nameSpan.w - tagWidth - Double(geometry.captionSize)) }
+            if label != nil { nameSpan.w = max(0, nameSpan.w - tagWidth - Double(geometry.captionSize)) }
             var texts = [
                 TextBox(
                     standing.positionLabel, .title, size: geometry.nameSize,
@@ -158,10 +164,10 @@ extension KioskState {
                     ScoreFormat.toPar(standing.toPar, minus: minus), .score, size: geometry.scoreSize,
                     Palette.toPar(standing.toPar), span: columns.toPar, midY: mid, align: .right),
             ]
-            if guest {
+            if let label {
                 texts.append(
                     TextBox(
-                        "guest", .body, size: geometry.captionSize, Palette.textSecondary,
+                        label, .body, size: geometry.captionSize, Palette.textSecondary,
                         span: Layout.Span(x: columns.name.x + columns.name.w - tagWidth, w: tagWidth), midY: mid, align: .right))
             }
             // The k-th of the page's n rows once the reveal reaches k/n (a rotating row is on the page, so n ≥ 1).
@@ -202,7 +208,12 @@ extension KioskState {
     }
 
     public func courseNowBoxes(layout: Layout) -> CourseNowBoxes? {
-        let rounds = data.rounds
+        // A league night's cards go in card order and by their letters (issue 36): one
+        // course for all of them says nothing.
+        let night = data.leagueNight?.event
+        let rounds = data.rounds.sorted {
+            (night?.rounds.firstIndex(of: $0.round.id) ?? Int.max) < (night?.rounds.firstIndex(of: $1.round.id) ?? Int.max)
+        }
         guard rounds.count > 1 else { return nil }
         let header = layout.header
         // The sync badge keeps the right third of the header.
@@ -238,7 +249,8 @@ extension KioskState {
             let lit = snapshot.round.id == data.round?.round.id
             let texts = [
                 TextBox(
-                    snapshot.course.name, .title, size: size, lit ? Palette.textPrimary : Palette.textSecondary,
+                    night?.letter(of: snapshot.round.id) ?? snapshot.course.name, .title, size: size,
+                    lit ? Palette.textPrimary : Palette.textSecondary,
                     span: Layout.Span(x: frame.x + inner, w: max(1, frame.w - thruW - 3 * inner)), midY: frame.midY,
                     ellipsized: true),
                 TextBox(

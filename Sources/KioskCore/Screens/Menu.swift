@@ -23,6 +23,8 @@ public enum MenuItem: Sendable, Equatable {
     case paperCard
     /// The roster: remove a player, merge two who are the same person (issue 35).
     case players
+    /// Check in, draw the cards, start every card (issue 36).
+    case leagueNight
 
     public var title: String {
         switch self {
@@ -40,6 +42,7 @@ public enum MenuItem: Sendable, Equatable {
         case .courses: "Courses"
         case .paperCard: "Enter a paper card"
         case .players: "Players"
+        case .leagueNight: "League night"
         }
     }
 }
@@ -64,7 +67,8 @@ extension KioskState {
         items.append(.status)
         // After Status, so the entries before it keep their places for everyone who knows them.
         if !isInNoGroup { items.append(.addPhone) }
-        items += [.courses, .players, .close]
+        // League night last but Back, so the entries before it keep their places.
+        items += [.courses, .players, .leagueNight, .close]
         return items
     }
 }
@@ -117,6 +121,8 @@ extension Screen.Menu: ScreenBehavior {
             state.screen = .courseList(cursor: 0)
         case .players:
             state.screen = .players(Screen.Players())
+        case .leagueNight:
+            return Screen.CheckIn.begin(in: &state, now: now)
         case .paperCard:
             // No code: typing in scores is scoring.
             if let round = state.data.round { state.screen = Screen.PaperCard.at(round, player: 0, hole: 1) }

@@ -30,6 +30,8 @@ extension Screen {
             case courseName(CourseEditor)
             /// A walk-up guest's name (this round only); back to setup with them picked.
             case guest(from: SetupPlayers)
+            /// A walk-up guest at a league night's check-in (issue 36); back there, checked in.
+            case checkInGuest(from: CheckIn)
         }
 
         public var purpose: Purpose
@@ -70,7 +72,7 @@ extension Screen {
             switch purpose {
             case .newPlayer: "New player's name"
             case .courseName(let editor): editor.isNew ? "New course's name" : "Course name"
-            case .guest: "Guest's name"
+            case .guest, .checkInGuest: "Guest's name"
             }
         }
 
@@ -117,6 +119,7 @@ extension Screen {
         func back(in state: inout KioskState) {
             switch purpose {
             case .newPlayer(let setup), .guest(let setup): state.screen = .setupPlayers(setup)
+            case .checkInGuest(let checkIn): state.screen = .checkIn(checkIn)
             // A new course that has no name yet has no editor to go back to.
             case .courseName(let editor) where editor.isNew && editor.draft.name.isEmpty: editor.leave(in: &state)
             case .courseName(let editor): state.screen = .courseEditor(editor)
@@ -172,6 +175,20 @@ extension Screen {
                 setup.cursor = setup.rows(in: state.data).firstIndex(of: .start) ?? setup.cursor
                 state.screen = .setupPlayers(setup)
                 state.offerUndo(.guest(guest.id), "Added guest \(guest.name)", now: now)
+                return [.buzz(.confirm)]
+            case .checkInGuest(var checkIn):
+                let guest: Participant
+                do {
+                    guest = try Participant.guest(named: try Player(displayName: name).displayName)
+                } catch let error as PlayerError {
+                    return state.refuse(Self.sentence(error), now: now)
+                } catch {
+                    return state.refuse("Enter a name first", now: now)
+                }
+                checkIn.guests.append(guest)
+                checkIn.checkedIn.append(guest.id)
+                checkIn.cursor = checkIn.rows(in: state.data).firstIndex(of: .draw) ?? checkIn.cursor
+                state.screen = .checkIn(checkIn)
                 return [.buzz(.confirm)]
             case .courseName(var editor):
                 let trimmed: String

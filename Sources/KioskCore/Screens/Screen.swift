@@ -52,6 +52,9 @@ public enum Screen: Sendable, Equatable {
     case undoConfirm(UndoConfirm)
     /// The roster: remove or merge players (issue 35).
     case players(Players)
+    /// League night (issue 36): who is here and the night's side games, then the cards drawn.
+    case checkIn(CheckIn)
+    case drawCards(DrawCards)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -81,6 +84,8 @@ public enum Screen: Sendable, Equatable {
         case .correctScore(let screen): screen
         case .undoConfirm(let screen): screen
         case .players(let screen): screen
+        case .checkIn(let screen): screen
+        case .drawCards(let screen): screen
         }
     }
 
