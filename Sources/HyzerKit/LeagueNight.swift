@@ -215,9 +215,10 @@ public struct AcePot: Sendable, Hashable {
     public var total: Int
     public var payouts: [Payout]
 
-    /// The pot after `nights`, in the order played.
-    public init(nights: [Night]) {
-        var total = 0
+    /// The pot after `nights`, in the order played, on top of `carriedIn` (what the pot
+    /// held before the first of them).
+    public init(carriedIn: Int = 0, nights: [Night]) {
+        var total = carriedIn
         var payouts: [Payout] = []
         for (index, night) in nights.enumerated() {
             total += night.buyIn * night.optedIn.count

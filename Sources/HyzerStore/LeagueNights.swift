@@ -241,6 +241,9 @@ extension StoreWrite where Value == LeagueEvent {
                 guard let round = try Rows.round(id: roundID, db), round.status != .completed,
                     try !Rows.hasScores(round: round, db)
                 else { continue }
+                // A card never started is started and discarded: a discard is a finish with
+                // no score, the one shape every device and server already reads as one.
+                if round.status == .setup { _ = try StoreWrite<Round>.startRound(roundID).body(db, context) }
                 _ = try StoreWrite<Round>.discardRound(roundID, by: who).body(db, context)
             }
             event.discarded = true
@@ -282,6 +285,24 @@ extension StoreRead where Value == [LeagueEvent] {
             try LeagueEventRow.filter(LeagueEventRow.Columns.discardedAt == nil)
                 .order(LeagueEventRow.Columns.day.desc, LeagueEventRow.Columns.createdAt.desc)
                 .limit(limit).fetchAll(db).map(Rows.leagueEvent)
+        }
+    }
+}
+
+extension StoreRead where Value == Int {
+    /// What the group's ace pot held before `event` (the nights before it in day order):
+    /// the kiosk adds tonight's buy-ins and aces to it as they come.
+    public static func acePotCarriedIn(before event: LeagueEvent) -> Self {
+        StoreRead { db in
+            let earlier = try LeagueEventRow.filter(
+                LeagueEventRow.Columns.discardedAt == nil && LeagueEventRow.Columns.acePot != nil
+                    && LeagueEventRow.Columns.id != event.id && LeagueEventRow.Columns.day <= event.day
+            ).fetchAll(db).map(Rows.leagueEvent).filter {
+                ($0.day, $0.createdAt, $0.id.uuidString) < (event.day, event.createdAt, event.id.uuidString)
+            }
+            var aces: [UUID: [UUID]] = [:]
+            for night in earlier { aces[night.id] = try Rows.leagueNight(night, db).results.aces.map(\.participantID) }
+            return AcePot(events: earlier, aces: { aces[$0.id] ?? [] }).total
         }
     }
 }

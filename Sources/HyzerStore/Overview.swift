@@ -53,7 +53,11 @@ extension StoreRead where Value == StoreOverview {
         let lastWeek = StoreRead<[UUID]>.lastLeagueNightPlayers.body
         return StoreRead { db in
             var overview = try parts(db)
-            overview.leagueNight = try Rows.leagueNight(of: overview.roundsInPlay, db)
+            // The night being played, else the one whose card finished last (its side games
+            // are still entered and looked at after the round).
+            overview.leagueNight =
+                try Rows.leagueNight(of: overview.roundsInPlay, db)
+                ?? Rows.leagueNight(of: [overview.lastCompleted].compactMap { $0 }, db)
             overview.lastNightPlayers = try lastWeek(db)
             return overview
         }

@@ -56,6 +56,8 @@ public final class KioskSession {
     /// screen; nil when all is well. Each change is also shown as a notice and logged.
     public private(set) var storageStatus: String?
     private var lastStorageCheck: Millis = 0
+    /// What the ace pot held before a league night, by night (`loadData`).
+    private var acePotsCarriedIn: [UUID: Int] = [:]
     static let storageCheckInterval: Millis = 5_000
     /// Gathers the status screen's facts when it asks; `buildKiosk` tells it the knob and display.
     public var statusGatherer: KioskStatusGatherer
@@ -108,7 +110,7 @@ public final class KioskSession {
             dimLevel: dimming.level,
             organizerLock: !lock.enabled ? .off : inForce.map { .set(length: $0.digits) } ?? .unset)
         state = KioskState(settings: settings, viewport: viewport)
-        state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
+        state.handle(.dataChanged(try loadData(), .localScore), now: now)
         checkStorage(now: now)
         readDeviceName()
     }
@@ -150,6 +152,19 @@ public final class KioskSession {
             players: overview.players, deviceID: store.deviceID, otherRounds: Array(rounds.dropFirst()),
             deletedCourses: overview.deletedCourses, leagueNight: overview.leagueNight,
             lastNightPlayers: overview.lastNightPlayers)
+    }
+
+    /// `load`, with what the ace pot held before tonight's league night: read once a night
+    /// (the nights before it do not change while it is played), not on every score.
+    private func loadData() throws -> KioskData {
+        var data = try Self.load(store)
+        if let night = data.leagueNight?.event, night.acePot != nil {
+            if acePotsCarriedIn[night.id] == nil {
+                acePotsCarriedIn = [night.id: try store.read(.acePotCarriedIn(before: night))]
+            }
+            data.acePotCarriedIn = acePotsCarriedIn[night.id] ?? 0
+        }
+        return data
     }
 
     /// Feeds one event through the machine and performs what it asks for.
@@ -195,7 +210,7 @@ public final class KioskSession {
         forgetReads()
         checkStorage(now: now)
         do {
-            let loaded = try Self.load(store)
+            let loaded = try loadData()
             // With several rounds, the one in front stays there (as the machine keeps it).
             let data = loaded.keepingInFront(of: state.data, trigger: .remoteSync)
             guard data != state.data else { return false }
@@ -258,6 +273,9 @@ public final class KioskSession {
                             cards: plan.cards.map { LeagueNightCard(participants: $0.participants, startHole: $0.startHole) },
                             skins: plan.skins, closestToPin: plan.closestToPin, acePot: plan.acePot))
                     _ = try store.write(.startLeagueNight(night.id))
+                    wrote = true
+                case .setClosestToPin(let eventID, let hole, let winner):
+                    _ = try store.write(.setClosestToPin(eventID, hole: hole, winner: winner))
                     wrote = true
                 case .loadHistoryRound(let id):
                     let snapshot = try store.read(.snapshot(round: id))
@@ -351,7 +369,7 @@ public final class KioskSession {
         do {
             // Before loading: a commit from elsewhere that lands after this is still news.
             _ = try changeMonitor?.poll()
-            state.handle(.dataChanged(try Self.load(store), .localScore), now: now)
+            state.handle(.dataChanged(try loadData(), .localScore), now: now)
         } catch {
             logger.error("reloading after a write failed: \(error)")
         }

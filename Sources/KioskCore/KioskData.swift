@@ -22,12 +22,16 @@ public struct KioskData: Sendable, Equatable {
     public var leagueNight: LeagueNightSnapshot?
     /// The latest night's registered players: check-in's "Same as last week".
     public var lastNightPlayers: [UUID]
+    /// What the ace pot held before `leagueNight` (the nights before it); tonight's buy-ins
+    /// and aces come on top (`KioskData.acePot`).
+    public var acePotCarriedIn: Int
 
     public init(
         round: RoundSnapshot? = nil, lastCompleted: RoundSnapshot? = nil, courses: [Course] = [], players: [Player] = [],
         deviceID: String? = nil, otherRounds: [RoundSnapshot] = [], deletedCourses: [DeletedCourse] = [],
-        leagueNight: LeagueNightSnapshot? = nil, lastNightPlayers: [UUID] = []
+        leagueNight: LeagueNightSnapshot? = nil, lastNightPlayers: [UUID] = [], acePotCarriedIn: Int = 0
     ) {
+        self.acePotCarriedIn = acePotCarriedIn
         self.leagueNight = leagueNight
         self.lastNightPlayers = lastNightPlayers
         self.round = round
@@ -43,6 +47,17 @@ public struct KioskData: Sendable, Equatable {
     public func name(of id: UUID) -> String? {
         round?.round.participant(id)?.name ?? players.first { $0.id == id }?.displayName
             ?? otherRounds.lazy.compactMap { $0.round.participant(id)?.name }.first
+    }
+
+    /// The ace pot with tonight's buy-ins and aces in it, when tonight has one.
+    public var acePot: AcePot? {
+        guard let night = leagueNight, let entry = night.event.acePot else { return nil }
+        return AcePot(
+            carriedIn: acePotCarriedIn,
+            nights: [
+                AcePot.Night(
+                    optedIn: Set(entry.players), aces: night.results.aces.map(\.participantID), buyIn: entry.buyIn)
+            ])
     }
 
     /// Every round being played, newest first: the chooser's rows, the board's course panel.

@@ -67,6 +67,8 @@ public enum KioskEffect: Sendable, Equatable {
     /// Make the night: one round per card with its start hole, and the night's record;
     /// then start the cards.
     case startLeagueNight(LeagueNightPlan)
+    /// Enter who won a closest-to-the-pin hole of the night (nil: nobody).
+    case setClosestToPin(eventID: UUID, hole: Int, winner: UUID?)
     /// Read one page of history after the key (nil: from the newest) and send it back as `.historyLoaded`.
     case loadHistory(after: HistoryCursor?)
     /// Read a completed round and send it back as `.historyRoundLoaded`.

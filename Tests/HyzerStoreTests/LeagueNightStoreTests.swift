@@ -159,6 +159,10 @@ import Testing
         #expect(throws: StoreError.notFound("league night \(n.event.id)")) {
             try n.store.db.write(.startLeagueNight(n.event.id))
         }
+        // A night never started: its cards are discarded too (started and finished empty).
+        let unstarted = try night(n.store)
+        _ = try n.store.db.write(.discardLeagueNight(unstarted.event.id))
+        #expect(try unstarted.rounds().allSatisfy { $0.status == .completed })
     }
 
     /// "By form": the average to par of each player's recent completed rounds.

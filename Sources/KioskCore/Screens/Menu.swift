@@ -25,6 +25,8 @@ public enum MenuItem: Sendable, Equatable {
     case players
     /// Check in, draw the cards, start every card (issue 36).
     case leagueNight
+    /// Tonight's side games, while a league night is on or just over (issue 36).
+    case sideGames
 
     public var title: String {
         switch self {
@@ -43,6 +45,7 @@ public enum MenuItem: Sendable, Equatable {
         case .paperCard: "Enter a paper card"
         case .players: "Players"
         case .leagueNight: "League night"
+        case .sideGames: "Tonight's side games"
         }
     }
 }
@@ -68,7 +71,9 @@ extension KioskState {
         // After Status, so the entries before it keep their places for everyone who knows them.
         if !isInNoGroup { items.append(.addPhone) }
         // League night last but Back, so the entries before it keep their places.
-        items += [.courses, .players, .leagueNight, .close]
+        items += [.courses, .players, .leagueNight]
+        if data.leagueNight != nil { items.append(.sideGames) }
+        items.append(.close)
         return items
     }
 }
@@ -123,6 +128,8 @@ extension Screen.Menu: ScreenBehavior {
             state.screen = .players(Screen.Players())
         case .leagueNight:
             return Screen.CheckIn.begin(in: &state, now: now)
+        case .sideGames:
+            state.screen = .sideGames(Screen.SideGames())
         case .paperCard:
             // No code: typing in scores is scoring.
             if let round = state.data.round { state.screen = Screen.PaperCard.at(round, player: 0, hole: 1) }

@@ -55,6 +55,8 @@ public enum Screen: Sendable, Equatable {
     /// League night (issue 36): who is here and the night's side games, then the cards drawn.
     case checkIn(CheckIn)
     case drawCards(DrawCards)
+    /// Tonight's skins, closest to the pin (its winners entered here), aces and ace pot.
+    case sideGames(SideGames)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -86,6 +88,7 @@ public enum Screen: Sendable, Equatable {
         case .players(let screen): screen
         case .checkIn(let screen): screen
         case .drawCards(let screen): screen
+        case .sideGames(let screen): screen
         }
     }
 
