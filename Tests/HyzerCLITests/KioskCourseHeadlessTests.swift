@@ -27,7 +27,7 @@ import Testing
             """
             long-press
             turn 20
-            turn -2               # Courses, just before Players and "Back to the board"
+            turn -3               # Courses, just before Players, League night and "Back to the board"
             press
             expect-screen courses
             turn 10               # New course

@@ -70,7 +70,7 @@ import Testing
         var state = KioskState()
         // After the round's items and before Status (Join a group, when offered, sits between).
         let items = state.menuItems
-        #expect(items.suffix(4) == [.status, .courses, .players, .close])
+        #expect(items.suffix(5) == [.status, .courses, .players, .leagueNight, .close])
         #expect(items.firstIndex(of: .history).map { $0 < items.firstIndex(of: .status)! } == true)
         state.handle(.longPressed, now: 1_000)
         state.handle(.turned(state.menuItems.firstIndex(of: .history)!), now: 1_000)

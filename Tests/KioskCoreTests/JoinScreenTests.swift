@@ -21,7 +21,7 @@ import Testing
     @Test func theMenuOffersJoiningOnlyToAKioskInNoGroup() throws {
         var h = try Harness()
         #expect(h.state.menuItems.contains(.joinGroup))
-        #expect(h.state.menuItems.suffix(4) == [.status, .courses, .players, .close])
+        #expect(h.state.menuItems.suffix(5) == [.status, .courses, .players, .leagueNight, .close])
         h.send(.syncChanged(SyncIndicator(state: .idle)))
         #expect(!h.state.menuItems.contains(.joinGroup))
     }

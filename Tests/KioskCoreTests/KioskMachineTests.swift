@@ -300,7 +300,8 @@ import Testing
         #expect(
             h.state.menuItems.map(\.title) == [
                 "Enter scores", "Finish round now", "Enter a paper card", "Start a new round",
-                "Reduce motion: off", "History", "Join a group", "Status", "Courses", "Players", "Back to the board",
+                "Reduce motion: off", "History", "Join a group", "Status", "Courses", "Players", "League night",
+                "Back to the board",
             ])
         h.send(.turned(4))
         #expect(h.send(.pressed) == [.saveSettings(KioskSettings(reduceMotion: true))])

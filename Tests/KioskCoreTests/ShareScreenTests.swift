@@ -29,7 +29,7 @@ import Testing
         #expect(!h.state.menuItems.contains(.addPhone), "a kiosk in no group has nobody to invite to")
         h.send(.syncChanged(SyncIndicator(state: .idle)))
         // After Status, so the entries people know keep their places.
-        #expect(h.state.menuItems.suffix(5) == [.status, .addPhone, .courses, .players, .close])
+        #expect(h.state.menuItems.suffix(6) == [.status, .addPhone, .courses, .players, .leagueNight, .close])
     }
 
     @Test func addingAPhoneAsksForAnInviteAndShowsItsLink() throws {

@@ -31,8 +31,8 @@ import Testing
     @Test func theMenuOpensTheStatusScreenWhichAsksForItsFacts() throws {
         var h = try Harness()
         #expect(
-            h.state.menuItems.suffix(4) == [.status, .courses, .players, .close],
-            "Status comes just before Courses, Players and \"Back to the board\"")
+            h.state.menuItems.suffix(5) == [.status, .courses, .players, .leagueNight, .close],
+            "Status comes just before Courses, Players, League night and \"Back to the board\"")
         #expect(Self.openStatus(&h) == [.refreshStatus])
         #expect(h.state.screen == .status(Screen.Status(cursor: 0, refreshAt: h.now + Screen.Status.refreshInterval)))
         #expect(h.state.screen.name == "status")
