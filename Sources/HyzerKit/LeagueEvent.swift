@@ -272,3 +272,31 @@ public struct LeagueNightSnapshot: Sendable, Equatable {
     /// Some card is still being played.
     public var inPlay: Bool { cards.contains { $0.round.status.acceptsScores } }
 }
+
+extension Skins {
+    /// The first hole not decided yet and the skins it is worth, when ties have carried
+    /// skins onto it (nil otherwise: the next hole is worth its own one).
+    public var riding: (hole: Int, skins: Int)? {
+        var carried = 0
+        for hole in holes {
+            switch hole.outcome {
+            case .won: carried = 0
+            case .carried: carried = hole.skins
+            case .open, .waiting: return carried > 0 ? (hole.hole, carried + 1) : nil
+            }
+        }
+        return nil
+    }
+
+    /// One line for a board or a list: "Bo 2, Ann 1 · hole 4 is worth 2 · 1 unclaimed",
+    /// the most skins first, then by name; `name` gives a player's name.
+    public func summary(name: (UUID) -> String) -> String {
+        let won = won.map { (name: name($0.key), skins: $0.value) }
+            .sorted { ($0.skins, $1.name) > ($1.skins, $0.name) }
+            .map { "\($0.name) \($0.skins)" }
+        var parts = [won.isEmpty ? "none won yet" : won.joined(separator: ", ")]
+        if let riding { parts.append("hole \(riding.hole) is worth \(riding.skins)") }
+        if unclaimed > 0 { parts.append("\(unclaimed) unclaimed") }
+        return parts.joined(separator: " · ")
+    }
+}

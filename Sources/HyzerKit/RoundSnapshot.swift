@@ -42,6 +42,14 @@ public struct RoundSnapshot: Sendable, Equatable {
     /// The order the card plays the course in (from its start hole: issue 36).
     public var holeOrder: HoleOrder { round.holeOrder(on: course) }
 
+    /// How far the group is ("thru 4"): the holes, in the card's order from its first,
+    /// that everyone has a score on before the first one someone lacks. A shotgun card
+    /// that started on 7 and has played 7 and 8 is thru 2.
+    public var thru: Int {
+        let scorecard = scorecard
+        return holeOrder.holes.prefix { scorecard.isHoleComplete($0) }.count
+    }
+
     /// The first hole, in the card's order, someone still lacks a score on, or its last
     /// hole when all are in.
     public var currentHole: Int {

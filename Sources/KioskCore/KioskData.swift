@@ -95,11 +95,3 @@ public struct KioskData: Sendable, Equatable {
         (a.round.createdAt, a.round.id.uuidString) > (b.round.createdAt, b.round.id.uuidString)
     }
 }
-
-extension RoundSnapshot {
-    /// How far the group is: holes from the first that everyone has a score on ("thru 4").
-    public var thru: Int {
-        let scorecard = scorecard
-        return (course.holes.first { !scorecard.isHoleComplete($0) } ?? course.holeCount + 1) - 1
-    }
-}

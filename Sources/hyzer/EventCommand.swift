@@ -305,7 +305,7 @@ struct EventView: Encodable {
         /// "field", or the card's letter.
         var game: String
         var won: [String: Int]
-        /// Skins riding on the holes not decided yet, or left over after the last.
+        /// Skins carried onto the first hole not decided yet.
         var carried: Int
         var unclaimed: Int
     }
@@ -346,19 +346,10 @@ struct EventView: Encodable {
                 thru: row.status == .dnf ? "DNF" : row.status == .finished ? "F" : "\(row.thru)")
         }
         skins = zip(night.results.skins, night.results.skinsCards).map { game, card in
-            // What rides on the first hole not decided yet: the last carry since a win.
-            var riding = 0
-            decided: for hole in game.holes {
-                switch hole.outcome {
-                case .won: riding = 0
-                case .carried: riding = hole.skins
-                case .open, .waiting: break decided
-                }
-            }
             return SkinsGame(
                 game: card.map(CardDraw.letter) ?? "field",
                 won: Dictionary(game.won.map { (names[$0.key] ?? "?", $0.value) }, uniquingKeysWith: +),
-                carried: game.unclaimed > 0 ? 0 : riding, unclaimed: game.unclaimed)
+                carried: (game.riding?.skins ?? 1) - 1, unclaimed: game.unclaimed)
         }
         closestToPin = event.closestToPin.map { ClosestToPin(hole: $0.hole, winner: $0.winner.flatMap { names[$0] }) }
         aces = night.results.aces.map { "\(names[$0.participantID] ?? "?") on hole \($0.hole)" }

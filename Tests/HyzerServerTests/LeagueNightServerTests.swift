@@ -122,4 +122,58 @@ import Testing
         let damaged = json.replacingOccurrences(of: "\"tournament\", \"data\": {\"x\": 1}", with: "\"round\", \"data\": {\"x\": 1}")
         #expect(throws: DecodingError.self) { try SyncCoding.decoder().decode(PullResponse.self, from: Data(damaged.utf8)) }
     }
+
+    /// The web board (issue 36 item 4): a night whose cards are in play is one section, all
+    /// its cards ranked together with their letters, even a card already finished; its
+    /// rounds are not listed again on their own; the side games are worded as on the kiosk.
+    /// By hand: Pine Hollow is par 3. Card A (Nate, Mike) from hole 1, finished: Nate 2 on 1
+    /// (then DNF), Mike 3 (DNF). Card B (Ann, Bo) from hole 5, in play: Ann 1 on 5 (an ace),
+    /// Bo 3. Board: Ann −2, Bo E, then the finished card's DNFs last, Nate (−1) then Mike
+    /// (E). Card A's skins: Nate wins hole 1; nobody scored 2–9 of a finished round, so
+    /// they carry to the end, 8 unclaimed.
+    @Test(arguments: Backend.allCases) func theBoardShowsANightsCardsRankedTogether(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
+        let g = try await h.group()
+        let f = try Fixture()
+        var cardA = f.round
+        (cardA.status, cardA.completedAt, cardA.version, cardA.updatedAt) = (.completed, 250, UUID(), 250)
+        let (ann, bo) = (Participant(id: UUID(), name: "Ann", kind: .registered), Participant(id: UUID(), name: "Bo", kind: .guest))
+        let cardB = RoundRecord(
+            id: UUID(), version: UUID(), updatedAt: 100, courseID: f.course.id, organizerID: ann.id, participants: [ann, bo],
+            status: .active, createdAt: 100, startedAt: 100, pars: Array(repeating: 3, count: 9), startHole: 5)
+        func score(_ round: RoundRecord, _ p: UUID, hole: Int, _ strokes: Int) -> SyncRecord {
+            .scoreEvent(
+                ScoreEventRecord(
+                    ScoreEvent(
+                        roundID: round.id, participantID: p, hole: hole, strokes: strokes, reportedBy: p, deviceID: "dev",
+                        createdAt: Date(timeIntervalSince1970: 200))))
+        }
+        let event = try LeagueEvent(
+            name: "Thursday league", courseID: f.course.id, day: "2026-11-26", rounds: [f.round.id, cardB.id], skins: .card,
+            closestToPin: [.init(hole: 5, winner: ann.id)], createdAt: Date(timeIntervalSince1970: 90))
+        let results = try await h.storage.push(
+            groupID: g.groupID, deviceID: g.device,
+            records: f.setupRecords + [
+                .round(cardB), score(f.round, f.participants[0], hole: 1, 2), score(f.round, f.participants[1], hole: 1, 3),
+                .round(cardA), score(cardB, ann.id, hole: 5, 1), score(cardB, bo.id, hole: 5, 3),
+                .event(EventRecord(event, version: UUID(), updatedAt: 300)),
+            ]
+        ).results
+        #expect(results.allSatisfy { $0.status == .created }, "\(results)")
+        let board = LiveBoard(try #require(await h.storage.liveBoardSource(groupID: g.groupID)))
+        #expect(board.rounds.isEmpty, "the cards are the night's, not rounds of their own")
+        let night = try #require(board.nights?.first)
+        #expect(night.rows.map { "\($0.position) \($0.card ?? "-") \($0.name) \($0.progress) \($0.toPar)" } == [
+            "1 B Ann thru 1 -2", "2 B Bo thru 1 E", "– A Nate DNF -1", "– A Mike DNF E",
+        ])
+        #expect(night.rows.map(\.guest) == [false, true, false, true])
+        #expect(night.cards.map { "\($0.letter) \($0.startHole) \($0.progress)" } == ["A 1 final", "B 5 thru 1"])
+        #expect(night.status == "live")
+        #expect(night.skins == ["Skins, card A: Nate 1 · 8 unclaimed", "Skins, card B: none won yet"])
+        #expect(night.closestToPin == ["Closest to the pin, hole 5: Ann"])
+        #expect(night.aces == ["Ann on hole 5"])
+        // A board without a night is the same bytes as before league nights.
+        let plain = LiveBoard(group: board.group, head: 1, rounds: [])
+        #expect(!String(decoding: try JSONEncoder().encode(plain), as: UTF8.self).contains("nights"))
+    }
 }

@@ -8,6 +8,7 @@ const token = new URLSearchParams(location.hash.slice(1)).get("view");
 const connection = document.getElementById("connection");
 const roundsEl = document.getElementById("rounds");
 const template = document.getElementById("round-template");
+const nightTemplate = document.getElementById("night-template");
 
 let lastHead = -1;
 // The to-par each row showed, to mark the rows that changed.
@@ -45,8 +46,37 @@ function row(r, previous) {
   toPar.className = "to-par" + (r.toParValue < 0 ? " under" : r.toParValue > 0 ? " over" : "");
   toPar.textContent = r.toPar;
   li.dataset.key = key;
-  li.append(position, name, progress, toPar);
+  if (r.card !== undefined) {
+    const card = document.createElement("span");
+    card.className = "card";
+    card.textContent = r.card;
+    li.append(position, card, name, progress, toPar);
+  } else {
+    li.append(position, name, progress, toPar);
+  }
   return li;
+}
+
+// A league night (issue 36): every card's players ranked together, the cards' progress,
+// and the side games, all as the server worded them.
+function nightSection(night, previous, rows) {
+  const section = nightTemplate.content.firstElementChild.cloneNode(true);
+  section.dataset.round = night.id;
+  section.querySelector(".course").textContent = `${night.name} · ${night.course}`;
+  const cards = night.cards.map((c) => `${c.letter} ${c.progress}`).join(" · ");
+  section.querySelector(".meta").textContent =
+    `${night.status === "final" ? "final" : `${night.cards.length} cards`} · par ${night.par} · ${cards}`;
+  section.querySelector(".rows").append(...night.rows.map((r) => {
+    rows.set(r.name, r.toPar);
+    return row(r, previous);
+  }));
+  const side = [...night.skins, ...night.closestToPin, ...(night.aces.length ? [`Aces: ${night.aces.join(", ")}`] : [])];
+  section.querySelector(".side").append(...side.map((line) => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    return li;
+  }));
+  return section;
 }
 
 function meta(round) {
@@ -61,6 +91,12 @@ function render(board) {
   document.getElementById("group").textContent = board.group.name;
   document.title = `${board.group.name} · live board`;
   const next = new Map();
+  const nights = (board.nights ?? []).map((night) => {
+    const rows = new Map();
+    const section = nightSection(night, shown.get(night.id), rows);
+    next.set(night.id, rows);
+    return section;
+  });
   const sections = board.rounds.map((round) => {
     const section = template.content.firstElementChild.cloneNode(true);
     section.dataset.round = round.id;
@@ -81,11 +117,58 @@ function render(board) {
     return section;
   });
   shown = next;
-  roundsEl.replaceChildren(...sections);
+  roundsEl.replaceChildren(...nights, ...sections);
   fit(board);
+  page();
   roundsEl.dataset.head = String(board.head);
-  document.getElementById("empty").hidden = board.rounds.length > 0;
+  document.getElementById("empty").hidden = board.rounds.length + nights.length > 0;
 }
+
+// A wall TV: nobody can scroll it. A night longer than the screen pages as the kiosk's
+// board does: the leaders (the top 3 and everyone tied with them, at most half the room)
+// stay, the rest turn a page every PAGE_MS, and the last row says which places show. A
+// phone (upright, or narrower than a TV) scrolls instead.
+const PAGE_MS = 8000;
+function isWall() {
+  return window.innerWidth >= 900 && window.innerWidth > window.innerHeight;
+}
+function leaders(items) {
+  if (items.length <= 3) return items.length;
+  const third = items[2].querySelector(".position").textContent.replace("T", "");
+  if (third === "–") return 3;
+  let n = 0;
+  while (n < items.length && Number(items[n].querySelector(".position").textContent.replace("T", "")) <= Number(third)) n++;
+  return n;
+}
+function page() {
+  for (const section of roundsEl.querySelectorAll(".night")) {
+    const list = section.querySelector(".rows");
+    list.querySelector(".more")?.remove();
+    const items = [...list.children];
+    for (const li of items) li.hidden = false;
+    if (!isWall() || items.length === 0) continue;
+    const side = section.querySelector(".side").getBoundingClientRect().height;
+    const top = list.getBoundingClientRect().top + window.scrollY;
+    const rowH = items[0].getBoundingClientRect().height;
+    const room = Math.floor((window.innerHeight - top - side - rowH * 0.5) / rowH);
+    if (items.length <= room) continue;
+    const slots = Math.max(2, room - 1); // one for the page line
+    const pinned = Math.min(leaders(items), Math.max(3, Math.floor(slots / 2)), slots - 1);
+    const perPage = Math.max(1, slots - pinned);
+    const pages = Math.ceil((items.length - pinned) / perPage);
+    const current = Math.floor(Date.now() / PAGE_MS) % pages;
+    const first = pinned + current * perPage;
+    const last = Math.min(items.length, first + perPage);
+    items.forEach((li, i) => { li.hidden = i >= pinned && (i < first || i >= last); });
+    const more = document.createElement("li");
+    more.className = "row more";
+    more.textContent = last - first === 1 ? `${last} of ${items.length}` : `${first + 1}–${last} of ${items.length}`;
+    list.append(more);
+    section.dataset.pages = String(pages);
+  }
+}
+setInterval(page, 1000);
+window.addEventListener("resize", page);
 
 // The text size: as big as the viewport allows (6 % of the height on a TV, 7.5 % of the
 // width on a phone upright), smaller when a big group would not fit the screen, but never
@@ -94,7 +177,7 @@ function render(board) {
 let lastBoard = null;
 function fit(board) {
   lastBoard = board;
-  const most = Math.max(1, ...board.rounds.map((r) => r.rows.length));
+  const most = Math.max(1, ...board.rounds.map((r) => r.rows.length), ...(board.nights ?? []).map((n) => n.rows.length));
   // Each row is 1.6 lines, plus the page's title and each round's header (about 4 lines).
   const fitting = window.innerHeight / (most * 1.6 + 4);
   const readable = Math.max(20, Math.min(window.innerWidth, window.innerHeight) / 24);

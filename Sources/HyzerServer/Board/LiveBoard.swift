@@ -26,6 +26,35 @@ public struct LiveBoard: Codable, Sendable, Hashable {
         /// "thru 7", "F" or "DNF".
         public var progress: String
         public var strokes: Int
+        /// On a league night's board (issue 36): the player's card, "A". Absent otherwise.
+        public var card: String?
+    }
+
+    /// A league night (issue 36): every card's players ranked together, and the side games.
+    public struct Night: Codable, Sendable, Hashable {
+        public struct Card: Codable, Sendable, Hashable {
+            public var letter: String
+            public var startHole: Int
+            /// "thru 4", "all in" or "final".
+            public var progress: String
+        }
+
+        public var id: UUID
+        public var name: String
+        public var day: String
+        public var course: String
+        public var holes: Int
+        public var par: Int
+        /// "live" while a card is played, else "final".
+        public var status: String
+        public var cards: [Card]
+        public var rows: [Row]
+        /// One line a skins game: "Skins: Bo 2, Ann 1 · hole 4 is worth 2".
+        public var skins: [String]
+        /// "Closest to the pin, hole 7: Gus" (or "not entered yet").
+        public var closestToPin: [String]
+        /// "Bo on hole 3".
+        public var aces: [String]
     }
 
     public struct Round: Codable, Sendable, Hashable {
@@ -46,13 +75,19 @@ public struct LiveBoard: Codable, Sendable, Hashable {
     /// The group's feed head this board was computed at: the page ignores an older board
     /// arriving after a newer one.
     public var head: Int64
-    /// Newest first. Empty for a group that has never finished or started a round.
+    /// Newest first. Empty for a group that has never finished or started a round. A
+    /// league night's cards are not here but in `nights`.
     public var rounds: [Round]
+    /// League nights being played (or the one that finished last), newest first. Absent
+    /// (not an empty list) when there is none, so a board without one is the same bytes as
+    /// before league nights.
+    public var nights: [Night]?
 
-    public init(group: Group, head: Int64, rounds: [Round]) {
+    public init(group: Group, head: Int64, rounds: [Round], nights: [Night]? = nil) {
         self.group = group
         self.head = head
         self.rounds = rounds
+        self.nights = nights
     }
 }
 
@@ -66,23 +101,39 @@ public struct LiveBoardSource: Sendable {
     public var courses: [UUID: CourseRecord]
     /// Every score event of those rounds, by round id, in any order.
     public var events: [UUID: [ScoreEvent]]
+    /// League nights whose cards are among `rounds` (all their cards are then in `rounds`).
+    public var nights: [EventRecord]
 
     public init(
-        group: GroupInfo, head: Int64, rounds: [RoundRecord], courses: [UUID: CourseRecord], events: [UUID: [ScoreEvent]]
+        group: GroupInfo, head: Int64, rounds: [RoundRecord], courses: [UUID: CourseRecord], events: [UUID: [ScoreEvent]],
+        nights: [EventRecord] = []
     ) {
         self.group = group
         self.head = head
         self.rounds = rounds
         self.courses = courses
         self.events = events
+        self.nights = nights
+    }
+
+    /// How many of a group's newest league nights a board looks at for the rounds it shows.
+    static let nightsLookedAt = 20
+
+    /// Of `nights` (current records, any order), those not discarded with a card among
+    /// `rounds`, newest first: the nights a board with these rounds shows.
+    static func nights(showing rounds: Set<UUID>, among nights: [EventRecord]) -> [EventRecord] {
+        nights.filter { $0.discarded != true && $0.rounds.contains(where: rounds.contains) }
+            .sorted { ($0.day, $0.createdAt, $0.id.uuidString) > ($1.day, $1.createdAt, $1.id.uuidString) }
     }
 }
 
 extension LiveBoard {
     /// Pure: the same source always gives the same board.
     public init(_ source: LiveBoardSource) {
+        let nights = source.nights.compactMap { Self.night($0, source) }
+        let cards = Set(nights.isEmpty ? [] : source.nights.flatMap(\.rounds))
         var rounds: [Round] = []
-        for record in source.rounds {
+        for record in source.rounds where !cards.contains(record.id) {
             guard let course = record.playedCourse(source.courses[record.courseID]) else { continue }
             let round = record.round
             let events = source.events[round.id] ?? []
@@ -95,12 +146,7 @@ extension LiveBoard {
                     id: round.id, course: course.name, holes: course.pars.count, par: course.pars.reduce(0, +),
                     status: round.status.rawValue, startedAt: record.startedAt, completedAt: record.completedAt,
                     discrepancies: scorecard.discrepancies.count,
-                    rows: standings.rows.map { row in
-                        Row(
-                            position: row.positionLabel, name: row.name, guest: guests.contains(row.participantID),
-                            toPar: ScoreFormat.toPar(row.toPar), toParValue: row.toPar,
-                            progress: ScoreFormat.progress(row), strokes: row.strokes)
-                    }))
+                    rows: standings.rows.map { Self.row($0, guest: guests.contains($0.participantID)) }))
         }
         // Newest first: the round started last is the one a glance is most likely after.
         let started = Dictionary(source.rounds.map { ($0.id, $0.startedAt ?? $0.createdAt) }, uniquingKeysWith: max)
@@ -108,6 +154,53 @@ extension LiveBoard {
             let (sa, sb) = (started[a.id] ?? 0, started[b.id] ?? 0)
             return sa != sb ? sa > sb : a.id.precedes(b.id)
         }
-        self.init(group: Group(id: source.group.id, name: source.group.name), head: source.head, rounds: rounds)
+        self.init(
+            group: Group(id: source.group.id, name: source.group.name), head: source.head, rounds: rounds,
+            nights: nights.isEmpty ? nil : nights)
+    }
+
+    static func row(_ row: Standing, guest: Bool, card: String? = nil) -> Row {
+        Row(
+            position: row.positionLabel, name: row.name, guest: guest, toPar: ScoreFormat.toPar(row.toPar),
+            toParValue: row.toPar, progress: ScoreFormat.progress(row), strokes: row.strokes, card: card)
+    }
+
+    /// A night as the board shows it, from the cards the source has; nil when it has none.
+    static func night(_ record: EventRecord, _ source: LiveBoardSource) -> Night? {
+        guard let event = try? record.event() else { return nil }
+        var cards: [RoundSnapshot] = []
+        for id in event.rounds {
+            guard let card = source.rounds.first(where: { $0.id == id }),
+                let course = card.playedCourse(source.courses[card.courseID])
+            else { continue }
+            cards.append(RoundSnapshot(round: card.round, course: course, events: source.events[id] ?? []))
+        }
+        guard let course = cards.first?.course else { return nil }
+        let night = LeagueNightSnapshot(event: event, cards: cards)
+        let participants = cards.flatMap(\.round.participants)
+        let names = Dictionary(participants.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let guests = Set(participants.filter(\.isGuest).map(\.id))
+        let results = night.results
+        return Night(
+            id: event.id, name: event.name, day: event.day, course: course.name, holes: course.holeCount,
+            par: course.totalPar, status: night.inPlay ? "live" : "final",
+            cards: cards.map { card in
+                let status = card.round.status
+                return Night.Card(
+                    letter: event.letter(of: card.round.id) ?? "?", startHole: card.round.startHole,
+                    progress: status == .completed ? "final" : status == .awaitingFinalization ? "all in" : "thru \(card.thru)")
+            },
+            rows: results.standings.standings.rows.map { row in
+                Self.row(
+                    row, guest: guests.contains(row.participantID),
+                    card: results.standings.card[row.participantID].map(CardDraw.letter))
+            },
+            skins: zip(results.skins, results.skinsCards).map { game, card in
+                (card.map { "Skins, card \(CardDraw.letter($0))" } ?? "Skins") + ": " + game.summary { names[$0] ?? "?" }
+            },
+            closestToPin: event.closestToPin.map { ctp in
+                "Closest to the pin, hole \(ctp.hole): " + (ctp.winner.map { names[$0] ?? "?" } ?? "not entered yet")
+            },
+            aces: results.aces.map { "\(names[$0.participantID] ?? "?") on hole \($0.hole)" })
     }
 }

@@ -118,7 +118,29 @@ extension SQLiteStorage: LiveBoardStorage {
                 .fetchAll(db)
             if let last = try finished.first(where: { try hasScores($0.recordID) }) { roundSeqs = [last.seq] }
         }
-        return try boardSource(db, groupID: groupID, roundSeqs: roundSeqs)
+        // League nights (issue 36) with a card among these rounds: all their cards, ranked together.
+        let shown = try current.filter(roundSeqs.contains(CurrentRecordRow.Columns.seq))
+            .select(CurrentRecordRow.Columns.recordID, as: UUID.self).fetchAll(db)
+        let nightSeqs = try CurrentRecordRow.filter(
+            CurrentRecordRow.Columns.groupID == groupID && CurrentRecordRow.Columns.kind == RecordKind.event.rawValue
+                && CurrentRecordRow.Columns.lifecycle == ChangeStamp.eventLifecycle(discarded: false)
+        )
+        .order(CurrentRecordRow.Columns.updatedAt.desc).limit(LiveBoardSource.nightsLookedAt)
+        .select(CurrentRecordRow.Columns.seq, as: Int64.self).fetchAll(db)
+        let decoder = SyncCoding.decoder()
+        let candidates = try FeedEntry.filter(keys: nightSeqs).fetchAll(db).compactMap { entry -> EventRecord? in
+            if case .event(let n) = try? decoder.decode(SyncRecord.self, from: entry.payload) { return n }
+            return nil
+        }
+        let nights = LiveBoardSource.nights(showing: Set(shown), among: candidates)
+        let cards = Set(nights.flatMap(\.rounds)).subtracting(shown)
+        if !cards.isEmpty {
+            roundSeqs += try current.filter(cards.contains(CurrentRecordRow.Columns.recordID))
+                .select(CurrentRecordRow.Columns.seq, as: Int64.self).fetchAll(db)
+        }
+        var source = try boardSource(db, groupID: groupID, roundSeqs: roundSeqs)
+        source?.nights = nights
+        return source
     }
 
     /// These rounds (by their current records' feed seqs) with their courses and score events.

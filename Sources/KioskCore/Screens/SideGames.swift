@@ -37,15 +37,10 @@ extension Screen {
                 night.cards.flatMap(\.round.participants).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
             var rows: [Row] = []
             for (game, card) in zip(night.results.skins, night.results.skinsCards) {
-                let won = game.won.sorted { ($0.value, names[$1.key] ?? "") > ($1.value, names[$0.key] ?? "") }
-                    .map { "\(names[$0.key] ?? "?") \($0.value)" }
-                var parts = [won.isEmpty ? "none won yet" : won.joined(separator: ", ")]
-                if let riding = riding(game) { parts.append("hole \(riding.hole) is worth \(riding.skins)") }
-                if game.unclaimed > 0 { parts.append("\(game.unclaimed) unclaimed") }
                 rows.append(
                     .skins(
                         title: card.map { "Skins · card \(CardDraw.letter($0))" } ?? "Skins",
-                        detail: parts.joined(separator: " · ")))
+                        detail: game.summary { names[$0] ?? "?" }))
             }
             for ctp in night.event.closestToPin {
                 rows.append(.closestToPin(hole: ctp.hole, winner: ctp.winner.map { names[$0] ?? "?" }))
@@ -57,19 +52,6 @@ extension Screen {
                 rows.append(.acePot(total: pot.total, detail: paid.isEmpty ? "nobody has won it yet" : paid.joined(separator: ", ")))
             }
             return rows
-        }
-
-        /// The first hole not decided yet and the skins a carry has put on it, when a carry has.
-        static func riding(_ game: Skins) -> (hole: Int, skins: Int)? {
-            var riding = 0
-            for hole in game.holes {
-                switch hole.outcome {
-                case .won: riding = 0
-                case .carried: riding = hole.skins
-                case .open, .waiting: return riding > 0 ? (hole.hole, riding + 1) : nil
-                }
-            }
-            return nil
         }
 
         /// Who can win a CTP hole: the night's players, card by card.
