@@ -17,6 +17,7 @@ would show it, for docs/screens.
 """
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -101,6 +102,12 @@ def main():
         again = cli_standings(world, round_id)
         check(wait_for(lambda: board_rows(driver) == again, 5), f"after the restart the page shows {board_rows(driver)}")
 
+        # 6. A league night (issue 36): 30 players drawn into 8 cards on the device and
+        # synced, a score on each card. The page shows one section ranking all 30 as the
+        # device does (`hyzer event show`), each row with its card; on the 1080p TV it pages
+        # (leaders pinned, a page line, other rows a page later), on a phone it scrolls.
+        league_night(world, driver, args.screenshots)
+
         # 4. The view token reads and nothing else; a revoked link stops working.
         for method, path in (("GET", "/v1/pull"), ("POST", "/v1/push"), ("GET", "/v1/devices")):
             code, _ = world.http(method, path, view_token, b"{}" if method == "POST" else None)
@@ -122,6 +129,70 @@ def main():
             driver.quit()
         world.stop_server()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def night_rows(driver):
+    """[(position, card, name, progress, to-par)] of the night section, hidden rows too."""
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('.night .row:not(.more)')].map(li =>"
+        " ['.position', '.card', '.name', '.progress', '.to-par'].map(c => li.querySelector(c).textContent))")
+    return [tuple(r) for r in rows]
+
+
+def visible_names(driver):
+    """The night's rows actually drawn (laid out and inside the window), top to bottom."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.night .row:not(.more)')].filter(li => {"
+        " const r = li.getBoundingClientRect(); return r.height > 0 && r.bottom <= window.innerHeight; })"
+        ".map(li => li.querySelector('.name').textContent)")
+
+
+def league_night(world, driver, screenshots):
+    names = [f"Player {i:02d}" for i in range(1, 31)]
+    for name in names:
+        world.run("hyzer", "player", "add", name, data=world.device_data)
+    event = world.run("hyzer", "event", "create", "Thursday league", "--course", "Pine Hollow", "--players",
+                      ",".join(names), "--draw", "random", "--seed", "36", "--skins", "card", "--ctp", "5",
+                      data=world.device_data)[-1]
+    shown = json.loads("\n".join(world.run("hyzer", "event", "show", event, "--json", data=world.device_data)))
+    check(len(shown["cards"]) == 8, f"30 players drew {len(shown['cards'])} cards, not 8")
+    for index, card in enumerate(shown["cards"]):
+        # The first player of each card scores its start hole: an ace on card A, a birdie elsewhere.
+        world.run("hyzer", "score", card["round"], card["players"][0], str(card["startHole"]),
+                  "1" if index == 0 else "2", data=world.device_data)
+    world.run("hyzer", "event", "ctp", event, "5", shown["cards"][1]["players"][0], data=world.device_data)
+    shown = json.loads("\n".join(world.run("hyzer", "event", "show", event, "--json", data=world.device_data)))
+    want = [(r["position"], r["card"], r["name"], f"thru {r['thru']}" if r["thru"].isdigit() else r["thru"],
+             "E" if r["toPar"] == 0 else f"{r['toPar']:+d}") for r in shown["standings"]]
+    check(wait_for(lambda: night_rows(driver) == want, 10),
+          f"the night shows {night_rows(driver)[:4]}…, the device computes {want[:4]}…")
+    side = driver.execute_script("return [...document.querySelectorAll('.night .side li')].map(li => li.textContent)")
+    ctp = f"Closest to the pin, hole 5: {shown['cards'][1]['players'][0]}"
+    check(ctp in side, f"the night's side games say {side}, not {ctp!r}")
+    check(f"{shown['cards'][0]['players'][0]} on hole {shown['cards'][0]['startHole']}" in " ".join(side),
+          f"the ace is not among {side}")
+    # The TV pages: the leaders stay, a page line says which places show, and a page later
+    # other places show.
+    more = driver.execute_script("return document.querySelector('.night .more')?.textContent ?? ''")
+    check(more.endswith("of 30"), f"the 1080p board does not page 30 players: page line {more!r}")
+    first = visible_names(driver)
+    check(len(first) < 30 and first[:3] == [r[2] for r in want[:3]], f"the first page shows {first}")
+    fits = driver.execute_script("return document.querySelector('.night').getBoundingClientRect().bottom <= window.innerHeight + 1")
+    check(fits, "the night's page does not fit the TV's screen (a wall cannot scroll)")
+    if screenshots:
+        driver.save_screenshot(os.path.join(screenshots, "board-league-night-tv.png"))
+    check(wait_for(lambda: visible_names(driver) != first, 12), "the TV's page did not turn")
+    later = visible_names(driver)
+    check(later[:3] == first[:3], f"the leaders are not pinned: {first[:3]} then {later[:3]}")
+    # A phone scrolls instead: every row shows, no page line.
+    driver.set_window_size(390, 844)
+    every = driver.execute_script(
+        "return [...document.querySelectorAll('.night .row')].filter(li => li.getBoundingClientRect().height > 0).length")
+    check(every == 30, f"a phone lays out {every} rows of the night's 30 (it scrolls, it does not page)")
+    if screenshots:
+        driver.save_screenshot(os.path.join(screenshots, "board-league-night-phone.png"))
+    driver.set_window_size(1920, 1080)
+    print(f"live board: a league night of 30 in 8 cards, ranked as the device does, pages on a TV ({more}), scrolls on a phone")
 
 
 if __name__ == "__main__":

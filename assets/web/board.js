@@ -147,7 +147,9 @@ function page() {
     const items = [...list.children];
     for (const li of items) li.hidden = false;
     if (!isWall() || items.length === 0) continue;
-    const side = section.querySelector(".side").getBoundingClientRect().height;
+    // The side games take height only when they are under the rows (not beside them).
+    const sideBox = section.querySelector(".side").getBoundingClientRect();
+    const side = sideBox.top >= list.getBoundingClientRect().bottom - 1 ? sideBox.height : 0;
     const top = list.getBoundingClientRect().top + window.scrollY;
     const rowH = items[0].getBoundingClientRect().height;
     const room = Math.floor((window.innerHeight - top - side - rowH * 0.5) / rowH);

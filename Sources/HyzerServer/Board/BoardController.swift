@@ -93,7 +93,9 @@ struct BoardController<Storage: LiveBoardStorage> {
                     let board = LiveBoard(source)
                     // A commit that changes nothing on the board (a player renamed who is
                     // in no round on it) sends nothing.
-                    guard board.rounds != last.rounds || board.group != last.group else { continue }
+                    guard board.rounds != last.rounds || board.nights != last.nights || board.group != last.group else {
+                        continue
+                    }
                     last = board
                     try await writer.write(send(board))
                 }

@@ -165,6 +165,18 @@ extension LiveBoard {
             toParValue: row.toPar, progress: ScoreFormat.progress(row), strokes: row.strokes, card: card)
     }
 
+    /// One line a skins game; per card, only the cards where something was won or carried,
+    /// or one line saying none has been yet (eight cards of "none won yet" tell nobody anything).
+    static func skinsLines(_ results: EventResults, name: (UUID) -> String) -> [String] {
+        let games = zip(results.skins, results.skinsCards).map { game, card in
+            (card: card, line: (card.map { "Skins, card \(CardDraw.letter($0))" } ?? "Skins") + ": " + game.summary(name: name),
+             quiet: game.won.isEmpty && game.riding == nil && game.unclaimed == 0)
+        }
+        guard games.count > 1 else { return games.map(\.line) }
+        let told = games.filter { !$0.quiet }.map(\.line)
+        return told.isEmpty ? ["Skins, each card: none won yet"] : told
+    }
+
     /// A night as the board shows it, from the cards the source has; nil when it has none.
     static func night(_ record: EventRecord, _ source: LiveBoardSource) -> Night? {
         guard let event = try? record.event() else { return nil }
@@ -195,9 +207,7 @@ extension LiveBoard {
                     row, guest: guests.contains(row.participantID),
                     card: results.standings.card[row.participantID].map(CardDraw.letter))
             },
-            skins: zip(results.skins, results.skinsCards).map { game, card in
-                (card.map { "Skins, card \(CardDraw.letter($0))" } ?? "Skins") + ": " + game.summary { names[$0] ?? "?" }
-            },
+            skins: Self.skinsLines(results) { names[$0] ?? "?" },
             closestToPin: event.closestToPin.map { ctp in
                 "Closest to the pin, hole \(ctp.hole): " + (ctp.winner.map { names[$0] ?? "?" } ?? "not entered yet")
             },
