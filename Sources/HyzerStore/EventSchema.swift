@@ -53,20 +53,19 @@ extension Schema {
                     INSERT INTO sync_records (kind, record_id, version, pending)
                         SELECT kind, record_id, version, pending FROM temp.sync_records_v9;
                     DROP TABLE temp.sync_records_v9;
-
-                    CREATE TRIGGER sync_league_events_insert AFTER INSERT ON league_events
-                    BEGIN
-                        INSERT INTO sync_records (kind, record_id, version, pending)
-                        VALUES ('event', NEW.id, randomblob(16), 1)
-                        ON CONFLICT (kind, record_id) DO UPDATE SET version = excluded.version, pending = 1;
-                    END;
-                    CREATE TRIGGER sync_league_events_update AFTER UPDATE ON league_events
-                    BEGIN
-                        INSERT INTO sync_records (kind, record_id, version, pending)
-                        VALUES ('event', NEW.id, randomblob(16), 1)
-                        ON CONFLICT (kind, record_id) DO UPDATE SET version = excluded.version, pending = 1;
-                    END;
                     """)
+            // A new or changed night is a new version to push, whoever writes it.
+            for op in ["INSERT", "UPDATE"] {
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER sync_league_events_\(op.lowercased()) AFTER \(op) ON league_events
+                        BEGIN
+                            INSERT INTO sync_records (kind, record_id, version, pending)
+                            VALUES ('event', NEW.id, randomblob(16), 1)
+                            ON CONFLICT (kind, record_id) DO UPDATE SET version = excluded.version, pending = 1;
+                        END;
+                        """)
+            }
         }
     }
 }

@@ -121,13 +121,12 @@ extension Layout {
         public var lines: [TextBox]
     }
 
-    public func questionBoxes(
-        title: String, subtitle: String, subtitleColor: RGB, lines: [String], more: (Int) -> String
-    ) -> QuestionBoxes {
-        let minimum = minimumTextSize
+    /// A screen's title and the line under it in the list title's band: each read whole,
+    /// smaller to fit the width, down to the minimum (then ellipsized); the subtitle kept
+    /// clear of a title that grew.
+    func headingBoxes(title: String, subtitle: String, subtitleColor: RGB) -> (title: TextBox, subtitle: TextBox) {
         let head = listTitle
         let span = Span(x: margin, w: width - 2 * margin)
-        // The question is read whole: smaller to fit the width, down to the minimum.
         let titleFit = fitted(title, preferred: head.h * 0.5, width: span.w)
         let titleBox = TextBox(
             title, .title, size: titleFit.size, Palette.textPrimary, span: span, midY: head.y + head.h * 0.36,
@@ -137,6 +136,14 @@ extension Layout {
             subtitle, .body, size: subtitleFit.size, subtitleColor, span: span,
             midY: max(head.y + head.h * 0.84, titleBox.frame.maxY + Double(subtitleFit.size) * Layout.lineHeight / 2),
             ellipsized: subtitleFit.cut)
+        return (titleBox, subtitleBox)
+    }
+
+    public func questionBoxes(
+        title: String, subtitle: String, subtitleColor: RGB, lines: [String], more: (Int) -> String
+    ) -> QuestionBoxes {
+        let minimum = minimumTextSize
+        let (titleBox, subtitleBox) = headingBoxes(title: title, subtitle: subtitle, subtitleColor: subtitleColor)
         let top = max(statusFacts.y, subtitleBox.frame.maxY) + margin / 2
         let area = Rect(x: statusFacts.x, y: top, w: statusFacts.w, h: statusFacts.maxY - top)
         var size = max(minimum, Layout.fontSize(min(listRowHeight * 0.36, area.h / 6 * 0.6)))

@@ -227,17 +227,8 @@ extension Layout {
         -> DrawCardsBoxes
     {
         let minimum = minimumTextSize
-        let head = listTitle
-        let span = Span(x: margin, w: width - 2 * margin)
-        let titleFit = fitted(title, preferred: head.h * 0.5, width: span.w)
-        let titleBox = TextBox(
-            title, .title, size: titleFit.size, Palette.textPrimary, span: span, midY: head.y + head.h * 0.36,
-            ellipsized: titleFit.cut)
-        let subtitleFit = fitted(subtitle, preferred: head.h * 0.26, width: span.w)
-        let subtitleBox = TextBox(
-            subtitle, .body, size: subtitleFit.size, Palette.textSecondary, span: span, midY: head.y + head.h * 0.84,
-            ellipsized: subtitleFit.cut)
-        let top = max(head.maxY, subtitleBox.frame.maxY) + margin / 2
+        let (titleBox, subtitleBox) = headingBoxes(title: title, subtitle: subtitle, subtitleColor: Palette.textSecondary)
+        let top = max(listTitle.maxY, subtitleBox.frame.maxY) + margin / 2
         let area = Rect(x: margin, y: top, w: width - 2 * margin, h: statusButtonRow.y - margin / 2 - top)
         let gap = margin / 2
         let lines = Double(1 + (cards.map(\.names.count).max() ?? 0))

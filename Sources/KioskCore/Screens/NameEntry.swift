@@ -161,14 +161,10 @@ extension Screen {
                 state.offerUndo(.newPlayer(player.id), "Added \(player.displayName)", now: now)
                 return [.buzz(.confirm), .addPlayer(player)]
             case .guest(var setup):
-                // A guest follows a player's rules for a name (it shows on the same board).
                 let guest: Participant
-                do {
-                    guest = try Participant.guest(named: try Player(displayName: name).displayName)
-                } catch let error as PlayerError {
-                    return state.refuse(Self.sentence(error), now: now)
-                } catch {
-                    return state.refuse("Enter a name first", now: now)
+                switch Self.guest(named: name) {
+                case .success(let named): guest = named
+                case .failure(let refusal): return state.refuse(refusal.sentence, now: now)
                 }
                 setup.guests.append(guest)
                 setup.selected.append(guest.id)
@@ -178,12 +174,9 @@ extension Screen {
                 return [.buzz(.confirm)]
             case .checkInGuest(var checkIn):
                 let guest: Participant
-                do {
-                    guest = try Participant.guest(named: try Player(displayName: name).displayName)
-                } catch let error as PlayerError {
-                    return state.refuse(Self.sentence(error), now: now)
-                } catch {
-                    return state.refuse("Enter a name first", now: now)
+                switch Self.guest(named: name) {
+                case .success(let named): guest = named
+                case .failure(let refusal): return state.refuse(refusal.sentence, now: now)
                 }
                 checkIn.guests.append(guest)
                 checkIn.checkedIn.append(guest.id)
@@ -199,6 +192,23 @@ extension Screen {
                 editor.draft.name = trimmed
                 state.screen = .courseEditor(editor)
                 return []
+            }
+        }
+
+        /// Why a guest's name was refused, as the screen says it.
+        struct Refusal: Error {
+            var sentence: String
+        }
+
+        /// A walk-up guest of this name: a guest follows a player's rules for a name (it
+        /// shows on the same board), in round setup and at a league night's check-in alike.
+        static func guest(named name: String) -> Result<Participant, Refusal> {
+            do {
+                return .success(try Participant.guest(named: try Player(displayName: name).displayName))
+            } catch let error as PlayerError {
+                return .failure(Refusal(sentence: sentence(error)))
+            } catch {
+                return .failure(Refusal(sentence: "Enter a name first"))
             }
         }
 
