@@ -1,4 +1,5 @@
 import Foundation
+import HyzerTestSupport
 import HyzerHarness
 import Testing
 
@@ -43,7 +44,7 @@ import Testing
         let listed = try await Binary.run("hyzer-server", ["group", "list", "--data", serverDir.path])
         let groupID = try #require(listed.stdout.split(separator: " ").first.map(String.init))
 
-        let port = 20_000 + Int.random(in: 0..<20_000)
+        let port = try freePort()
         let serverLog = journey.dir.appendingPathComponent("server.log")
         let server = try await Binary.start(
             "hyzer-server", ["--data", serverDir.path, "--port", "\(port)", "--host", "127.0.0.1"], output: .file(serverLog))

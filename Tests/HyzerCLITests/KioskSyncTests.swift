@@ -1,4 +1,5 @@
 import Foundation
+import HyzerTestSupport
 import HyzerHarness
 import HyzerKit
 import HyzerStore
@@ -19,7 +20,7 @@ import Testing
         #expect(group.status == 0, "\(group.stderr)")
         let token = try #require(group.stdout.split(separator: "\n").last.map(String.init))
 
-        let port = 20_000 + Int.random(in: 0..<20_000)
+        let port = try freePort()
         let serverProcess = try await Binary.start(
             "hyzer-server", ["--data", server.path, "--port", "\(port)", "--host", "127.0.0.1"])
         defer { serverProcess.kill() }

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerTestSupport
 import HyzerHarness
 import HyzerKit
 import HyzerServer

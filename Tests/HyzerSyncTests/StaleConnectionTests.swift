@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HyzerTestSupport
 import HyzerSync
 import HyzerSyncProtocol
 import NIOCore

@@ -158,31 +158,6 @@ let refusingPort: Int = {
     return port
 }()
 
-/// A TCP socket bound to a port of loopback's the kernel chose, and that port; nil when it
-/// cannot be bound.
-func boundLoopbackSocket() -> (fd: Int32, port: Int)? {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_port = 0
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var len = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
-    guard bound == 0 else {
-        close(fd)
-        return nil
-    }
-    _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
-    return (fd, Int(UInt16(bigEndian: addr.sin_port)))
-}
-
-/// A free loopback port (bound then released).
-func freePort() throws -> Int {
-    guard let (fd, port) = boundLoopbackSocket() else { throw CocoaError(.fileWriteUnknown) }
-    close(fd)
-    return port
-}
-
 /// Waits for the first value of `stream` matching `predicate`, or nil after `seconds`
 /// (a liveness bound, not a timing assertion).
 func firstValue<T: Sendable>(
