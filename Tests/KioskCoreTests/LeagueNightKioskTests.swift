@@ -209,6 +209,63 @@ import Testing
         #expect(state.leaderboard.cards.isEmpty)
     }
 
+    /// Tonight's side games, worded from the scores. By hand, skins per card: card A
+    /// (Ann Bo Cy Dee Eve) all 3 on hole 1 (a carry), then Ann 2 and the rest 3 on hole 2:
+    /// Ann wins 2; hole 3 is open. Cards B and C have nothing decided. Jo's ace on 7 is in
+    /// the aces; the pot (2 each for the 13, 10 carried in) pays Jo 36.
+    @Test func theSideGamesSayWhatTheScoresSay() throws {
+        let club = try Club()
+        var night = try Self.night(club, scored: false)
+        let cardA = night.rounds[0]
+        var events: [ScoreEvent] = []
+        for (index, p) in cardA.round.participants.enumerated() {
+            for (hole, strokes) in [(1, 3), (2, index == 0 ? 2 : 3)] {
+                events.append(
+                    ScoreEvent(
+                        roundID: cardA.round.id, participantID: p.id, hole: hole, strokes: strokes, reportedBy: p.id,
+                        deviceID: "kiosk", createdAt: Date(timeIntervalSince1970: 6)))
+            }
+        }
+        night.rounds[0] = RoundSnapshot(round: cardA.round, course: club.course, events: events)
+        let cardC = night.rounds[2]
+        night.rounds[2] = RoundSnapshot(
+            round: cardC.round, course: club.course,
+            events: [
+                ScoreEvent(
+                    roundID: cardC.round.id, participantID: club.players[9].id, hole: 7, strokes: 1,
+                    reportedBy: club.players[9].id, deviceID: "kiosk", createdAt: Date(timeIntervalSince1970: 6))
+            ])
+        night.event.skins = .card
+        night.event.closestToPin = [.init(hole: 4, winner: club.players[6].id), .init(hole: 8)]
+        night.event.acePot = .init(buyIn: 2, players: club.players.map(\.id))
+        var data = night.data
+        data.acePotCarriedIn = 10
+        let rows = Screen.SideGames.rows(in: data)
+        #expect(
+            rows == [
+                .skins(title: "Skins · card A", detail: "Ann 2"),
+                .skins(title: "Skins · card B", detail: "none won yet"),
+                .skins(title: "Skins · card C", detail: "none won yet"),
+                .closestToPin(hole: 4, winner: "Gus"), .closestToPin(hole: 8, winner: nil),
+                .aces("Jo on 7"), .acePot(total: 0, detail: "Jo won 36"),
+            ])
+        // Entering the CTP hole 8 winner: the players listed, card by card; "Nobody" first.
+        var state = club.state
+        state.handle(.dataChanged(data, .remoteSync), now: 2_000)
+        state.handle(.longPressed, now: 2_100)
+        state.handle(.turned(state.menuItems.firstIndex(of: .sideGames)!), now: 2_200)
+        state.handle(.pressed, now: 2_300)
+        state.handle(.turned(4), now: 2_400)
+        state.handle(.pressed, now: 2_500)
+        #expect(state.screen == .sideGames(.init(cursor: 4, picking: .init(hole: 8, cursor: 0))))
+        state.handle(.turned(10), now: 2_600)  // "Nobody", then Ann … : the 10th player is Jo
+        let effects = state.handle(.pressed, now: 2_700)
+        #expect(effects == [.buzz(.confirm), .setClosestToPin(eventID: night.event.id, hole: 8, winner: club.players[9].id)])
+        // The skins rows are read, not entered.
+        state.handle(.turned(-4), now: 2_800)
+        #expect(state.handle(.pressed, now: 2_900) == [.buzz(.limit)])
+    }
+
     /// A night of three cards (5, 4, 4 in name order) on holes 1, 4 and 7; `scored`: Jo aces
     /// hole 7 and Ann bogeys hole 1.
     struct Night {
