@@ -225,7 +225,9 @@ extension StoreWrite where Value == LeagueEvent {
                 ).fetchCount(db)
                 guard plays > 0 else { throw StoreError.refused("the winner must play on one of the night's cards") }
             }
-            do throws(LeagueEventError) { try event.setClosestToPin(hole: hole, winner: winner) } catch { throw StoreError.leagueNight(error) }
+            do throws(LeagueEventError) { try event.setClosestToPin(hole: hole, winner: winner) } catch {
+                throw StoreError.leagueNight(error)
+            }
             try Rows.save(event, at: Rows.seconds(context.now), db)
             return event
         }
@@ -311,8 +313,10 @@ extension StoreRead where Value == AcePot {
     /// The group's ace pot after every night this device has, in day order.
     public static var acePot: Self {
         StoreRead { db in
-            let events = try LeagueEventRow.filter(LeagueEventRow.Columns.discardedAt == nil && LeagueEventRow.Columns.acePot != nil)
-                .fetchAll(db).map(Rows.leagueEvent)
+            let events = try LeagueEventRow.filter(
+                LeagueEventRow.Columns.discardedAt == nil && LeagueEventRow.Columns.acePot != nil
+            )
+            .fetchAll(db).map(Rows.leagueEvent)
             var aces: [UUID: [UUID]] = [:]
             for event in events { aces[event.id] = try Rows.leagueNight(event, db).results.aces.map(\.participantID) }
             return AcePot(events: events, aces: { aces[$0.id] ?? [] })

@@ -95,7 +95,8 @@ public struct SyncClient: Sendable {
 
     public func pull(after: Int64, limit: Int = SyncProtocol.defaultPullLimit) async throws(SyncClientError) -> PullResponse {
         try await Self.send(
-            http, "GET", baseURL + "/v1/pull?after=\(after)&limit=\(limit)&protocol=\(SyncProtocol.version)", token: token, deviceID: deviceID,
+            http, "GET", baseURL + "/v1/pull?after=\(after)&limit=\(limit)&protocol=\(SyncProtocol.version)", token: token,
+            deviceID: deviceID,
             body: nil, timeout: timeout, tls: tls, idempotent: true)
     }
 

@@ -85,7 +85,9 @@ extension SyncRecord {
         case .scoreEvent: nil
         // A discarded league night stays discarded, as a deleted course stays deleted.
         case .event(let r):
-            ChangeStamp(lifecycle: ChangeStamp.eventLifecycle(discarded: r.discarded ?? false), updatedAt: r.updatedAt, version: r.version)
+            ChangeStamp(
+                lifecycle: ChangeStamp.eventLifecycle(discarded: r.discarded ?? false), updatedAt: r.updatedAt, version: r.version
+            )
         }
     }
 }

@@ -88,7 +88,9 @@ enum RenderBenchmark {
             session.send(.tick, now: now)
         }
         let rows = session.state.leaderboard.rows.count
-        log("render: a league night of \(rows) on \(cards.count) cards, \(totals.count) scores saved and the combined board redrawn")
+        log(
+            "render: a league night of \(rows) on \(cards.count) cards, \(totals.count) scores saved and the combined board redrawn"
+        )
         return [
             "night_commit_to_redraw_p50_ms": round3(percentile(totals, 50)),
             "night_commit_to_redraw_p99_ms": round3(percentile(totals, 99)),

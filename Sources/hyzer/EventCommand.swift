@@ -263,7 +263,8 @@ struct EventCommand: AsyncParsableCommand {
             id = given
         }
         guard let night = try await db.read(.leagueNight(id: id)), !night.event.discarded else {
-            throw CommandFailure(message: "league night \(text) is not in \(db.files.path); run `hyzer sync` if another device made it")
+            throw CommandFailure(
+                message: "league night \(text) is not in \(db.files.path); run `hyzer sync` if another device made it")
         }
         return night
     }
@@ -271,7 +272,9 @@ struct EventCommand: AsyncParsableCommand {
     static func participant(_ name: String, in night: LeagueNightSnapshot) throws -> Participant {
         let everyone = night.cards.flatMap(\.round.participants)
         if let id = UUID(uuidString: name), let p = everyone.first(where: { $0.id == id }) { return p }
-        let matches = everyone.filter { $0.name.caseInsensitiveCompare(name.trimmingCharacters(in: .whitespaces)) == .orderedSame }
+        let matches = everyone.filter {
+            $0.name.caseInsensitiveCompare(name.trimmingCharacters(in: .whitespaces)) == .orderedSame
+        }
         guard matches.count == 1 else {
             throw CommandFailure(
                 message: matches.isEmpty
@@ -358,7 +361,9 @@ struct EventView: Encodable {
 
     var text: String {
         var lines = ["\(name) · \(day) · \(cards.count) card\(cards.count == 1 ? "" : "s")\(finished ? " · final" : "")"]
-        for card in cards { lines.append("  \(card.letter) from hole \(card.startHole): \(card.players.joined(separator: ", "))") }
+        for card in cards {
+            lines.append("  \(card.letter) from hole \(card.startHole): \(card.players.joined(separator: ", "))")
+        }
         lines.append("Standings")
         for row in standings {
             let toPar = row.toPar == 0 ? "E" : row.toPar > 0 ? "+\(row.toPar)" : "\(row.toPar)"

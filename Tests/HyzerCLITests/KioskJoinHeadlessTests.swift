@@ -1,6 +1,6 @@
 import Foundation
-import HyzerTestSupport
 import HyzerHarness
+import HyzerTestSupport
 import Testing
 
 /// Issue 9 item 5 at the real kiosk with no display: a kiosk in no group offers "Join a

@@ -1,8 +1,8 @@
 import Foundation
-import HyzerTestSupport
 import HyzerHarness
 import HyzerKit
 import HyzerStore
+import HyzerTestSupport
 import Testing
 
 /// The kiosk as one more device: a running kiosk enrolled with a real group server

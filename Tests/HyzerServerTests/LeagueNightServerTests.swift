@@ -14,7 +14,9 @@ import Testing
 @Suite struct LeagueNightServerTests {
     typealias Group = (admin: String, device: String, token: String, groupID: String)
 
-    func night(_ f: Fixture, at seconds: Double = 300, ctp: [LeagueEvent.ClosestToPin] = [], pot: [UUID]? = nil)
+    func night(
+        _ f: Fixture, at seconds: Double = 300, ctp: [LeagueEvent.ClosestToPin] = [], pot: [UUID]? = nil
+    )
         throws -> EventRecord
     {
         let event = try LeagueEvent(
@@ -119,7 +121,8 @@ import Testing
         #expect(page.records.map(\.seq) == [8])
         #expect(page.next == 9 && page.protocolVersion == 4)
         // A known kind that is damaged is still an error, not skipped.
-        let damaged = json.replacingOccurrences(of: "\"tournament\", \"data\": {\"x\": 1}", with: "\"round\", \"data\": {\"x\": 1}")
+        let damaged = json.replacingOccurrences(
+            of: "\"tournament\", \"data\": {\"x\": 1}", with: "\"round\", \"data\": {\"x\": 1}")
         #expect(throws: DecodingError.self) { try SyncCoding.decoder().decode(PullResponse.self, from: Data(damaged.utf8)) }
     }
 
@@ -137,7 +140,9 @@ import Testing
         let f = try Fixture()
         var cardA = f.round
         (cardA.status, cardA.completedAt, cardA.version, cardA.updatedAt) = (.completed, 250, UUID(), 250)
-        let (ann, bo) = (Participant(id: UUID(), name: "Ann", kind: .registered), Participant(id: UUID(), name: "Bo", kind: .guest))
+        let (ann, bo) = (
+            Participant(id: UUID(), name: "Ann", kind: .registered), Participant(id: UUID(), name: "Bo", kind: .guest)
+        )
         let cardB = RoundRecord(
             id: UUID(), version: UUID(), updatedAt: 100, courseID: f.course.id, organizerID: ann.id, participants: [ann, bo],
             status: .active, createdAt: 100, startedAt: 100, pars: Array(repeating: 3, count: 9), startHole: 5)
@@ -163,9 +168,10 @@ import Testing
         let board = LiveBoard(try #require(await h.storage.liveBoardSource(groupID: g.groupID)))
         #expect(board.rounds.isEmpty, "the cards are the night's, not rounds of their own")
         let night = try #require(board.nights?.first)
-        #expect(night.rows.map { "\($0.position) \($0.card ?? "-") \($0.name) \($0.progress) \($0.toPar)" } == [
-            "1 B Ann thru 1 -2", "2 B Bo thru 1 E", "– A Nate DNF -1", "– A Mike DNF E",
-        ])
+        #expect(
+            night.rows.map { "\($0.position) \($0.card ?? "-") \($0.name) \($0.progress) \($0.toPar)" } == [
+                "1 B Ann thru 1 -2", "2 B Bo thru 1 E", "– A Nate DNF -1", "– A Mike DNF E",
+            ])
         #expect(night.rows.map(\.guest) == [false, true, false, true])
         #expect(night.cards.map { "\($0.letter) \($0.startHole) \($0.progress)" } == ["A 1 final", "B 5 thru 1"])
         #expect(night.status == "live")

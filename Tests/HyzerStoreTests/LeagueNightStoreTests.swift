@@ -23,7 +23,8 @@ import Testing
             let p = try #require(r.participants.first { $0.name == name })
             _ = try store.db.write(
                 .recordScore(
-                    ScoreEntry(roundID: r.id, participantID: p.id, hole: hole, strokes: strokes, reportedBy: r.participants[0].id)))
+                    ScoreEntry(roundID: r.id, participantID: p.id, hole: hole, strokes: strokes, reportedBy: r.participants[0].id)
+                ))
         }
         func id(_ name: String) -> UUID { players.first { $0.name == name }!.id }
     }

@@ -1,10 +1,10 @@
 import Foundation
-import HyzerTestSupport
 import HyzerHarness
 import HyzerKit
 import HyzerServer
 import HyzerSync
 import HyzerSyncProtocol
+import HyzerTestSupport
 import Testing
 
 /// The real `hyzer-server` binary on PostgreSQL: the admin commands and `serve` take

@@ -1,8 +1,8 @@
 import AsyncHTTPClient
 import Foundation
-import HyzerTestSupport
 import HyzerSync
 import HyzerSyncProtocol
+import HyzerTestSupport
 import NIOCore
 import Synchronization
 import Testing

@@ -75,7 +75,10 @@ import Testing
         let form = Dictionary(uniqueKeysWithValues: club.players.enumerated().map { ($1.id, Double($0)) })
         club.send(.formRead(form))
         let cards = try #require(club.draw?.cards)
-        #expect(cards.map { $0.map(\.name) } == [["Ann", "Fay", "Gus", "Lou", "Max"], ["Bo", "Eve", "Hal", "Kim"], ["Cy", "Dee", "Ivy", "Jo"]])
+        #expect(
+            cards.map { $0.map(\.name) } == [
+                ["Ann", "Fay", "Gus", "Lou", "Max"], ["Bo", "Eve", "Hal", "Kim"], ["Cy", "Dee", "Ivy", "Jo"],
+            ])
         let texts = club.draw!.texts(in: club.state.data)
         #expect(texts.cards.map(\.header) == ["A · hole 1", "B · hole 4", "C · hole 7"])
         #expect(texts.subtitle.contains("balanced by form"))
@@ -331,7 +334,8 @@ import Testing
             )
         }
         var seen: [String] = []
-        let first = layout.drawCardsBoxes(title: "League night · 30 players · 8 cards", subtitle: "Pine Hollow", cards: cards, page: 0)
+        let first = layout.drawCardsBoxes(
+            title: "League night · 30 players · 8 cards", subtitle: "Pine Hollow", cards: cards, page: 0)
         for page in 0..<first.pages {
             let boxes = layout.drawCardsBoxes(
                 title: "League night · 30 players · 8 cards", subtitle: "Pine Hollow", cards: cards, page: page)

@@ -169,8 +169,11 @@ extension LiveBoard {
     /// or one line saying none has been yet (eight cards of "none won yet" tell nobody anything).
     static func skinsLines(_ results: EventResults, name: (UUID) -> String) -> [String] {
         let games = zip(results.skins, results.skinsCards).map { game, card in
-            (card: card, line: (card.map { "Skins, card \(CardDraw.letter($0))" } ?? "Skins") + ": " + game.summary(name: name),
-             quiet: game.won.isEmpty && game.riding == nil && game.unclaimed == 0)
+            (
+                card: card,
+                line: (card.map { "Skins, card \(CardDraw.letter($0))" } ?? "Skins") + ": " + game.summary(name: name),
+                quiet: game.won.isEmpty && game.riding == nil && game.unclaimed == 0
+            )
         }
         guard games.count > 1 else { return games.map(\.line) }
         let told = games.filter { !$0.quiet }.map(\.line)

@@ -223,7 +223,9 @@ extension Layout {
     }
 
     /// `cards`: each card's header ("A · hole 1") and names. `page` counts from 0 and wraps.
-    public func drawCardsBoxes(title: String, subtitle: String, cards: [(header: String, names: [String])], page: Int)
+    public func drawCardsBoxes(
+        title: String, subtitle: String, cards: [(header: String, names: [String])], page: Int
+    )
         -> DrawCardsBoxes
     {
         let minimum = minimumTextSize

@@ -49,7 +49,8 @@ extension Screen {
             rows.append(.aces(aces.isEmpty ? "none yet" : aces.joined(separator: ", ")))
             if let pot = data.acePot {
                 let paid = pot.payouts.map { "\(names[$0.player] ?? "?") won \($0.amount)" }
-                rows.append(.acePot(total: pot.total, detail: paid.isEmpty ? "nobody has won it yet" : paid.joined(separator: ", ")))
+                rows.append(
+                    .acePot(total: pot.total, detail: paid.isEmpty ? "nobody has won it yet" : paid.joined(separator: ", ")))
             }
             return rows
         }

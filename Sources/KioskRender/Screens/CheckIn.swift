@@ -31,7 +31,8 @@ extension Painter {
                     detail: count == 0 ? nil : "\(cards) card\(cards == 1 ? "" : "s") of 3 to 5", isAction: true)
             case .course(let course):
                 return ListItem(
-                    title: "Course: \(course?.name ?? "none")", detail: course.map { "\($0.holeCount) holes · press for the next" })
+                    title: "Course: \(course?.name ?? "none")",
+                    detail: course.map { "\($0.holeCount) holes · press for the next" })
             case .skins:
                 return ListItem(title: Screen.CheckIn.skinsTitle(checkIn.skins), detail: "press to change")
             case .closestToPin:
