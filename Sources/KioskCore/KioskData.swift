@@ -61,10 +61,17 @@ public struct KioskData: Sendable, Equatable {
     }
 
     /// Every round being played, newest first: the chooser's rows, the board's course panel.
+    /// A league night's cards come first, card A first (issue 36): they were all made at
+    /// once, and "Which card?" is asked by letter.
     public var rounds: [RoundSnapshot] {
         guard let round else { return otherRounds }
         guard !otherRounds.isEmpty else { return [round] }
-        return ([round] + otherRounds).sorted(by: Self.newestFirst)
+        let all = ([round] + otherRounds).sorted(by: Self.newestFirst)
+        guard let cards = leagueNight?.event.rounds else { return all }
+        let place = Dictionary(cards.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        return all.enumerated().sorted { a, b in
+            (place[a.element.round.id] ?? cards.count, a.offset) < (place[b.element.round.id] ?? cards.count, b.offset)
+        }.map(\.element)
     }
 
     /// The same rounds with round `id` as the one acted on; nil when none has that id.

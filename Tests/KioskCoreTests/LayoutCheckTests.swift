@@ -664,7 +664,7 @@ import Testing
             let rows = many.data.rounds.enumerated().compactMap { index, snapshot in
                 layout.listRow(index, rows: count, cursor: 0).map {
                     layout.listRowBoxes(
-                        $0, title: KioskData.chooserTitle(snapshot), detail: KioskData.chooserDetail(snapshot),
+                        $0, title: many.data.chooserTitle(snapshot), detail: KioskData.chooserDetail(snapshot),
                         checkbox: false, color: Palette.textPrimary
                     ).row
                 }

@@ -206,6 +206,9 @@ import Testing
         #expect(jo.boxes.texts.contains { $0.text == "C" })
         let panel = try #require(state.courseNowBoxes(layout: Layout(viewport: state.viewport)))
         #expect(panel.cells.map { $0.boxes.texts[0].text } == ["A", "B", "C"])
+        // "Which card?" asks by letter, card A first, though C was made last (newest first
+        // is an ordinary day's order).
+        #expect(state.data.rounds.map { state.data.chooserTitle($0) } == ["A", "B", "C"].map { "Card \($0) · Riverside Nine" })
         // Once every card is finished the board is an ordinary day's again.
         night.finishAll()
         state.handle(.dataChanged(night.data, .remoteSync), now: 3_000)

@@ -208,12 +208,10 @@ extension KioskState {
     }
 
     public func courseNowBoxes(layout: Layout) -> CourseNowBoxes? {
-        // A league night's cards go in card order and by their letters (issue 36): one
-        // course for all of them says nothing.
+        // A league night's cards (first in `rounds`, card A first) go by their letters
+        // (issue 36): one course for all of them says nothing.
         let night = data.leagueNight?.event
-        let rounds = data.rounds.sorted {
-            (night?.rounds.firstIndex(of: $0.round.id) ?? Int.max) < (night?.rounds.firstIndex(of: $1.round.id) ?? Int.max)
-        }
+        let rounds = data.rounds
         guard rounds.count > 1 else { return nil }
         let header = layout.header
         // The sync badge keeps the right third of the header.

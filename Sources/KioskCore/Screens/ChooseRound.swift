@@ -43,8 +43,12 @@ extension Screen.HoleCard {
 }
 
 extension KioskData {
-    /// One chooser row: the course, and who is playing it, so two cards on one course differ.
-    public static func chooserTitle(_ snapshot: RoundSnapshot) -> String { snapshot.course.name }
+    /// One chooser row: the course (on a league night, the card's letter too), and who is
+    /// playing it, so two cards on one course differ.
+    public func chooserTitle(_ snapshot: RoundSnapshot) -> String {
+        guard let letter = leagueNight?.event.letter(of: snapshot.round.id) else { return snapshot.course.name }
+        return "Card \(letter) · \(snapshot.course.name)"
+    }
 
     public static func chooserDetail(_ snapshot: RoundSnapshot) -> String {
         let names = snapshot.round.participants.map(\.name)

@@ -7,7 +7,7 @@ extension Painter {
         paintList(
             title: "Enter scores", subtitle: "Which card?",
             items: state.data.rounds.map {
-                ListItem(title: KioskData.chooserTitle($0), detail: KioskData.chooserDetail($0))
+                ListItem(title: state.data.chooserTitle($0), detail: KioskData.chooserDetail($0))
             },
             cursor: choose.cursor, hints: "Turn to choose · Press to pick · Hold to go back")
     }
