@@ -236,6 +236,32 @@ extension KioskState {
             size -= 2
         }
         let lines = (rounds.count + perLine - 1) / perLine
+        guard Double(lines) * frameH + Double(lines - 1) * pad <= header.h + 0.5 else {
+            // More cards than the header holds at the minimum size (a league night of 8):
+            // one cell for them all, how many and how far the slowest and the fastest are.
+            // Each card's own progress is on "Which card?".
+            let letters = night.map { "Cards A–\(CardDraw.letter($0.rounds.count - 1))" } ?? "\(rounds.count) cards"
+            let thrus = rounds.map(\.thru)
+            let low = thrus.min() ?? 0
+            let high = thrus.max() ?? 0
+            let thru = low == high ? "thru \(low)" : "thru \(low)–\(high)"
+            var size = max(minimum, Layout.fontSize(header.h * 0.36))
+            while size > minimum, Layout.textWidth(letters + thru, size: size) + 4 * inner > span.w { size -= 2 }
+            let frameH = Double(size) * Layout.lineHeight + gap
+            let frame = Rect(x: span.x, y: header.midY - frameH / 2, w: span.w, h: frameH)
+            let thruW = Layout.textWidth(thru, size: size)
+            let texts = [
+                TextBox(
+                    letters, .title, size: size, Palette.textPrimary,
+                    span: Layout.Span(x: frame.x + inner, w: max(1, frame.w - thruW - 3 * inner)), midY: frame.midY,
+                    ellipsized: true),
+                TextBox(
+                    thru, .body, size: size, Palette.accent, span: Layout.Span(x: frame.maxX - inner - thruW, w: thruW),
+                    midY: frame.midY, align: .right),
+            ]
+            let front = data.round?.round.id ?? rounds[0].round.id
+            return CourseNowBoxes(cells: [.init(roundID: front, lit: true, boxes: RowBoxes(frame: frame, texts: texts))])
+        }
         let cellW = (span.w - gap * Double(perLine - 1)) / Double(perLine)
         let top = header.midY - (Double(lines) * frameH + Double(lines - 1) * pad) / 2
         let cells = rounds.enumerated().map { index, snapshot in
