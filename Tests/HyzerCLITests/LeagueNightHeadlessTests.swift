@@ -141,7 +141,8 @@ import Testing
             "snapshot check-in", "turn -3", "press", "expect-screen draw-cards", "snapshot draw-cards",
             "press", "expect-screen board", "wait 2000", "snapshot night-board",
         ]
-        let first = script.joined(separator: "\n") + "\n" + Self.scoring(card: Self.cards[0], chooserRows: 3)
+        let first =
+            script.joined(separator: "\n") + "\n" + Self.scoring(card: Self.cards[0], chooserRows: 3)
             + Self.scoring(card: Self.cards[1], chooserRows: 2)
         let images = try await HeadlessJourney.play(first, in: kiosk, name: "night")
         try HeadlessJourney.check(["check-in", "draw-cards", "night-board"], in: images)
