@@ -43,37 +43,8 @@ import Testing
         "T5 A Gus F 0", "T5 C Ivy F 0", "T5 B Kim F 0", "T5 A Lou F 0", "T5 A Max F 0", "13 B Hal F 1",
     ]
 
-    struct View: Decodable {
-        struct Card: Decodable {
-            var letter: String
-            var round: UUID
-            var startHole: Int
-            var players: [String]
-        }
-        struct Row: Decodable {
-            var position: String
-            var name: String
-            var card: String
-            var toPar: Int
-            var thru: String
-        }
-        struct Skins: Decodable {
-            var game: String
-            var won: [String: Int]
-            var unclaimed: Int
-        }
-        struct ClosestToPin: Decodable {
-            var hole: Int
-            var winner: String?
-        }
-        var cards: [Card]
-        var standings: [Row]
-        var skins: [Skins]
-        var closestToPin: [ClosestToPin]
-        var aces: [String]
-        var acePot: Int
-        var finished: Bool
-    }
+    /// `hyzer event show --json`, as EventCommandTests reads it.
+    typealias View = EventCommandTests.View
 
     /// The knob's script for one card: every hole from its start, round the course, each
     /// player pressed into entry at par, turned to their score, pressed to save; the card

@@ -47,15 +47,10 @@ import Testing
                 skins: .off, acePot: .init(buyIn: 2, players: players[3..<6].map(\.id)), day: "2026-11-20"))
         _ = counted  // …this one adds 6
 
-        let session = try KioskSession(store: store, viewport: Viewport(width: 800, height: 480), now: 0)
-        var now: Millis = 1_000
-        func send(_ event: KioskEvent) {
-            now += 100
-            session.send(event, now: now)
-        }
-        send(.longPressed)
-        send(.turned(session.state.menuItems.firstIndex(of: .leagueNight)!))
-        send(.pressed)
+        let knob = try Knob(store)
+        let session = knob.session
+        func send(_ event: KioskEvent) { knob.send(event) }
+        knob.open(.leagueNight)
         #expect(session.state.screen.name == "check-in")
         // "Same as last week" is the latest night's players: Dee, Eve, Fay.
         guard case .checkIn(let first) = session.state.screen,
@@ -105,7 +100,7 @@ import Testing
         // Discarded (from the command line, say): its unscored cards go with it, and the
         // board is an ordinary day's again.
         _ = try store.write(.discardLeagueNight(night.event.id))
-        session.reload(.external, now: now)
+        session.reload(.external, now: knob.now)
         #expect(session.state.data.leagueNight == nil)
         #expect(session.state.leaderboard.cards.isEmpty)
     }
@@ -122,15 +117,10 @@ import Testing
                 cards: [LeagueNightCard(participants: players.map(Participant.registered), startHole: 1)], skins: .field,
                 closestToPin: [3]))
         _ = try store.write(.startLeagueNight(made.id))
-        let session = try KioskSession(store: store, viewport: Viewport(width: 800, height: 480), now: 0)
-        var now: Millis = 1_000
-        func send(_ event: KioskEvent) {
-            now += 100
-            session.send(event, now: now)
-        }
-        send(.longPressed)
-        send(.turned(session.state.menuItems.firstIndex(of: .sideGames)!))
-        send(.pressed)
+        let knob = try Knob(store)
+        let session = knob.session
+        func send(_ event: KioskEvent) { knob.send(event) }
+        knob.open(.sideGames)
         let rows = Screen.SideGames.rows(in: session.state.data)
         let ctp = try #require(rows.firstIndex(of: .closestToPin(hole: 3, winner: nil)))
         send(.turned(ctp))
@@ -140,5 +130,27 @@ import Testing
         send(.pressed)
         #expect(try store.read(.leagueNight(id: made.id))?.event.closestToPin == [.init(hole: 3, winner: players[1].id)])
         #expect(Screen.SideGames.rows(in: session.state.data).contains(.closestToPin(hole: 3, winner: "Bo")))
+    }
+}
+
+/// A kiosk session on 800×480 whose clock moves 100 ms an input.
+final class Knob {
+    let session: KioskSession
+    private(set) var now: Millis = 1_000
+
+    init(_ store: HyzerDatabase) throws {
+        session = try KioskSession(store: store, viewport: Viewport(width: 800, height: 480), now: 0)
+    }
+
+    func send(_ event: KioskEvent) {
+        now += 100
+        session.send(event, now: now)
+    }
+
+    /// From the board into a menu entry: the menu, turned to it, pressed.
+    func open(_ item: MenuItem) {
+        send(.longPressed)
+        send(.turned(session.state.menuItems.firstIndex(of: item)!))
+        send(.pressed)
     }
 }
