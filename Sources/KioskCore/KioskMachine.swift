@@ -327,9 +327,10 @@ public struct KioskState: Sendable, Equatable {
     }
 
     /// The board shows a league night's cards ranked together while one is being played
-    /// (issue 36), else the round in front.
+    /// (issue 36), and its final standings once its last card is finished and no other
+    /// round is on; else the round in front.
     private mutating func updateLeaderboard(trigger: StandingsTrigger, now: Millis) {
-        if let night = data.leagueNight, night.inPlay {
+        if let night = data.leagueNight, night.inPlay || data.round == nil {
             leaderboard.update(night: night, trigger: trigger, now: now, reduceMotion: settings.reduceMotion)
         } else {
             leaderboard.update(with: data.round, trigger: trigger, now: now, reduceMotion: settings.reduceMotion)

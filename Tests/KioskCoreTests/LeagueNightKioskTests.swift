@@ -209,10 +209,23 @@ import Testing
         // "Which card?" asks by letter, card A first, though C was made last (newest first
         // is an ordinary day's order).
         #expect(state.data.rounds.map { state.data.chooserTitle($0) } == ["A", "B", "C"].map { "Card \($0) · Riverside Nine" })
-        // Once every card is finished the board is an ordinary day's again.
+        // Once every card is finished, with nothing else on, the board is the night's result:
+        // the same ranking, no round in front, and no last round's summary paging under it.
         night.finishAll()
-        state.handle(.dataChanged(night.data, .remoteSync), now: 3_000)
+        var finished = night.data
+        finished.leagueNight = LeagueNightSnapshot(event: night.event, cards: night.rounds)
+        finished.lastCompleted = night.rounds.last
+        state.handle(.dataChanged(finished, .remoteSync), now: 3_000)
+        #expect(state.round == nil)
+        #expect(state.leaderboard.rows.map(\.participantID) == rows.map(\.participantID))
+        #expect(state.leaderboard.cards.count == 13)
+        #expect(state.summaryOnShow == nil)
+        // An ordinary round started after it takes the board back.
+        var after = finished
+        after.round = try Self.night(club, scored: false).rounds[0]
+        state.handle(.dataChanged(after, .localScore), now: 4_000)
         #expect(state.leaderboard.cards.isEmpty)
+        #expect(state.leaderboard.roundID == after.round?.round.id)
     }
 
     /// Tonight's side games, worded from the scores. By hand, skins per card: card A

@@ -41,7 +41,8 @@ extension KioskState {
     /// When the board's page flips next: only on the live board, and only when it pages, so
     /// a board that fits (and every other screen) sleeps until something happens.
     public var boardPageFlipAt: Millis? {
-        guard screen == .board, round != nil, boardPages.rotates else { return nil }
+        // A round's board, or a league night's result after its last card (issue 36).
+        guard screen == .board, round != nil || data.leagueNight != nil, boardPages.rotates else { return nil }
         return boardPaging.shownAt + settings.boardPageInterval
     }
 

@@ -64,7 +64,8 @@ extension KioskState {
     public var summaryOnShow: (snapshot: RoundSnapshot, heading: Bool)? {
         switch screen {
         case .summary(let summary): return summarySnapshot(summary.roundID).map { ($0, false) }
-        case .board where round == nil: return data.lastCompleted.map { ($0, true) }
+        // A league night's last card: the board shows the night's result instead (issue 36).
+        case .board where round == nil && data.leagueNight == nil: return data.lastCompleted.map { ($0, true) }
         default: return nil
         }
     }

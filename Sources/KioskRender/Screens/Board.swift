@@ -6,7 +6,9 @@ extension Painter {
     /// The live board, or the last round's summary (or a welcome) when none is being played.
     func paint(_ board: Screen.Board) {
         guard let snapshot = state.round else {
-            if let last = state.data.lastCompleted {
+            if let night = state.data.leagueNight, !night.inPlay {
+                paintNightResult(night)
+            } else if let last = state.data.lastCompleted {
                 paintSummary(last, hint: "Press to start a round · Hold for menu", heading: "Last round")
             } else {
                 paintCentered("Hyzer", detail: "Press the knob to start a round")
@@ -34,6 +36,44 @@ extension Painter {
         paintBoardRows(snapshot, allIn: allIn)
     }
 
+    /// A league night after its last card (issue 36): its name and winner over every
+    /// card's players ranked together, the side games along the foot.
+    private func paintNightResult(_ night: LeagueNightSnapshot) {
+        let header = layout.header
+        let winners = night.results.standings.standings.rows.filter { $0.position == 1 }.map(\.name)
+        let title = "\(night.event.name) · \(night.results.finished ? "final" : "so far")"
+        canvas.text(
+            title, .title, size: layout.headerFont, Palette.textPrimary, x: layout.margin, midY: header.midY,
+            maxWidth: layout.width * 0.5)
+        let titleWidth = min(canvas.measure(title, .title, size: layout.headerFont), layout.width * 0.5)
+        if !winners.isEmpty {
+            canvas.text(
+                (winners.count == 1 ? "won by " : "tied: ") + winners.joined(separator: ", "), .body,
+                size: Layout.fontSize(Double(layout.headerFont) * 0.7), Palette.accent,
+                x: layout.margin + titleWidth + layout.margin, midY: header.midY,
+                maxWidth: layout.width * 0.64 - titleWidth - 2 * layout.margin)
+        }
+        paintSync(midY: header.midY)
+        paintBoardRows(nil, allIn: false, hint: Self.sideGamesLine(night, pot: state.data.acePot))
+    }
+
+    /// The night's side games in one line, for the foot of its result.
+    static func sideGamesLine(_ night: LeagueNightSnapshot, pot: AcePot?) -> String {
+        let names = Dictionary(
+            night.cards.flatMap(\.round.participants).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        var parts = zip(night.results.skins, night.results.skinsCards).map { game, card in
+            (card.map { "Skins \(CardDraw.letter($0))" } ?? "Skins") + ": " + game.summary { names[$0] ?? "?" }
+        }
+        for ctp in night.event.closestToPin {
+            parts.append("CTP \(ctp.hole): \(ctp.winner.flatMap { names[$0] } ?? "–")")
+        }
+        if let pot {
+            let paid = pot.payouts.map { "\(names[$0.player] ?? "?") won \($0.amount)" }
+            parts.append("Ace pot: " + (paid.isEmpty ? "\(pot.total)" : paid.joined(separator: ", ")))
+        }
+        return parts.joined(separator: " · ")
+    }
+
     /// One round: its course and the hole being played.
     private func paintHeader(course: Course, snapshot: RoundSnapshot, allIn: Bool) {
         let header = layout.header
@@ -47,7 +87,7 @@ extension Painter {
             x: layout.margin + nameWidth + layout.margin, midY: header.midY)
     }
 
-    private func paintBoardRows(_ snapshot: RoundSnapshot, allIn: Bool) {
+    private func paintBoardRows(_ snapshot: RoundSnapshot?, allIn: Bool, hint: String? = nil) {
 
         let board = state.leaderboard
         let boxes = state.boardBoxes(layout: layout, now: now, minus: Self.minus)
@@ -92,8 +132,9 @@ extension Painter {
         if let more = boxes.more {
             for text in more.texts { draw(text) }
         }
-        let hint = allIn ? "All scores recorded · Press to finalize" : "Press to enter scores · Hold for menu"
+        let hint = hint ?? (allIn ? "All scores recorded · Press to finalize" : "Press to enter scores · Hold for menu")
         // The open count as a badge at the footer's right, the hints centred in what is left.
+        guard let snapshot else { return paintFooter(hint) }
         let badge = paintCheckBadge(snapshot, maxX: layout.width - layout.margin, midY: footerMid, size: layout.captionFont)
         guard badge > 0 else { return paintFooter(hint) }
         let room = layout.width - 3 * layout.margin - badge
