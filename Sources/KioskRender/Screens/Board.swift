@@ -132,7 +132,11 @@ extension Painter {
         if let more = boxes.more {
             for text in more.texts { draw(text) }
         }
-        let hint = hint ?? (allIn ? "All scores recorded · Press to finalize" : "Press to enter scores · Hold for menu")
+        var hint = hint ?? (allIn ? "All scores recorded · Press to finalize" : "Press to enter scores · Hold for menu")
+        // A league night's ace pot, as it stands with tonight's buy-ins and aces (issue 36).
+        if let night = state.data.leagueNight, night.inPlay, let pot = state.data.acePot {
+            hint = "Ace pot \(pot.total) · " + hint
+        }
         // The open count as a badge at the footer's right, the hints centred in what is left.
         guard let snapshot else { return paintFooter(hint) }
         let badge = paintCheckBadge(snapshot, maxX: layout.width - layout.margin, midY: footerMid, size: layout.captionFont)
