@@ -89,6 +89,10 @@ public struct LeagueEvent: Sendable, Hashable, Identifiable {
         self.discarded = discarded
     }
 
+    /// The order nights were played in: by day, then as made; the id settles a tie the
+    /// same way on every device (the ace pot's order, what came before a night).
+    public var playOrder: (String, Date, String) { (day, createdAt, id.uuidString) }
+
     /// The letter of the card whose round this is, if it is one of this event's.
     public func letter(of round: UUID) -> String? {
         rounds.firstIndex(of: round).map(CardDraw.letter)
@@ -224,6 +228,11 @@ public struct EventResults: Sendable, Hashable {
         }
     }
 
+    /// Each skins game with its card's letter (nil: the whole field's game).
+    public var skinsGames: [(card: String?, game: Skins)] {
+        zip(skinsCards, skins).map { ($0.map(CardDraw.letter), $1) }
+    }
+
     /// Skins won by each player across the night's games.
     public var skinsWon: [UUID: Int] {
         skins.reduce(into: [:]) { totals, game in totals.merge(game.won, uniquingKeysWith: +) }
@@ -235,7 +244,7 @@ extension AcePot {
     /// events add nothing. `aces` gives an event's aces (its `EventResults.aces`).
     public init(events: [LeagueEvent], aces: (LeagueEvent) -> [UUID]) {
         let played = events.filter { !$0.discarded && $0.acePot != nil }
-            .sorted { ($0.day, $0.createdAt, $0.id.uuidString) < ($1.day, $1.createdAt, $1.id.uuidString) }
+            .sorted { $0.playOrder < $1.playOrder }
         self.init(
             nights: played.map { event in
                 AcePot.Night(
@@ -267,6 +276,14 @@ public struct LeagueNightSnapshot: Sendable, Equatable {
         guard let index = results.standings.card[participant], index < event.rounds.count else { return nil }
         guard let card = cards.first(where: { $0.round.id == event.rounds[index] }) else { return nil }
         return (CardDraw.letter(index), card)
+    }
+
+    /// Everyone playing tonight, card by card.
+    public var participants: [Participant] { cards.flatMap(\.round.participants) }
+
+    /// Tonight's players' names, by id.
+    public var names: [UUID: String] {
+        Dictionary(participants.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Some card is still being played.

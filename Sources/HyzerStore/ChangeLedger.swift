@@ -100,8 +100,12 @@ public struct ChangeLedger {
     /// `holding`: kinds the caller is not sending yet (the server has not said it takes
     /// them), left out of the count.
     public func pendingCount(holding: Set<ChangeKind> = []) throws -> Int {
-        try ChangeRow.filter(ChangeRow.Columns.pending == true && !holding.map(\.rawValue).contains(ChangeRow.Columns.kind))
-            .fetchCount(db) + PendingEventRow.fetchCount(db)
+        try Self.pending(holding: holding).fetchCount(db) + PendingEventRow.fetchCount(db)
+    }
+
+    /// Tracked records not acknowledged in their current version, but for `holding`'s kinds.
+    private static func pending(holding: Set<ChangeKind>) -> QueryInterfaceRequest<ChangeRow> {
+        ChangeRow.filter(ChangeRow.Columns.pending == true && !holding.map(\.rawValue).contains(ChangeRow.Columns.kind))
     }
 
     /// The pending records in the order they must be sent: courses, players, rounds,
@@ -111,9 +115,7 @@ public struct ChangeLedger {
     public func pendingChanges(limit: Int, holding: Set<ChangeKind> = []) throws -> [LocalChange] {
         var result: [LocalChange] = []
         var vanished: [ChangeRow] = []
-        let rows = ChangeRow.filter(
-            ChangeRow.Columns.pending == true && !holding.map(\.rawValue).contains(ChangeRow.Columns.kind))
-        for row in try rows.fetchAll(db) {
+        for row in try Self.pending(holding: holding).fetchAll(db) {
             guard let kind = ChangeKind(rawValue: row.kind), let change = try localChange(kind, row.recordID, row.version)
             else {
                 vanished.append(row)

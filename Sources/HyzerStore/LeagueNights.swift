@@ -296,31 +296,30 @@ extension StoreRead where Value == Int {
     /// the kiosk adds tonight's buy-ins and aces to it as they come.
     public static func acePotCarriedIn(before event: LeagueEvent) -> Self {
         StoreRead { db in
-            let earlier = try LeagueEventRow.filter(
-                LeagueEventRow.Columns.discardedAt == nil && LeagueEventRow.Columns.acePot != nil
-                    && LeagueEventRow.Columns.id != event.id && LeagueEventRow.Columns.day <= event.day
-            ).fetchAll(db).map(Rows.leagueEvent).filter {
-                ($0.day, $0.createdAt, $0.id.uuidString) < (event.day, event.createdAt, event.id.uuidString)
-            }
-            var aces: [UUID: [UUID]] = [:]
-            for night in earlier { aces[night.id] = try Rows.leagueNight(night, db).results.aces.map(\.participantID) }
-            return AcePot(events: earlier, aces: { aces[$0.id] ?? [] }).total
+            try Rows.acePot(db, nightsWith: LeagueEventRow.Columns.day <= event.day) {
+                $0.playOrder < event.playOrder
+            }.total
         }
     }
 }
 
 extension StoreRead where Value == AcePot {
     /// The group's ace pot after every night this device has, in day order.
-    public static var acePot: Self {
-        StoreRead { db in
-            let events = try LeagueEventRow.filter(
-                LeagueEventRow.Columns.discardedAt == nil && LeagueEventRow.Columns.acePot != nil
-            )
-            .fetchAll(db).map(Rows.leagueEvent)
-            var aces: [UUID: [UUID]] = [:]
-            for event in events { aces[event.id] = try Rows.leagueNight(event, db).results.aces.map(\.participantID) }
-            return AcePot(events: events, aces: { aces[$0.id] ?? [] })
-        }
+    public static var acePot: Self { StoreRead { db in try Rows.acePot(db, nightsWith: true) { _ in true } } }
+}
+
+extension Rows {
+    /// The pot over the nights with an ace pot that match `filter` (SQL) and `keep`, each
+    /// night's aces from its cards' scores.
+    static func acePot(
+        _ db: Database, nightsWith filter: some SQLExpressible, keep: (LeagueEvent) -> Bool
+    ) throws -> AcePot {
+        let nights = try LeagueEventRow.filter(
+            LeagueEventRow.Columns.discardedAt == nil && LeagueEventRow.Columns.acePot != nil && filter
+        ).fetchAll(db).map(leagueEvent).filter(keep)
+        var aces: [UUID: [UUID]] = [:]
+        for night in nights { aces[night.id] = try leagueNight(night, db).results.aces.map(\.participantID) }
+        return AcePot(events: nights, aces: { aces[$0.id] ?? [] })
     }
 }
 
@@ -356,18 +355,19 @@ extension StoreRead where Value == [UUID: Double] {
 extension StoreRead where Value == [UUID] {
     /// The registered players of the latest league night, card order: check-in's "same as
     /// last week" (issue 36 item 2). Empty when there was none.
+    /// Read with every reload of the kiosk's screens: the latest night, then its cards'
+    /// registered players in one query, not a round read a card.
     public static var lastLeagueNightPlayers: Self {
-        StoreRead { db in
-            guard
-                let row = try LeagueEventRow.filter(LeagueEventRow.Columns.discardedAt == nil)
-                    .order(LeagueEventRow.Columns.day.desc, LeagueEventRow.Columns.createdAt.desc).fetchOne(db)
-            else { return [] }
-            var players: [UUID] = []
-            for round in try Rows.leagueEvent(row).rounds {
-                guard let round = try Rows.round(id: round, db) else { continue }
-                players += round.participants.filter { !$0.isGuest }.map(\.id)
-            }
-            return players
+        let latest = StoreRead<[LeagueEvent]>.leagueNights(limit: 1).body
+        return StoreRead { db in
+            guard let night = try latest(db).first else { return [] }
+            let card = Dictionary(night.rounds.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+            return try ParticipantRow.filter(
+                night.rounds.contains(ParticipantRow.Columns.roundID)
+                    && ParticipantRow.Columns.kind == Participant.Kind.registered.rawValue
+            ).fetchAll(db)
+                .sorted { (card[$0.roundID] ?? 0, $0.ordinal) < (card[$1.roundID] ?? 0, $1.ordinal) }
+                .map(\.participantID)
         }
     }
 }

@@ -270,7 +270,7 @@ struct EventCommand: AsyncParsableCommand {
     }
 
     static func participant(_ name: String, in night: LeagueNightSnapshot) throws -> Participant {
-        let everyone = night.cards.flatMap(\.round.participants)
+        let everyone = night.participants
         if let id = UUID(uuidString: name), let p = everyone.first(where: { $0.id == id }) { return p }
         let matches = everyone.filter {
             $0.name.caseInsensitiveCompare(name.trimmingCharacters(in: .whitespaces)) == .orderedSame
@@ -331,8 +331,7 @@ struct EventView: Encodable {
 
     init(_ night: LeagueNightSnapshot, acePot: AcePot) {
         let event = night.event
-        let names = Dictionary(
-            night.cards.flatMap(\.round.participants).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let names = night.names
         id = event.id
         name = event.name
         day = event.day
@@ -348,9 +347,9 @@ struct EventView: Encodable {
                 card: night.results.standings.card[row.participantID].map(CardDraw.letter) ?? "?", toPar: row.toPar,
                 thru: row.status == .dnf ? "DNF" : row.status == .finished ? "F" : "\(row.thru)")
         }
-        skins = zip(night.results.skins, night.results.skinsCards).map { game, card in
-            return SkinsGame(
-                game: card.map(CardDraw.letter) ?? "field",
+        skins = night.results.skinsGames.map { card, game in
+            SkinsGame(
+                game: card ?? "field",
                 won: Dictionary(game.won.map { (names[$0.key] ?? "?", $0.value) }, uniquingKeysWith: +),
                 carried: (game.riding?.skins ?? 1) - 1, unclaimed: game.unclaimed)
         }

@@ -168,10 +168,9 @@ extension LiveBoard {
     /// One line a skins game; per card, only the cards where something was won or carried,
     /// or one line saying none has been yet (eight cards of "none won yet" tell nobody anything).
     static func skinsLines(_ results: EventResults, name: (UUID) -> String) -> [String] {
-        let games = zip(results.skins, results.skinsCards).map { game, card in
+        let games = results.skinsGames.map { card, game in
             (
-                card: card,
-                line: (card.map { "Skins, card \(CardDraw.letter($0))" } ?? "Skins") + ": " + game.summary(name: name),
+                line: (card.map { "Skins, card \($0)" } ?? "Skins") + ": " + game.summary(name: name),
                 quiet: game.won.isEmpty && game.riding == nil && game.unclaimed == 0
             )
         }
@@ -192,9 +191,8 @@ extension LiveBoard {
         }
         guard let course = cards.first?.course else { return nil }
         let night = LeagueNightSnapshot(event: event, cards: cards)
-        let participants = cards.flatMap(\.round.participants)
-        let names = Dictionary(participants.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-        let guests = Set(participants.filter(\.isGuest).map(\.id))
+        let names = night.names
+        let guests = Set(night.participants.filter(\.isGuest).map(\.id))
         let results = night.results
         return Night(
             id: event.id, name: event.name, day: event.day, course: course.name, holes: course.holeCount,

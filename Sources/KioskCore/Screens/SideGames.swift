@@ -33,14 +33,11 @@ extension Screen {
         /// The rows as shown, for the night on the kiosk.
         public static func rows(in data: KioskData) -> [Row] {
             guard let night = data.leagueNight else { return [] }
-            let names = Dictionary(
-                night.cards.flatMap(\.round.participants).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+            let names = night.names
             var rows: [Row] = []
-            for (game, card) in zip(night.results.skins, night.results.skinsCards) {
+            for (card, game) in night.results.skinsGames {
                 rows.append(
-                    .skins(
-                        title: card.map { "Skins · card \(CardDraw.letter($0))" } ?? "Skins",
-                        detail: game.summary { names[$0] ?? "?" }))
+                    .skins(title: card.map { "Skins · card \($0)" } ?? "Skins", detail: game.summary { names[$0] ?? "?" }))
             }
             for ctp in night.event.closestToPin {
                 rows.append(.closestToPin(hole: ctp.hole, winner: ctp.winner.map { names[$0] ?? "?" }))
@@ -57,7 +54,7 @@ extension Screen {
 
         /// Who can win a CTP hole: the night's players, card by card.
         public static func players(in data: KioskData) -> [Participant] {
-            data.leagueNight?.cards.flatMap(\.round.participants) ?? []
+            data.leagueNight?.participants ?? []
         }
     }
 }

@@ -59,10 +59,9 @@ extension Painter {
 
     /// The night's side games in one line, for the foot of its result.
     static func sideGamesLine(_ night: LeagueNightSnapshot, pot: AcePot?) -> String {
-        let names = Dictionary(
-            night.cards.flatMap(\.round.participants).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-        var parts = zip(night.results.skins, night.results.skinsCards).map { game, card in
-            (card.map { "Skins \(CardDraw.letter($0))" } ?? "Skins") + ": " + game.summary { names[$0] ?? "?" }
+        let names = night.names
+        var parts = night.results.skinsGames.map { card, game in
+            (card.map { "Skins \($0)" } ?? "Skins") + ": " + game.summary { names[$0] ?? "?" }
         }
         for ctp in night.event.closestToPin {
             parts.append("CTP \(ctp.hole): \(ctp.winner.flatMap { names[$0] } ?? "–")")
