@@ -58,6 +58,8 @@ public final class KioskSession {
     private var lastStorageCheck: Millis = 0
     /// What the ace pot held before a league night, by night (`loadData`).
     private var acePotsCarriedIn: [UUID: Int] = [:]
+    /// The idle board's pot, read after the last completed round `after` (`loadData`).
+    private var idleAcePot: (after: UUID?, pot: Int?)?
     static let storageCheckInterval: Millis = 5_000
     /// Gathers the status screen's facts when it asks; `buildKiosk` tells it the knob and display.
     public var statusGatherer: KioskStatusGatherer
@@ -155,14 +157,28 @@ public final class KioskSession {
     }
 
     /// `load`, with what the ace pot held before tonight's league night: read once a night
-    /// (the nights before it do not change while it is played), not on every score.
+    /// (the nights before it do not change while it is played), not on every score. With no
+    /// night on the board, the group's pot for the idle board's foot: read once for each
+    /// last completed round, since between nights only a night's own records move the pot,
+    /// and a night in play or just finished is on the board instead.
     private func loadData() throws -> KioskData {
         var data = try Self.load(store)
-        if let night = data.leagueNight?.event, night.acePot != nil {
-            if acePotsCarriedIn[night.id] == nil {
-                acePotsCarriedIn = [night.id: try store.read(.acePotCarriedIn(before: night))]
+        if let night = data.leagueNight?.event {
+            idleAcePot = nil
+            if night.acePot != nil {
+                if acePotsCarriedIn[night.id] == nil {
+                    acePotsCarriedIn = [night.id: try store.read(.acePotCarriedIn(before: night))]
+                }
+                data.acePotCarriedIn = acePotsCarriedIn[night.id] ?? 0
             }
-            data.acePotCarriedIn = acePotsCarriedIn[night.id] ?? 0
+        } else {
+            let key = data.lastCompleted?.round.id
+            if idleAcePot?.after != key {
+                // An empty pot (none yet, or just won) says nothing worth a place on the board.
+                let total = try store.read(.acePot).total
+                idleAcePot = (key, total > 0 ? total : nil)
+            }
+            data.idleAcePot = idleAcePot?.pot
         }
         return data
     }

@@ -25,12 +25,18 @@ public struct KioskData: Sendable, Equatable {
     /// What the ace pot held before `leagueNight` (the nights before it); tonight's buy-ins
     /// and aces come on top (`KioskData.acePot`).
     public var acePotCarriedIn: Int
+    /// The group's ace pot as it stands, when no league night is on the board (nil then,
+    /// and for a group that has never had one): the idle board's foot says it, so the pot
+    /// is in view between nights too (issue 36). Nil for an empty pot.
+    public var idleAcePot: Int?
 
     public init(
         round: RoundSnapshot? = nil, lastCompleted: RoundSnapshot? = nil, courses: [Course] = [], players: [Player] = [],
         deviceID: String? = nil, otherRounds: [RoundSnapshot] = [], deletedCourses: [DeletedCourse] = [],
-        leagueNight: LeagueNightSnapshot? = nil, lastNightPlayers: [UUID] = [], acePotCarriedIn: Int = 0
+        leagueNight: LeagueNightSnapshot? = nil, lastNightPlayers: [UUID] = [], acePotCarriedIn: Int = 0,
+        idleAcePot: Int? = nil
     ) {
+        self.idleAcePot = idleAcePot
         self.acePotCarriedIn = acePotCarriedIn
         self.leagueNight = leagueNight
         self.lastNightPlayers = lastNightPlayers

@@ -75,6 +75,9 @@ public struct Layout: Sendable, Equatable {
     /// 1.0 on a 1280×720 canvas.
     public let scale: Double
     public let margin: Double
+    /// What the board's rows give up for a panel beside them (landscape: a width) or under
+    /// them (portrait: a height): a league night's side games (issue 36). Zero elsewhere.
+    public internal(set) var boardAside = 0.0
 
     public init(viewport: Viewport) {
         width = Double(viewport.width)

@@ -89,6 +89,9 @@ import Testing
         // The pot: 6 carried in from the counted night, 13 more tonight.
         #expect(session.state.data.acePotCarriedIn == 6)
         #expect(session.state.data.acePot?.total == 6 + 13)
+        // The board's panel says it; the idle board's foot does not repeat it.
+        #expect(session.state.boardSideGamesLines.last == .init("Ace pot", "19"))
+        #expect(session.state.data.idleAcePot == nil)
 
         // No CTP hole was set at check-in: the side games list has none to enter.
         send(.longPressed)
@@ -103,6 +106,10 @@ import Testing
         session.reload(.external, now: knob.now)
         #expect(session.state.data.leagueNight == nil)
         #expect(session.state.leaderboard.cards.isEmpty)
+        // With no night on the board, its foot keeps the group's pot in view: last week's 6
+        // (tonight's discarded buy-ins are gone with it).
+        #expect(session.state.data.idleAcePot == 6)
+        #expect(session.state.boardSideGamesLines.isEmpty)
     }
 
     @Test func theOrganizerEntersTheClosestToThePinWinnerAtTheKiosk() throws {

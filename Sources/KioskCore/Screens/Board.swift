@@ -35,7 +35,7 @@ extension Screen.Board: ScreenBehavior {
 extension KioskState {
     /// The live board's pages on this screen with these settings.
     public var boardPages: Layout.BoardPages {
-        Layout(viewport: viewport).boardPages(leaderboard.rows, rowsPerPage: settings.boardRowsPerPage)
+        boardLayout(Layout(viewport: viewport)).boardPages(leaderboard.rows, rowsPerPage: settings.boardRowsPerPage)
     }
 
     /// When the board's page flips next: only on the live board, and only when it pages, so
@@ -117,7 +117,9 @@ extension KioskState {
         public var more: RowBoxes?
     }
 
-    public func boardBoxes(layout: Layout, now: Millis, minus: String) -> BoardBoxes {
+    public func boardBoxes(layout base: Layout, now: Millis, minus: String) -> BoardBoxes {
+        // The rows give a league night's side games their room (BoardSideGames.swift).
+        let layout = boardLayout(base)
         let standings = leaderboard.rows
         let geometry = layout.board(rows: standings.count)
         let pages = layout.boardPages(standings, rowsPerPage: settings.boardRowsPerPage)
@@ -292,8 +294,37 @@ extension KioskState {
 
 /// The board's geometry: its area, its rows and their columns, and its pages.
 extension Layout {
+    /// Where the rows go: between the header and the footer, less the aside's room.
     public var boardArea: Rect {
+        let whole = boardBand
+        guard boardAside > 0 else { return whole }
+        return boardAsideBeside
+            ? Rect(x: whole.x, y: whole.y, w: whole.w - boardAside - margin, h: whole.h)
+            : Rect(x: whole.x, y: whole.y, w: whole.w, h: whole.h - boardAside - margin / 2)
+    }
+
+    /// The band between the header and the footer, rows and aside together.
+    public var boardBand: Rect {
         Rect(x: margin, y: header.maxY + margin / 2, w: width - 2 * margin, h: footer.y - header.maxY - margin)
+    }
+
+    /// Whether an aside stands beside the rows (a landscape panel) or under them.
+    public var boardAsideBeside: Bool { width >= height * 1.2 }
+
+    /// The aside's rect, when the board gives one room.
+    public var boardAsideRect: Rect? {
+        guard boardAside > 0 else { return nil }
+        let band = boardBand
+        return boardAsideBeside
+            ? Rect(x: band.maxX - boardAside, y: band.y, w: boardAside, h: band.h)
+            : Rect(x: band.x, y: band.maxY - boardAside, w: band.w, h: boardAside)
+    }
+
+    /// This layout with `room` (a width beside the rows, or a height under them) given to an aside.
+    public func givingBoardAside(_ room: Double) -> Layout {
+        var layout = self
+        layout.boardAside = max(0, room)
+        return layout
     }
 
     /// A board row is tall enough to tap and for its name at the minimum text size (half the row).

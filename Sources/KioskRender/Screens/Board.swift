@@ -9,10 +9,10 @@ extension Painter {
             if let night = state.data.leagueNight, !night.inPlay {
                 paintNightResult(night)
             } else if let last = state.data.lastCompleted {
-                paintSummary(last, hint: "Press to start a round · Hold for menu", heading: "Last round")
+                paintSummary(last, hint: idlePot + "Press to start a round · Hold for menu", heading: "Last round")
             } else {
                 paintCentered("Hyzer", detail: "Press the knob to start a round")
-                paintFooter("Turn and press the knob · Hold for menu")
+                paintFooter(idlePot + "Turn and press the knob · Hold for menu")
             }
             return
         }
@@ -33,11 +33,15 @@ extension Painter {
             paintHeader(course: course, snapshot: snapshot, allIn: allIn)
         }
         paintSync(midY: header.midY)
+        paintSideGamesPanel()
         paintBoardRows(snapshot, allIn: allIn)
     }
 
+    /// The group's ace pot between nights, at the front of the idle board's foot (issue 36).
+    private var idlePot: String { state.data.idleAcePot.map { "Ace pot \($0) · " } ?? "" }
+
     /// A league night after its last card (issue 36): its name and winner over every
-    /// card's players ranked together, the side games along the foot.
+    /// card's players ranked together, the side games in their panel.
     private func paintNightResult(_ night: LeagueNightSnapshot) {
         let header = layout.header
         let winners = night.results.standings.standings.rows.filter { $0.position == 1 }.map(\.name)
@@ -54,23 +58,8 @@ extension Painter {
                 maxWidth: layout.width * 0.64 - titleWidth - 2 * layout.margin)
         }
         paintSync(midY: header.midY)
-        paintBoardRows(nil, allIn: false, hint: Self.sideGamesLine(night, pot: state.data.acePot))
-    }
-
-    /// The night's side games in one line, for the foot of its result.
-    static func sideGamesLine(_ night: LeagueNightSnapshot, pot: AcePot?) -> String {
-        let names = night.names
-        var parts = night.results.skinsGames.map { card, game in
-            (card.map { "Skins \($0)" } ?? "Skins") + ": " + game.summary { names[$0] ?? "?" }
-        }
-        for ctp in night.event.closestToPin {
-            parts.append("CTP \(ctp.hole): \(ctp.winner.flatMap { names[$0] } ?? "–")")
-        }
-        if let pot {
-            let paid = pot.payouts.map { "\(names[$0.player] ?? "?") won \($0.amount)" }
-            parts.append("Ace pot: " + (paid.isEmpty ? "\(pot.total)" : paid.joined(separator: ", ")))
-        }
-        return parts.joined(separator: " · ")
+        paintSideGamesPanel()
+        paintBoardRows(nil, allIn: false, hint: "Press to start a round · Hold for menu")
     }
 
     /// One round: its course and the hole being played.
@@ -131,11 +120,7 @@ extension Painter {
         if let more = boxes.more {
             for text in more.texts { draw(text) }
         }
-        var hint = hint ?? (allIn ? "All scores recorded · Press to finalize" : "Press to enter scores · Hold for menu")
-        // A league night's ace pot, as it stands with tonight's buy-ins and aces (issue 36).
-        if let night = state.data.leagueNight, night.inPlay, let pot = state.data.acePot {
-            hint = "Ace pot \(pot.total) · " + hint
-        }
+        let hint = hint ?? (allIn ? "All scores recorded · Press to finalize" : "Press to enter scores · Hold for menu")
         // The open count as a badge at the footer's right, the hints centred in what is left.
         guard let snapshot else { return paintFooter(hint) }
         let badge = paintCheckBadge(snapshot, maxX: layout.width - layout.margin, midY: footerMid, size: layout.captionFont)
