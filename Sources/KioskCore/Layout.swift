@@ -148,6 +148,7 @@ public struct Layout: Sendable, Equatable {
     /// A horizontal extent: one column of a row.
     public struct Span: Sendable, Equatable {
         public var x, w: Double
+        public init(x: Double, w: Double) { (self.x, self.w) = (x, w) }
         public var maxX: Double { x + w }
     }
 

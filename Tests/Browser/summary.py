@@ -9,12 +9,15 @@
   3. "Save as PNG" downloads the card as a PNG, 1080 px wide.
   4. Revoked with the group's board links (`hyzer-server group board-unlink`), the link
      says so and shows nothing.
+  5. (Run before 4.) A league night's card (issue 36): its link opens the night's summary,
+     every card ranked together with the side games, and the card's own scorecard.
 
 Run by `make test` (make browser-test): python summary.py --bin .build/debug
 With --screenshots DIR it also saves the page for docs/screens.
 """
 
 import argparse
+import json
 import os
 import shutil
 import struct
@@ -94,6 +97,9 @@ def main():
         if args.screenshots:
             shutil.copy(os.path.join(downloads, saved[0]), os.path.join(args.screenshots, "summary-card.png"))
 
+        # 5. A league night's card (issue 36): its summary is the night's.
+        league_night(world, phone, args.screenshots)
+
         # 4. Revoked: the page says so, with nothing else on it.
         world.run("hyzer-server", "group", "board-unlink", "Saturday Skins", data=world.server_data)
         phone.refresh()
@@ -109,6 +115,55 @@ def main():
             phone.quit()
         world.stop_server()
         shutil.rmtree(work, ignore_errors=True)
+
+
+def league_night(world, phone, screenshots):
+    """A night of 7 in two cards, card A finished: its summary link opens the night's summary,
+    every card's players ranked as the device ranks them (`hyzer event show`), each with its
+    card, the side games under them, and card A's own scorecard below."""
+    kiosk = world.device_data
+    names = [f"Night {i}" for i in range(1, 8)]
+    for name in names:
+        world.run("hyzer", "player", "add", name, data=kiosk)
+    event = world.run("hyzer", "event", "create", "Thursday league", "--course", "Pine Hollow", "--players",
+                      ",".join(names), "--draw", "random", "--seed", "7", "--skins", "field", "--ctp", "5",
+                      data=kiosk)[-1]
+    shown = json.loads("\n".join(world.run("hyzer", "event", "show", event, "--json", data=kiosk)))
+    check(len(shown["cards"]) == 2, f"7 players drew {len(shown['cards'])} cards, not 2")
+    card_a = shown["cards"][0]
+    for index, player in enumerate(card_a["players"]):
+        for hole in range(1, 19):
+            world.run("hyzer", "score", card_a["round"], "--no-sync", player, str(hole), str(3 + (hole + index) % 2),
+                      data=kiosk)
+    card_b = shown["cards"][1]
+    world.run("hyzer", "score", card_b["round"], "--no-sync", card_b["players"][0], str(card_b["startHole"]), "2",
+              data=kiosk)
+    world.run("hyzer", "event", "ctp", event, "5", card_a["players"][1], "--no-sync", data=kiosk)
+    world.run("hyzer", "round", "finish", card_a["round"], data=kiosk)
+    shown = json.loads("\n".join(world.run("hyzer", "event", "show", event, "--json", data=kiosk)))
+    link = world.run("hyzer", "round", "summary-link", card_a["round"], data=kiosk)[-1]
+    phone.get(link)
+    want = [(r["position"], r["name"], "E" if r["toPar"] == 0 else f"{r['toPar']:+d}") for r in shown["standings"]]
+    check(wait_for(lambda: summary_rows(phone) == want, 10),
+          f"the night's summary ranks {summary_rows(phone)}, the device {want}")
+    title = phone.find_element(By.ID, "course").text
+    check(title == "Thursday league", f"the night's summary is titled {title!r}")
+    cards = phone.execute_script(
+        "return [...document.querySelectorAll('#rows .row')].map(li => li.querySelector('.card-tag').textContent)")
+    check(cards == [f"card {r['card']}" for r in shown["standings"]], f"the rows' cards say {cards}")
+    sides = phone.execute_script("return [...document.querySelectorAll('#sides li')].map(li => li.textContent)")
+    check(f"Closest to the pin, hole 5: {card_a['players'][1]}" in sides, f"the side games say {sides}")
+    check(any(line.startswith("Skins: ") for line in sides), f"no skins line among {sides}")
+    status = phone.find_element(By.ID, "status").text
+    check("still out" in status, f"card B is still out, and the page says {status!r}")
+    heading = phone.find_element(By.ID, "card-title").text
+    check(heading == "Card A · Pine Hollow", f"the scorecard is headed {heading!r}")
+    card_rows = phone.execute_script("return document.querySelectorAll('#scorecard tbody tr').length")
+    check(card_rows == 1 + len(card_a["players"]), f"card A's scorecard has {card_rows} rows")
+    if screenshots:
+        time.sleep(0.5)
+        phone.save_screenshot(os.path.join(screenshots, "summary-league-night.png"))
+    print(f"summary: a league night's card opens the night's summary ({len(want)} players, {len(sides)} side-game lines)")
 
 
 if __name__ == "__main__":

@@ -178,6 +178,18 @@ import Testing
         #expect(night.skins == ["Skins, card A: Nate 1 · 8 unclaimed"], "card B has nothing to say yet")
         #expect(night.closestToPin == ["Closest to the pin, hole 5: Ann"])
         #expect(night.aces == ["Ann on hole 5"])
+        // Card A's summary page (its QR code on the kiosk) is the night's: the same ranking
+        // and side games, with card A's own scorecard under them.
+        let source = try #require(await h.storage.roundSource(groupID: g.groupID, roundID: f.round.id))
+        let summary = try #require(RoundSummary(source, roundID: f.round.id))
+        #expect(summary.night == night)
+        #expect(summary.card == "A")
+        #expect(summary.round.id == f.round.id)
+        #expect(summary.cards.map(\.name) == ["Nate", "Mike"])
+        let sourceB = try #require(await h.storage.roundSource(groupID: g.groupID, roundID: cardB.id))
+        let summaryB = try #require(RoundSummary(sourceB, roundID: cardB.id))
+        #expect(summaryB.card == "B")
+        #expect(summaryB.cards.map(\.name) == ["Ann", "Bo"])
         // A board without a night is the same bytes as before league nights.
         let plain = LiveBoard(group: board.group, head: 1, rounds: [])
         #expect(!String(decoding: try JSONEncoder().encode(plain), as: UTF8.self).contains("nights"))

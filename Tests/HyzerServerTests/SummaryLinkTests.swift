@@ -48,6 +48,8 @@ import Testing
             #expect(summary.cards.map(\.name) == ["Nate", "Mike"] && summary.cards[1].guest)
             #expect(summary.cards[0].strokes == [2] + Array(repeating: nil, count: 8))
             #expect(summary.cards[1].strokes.prefix(2) == [4, 3] && summary.cards[1].toPar.prefix(2) == [1, 0])
+            // An ordinary round is no league night's card: its page is the round's alone.
+            #expect(summary.night == nil && summary.card == nil)
         }
     }
 

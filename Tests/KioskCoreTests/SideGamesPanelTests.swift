@@ -193,3 +193,43 @@ import Testing
         #expect(seen.count == 30, "\(what): someone is on no page")
     }
 }
+
+/// Issue 36 item 4, "the summary is the event's": a league night's card, finished, shows
+/// the night's summary card (every card's players ranked together, each with its card),
+/// and asks for that card's summary link, whose page is the night's (SummaryPageTests).
+@Suite struct NightSummaryTests {
+    @Test func aFinishedCardsSummaryIsTheNights() throws {
+        let (board, night, data) = try SideGamesPanelTests.night(skins: .field)
+        var state = board
+        var finished = data
+        var cardA = night.rounds[0].round
+        try cardA.finish(at: Date(timeIntervalSince1970: 20))
+        let doneA = RoundSnapshot(round: cardA, course: night.course, events: night.rounds[0].events)
+        let cards = [doneA, night.rounds[1], night.rounds[2]]
+        finished.round = cards[1]
+        finished.otherRounds = [cards[2]]
+        finished.lastCompleted = doneA
+        finished.leagueNight = LeagueNightSnapshot(event: night.event, cards: cards)
+        state.handle(.dataChanged(finished, .localScore), now: 3_000)
+        #expect(state.showSummary(cardA.id) == [])  // a kiosk in no group has no link to ask for
+        let snapshot = try #require(state.summarySnapshot(cardA.id))
+        #expect(state.summaryNight(cardA.id)?.event.id == night.event.id)
+        let standings = state.summaryStandings(snapshot)
+        #expect(standings.count == 13, "the night's 13, not card A's 5")
+        // Card A is finished after two holes: its players are DNF, under cards B and C's
+        // (everyone on 3 + 3, even, tied first; Fay first of them by name).
+        #expect(standings.first?.name == "Fay")
+        #expect(standings.filter { $0.status == .dnf }.map(\.name).sorted() == ["Ann", "Bo", "Cy", "Dee", "Eve"])
+        let cardOf = try #require(state.summaryNight(cardA.id)).results.standings.card.mapValues(CardDraw.letter)
+        let boxes = Layout(viewport: state.viewport).summaryBoxes(standings, heading: false, minus: "-", cards: cardOf)
+        #expect(boxes.rows.first?.boxes.texts.contains { $0.text == "B · 6 strokes" } == true)
+        #expect(state.summaryPages(snapshot, heading: false).count == 13)
+        // An ordinary round's summary is its own.
+        var plain = KioskState(viewport: state.viewport)
+        var ordinary = KioskData(lastCompleted: doneA, courses: data.courses, players: data.players)
+        ordinary.acePotCarriedIn = 0
+        plain.handle(.dataChanged(ordinary, .localScore), now: 3_000)
+        #expect(plain.summaryNight(cardA.id) == nil)
+        #expect(plain.summaryStandings(try #require(plain.summarySnapshot(cardA.id))).count == 5)
+    }
+}

@@ -41,6 +41,32 @@ function metaLine(s) {
   return meta.join(" · ");
 }
 
+// A league night's day ("2026-11-26") as the round's date is said.
+function dayDate(day) {
+  return longDate(Date.parse(`${day}T12:00:00Z`) / 1000);
+}
+
+// What the page shows at the top: the round's standings, or, for a league night's card
+// (issue 36), the night's: every card's players ranked together, with the side games.
+function view(s) {
+  const n = s.night;
+  if (!n) {
+    return {
+      title: s.round.course, date: longDate(s.round.completedAt ?? s.round.startedAt ?? Date.now() / 1000),
+      rows: s.round.rows, meta: metaLine(s), live: s.round.status !== "completed",
+      liveNote: "This round is still in play: the standings so far.", sides: [],
+    };
+  }
+  const players = n.rows.length;
+  const meta = [`${players} ${players === 1 ? "player" : "players"}`, `${n.cards.length} ${n.cards.length === 1 ? "card" : "cards"}`,
+    `${n.holes} holes`, `par ${n.par}`];
+  return {
+    title: n.name, date: `${dayDate(n.day)} · ${n.course}`, rows: n.rows, meta: meta.join(" · "), live: n.status === "live",
+    liveNote: "Cards are still out: the night's standings so far.",
+    sides: [...n.skins, ...n.closestToPin, ...(n.aces.length ? [`Aces: ${n.aces.join(", ")}`] : [])],
+  };
+}
+
 function medal(position) {
   if (position === "1" || position === "T1") return "gold";
   return ["2", "3", "T2", "T3"].includes(position) ? "podium" : "";
@@ -52,14 +78,14 @@ function strokesText(row) {
 
 function render(s) {
   summary = s;
-  const r = s.round;
-  document.title = `${r.course} · round summary`;
+  const v = view(s);
+  document.title = `${v.title} · ${s.night ? "league night" : "round summary"}`;
   el("group").textContent = s.group.name;
-  el("course").textContent = r.course;
-  el("date").textContent = longDate(r.completedAt ?? r.startedAt ?? Date.now() / 1000);
-  statusEl.textContent = r.status === "completed" ? "" : "This round is still in play: the standings so far.";
+  el("course").textContent = v.title;
+  el("date").textContent = v.date;
+  statusEl.textContent = v.live ? v.liveNote : "";
   statusEl.className = "status";
-  const rows = r.rows.map((row) => {
+  const rows = v.rows.map((row) => {
     const li = document.createElement("li");
     li.className = ["row", medal(row.position), row.progress === "DNF" ? "dnf" : ""].filter(Boolean).join(" ");
     const badge = document.createElement("span");
@@ -74,6 +100,12 @@ function render(s) {
       guest.textContent = "guest";
       name.append(guest);
     }
+    if (row.card) {
+      const card = document.createElement("span");
+      card.className = "card-tag";
+      card.textContent = `card ${row.card}`;
+      name.append(card);
+    }
     const strokes = document.createElement("span");
     strokes.className = "strokes";
     strokes.textContent = strokesText(row);
@@ -84,7 +116,18 @@ function render(s) {
     return li;
   });
   el("rows").replaceChildren(...rows);
-  el("meta").textContent = metaLine(s);
+  el("meta").textContent = v.meta;
+  const sides = el("sides");
+  sides.replaceChildren(...v.sides.map((line) => {
+    const li = document.createElement("li");
+    li.textContent = line;
+    return li;
+  }));
+  sides.hidden = v.sides.length === 0;
+  // On a night, the card below is this round's, one of several: it says which.
+  const cardTitle = el("card-title");
+  cardTitle.textContent = s.card ? `Card ${s.card} · ${s.round.course}` : "";
+  cardTitle.hidden = !s.card;
   renderScorecard(s);
   pngButton.hidden = false;
 }
@@ -144,7 +187,8 @@ export async function drawPNG(s) {
   const rowH = 112;
   const gap = 16;
   const top = 300;
-  const height = top + s.round.rows.length * (rowH + gap) + 180;
+  const v = view(s);
+  const height = top + v.rows.length * (rowH + gap) + 180 + v.sides.length * 44;
   const canvas = document.createElement("canvas");
   canvas.width = width;
   canvas.height = height;
@@ -164,11 +208,11 @@ export async function drawPNG(s) {
   g.fillText(fit(s.group.name.toUpperCase(), width - 2 * margin), width / 2, 80);
   g.fillStyle = colors.text;
   g.font = "700 76px Quicksand";
-  g.fillText(fit(s.round.course, width - 2 * margin), width / 2, 160);
+  g.fillText(fit(v.title, width - 2 * margin), width / 2, 160);
   g.fillStyle = colors.secondary;
   g.font = "500 36px Quicksand";
-  g.fillText(longDate(s.round.completedAt ?? s.round.startedAt ?? Date.now() / 1000), width / 2, 232);
-  s.round.rows.forEach((row, i) => {
+  g.fillText(fit(v.date, width - 2 * margin), width / 2, 232);
+  v.rows.forEach((row, i) => {
     const y = top + i * (rowH + gap);
     g.fillStyle = colors.elevated;
     g.beginPath();
@@ -195,7 +239,7 @@ export async function drawPNG(s) {
     g.fillText(row.toPar, right, y + rowH / 2);
     g.font = "500 30px Quicksand";
     g.fillStyle = colors.secondary;
-    const strokes = strokesText(row);
+    const strokes = (row.card ? `${row.card} · ` : "") + strokesText(row);
     const strokesRight = right - 150;
     g.fillText(strokes, strokesRight, y + rowH / 2);
     g.textAlign = "left";
@@ -204,19 +248,21 @@ export async function drawPNG(s) {
     const nameX = badgeX + 64;
     g.fillText(fit(row.name, strokesRight - g.measureText(strokes).width - 32 - nameX), nameX, y + rowH / 2);
   });
-  const metaY = top + s.round.rows.length * (rowH + gap) + 40;
+  const metaY = top + v.rows.length * (rowH + gap) + 40;
   g.fillStyle = colors.tertiary;
   g.fillRect(margin, metaY, width - 2 * margin, 2);
   g.textAlign = "center";
   g.fillStyle = colors.secondary;
   g.font = "500 30px Quicksand";
-  g.fillText(fit(metaLine(s), width - 2 * margin), width / 2, metaY + 60);
+  g.fillText(fit(v.meta, width - 2 * margin), width / 2, metaY + 60);
+  v.sides.forEach((line, i) => g.fillText(fit(line, width - 2 * margin), width / 2, metaY + 110 + i * 44));
   return new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
 }
 
 function fileName(s) {
-  const date = new Date((s.round.completedAt ?? s.round.startedAt ?? Date.now() / 1000) * 1000).toISOString().slice(0, 10);
-  const course = s.round.course.replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "") || "round";
+  const date = s.night?.day
+    ?? new Date((s.round.completedAt ?? s.round.startedAt ?? Date.now() / 1000) * 1000).toISOString().slice(0, 10);
+  const course = (s.night?.name ?? s.round.course).replace(/[^\p{L}\p{N}]+/gu, "-").replace(/^-|-$/g, "") || "round";
   return `${course}-${date}.png`;
 }
 

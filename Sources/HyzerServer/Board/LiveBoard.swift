@@ -132,22 +132,7 @@ extension LiveBoard {
     public init(_ source: LiveBoardSource) {
         let nights = source.nights.compactMap { Self.night($0, source) }
         let cards = Set(nights.isEmpty ? [] : source.nights.flatMap(\.rounds))
-        var rounds: [Round] = []
-        for record in source.rounds where !cards.contains(record.id) {
-            guard let course = record.playedCourse(source.courses[record.courseID]) else { continue }
-            let round = record.round
-            let events = source.events[round.id] ?? []
-            let scorecard = Scorecard(course: course, round: round, events: events)
-            let standings = StandingsEngine.standings(
-                scorecard: scorecard, participants: round.participants, finished: round.status == .completed)
-            let guests = Set(round.participants.filter { $0.kind == .guest }.map(\.id))
-            rounds.append(
-                Round(
-                    id: round.id, course: course.name, holes: course.pars.count, par: course.pars.reduce(0, +),
-                    status: round.status.rawValue, startedAt: record.startedAt, completedAt: record.completedAt,
-                    discrepancies: scorecard.discrepancies.count,
-                    rows: standings.rows.map { Self.row($0, guest: guests.contains($0.participantID)) }))
-        }
+        var rounds = source.rounds.filter { !cards.contains($0.id) }.compactMap { Self.round($0, source) }
         // Newest first: the round started last is the one a glance is most likely after.
         let started = Dictionary(source.rounds.map { ($0.id, $0.startedAt ?? $0.createdAt) }, uniquingKeysWith: max)
         rounds.sort { a, b in
@@ -157,6 +142,21 @@ extension LiveBoard {
         self.init(
             group: Group(id: source.group.id, name: source.group.name), head: source.head, rounds: rounds,
             nights: nights.isEmpty ? nil : nights)
+    }
+
+    /// One round as the board shows it; nil when its course cannot be read.
+    static func round(_ record: RoundRecord, _ source: LiveBoardSource) -> Round? {
+        guard let course = record.playedCourse(source.courses[record.courseID]) else { return nil }
+        let round = record.round
+        let scorecard = Scorecard(course: course, round: round, events: source.events[round.id] ?? [])
+        let standings = StandingsEngine.standings(
+            scorecard: scorecard, participants: round.participants, finished: round.status == .completed)
+        let guests = Set(round.participants.filter { $0.kind == .guest }.map(\.id))
+        return Round(
+            id: round.id, course: course.name, holes: course.pars.count, par: course.pars.reduce(0, +),
+            status: round.status.rawValue, startedAt: record.startedAt, completedAt: record.completedAt,
+            discrepancies: scorecard.discrepancies.count,
+            rows: standings.rows.map { Self.row($0, guest: guests.contains($0.participantID)) })
     }
 
     static func row(_ row: Standing, guest: Bool, card: String? = nil) -> Row {

@@ -27,20 +27,28 @@ public struct RoundSummary: Codable, Sendable, Hashable {
     /// The organizer's name, as the kiosk's card says "organized by …".
     public var organizer: String?
     public var cards: [Card]
+    /// The league night this round is a card of (issue 36): the night's summary, every
+    /// card's players ranked together, and its side games. Absent for an ordinary round.
+    public var night: LiveBoard.Night?
+    /// This round's card letter on its night ("B"); absent for an ordinary round.
+    public var card: String?
 }
 
 extension RoundSummary {
-    /// The summary of `source`'s round, or nil when its course cannot be read (a record the
-    /// domain refuses is left out, never guessed at).
-    public init?(_ source: LiveBoardSource) {
-        guard let record = source.rounds.first, let course = record.playedCourse(source.courses[record.courseID]),
-            let board = LiveBoard(source).rounds.first
+    /// The summary of `source`'s round `roundID`, or nil when its course cannot be read (a
+    /// record the domain refuses is left out, never guessed at). The source has the round's
+    /// league night, if any, with all its cards.
+    public init?(_ source: LiveBoardSource, roundID: UUID) {
+        guard let record = source.rounds.first(where: { $0.id == roundID }),
+            let course = record.playedCourse(source.courses[record.courseID]),
+            let board = LiveBoard.round(record, source)
         else { return nil }
         let round = record.round
         let scorecard = Scorecard(course: course, round: round, events: source.events[round.id] ?? [])
         let standings = StandingsEngine.standings(
             scorecard: scorecard, participants: round.participants, finished: round.status == .completed)
         let guests = Set(round.participants.filter { $0.kind == .guest }.map(\.id))
+        let night = source.nights.first { $0.rounds.contains(roundID) }
         self.init(
             group: LiveBoard.Group(id: source.group.id, name: source.group.name), round: board, pars: course.pars,
             organizer: round.participant(round.organizerID)?.name,
@@ -53,6 +61,8 @@ extension RoundSummary {
                     name: row.name, guest: guests.contains(row.participantID), strokes: strokes,
                     toPar: zip(strokes, course.pars).map { value, par in value.map { $0 - par } },
                     correctedHoles: corrected.isEmpty ? nil : corrected)
-            })
+            },
+            night: night.flatMap { LiveBoard.night($0, source) },
+            card: night.flatMap { $0.rounds.firstIndex(of: roundID) }.map(CardDraw.letter))
     }
 }

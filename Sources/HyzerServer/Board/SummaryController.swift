@@ -54,7 +54,7 @@ struct SummaryController<Storage: LiveBoardStorage> {
             response.headers[.retryAfter] = String(Self.retryAfter)
             return response
         }
-        guard let summary = RoundSummary(source) else {
+        guard let summary = RoundSummary(source, roundID: roundID) else {
             throw HTTPError(.unprocessableContent, message: "this round's course cannot be read on the server")
         }
         return try JSONBody.uncached(summary)

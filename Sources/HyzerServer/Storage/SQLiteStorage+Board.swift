@@ -85,7 +85,8 @@ extension SQLiteStorage: LiveBoardStorage {
                 )
                 .select(CurrentRecordRow.Columns.seq, as: Int64.self).fetchOne(db)
             else { return nil }
-            return try Self.boardSource(db, groupID: groupID, roundSeqs: [seq])
+            // A league night's card: its summary is the night's, every card ranked together.
+            return try Self.boardSourceWithNights(db, groupID: groupID, roundSeqs: [seq])
         }
     }
 
@@ -118,7 +119,15 @@ extension SQLiteStorage: LiveBoardStorage {
                 .fetchAll(db)
             if let last = try finished.first(where: { try hasScores($0.recordID) }) { roundSeqs = [last.seq] }
         }
-        // League nights (issue 36) with a card among these rounds: all their cards, ranked together.
+        return try boardSourceWithNights(db, groupID: groupID, roundSeqs: roundSeqs)
+    }
+
+    /// `boardSource` for these rounds and the league nights (issue 36) with a card among
+    /// them, with all their cards, so each night is ranked together.
+    static func boardSourceWithNights(_ db: Database, groupID: String, roundSeqs: [Int64]) throws -> LiveBoardSource? {
+        var roundSeqs = roundSeqs
+        let current = CurrentRecordRow.filter(
+            CurrentRecordRow.Columns.groupID == groupID && CurrentRecordRow.Columns.kind == RecordKind.round.rawValue)
         let shown = try current.filter(roundSeqs.contains(CurrentRecordRow.Columns.seq))
             .select(CurrentRecordRow.Columns.recordID, as: UUID.self).fetchAll(db)
         let nightSeqs = try CurrentRecordRow.filter(

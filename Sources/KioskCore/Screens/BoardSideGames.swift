@@ -83,6 +83,25 @@ extension KioskState {
         return lines
     }
 
+    /// The night's side games in one sentence, for the foot of its summary card, the short
+    /// ones first so a cut line loses only skins: "Ace pot: Bo won 26 · CTP 5: Gus · Skins:
+    /// Bo 2, Ann 1 · 1 unclaimed".
+    public static func sideGamesSentence(_ night: LeagueNightSnapshot, pot: AcePot?) -> String {
+        let names = night.names
+        var parts: [String] = []
+        if let pot {
+            let paid = pot.payouts.map { "\(names[$0.player] ?? "?") won \($0.amount)" }
+            parts.append("Ace pot: " + (paid.isEmpty ? "\(pot.total)" : paid.joined(separator: ", ")))
+        }
+        for ctp in night.event.closestToPin {
+            parts.append("CTP \(ctp.hole): \(ctp.winner.flatMap { names[$0] } ?? "–")")
+        }
+        parts += night.results.skinsGames.map { card, game in
+            (card.map { "Skins \($0)" } ?? "Skins") + ": " + game.summary { names[$0] ?? "?" }
+        }
+        return parts.joined(separator: " · ")
+    }
+
     /// Skins won, the most first, then by name.
     private static func ranked(_ won: [UUID: Int], name: (UUID) -> String) -> [(name: String, skins: Int)] {
         won.map { (name: name($0.key), skins: $0.value) }.sorted { ($0.skins, $1.name) > ($1.skins, $0.name) }

@@ -44,6 +44,20 @@ extension KioskState {
     /// The snapshot a summary screen shows.
     public func summarySnapshot(_ id: UUID) -> RoundSnapshot? {
         [data.round, data.lastCompleted].compactMap { $0 }.first { $0.round.id == id }
+            ?? data.leagueNight?.cards.first { $0.round.id == id }
+    }
+
+    /// The league night a summary's round is a card of (issue 36): the summary card of a
+    /// night's card is the night's, every card's players ranked together, with the side
+    /// games, and its QR code opens the night's summary page.
+    public func summaryNight(_ roundID: UUID) -> LeagueNightSnapshot? {
+        guard let night = data.leagueNight, night.event.rounds.contains(roundID) else { return nil }
+        return night
+    }
+
+    /// The standings a summary card ranks: its round's, or its night's.
+    public func summaryStandings(_ snapshot: RoundSnapshot) -> [Standing] {
+        summaryNight(snapshot.round.id)?.results.standings.standings.rows ?? snapshot.standings.rows
     }
 }
 
@@ -73,7 +87,8 @@ extension KioskState {
     /// The summary's pages on this screen with these settings.
     public func summaryPages(_ snapshot: RoundSnapshot, heading: Bool) -> Layout.BoardPages {
         Layout(viewport: viewport).summaryPages(
-            snapshot.standings.rows, heading: heading, qr: summaryLinkOnShow != nil, rowsPerPage: settings.boardRowsPerPage)
+            summaryStandings(snapshot), heading: heading, qr: summaryLinkOnShow != nil,
+            rowsPerPage: settings.boardRowsPerPage)
     }
 
     /// The summary's page at `now`. It turns with the clock, one page a board interval: the
@@ -179,7 +194,7 @@ extension Layout {
 
     public func summaryBoxes(
         _ standings: [Standing], heading: Bool, minus: String, page: Int = 0, qr: Bool = false,
-        rowsPerPage: Int? = nil, guests: Set<UUID> = []
+        rowsPerPage: Int? = nil, guests: Set<UUID> = [], cards: [UUID: String] = [:]
     ) -> SummaryBoxes {
         let caption = Double(captionFont)
         let beside = qr && summaryQRBeside
@@ -211,9 +226,11 @@ extension Layout {
                 standing.position == 1 ? Palette.accent : (standing.position ?? 99) <= 3 ? Palette.textPrimary : nil
             let scoreW = Layout.textWidth("+12", size: scoreSize)
             let score = Span(x: rect.maxX - pad - scoreW, w: scoreW)
-            // A guest is marked where the strokes are said (issue 14): "guest · 31 strokes".
+            // A guest is marked where the strokes are said (issue 14): "guest · 31 strokes";
+            // on a league night's card, the player's card too: "B · 31 strokes" (issue 36).
             let strokesText =
-                (guests.contains(standing.participantID) ? "guest · " : "")
+                (cards[standing.participantID].map { "\($0) · " } ?? "")
+                + (guests.contains(standing.participantID) ? "guest · " : "")
                 + (standing.status == .dnf ? "DNF · \(standing.strokes) strokes" : "\(standing.strokes) strokes")
             // Right-aligned, so each row's own width keeps the column straight.
             let strokesW = Layout.textWidth(strokesText, size: strokesSize)

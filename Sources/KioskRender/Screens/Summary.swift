@@ -11,19 +11,35 @@ extension Painter {
         }
     }
 
-    /// The round summary card (FR58): built to read well as a screenshot.
+    /// The round summary card (FR58): built to read well as a screenshot. A league night's
+    /// card shows the night's (issue 36): its name, its day and course, every card's
+    /// players ranked together with their cards, and the side games along the foot.
     func paintSummary(_ snapshot: RoundSnapshot, hint: String, heading: String? = nil) {
         let course = snapshot.course
-        let date = snapshot.round.completedAt ?? snapshot.round.startedAt ?? snapshot.round.createdAt
+        let night = state.summaryNight(snapshot.round.id)
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "EEEE d MMMM yyyy"
+        let dateLine: String
+        if let night {
+            let day = DateFormatter()
+            day.locale = Locale(identifier: "en_US_POSIX")
+            day.timeZone = TimeZone(identifier: "UTC")
+            day.dateFormat = "yyyy-MM-dd"
+            formatter.timeZone = day.timeZone
+            dateLine = (day.date(from: night.event.day).map(formatter.string) ?? night.event.day) + " · " + course.name
+        } else {
+            dateLine = formatter.string(
+                from: snapshot.round.completedAt ?? snapshot.round.startedAt ?? snapshot.round.createdAt)
+        }
         // Only the summary screen has a link (`summaryLinkOnShow`), never the board's last round.
         let code = state.summaryLinkOnShow.flatMap(canvas.qrCode)
+        let players = night?.cards.map(\.round) ?? [snapshot.round]
         let boxes = layout.summaryBoxes(
-            snapshot.standings.rows, heading: heading != nil, minus: Self.minus, page: state.summaryPage(at: now),
+            state.summaryStandings(snapshot), heading: heading != nil, minus: Self.minus, page: state.summaryPage(at: now),
             qr: code != nil, rowsPerPage: state.settings.boardRowsPerPage,
-            guests: Set(snapshot.round.participants.filter(\.isGuest).map(\.id)))
+            guests: Set(players.flatMap(\.participants).filter(\.isGuest).map(\.id)),
+            cards: night?.results.standings.card.mapValues(CardDraw.letter) ?? [:])
         // Centred over the card, which a QR code beside it moves off the middle.
         let centerX = boxes.card.x + boxes.card.w / 2
         let titleWidth = code == nil ? layout.width - 2 * layout.margin : boxes.card.w
@@ -36,12 +52,12 @@ extension Painter {
             y += Double(layout.captionFont) * 1.4
         }
         canvas.text(
-            course.name, .title, size: titleSize, Palette.textPrimary, x: centerX, midY: y, align: .center,
-            maxWidth: titleWidth)
+            night?.event.name ?? course.name, .title, size: titleSize, Palette.textPrimary, x: centerX, midY: y,
+            align: .center, maxWidth: titleWidth)
         y += Double(titleSize) * 0.85
         canvas.text(
-            formatter.string(from: date), .body, size: layout.captionFont + 2, Palette.textSecondary,
-            x: centerX, midY: y, align: .center)
+            dateLine, .body, size: layout.captionFont + 2, Palette.textSecondary, x: centerX, midY: y, align: .center,
+            maxWidth: titleWidth)
         if let code, let qr = boxes.qr {
             paint(code, in: qr.square)
             draw(qr.caption)
@@ -62,6 +78,18 @@ extension Painter {
         }
         let (cardX, cardW, metaY, metaH) = (boxes.card.x, boxes.card.w, boxes.metaY, boxes.metaHeight)
         canvas.fill(Rect(x: cardX, y: metaY - metaH / 2, w: cardW, h: max(1, layout.scale)), Palette.tertiary)
+        if let night {
+            // The side games at the caption's size, cut with an ellipsis where eight cards'
+            // skins run long (the board's panel and the summary page have them all).
+            let cards = night.cards.count
+            let sides = KioskState.sideGamesSentence(night, pot: state.data.acePot)
+            draw(
+                TextBox(
+                    sides.isEmpty ? "\(cards) \(cards == 1 ? "card" : "cards")" : sides, .body, size: layout.captionFont,
+                    Palette.textSecondary, span: Layout.Span(x: cardX, w: cardW), midY: metaY + metaH * 0.15,
+                    align: .center, ellipsized: true))
+            return paintFooter(hint)
+        }
         var meta = ["\(course.holeCount) holes", "par \(course.totalPar)"]
         if let start = snapshot.round.startedAt, let end = snapshot.round.completedAt, end.timeIntervalSince(start) >= 60 {
             let minutes = Int(end.timeIntervalSince(start) / 60)

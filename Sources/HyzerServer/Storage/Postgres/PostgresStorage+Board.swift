@@ -86,7 +86,8 @@ extension PostgresStorage: LiveBoardStorage {
                     WHERE group_id = \(groupID) AND kind = \(RecordKind.round.rawValue) AND record_id = \(roundID)
                     """, as: Int64.self, logger: logger)
             else { return nil }
-            return try await Self.boardSource(connection, groupID: groupID, roundSeqs: [seq], logger: logger)
+            // A league night's card: its summary is the night's, every card ranked together.
+            return try await Self.boardSourceWithNights(connection, groupID: groupID, roundSeqs: [seq], logger: logger)
         }
     }
 
@@ -123,41 +124,50 @@ extension PostgresStorage: LiveBoardStorage {
                     """, as: Int64.self, logger: logger)
                 if let last { roundSeqs = [last] }
             }
-            // League nights (issue 36) with a card among these rounds, as on SQLite.
-            var shown: [UUID] = []
-            for try await id in try await connection.query(
-                "SELECT record_id FROM current_records WHERE seq = ANY(\(roundSeqs))", logger: logger
-            ).decode(UUID.self) {
-                shown.append(id)
-            }
-            var candidates: [EventRecord] = []
-            let decoder = SyncCoding.decoder()
-            for try await payload in try await connection.query(
-                """
-                SELECT ch.payload FROM current_records c JOIN changes ch ON ch.seq = c.seq
-                WHERE c.group_id = \(groupID) AND c.kind = \(RecordKind.event.rawValue)
-                      AND c.lifecycle = \(ChangeStamp.eventLifecycle(discarded: false))
-                ORDER BY c.updated_at DESC LIMIT \(LiveBoardSource.nightsLookedAt)
-                """, logger: logger
-            ).decode(Data.self) {
-                if case .event(let n) = try? decoder.decode(SyncRecord.self, from: payload) { candidates.append(n) }
-            }
-            let nights = LiveBoardSource.nights(showing: Set(shown), among: candidates)
-            let cards = Array(Set(nights.flatMap(\.rounds)).subtracting(shown))
-            if !cards.isEmpty {
-                for try await seq in try await connection.query(
-                    """
-                    SELECT seq FROM current_records
-                    WHERE group_id = \(groupID) AND kind = \(round) AND record_id = ANY(\(cards))
-                    """, logger: logger
-                ).decode(Int64.self) {
-                    roundSeqs.append(seq)
-                }
-            }
-            var source = try await Self.boardSource(connection, groupID: groupID, roundSeqs: roundSeqs, logger: logger)
-            source?.nights = nights
-            return source
+            return try await Self.boardSourceWithNights(connection, groupID: groupID, roundSeqs: roundSeqs, logger: logger)
         }
+    }
+
+    /// `boardSource` for these rounds and the league nights (issue 36) with a card among
+    /// them, with all their cards, as on SQLite.
+    private static func boardSourceWithNights(
+        _ connection: PostgresConnection, groupID: String, roundSeqs: [Int64], logger: Logger
+    ) async throws -> LiveBoardSource? {
+        var roundSeqs = roundSeqs
+        let round = RecordKind.round.rawValue
+        var shown: [UUID] = []
+        for try await id in try await connection.query(
+            "SELECT record_id FROM current_records WHERE seq = ANY(\(roundSeqs))", logger: logger
+        ).decode(UUID.self) {
+            shown.append(id)
+        }
+        var candidates: [EventRecord] = []
+        let decoder = SyncCoding.decoder()
+        for try await payload in try await connection.query(
+            """
+            SELECT ch.payload FROM current_records c JOIN changes ch ON ch.seq = c.seq
+            WHERE c.group_id = \(groupID) AND c.kind = \(RecordKind.event.rawValue)
+                  AND c.lifecycle = \(ChangeStamp.eventLifecycle(discarded: false))
+            ORDER BY c.updated_at DESC LIMIT \(LiveBoardSource.nightsLookedAt)
+            """, logger: logger
+        ).decode(Data.self) {
+            if case .event(let n) = try? decoder.decode(SyncRecord.self, from: payload) { candidates.append(n) }
+        }
+        let nights = LiveBoardSource.nights(showing: Set(shown), among: candidates)
+        let cards = Array(Set(nights.flatMap(\.rounds)).subtracting(shown))
+        if !cards.isEmpty {
+            for try await seq in try await connection.query(
+                """
+                SELECT seq FROM current_records
+                WHERE group_id = \(groupID) AND kind = \(round) AND record_id = ANY(\(cards))
+                """, logger: logger
+            ).decode(Int64.self) {
+                roundSeqs.append(seq)
+            }
+        }
+        var source = try await Self.boardSource(connection, groupID: groupID, roundSeqs: roundSeqs, logger: logger)
+        source?.nights = nights
+        return source
     }
 
     /// These rounds (by their current records' feed seqs) with their courses and score events.
