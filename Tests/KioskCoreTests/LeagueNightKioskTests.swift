@@ -131,17 +131,42 @@ import Testing
         club.turn { $0 == .acePot }
         club.send(.pressed)
         #expect(club.checkIn?.acePot == 2)
+        // Press, turn to a hole, press: a CTP hole. The knob starts on "no change".
         club.turn { $0 == .closestToPin }
         club.send(.pressed)
         #expect(club.checkIn?.settingClosestToPin == true)
         club.send(.turned(7))
-        #expect(club.checkIn?.closestToPin == 7)
+        #expect(club.checkIn?.closestToPinCursor == 7)
         // Past the course's last hole the knob stops, felt.
         #expect(club.send(.turned(5)) == [.buzz(.limit)])
-        #expect(club.checkIn?.closestToPin == 9)
+        #expect(club.checkIn?.closestToPinCursor == 9)
         club.send(.turned(-2))
         #expect(club.send(.pressed) == [.buzz(.confirm)])
-        #expect(club.checkIn?.closestToPin == 7 && club.checkIn?.settingClosestToPin == false)
+        #expect(club.checkIn?.closestToPin == [7] && club.checkIn?.settingClosestToPin == false)
+        // A second hole, in course order; the same again takes it off; press, press changes nothing.
+        club.send(.pressed)
+        club.send(.turned(3))
+        club.send(.pressed)
+        #expect(club.checkIn?.closestToPin == [3, 7])
+        club.send(.pressed)
+        club.send(.turned(3))
+        club.send(.pressed)
+        #expect(club.checkIn?.closestToPin == [7])
+        club.send(.pressed)
+        #expect(club.send(.pressed) == [])
+        #expect(club.checkIn?.closestToPin == [7])
+        club.send(.pressed)
+        club.send(.turned(3))
+        club.send(.pressed)
+        // Ann (the second here) stays out of the ace pot: "In the ace pot" lists who is here.
+        club.turn { $0 == .acePotPlayers }
+        club.send(.pressed)
+        #expect(club.state.screen.name == "check-in-ace-pot")
+        club.send(.turned(1))
+        club.send(.pressed)
+        #expect(club.checkIn?.acePotOut == [club.players[0].id])
+        club.send(.longPressed)
+        #expect(club.state.screen.name == "check-in")
         // A guest typed on the wheel's keyboard is checked in.
         club.turn { $0 == .addGuest }
         club.send(.pressed)
@@ -155,7 +180,11 @@ import Testing
         #expect(club.send(.pressed) == [.readForm([2, 0, 7].map { club.players[$0].id })])
         club.send(.formRead([:]))
         #expect(club.draw?.cards?.flatMap { $0 }.map(\.name).sorted() == ["Ann", "Cy", "Hal", "Sam"])
-        #expect(club.draw?.texts(in: club.state.data).subtitle.contains("CTP 7") == true)
+        let subtitle = club.draw?.texts(in: club.state.data).subtitle ?? ""
+        #expect(subtitle.contains("CTP 3, 7") && subtitle.contains("ace pot 2 · 3 in"), "\(subtitle)")
+        let plan = try #require(club.draw?.plan(in: club.state.data))
+        #expect(plan.closestToPin == [3, 7])
+        #expect(plan.acePot?.players.count == 3 && plan.acePot?.players.contains(club.players[0].id) == false)
         // Back keeps everyone checked in.
         club.send(.longPressed)
         #expect(club.checkIn?.checkedIn.count == 4)

@@ -63,8 +63,10 @@ extension Screen {
             return LeagueNightPlan(
                 courseID: course.id,
                 cards: zip(cards, holes).map { LeagueNightPlan.Card(participants: $0, startHole: $1) },
-                skins: checkIn.skins, closestToPin: checkIn.closestToPin.map { [$0] } ?? [],
-                acePot: checkIn.acePot > 0 ? LeagueEvent.AcePotEntry(buyIn: checkIn.acePot, players: everyone.map(\.id)) : nil)
+                skins: checkIn.skins, closestToPin: checkIn.closestToPin,
+                acePot: checkIn.acePot > 0
+                    ? LeagueEvent.AcePotEntry(
+                        buyIn: checkIn.acePot, players: everyone.map(\.id).filter { !checkIn.acePotOut.contains($0) }) : nil)
         }
 
         /// A draw of `players` with `form` (balanced) or from `seed` (random).
@@ -302,8 +304,11 @@ extension Screen.DrawCards {
         let players = cards.map(\.count).reduce(0, +)
         var side: [String] = []
         if checkIn.skins != .off { side.append(checkIn.skins == .field ? "skins: field" : "skins: each card") }
-        if let hole = checkIn.closestToPin { side.append("CTP \(hole)") }
-        if checkIn.acePot > 0 { side.append("ace pot \(checkIn.acePot)") }
+        if !checkIn.closestToPin.isEmpty { side.append("CTP " + checkIn.closestToPin.map(String.init).joined(separator: ", ")) }
+        if checkIn.acePot > 0 {
+            let out = checkIn.acePotOut.count
+            side.append("ace pot \(checkIn.acePot)" + (out > 0 ? " · \(players - out) in" : ""))
+        }
         return (
             "League night · \(players) players · \(cards.count) card\(cards.count == 1 ? "" : "s")",
             ([course?.name ?? "", random ? "drawn at random" : "balanced by form"] + side).joined(separator: " · "),

@@ -6,6 +6,7 @@ extension Painter {
     /// League night's check-in: who is here (ticked, in the order they came), then the
     /// night's settings as rows a press changes.
     func paint(_ checkIn: Screen.CheckIn) {
+        if let picking = checkIn.pickingAcePot { return paintAcePotPlayers(checkIn, cursor: picking) }
         let here = checkIn.checkedIn
         func came(_ id: UUID) -> (detail: String?, checked: Bool) {
             let order = here.firstIndex(of: id)
@@ -36,14 +37,26 @@ extension Painter {
             case .skins:
                 return ListItem(title: Screen.CheckIn.skinsTitle(checkIn.skins), detail: "press to change")
             case .closestToPin:
-                let hole = checkIn.closestToPin.map { "hole \($0)" } ?? "none"
+                let holes =
+                    checkIn.closestToPin.isEmpty
+                    ? "none" : "hole " + checkIn.closestToPin.map(String.init).joined(separator: ", ")
+                guard checkIn.settingClosestToPin else {
+                    return ListItem(title: "Closest to the pin: \(holes)", detail: "press, turn to a hole, press")
+                }
+                let hole = checkIn.closestToPinCursor
                 return ListItem(
-                    title: checkIn.settingClosestToPin ? "Closest to the pin: turn · \(hole)" : "Closest to the pin: \(hole)",
-                    detail: checkIn.settingClosestToPin ? "press to keep it" : "press, turn, press")
+                    title: hole == 0 ? "Closest to the pin: turn to a hole" : "Closest to the pin: hole \(hole)",
+                    detail: hole == 0
+                        ? "now \(holes)" : checkIn.closestToPin.contains(hole) ? "press to take it off" : "press to add it")
             case .acePot:
                 return ListItem(
                     title: checkIn.acePot == 0 ? "Ace pot: not tonight" : "Ace pot: \(checkIn.acePot) a player",
-                    detail: checkIn.acePot == 0 ? "press to add one" : "everyone here is in")
+                    detail: checkIn.acePot == 0 ? "press to add one" : "press for another buy-in")
+            case .acePotPlayers:
+                let out = checkIn.acePotOut.intersection(here).count
+                return ListItem(
+                    title: out == 0 ? "In the ace pot: everyone here" : "In the ace pot: \(here.count - out) of \(here.count)",
+                    detail: "press to choose")
             case .addGuest:
                 return ListItem(title: "Add a guest", detail: "tonight only", isAction: true)
             }
@@ -52,6 +65,18 @@ extension Painter {
             title: "League night: who is here?", subtitle: checkIn.course(in: state.data)?.name ?? "",
             items: items, cursor: checkIn.cursor,
             hints: checkIn.settingClosestToPin
-                ? "Turn to the hole · Press to keep it" : "Press to check in or out · Draw when everyone is here")
+                ? "Turn to the hole · Press to add or take it off" : "Press to check in or out · Draw when everyone is here")
+    }
+
+    /// Who is in tonight's ace pot: the players here, ticked when in; a press puts one in or out.
+    private func paintAcePotPlayers(_ checkIn: Screen.CheckIn, cursor: Int) {
+        let items = checkIn.participants(in: state.data).map { player in
+            let isIn = !checkIn.acePotOut.contains(player.id)
+            return ListItem(
+                title: player.name, detail: isIn ? "in · \(checkIn.acePot)" : "out", checked: isIn)
+        }
+        paintList(
+            title: "Ace pot: who is in?", subtitle: "\(checkIn.acePot) a player", items: items, cursor: cursor,
+            hints: "Press to put in or out · Hold when done")
     }
 }
