@@ -337,7 +337,31 @@ public struct Layout: Sendable, Equatable {
         var end = rect.maxX - pad
         var texts: [TextBox] = []
         if let detail {
-            let w = min(Layout.textWidth(detail, size: detailSize), (end - x) / 2)
+            // Too long to stand side by side (a portrait panel's narrow rows: "Course:…"
+            // beside "18 holes · press for…"), and the row tall enough for two lines: the
+            // detail goes under the title, both the row's whole width.
+            // Two lines take 90% of the row at most: the title a little smaller if need be,
+            // never either under the minimum size.
+            let room = end - x
+            let titleSize = min(size, Layout.fontSize(rect.h * 0.9 / (Layout.lineHeight * 1.7)))
+            let underSize = max(minimum, Layout.fontSize(Double(titleSize) * 0.7))
+            let stacked = Double(titleSize + underSize) * Layout.lineHeight
+            if Layout.textWidth(title, size: size) + Double(detailSize) + Layout.textWidth(detail, size: detailSize) > room,
+                titleSize >= minimum, stacked <= rect.h * 0.9 + 0.5
+            {
+                let top = rect.midY - stacked / 2
+                texts = [
+                    TextBox(
+                        title, .title, size: titleSize, color, span: Span(x: x, w: room),
+                        midY: top + Double(titleSize) * Layout.lineHeight / 2, ellipsized: true),
+                    TextBox(
+                        detail, .body, size: underSize, detailColor, span: Span(x: x, w: room),
+                        midY: top + Double(titleSize) * Layout.lineHeight + Double(underSize) * Layout.lineHeight / 2,
+                        ellipsized: true),
+                ]
+                return (RowBoxes(frame: rect, texts: texts), box)
+            }
+            let w = min(Layout.textWidth(detail, size: detailSize), room / 2)
             texts.append(
                 TextBox(
                     detail, .body, size: detailSize, detailColor, span: Span(x: end - w, w: w),
