@@ -47,7 +47,8 @@ extension KioskState {
     /// The device a score came from: this kiosk, else the name the score carries, else the
     /// server's name for the device, else its short id.
     public func deviceLabel(of event: ScoreEvent) -> String {
-        event.deviceID == data.deviceID ? "this kiosk" : event.deviceName ?? deviceLabel(event.deviceID)
+        if event.deviceID == UDisc.importDeviceID { return "UDisc (imported)" }
+        return event.deviceID == data.deviceID ? "this kiosk" : event.deviceName ?? deviceLabel(event.deviceID)
     }
 
     /// The person who entered a score, when one did and it is known: a score typed at a
@@ -63,6 +64,7 @@ extension KioskState {
     /// device says nothing more than the score.
     public func attribution(of event: ScoreEvent, for participant: UUID) -> String? {
         if event.deviceID == data.deviceID { return "at the kiosk" }
+        if event.deviceID == UDisc.importDeviceID { return "imported from UDisc" }
         let person = reporter(of: event).flatMap { event.reportedBy == participant ? nil : $0 }
         guard let device = event.deviceName ?? deviceNames[event.deviceID] else {
             return person.map { "scored by \($0)" }

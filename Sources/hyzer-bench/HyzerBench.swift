@@ -22,6 +22,7 @@ struct HyzerBench: AsyncParsableCommand {
         subcommands: [
             Standings.self, Store.self, History.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self,
             Soak.self, NameEntry.self, RenderInstructions.self, ServerLoad.self, SyncSim.self, PaperCard.self,
+            UDiscImport.self,
         ])
 
     /// `--log-level` is taken before the parser (it belongs to no one subcommand); the
@@ -108,6 +109,19 @@ struct HyzerBench: AsyncParsableCommand {
             let settings = KnobLatencyBenchmark.Settings(
                 detents: detents, rateHz: rate, priority: normal ? .normal : .kioskDefault, load: !noLoad)
             try emit(try await KnobLatencyBenchmark.run(settings))
+        }
+    }
+
+    struct UDiscImport: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "udisc-import",
+            abstract: "Ten years of UDisc history (about 5,000 rows): read, imported, imported again, read back.",
+            discussion: "Goal: the import in seconds (issue 37 item 4).")
+        @OptionGroup var data: DataOption
+        @Option(help: "Rows in the generated export.") var rows = 5_000
+
+        func run() async throws {
+            try await data.run("udisc-import") { try await UDiscImportBenchmark.run(in: $0, rows: rows) }
         }
     }
 

@@ -34,6 +34,8 @@ import Testing
             (event(h, device: "old-device", name: nil, by: jake), "scored by Jake"),
             // A phone not in the round, nobody known: the phone alone.
             (event(h, device: "phone-3", name: "Visitor's phone", by: ScoreEvent.nobody), "from Visitor's phone"),
+            // A round brought in from UDisc (issue 37 item 5).
+            (event(h, device: UDisc.importDeviceID, name: "UDisc", by: ScoreEvent.nobody), "imported from UDisc"),
         ]
         for (scored, expected) in cases {
             #expect(h.state.attribution(of: scored, for: mike) == expected, "\(scored.deviceID)")
