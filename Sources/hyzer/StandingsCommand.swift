@@ -28,6 +28,11 @@ struct Standings: AsyncParsableCommand {
             throw CommandFailure(message: "cannot read scenario \(path)")
         }
         do {
+            // A season's document (issue 37): its table, from its events.
+            if SeasonScenario.isSeason(data) {
+                print(String(decoding: try SeasonScenario.decode(data).evaluate().jsonData(), as: UTF8.self))
+                return
+            }
             let result = try Scenario.decode(data).evaluate()
             print(String(decoding: try result.jsonData(pretty: true), as: UTF8.self))
         } catch {

@@ -1,0 +1,241 @@
+import Foundation
+
+/// A season (issue 37 item 1): a date range and a scoring rule. Its table is computed from
+/// the events played in the range (a league night, or an ordinary round as an event of one),
+/// never kept as a total that could drift. docs/requirements.md, "Seasons", has the rules.
+public struct Season: Sendable, Hashable, Codable {
+    public enum Rule: Sendable, Hashable, Codable {
+        /// Points by place in each event, from `table` (1st, 2nd, …; past its end, none).
+        /// Tied players share the points of the places they cover, evenly.
+        case pointsByPlace([Int])
+        /// The sum of each player's best `count` rounds' to-par; fewer rounds: not ranked.
+        case bestRounds(Int)
+        /// Each player's average to-par over their finished rounds; fewer than
+        /// `minimumRounds`: not ranked.
+        case averageToPar(minimumRounds: Int)
+
+        /// The group's usual points table.
+        public static let defaultPoints = [10, 8, 6, 5, 4, 3, 2, 1]
+
+        /// "points by place (10-8-6-5-4-3-2-1)", "best 8 rounds", "average to par (5 rounds at least)".
+        public var description: String {
+            switch self {
+            case .pointsByPlace(let table): "points by place (\(table.map(String.init).joined(separator: "-")))"
+            case .bestRounds(let count): "best \(count) round\(count == 1 ? "" : "s")"
+            case .averageToPar(let minimum): "average to par (\(minimum) round\(minimum == 1 ? "" : "s") at least)"
+            }
+        }
+    }
+
+    public var name: String
+    /// The first and last days, "2026-04-01", both in the season.
+    public var from: String
+    public var to: String
+    public var rule: Rule
+
+    public init(name: String, from: String, to: String, rule: Rule) throws(SeasonError) {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .emptyName }
+        guard LeagueEvent.isDay(from), LeagueEvent.isDay(to) else { throw .badDay(LeagueEvent.isDay(from) ? to : from) }
+        guard from <= to else { throw .backwards(from: from, to: to) }
+        switch rule {
+        case .pointsByPlace(let table):
+            guard !table.isEmpty, table.allSatisfy({ $0 >= 0 }) else { throw .badRule("a points table of places, none negative") }
+        case .bestRounds(let count):
+            guard count >= 1 else { throw .badRule("best rounds counts at least 1") }
+        case .averageToPar(let minimum):
+            guard minimum >= 1 else { throw .badRule("an average needs at least 1 round") }
+        }
+        self.name = trimmed
+        self.from = from
+        self.to = to
+        self.rule = rule
+    }
+
+    public func contains(day: String) -> Bool { day >= from && day <= to }
+}
+
+public enum SeasonError: Error, Sendable, Equatable, CustomStringConvertible {
+    case emptyName
+    case badDay(String)
+    case backwards(from: String, to: String)
+    case badRule(String)
+
+    public var description: String {
+        switch self {
+        case .emptyName: "a season needs a name"
+        case .badDay(let day): "\"\(day)\" is not a day (2026-04-01, say)"
+        case .backwards(let from, let to): "the season ends (\(to)) before it starts (\(from))"
+        case .badRule(let why): "a season's rule needs \(why)"
+        }
+    }
+}
+
+/// One event of a season as its table needs it: the day, and each registered player's
+/// place and to-par (guests play, but a season is the group's).
+public struct SeasonEvent: Sendable, Hashable {
+    public struct Result: Sendable, Hashable {
+        public var player: UUID
+        public var name: String
+        /// Competition rank in the event; nil for a DNF.
+        public var position: Int?
+        public var toPar: Int
+        public var finished: Bool
+        public init(player: UUID, name: String, position: Int?, toPar: Int, finished: Bool) {
+            self.player = player
+            self.name = name
+            self.position = position
+            self.toPar = toPar
+            self.finished = finished
+        }
+    }
+
+    public var id: UUID
+    public var day: String
+    public var results: [Result]
+
+    public init(id: UUID, day: String, results: [Result]) {
+        self.id = id
+        self.day = day
+        self.results = results
+    }
+
+    /// An event from its standings: registered players only, ranked again among themselves
+    /// (`guests` left out: a guest who wins a night takes no member's place in the season).
+    public init(id: UUID, day: String, standings: [Standing], guests: Set<UUID>) {
+        self.init(
+            id: id, day: day,
+            results: StandingsEngine.rank(standings.filter { !guests.contains($0.participantID) }).rows.map {
+                Result(
+                    player: $0.participantID, name: $0.name, position: $0.position, toPar: $0.toPar,
+                    finished: $0.status != .dnf)
+            })
+    }
+}
+
+/// A season's table: every player who played an event in it, ranked by its rule.
+public struct SeasonTable: Sendable, Hashable {
+    public struct Row: Sendable, Hashable {
+        public var player: UUID
+        public var name: String
+        /// Competition rank; nil when the rule does not rank them yet (too few rounds).
+        public var position: Int?
+        public var tied: Bool
+        /// Points, a to-par sum, or an average to-par.
+        public var value: Double
+        /// The value as shown: "24", "+3", "−1.4" ("-1.4" here; the screens use their minus).
+        public var valueText: String
+        /// Events played in the season (a DNF counts: they came).
+        public var attended: Int
+        /// Rounds the rule counted.
+        public var counted: Int
+
+        public var positionLabel: String {
+            guard let position else { return "–" }
+            return tied ? "T\(position)" : "\(position)"
+        }
+    }
+
+    public var season: Season
+    public var rows: [Row]
+    /// Events in the season.
+    public var events: Int
+
+    public init(season: Season, events all: [SeasonEvent]) {
+        self.season = season
+        let events = all.filter { season.contains(day: $0.day) }
+        self.events = events.count
+        var names: [UUID: String] = [:]
+        var attended: [UUID: Int] = [:]
+        var rounds: [UUID: [Int]] = [:]
+        var points: [UUID: Double] = [:]
+        for event in events.sorted(by: { ($0.day, $0.id.uuidString) < ($1.day, $1.id.uuidString) }) {
+            for result in event.results {
+                names[result.player] = result.name
+                attended[result.player, default: 0] += 1
+                if result.finished { rounds[result.player, default: []].append(result.toPar) }
+            }
+            if case .pointsByPlace(let table) = season.rule {
+                for (player, share) in Self.points(event.results, table: table) { points[player, default: 0] += share }
+            }
+        }
+        var rows: [Row] = []
+        for (player, name) in names {
+            let played = rounds[player] ?? []
+            let value: Double?
+            let counted: Int
+            switch season.rule {
+            case .pointsByPlace:
+                value = points[player] ?? 0
+                counted = played.count
+            case .bestRounds(let count):
+                counted = min(count, played.count)
+                value = played.count >= count ? Double(played.sorted().prefix(count).reduce(0, +)) : nil
+            case .averageToPar(let minimum):
+                counted = played.count
+                value = played.count >= minimum ? Double(played.reduce(0, +)) / Double(played.count) : nil
+            }
+            rows.append(
+                Row(
+                    player: player, name: name, position: value == nil ? nil : 0, tied: false, value: value ?? 0,
+                    valueText: value.map { Self.text($0, rule: season.rule) } ?? "\(counted) of \(Self.needed(season.rule))",
+                    attended: attended[player] ?? 0, counted: counted))
+        }
+        // Points: the most first; to par: the least first. Then by name, as the board does.
+        let higherIsBetter = if case .pointsByPlace = season.rule { true } else { false }
+        func better(_ a: Row, _ b: Row) -> Bool {
+            if (a.position == nil) != (b.position == nil) { return a.position != nil }
+            if a.position != nil, a.value != b.value { return higherIsBetter ? a.value > b.value : a.value < b.value }
+            if a.position == nil, a.counted != b.counted { return a.counted > b.counted }
+            return a.name.localizedCaseInsensitiveCompare(b.name) == .orderedAscending
+        }
+        rows.sort(by: better)
+        var index = 0
+        while index < rows.count, rows[index].position != nil {
+            var end = index + 1
+            while end < rows.count, rows[end].position != nil, abs(rows[end].value - rows[index].value) < 1e-9 { end += 1 }
+            for i in index..<end {
+                rows[i].position = index + 1
+                rows[i].tied = end - index > 1
+            }
+            index = end
+        }
+        self.rows = rows
+    }
+
+    /// One event's points: each place's from the table; players tied over places p…q
+    /// share those places' points evenly; a DNF none.
+    static func points(_ results: [SeasonEvent.Result], table: [Int]) -> [UUID: Double] {
+        var byPosition: [Int: [UUID]] = [:]
+        for result in results { if let position = result.position { byPosition[position, default: []].append(result.player) } }
+        var out: [UUID: Double] = [:]
+        for (position, players) in byPosition {
+            let places = (position - 1)..<(position - 1 + players.count)
+            let total = places.map { $0 < table.count ? table[$0] : 0 }.reduce(0, +)
+            for player in players { out[player] = Double(total) / Double(players.count) }
+        }
+        return out
+    }
+
+    static func needed(_ rule: Season.Rule) -> Int {
+        switch rule {
+        case .pointsByPlace: 0
+        case .bestRounds(let count): count
+        case .averageToPar(let minimum): minimum
+        }
+    }
+
+    /// Points without needless decimals ("24", "7.5"); to par signed ("+3", "E", "-1.4").
+    static func text(_ value: Double, rule: Season.Rule) -> String {
+        switch rule {
+        case .pointsByPlace:
+            return value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value)
+        case .bestRounds:
+            let whole = Int(value)
+            return whole == 0 ? "E" : whole > 0 ? "+\(whole)" : "\(whole)"
+        case .averageToPar:
+            let rounded = (value * 10).rounded() / 10
+            return rounded == 0 ? "E" : String(format: rounded > 0 ? "+%.1f" : "%.1f", rounded)
+        }
+    }
+}

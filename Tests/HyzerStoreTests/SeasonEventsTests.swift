@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import HyzerTestSupport
+import Testing
+
+@testable import HyzerKit
+@testable import HyzerStore
+
+/// Issue 37 item 1 in the store: a season's events are its league nights (every card ranked
+/// together, on the night's day) and its other finished rounds (each an event of one, on the
+/// day it started), guests left out and merged players counted as who they were merged into.
+@Suite struct SeasonEventsTests {
+    static let utc = TimeZone(identifier: "UTC")!
+
+    static func day(_ text: String, hour: Int) -> Date {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = utc
+        formatter.dateFormat = "yyyy-MM-dd HH"
+        return formatter.date(from: "\(text) \(hour)")!
+    }
+
+    /// A finished round on `day` of `players` (name, strokes on each of 9 par-3 holes, guest?).
+    static func round(_ s: TempStore, _ course: Course, day: String, _ players: [(Participant, Int)]) throws -> Round {
+        let start = Self.day(day, hour: 12)
+        let round = try s.db.write(
+            .createRound(courseID: course.id, organizerID: players[0].0.id, participants: players.map(\.0), at: start))
+        _ = try s.db.write(.startRound(round.id, at: start))
+        for (p, strokes) in players {
+            for hole in 1...9 {
+                _ = try s.db.write(
+                    .recordScore(
+                        ScoreEntry(
+                            roundID: round.id, participantID: p.id, hole: hole, strokes: hole == 1 ? strokes : 3,
+                            reportedBy: p.id)))
+            }
+        }
+        return try s.db.write(.finishRound(round.id, at: start.addingTimeInterval(3_600)))
+    }
+
+    @Test func aSeasonsEventsAreItsNightsAndItsRounds() throws {
+        let s = try TempStore()
+        let n = try LeagueNightStoreTests().night(s)
+        _ = try s.db.write(.startLeagueNight(n.event.id))
+        for name in LeagueNightStoreTests.names {
+            for hole in 1...9 { try n.score(name, hole: hole, name == "Bo" && hole == 2 ? 2 : 3) }
+        }
+        for round in try n.rounds() { _ = try s.db.write(.finishRound(round.id)) }
+
+        let course = try Course(name: "Other Nine", holeCount: 9)
+        try s.db.write(.saveCourse(course))
+        let ann = try Player(displayName: "Annie")
+        let zed = try Player(displayName: "Zed")
+        let zedZ = try Player(displayName: "Zed Zimmer")
+        for p in [ann, zed, zedZ] { try s.db.write(.savePlayer(p)) }
+        let sam = Participant(id: UUID(), name: "Sam", kind: .guest)
+        // Hole 1: Zed 2, Annie 3, the guest Sam 1 (he would win it; he is no member).
+        _ = try Self.round(s, course, day: "2026-11-20", [(.registered(ann), 3), (.registered(zed), 2), (sam, 1)])
+        _ = try Self.round(s, course, day: "2026-12-05", [(.registered(ann), 2), (.registered(zed), 3)])
+        _ = try s.db.write(.mergePlayer(id: zed.id, into: zedZ.id, by: ActionContext(authority: .commandLine)))
+
+        let events = try s.db.read(.seasonEvents(from: "2026-11-01", to: "2026-11-30", timeZone: Self.utc))
+        #expect(events.map(\.day) == ["2026-11-20", "2026-11-26"])
+        let round = events[0]
+        #expect(
+            round.results.map(\.name) == ["Zed Zimmer", "Annie"], "the guest is left out, the merged player is who he became")
+        #expect(round.results.map(\.position) == [1, 2])
+        #expect(round.results[0].player == zedZ.id)
+        let night = events[1]
+        #expect(night.id == n.event.id)
+        #expect(night.results.count == 13)
+        #expect(night.results.first?.name == "Bo" && night.results.first?.position == 1)
+        #expect(night.results.dropFirst().allSatisfy { $0.position == 2 })
+        // The same events, their table: Bo 10 at the night, the twelve tied second share
+        // 8+6+5+4+3+2+1 = 29 / 12; Zed Zimmer 10 and Annie 8 at the round.
+        let table = SeasonTable(
+            season: try Season(
+                name: "November", from: "2026-11-01", to: "2026-11-30", rule: .pointsByPlace(Season.Rule.defaultPoints)),
+            events: events)
+        #expect(table.rows.prefix(3).map(\.name) == ["Bo", "Zed Zimmer", "Annie"])
+        #expect(table.rows.prefix(3).map(\.valueText) == ["10", "10", "8"])
+        #expect(table.rows.prefix(2).allSatisfy { $0.positionLabel == "T1" })
+        #expect(table.rows.count == 15)
+    }
+}
