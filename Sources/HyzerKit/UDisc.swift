@@ -118,22 +118,58 @@ public enum UDisc {
         }
     }
 
-    /// Reads a export's dates: "2024-05-14 1724" (UDisc's own), with a colon, with seconds,
+    /// Reads an export's dates: "2024-05-14 1724" (UDisc's own), with a colon, with seconds,
     /// ISO 8601's "T", or a day alone; in `timeZone` (the export says none).
     public static func date(_ text: String, in timeZone: TimeZone) -> Date? {
-        let formats = [
-            "yyyy-MM-dd HHmm", "yyyy-MM-dd HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm",
-            "yyyy-MM-dd",
-        ]
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        for format in formats {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: trimmed) { return date }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return date(text, calendar: calendar)
+    }
+
+    /// `date(_:in:)` with a calendar made once: by hand, not with a `DateFormatter` (one
+    /// made for each row, trying six formats, took a second for ten years of rows).
+    static func date(_ text: String, calendar: Calendar) -> Date? {
+        let u = Array(text.trimmingCharacters(in: .whitespaces).utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= u.count else { return nil }
+            var value = 0
+            for i in range {
+                guard (48...57).contains(u[i]) else { return nil }
+                value = value * 10 + Int(u[i] - 48)
+            }
+            return value
         }
-        return nil
+        let dash: UInt8 = 45
+        let colon: UInt8 = 58
+        guard u.count >= 10, let year = number(0..<4), u[4] == dash, let month = number(5..<7), u[7] == dash,
+            let day = number(8..<10)
+        else { return nil }
+        var (hour, minute, second) = (0, 0, 0)
+        if u.count > 10 {
+            // A space or ISO's "T", then HHmm, HH:mm or HH:mm:ss.
+            guard u[10] == 32 || u[10] == 84 else { return nil }
+            switch u.count - 11 {
+            case 4:
+                guard let h = number(11..<13), let m = number(13..<15) else { return nil }
+                (hour, minute) = (h, m)
+            case 5:
+                guard let h = number(11..<13), u[13] == colon, let m = number(14..<16) else { return nil }
+                (hour, minute) = (h, m)
+            case 8:
+                guard let h = number(11..<13), u[13] == colon, let m = number(14..<16), u[16] == colon,
+                    let sec = number(17..<19)
+                else { return nil }
+                (hour, minute, second) = (h, m, sec)
+            default: return nil
+            }
+        }
+        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute),
+            (0...59).contains(second),
+            let date = calendar.date(
+                from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),
+            calendar.component(.day, from: date) == day
+        else { return nil }
+        return date
     }
 
     /// A date as the export writes it: "2024-05-14 1724".
@@ -189,11 +225,15 @@ public struct UDiscReader: Sendable {
     public private(set) var header: UDisc.Header?
     /// The header was not a UDisc export's: nothing after it is read.
     private var failed = false
-    let timeZone: TimeZone
+    let calendar: Calendar
     /// The round being read: its identity columns and rows so far, or its first problem.
     private var current: (identity: [String], round: UDisc.Round?, problem: UDisc.Problem?)?
 
-    public init(timeZone: TimeZone) { self.timeZone = timeZone }
+    public init(timeZone: TimeZone) {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        self.calendar = calendar
+    }
 
     /// One record (a CSV row's fields) and its line number (the first line of the row).
     public mutating func add(_ fields: [String], line: Int) -> [Outcome] {
@@ -275,14 +315,24 @@ public struct UDiscReader: Sendable {
         guard !name.isEmpty else { throw UDisc.Problem(line: line, reason: "the row has no PlayerName") }
         let courseName = field(header.course)
         guard !courseName.isEmpty else { throw UDisc.Problem(line: line, reason: "the row has no CourseName") }
-        let dateText = field(header.date)
-        guard let start = UDisc.date(dateText, in: timeZone) else {
-            throw UDisc.Problem(line: line, reason: "\"\(dateText)\" is not a date (2024-05-14 1724, say)")
-        }
-        let endText = field(header.end)
-        let end = endText.isEmpty ? nil : UDisc.date(endText, in: timeZone)
-        if !endText.isEmpty, end == nil {
-            throw UDisc.Problem(line: line, reason: "\"\(endText)\" is not a date (EndDate)")
+        // The dates are read once a round (its rows share them: they are part of what
+        // makes the round one).
+        var round: UDisc.Round
+        if let current = current?.round {
+            round = current
+        } else {
+            let dateText = field(header.date)
+            guard let start = UDisc.date(dateText, calendar: calendar) else {
+                throw UDisc.Problem(line: line, reason: "\"\(dateText)\" is not a date (2024-05-14 1724, say)")
+            }
+            let endText = field(header.end)
+            let end = endText.isEmpty ? nil : UDisc.date(endText, calendar: calendar)
+            if !endText.isEmpty, end == nil {
+                throw UDisc.Problem(line: line, reason: "\"\(endText)\" is not a date (EndDate)")
+            }
+            round = UDisc.Round(
+                line: line, course: courseName, layout: field(header.layout), start: start, end: end, dateText: dateText,
+                pars: [], players: [])
         }
         var values: [Int?] = []
         for (index, column) in header.holes.enumerated() {
@@ -297,11 +347,6 @@ public struct UDiscReader: Sendable {
             values.append(value)
         }
         while values.last == .some(nil) { values.removeLast() }
-        var round =
-            current?.round
-            ?? UDisc.Round(
-                line: line, course: courseName, layout: field(header.layout), start: start, end: end, dateText: dateText,
-                pars: [], players: [])
         if name.caseInsensitiveCompare(UDisc.parRow) == .orderedSame {
             guard round.pars.isEmpty else { throw UDisc.Problem(line: line, reason: "a second Par row for this round") }
             guard !values.isEmpty, !values.contains(where: { $0 == nil }) else {

@@ -10,6 +10,7 @@ import HyzerStore
 /// history back.
 enum UDiscImportBenchmark {
     static func run(in workspace: Workspace, rows wanted: Int) async throws -> Figures {
+        try FileManager.default.createDirectory(at: workspace.url, withIntermediateDirectories: true)
         let file = workspace.url.appendingPathComponent("export.csv")
         let rows = try write(rows: wanted, to: file)
         log("udisc-import: \(rows) rows written to \(file.lastPathComponent)")
