@@ -130,10 +130,7 @@ public struct SeasonTable: Sendable, Hashable {
         /// Rounds the rule counted.
         public var counted: Int
 
-        public var positionLabel: String {
-            guard let position else { return "–" }
-            return tied ? "T\(position)" : "\(position)"
-        }
+        public var positionLabel: String { Standing.positionLabel(position, tied: tied) }
     }
 
     public var season: Season

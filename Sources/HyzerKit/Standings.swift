@@ -25,7 +25,11 @@ public struct Standing: Sendable, Hashable, Codable {
     public var status: StandingStatus
 
     /// "T2", "1", or "–" for DNF.
-    public var positionLabel: String {
+    public var positionLabel: String { Self.positionLabel(position, tied: tied) }
+
+    /// A competition rank as every table says it (a round's, a night's, a season's): "T2",
+    /// "1", or "–" for none.
+    public static func positionLabel(_ position: Int?, tied: Bool) -> String {
         guard let position else { return "–" }
         return tied ? "T\(position)" : "\(position)"
     }
