@@ -90,7 +90,7 @@ import Testing
         #expect(session.state.data.acePotCarriedIn == 6)
         #expect(session.state.data.acePot?.total == 6 + 13)
         // The board's panel says it; the idle board's foot does not repeat it.
-        #expect(session.state.boardSideGamesLines.last == .init("Ace pot", "19"))
+        #expect(session.state.boardSideGamesLines.last == .init("Ace pot", "19", kind: .acePot))
         #expect(session.state.data.idleAcePot == nil)
 
         // No CTP hole was set at check-in: the side games list has none to enter.

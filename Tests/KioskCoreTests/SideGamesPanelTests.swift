@@ -43,14 +43,16 @@ import Testing
         let (field, _, _) = try Self.night(skins: .field)
         #expect(
             field.boardSideGamesLines == [
-                Line("Skins", "2 on 3", style: .heading), Line("Ann", "1"), Line("CTP 4", "Gus"), Line("CTP 8", "–"),
-                Line("Ace pot", "36"),
+                Line("Skins", "2 on 3", style: .heading), Line("Ann", "1"), Line("CTP 4", "Gus", kind: .closestToPin),
+                Line("CTP 8", "–", kind: .closestToPin),
+                Line("Ace pot", "36", kind: .acePot),
             ])
         let (byCard, night, data) = try Self.night(skins: .card)
         #expect(
             byCard.boardSideGamesLines == [
                 Line("Skins by card", style: .heading), Line("A · Ann 1", "2 on 3"), Line("B · none yet", "3 on 3"),
-                Line("C · none yet", "3 on 3"), Line("CTP 4", "Gus"), Line("CTP 8", "–"), Line("Ace pot", "36"),
+                Line("C · none yet", "3 on 3"), Line("CTP 4", "Gus", kind: .closestToPin),
+                Line("CTP 8", "–", kind: .closestToPin), Line("Ace pot", "36", kind: .acePot),
             ])
         // Jo's ace on hole 7 wins the pot: the line says so, and what is left (nothing).
         var aced = data
@@ -66,7 +68,7 @@ import Testing
         aced.leagueNight = LeagueNightSnapshot(event: night.event, cards: [night.rounds[0], night.rounds[1], cardC])
         var state = byCard
         state.handle(.dataChanged(aced, .remoteSync), now: 3_000)
-        #expect(state.boardSideGamesLines.last == Line("Ace! Jo won 36", "0"))
+        #expect(state.boardSideGamesLines.last == Line("Ace! Jo won 36", "0", kind: .acePot))
         // The rows give the panel its room: beside them on this landscape panel, none overlapping it.
         let layout = Layout(viewport: state.viewport)
         let panel = try #require(state.sideGamesPanelBoxes(layout: layout))
@@ -101,11 +103,19 @@ import Testing
     @Test func linesFoldToFit() {
         let lines =
             [Line("Skins by card", style: .heading)] + (0..<8).map { Line("\(CardDraw.letter($0)) · none yet") }
-            + [Line("CTP 4", "Gus"), Line("CTP 8", "–"), Line("Ace pot", "36")]
+            + [
+                Line("CTP 4", "Gus", kind: .closestToPin), Line("CTP 8", "–", kind: .closestToPin),
+                Line("Ace pot", "36", kind: .acePot),
+            ]
         #expect(Line.fitted(lines, capacity: 12) == lines)
         let folded = Line.fitted(lines, capacity: 11)
         #expect(folded.count == 11)
-        #expect(folded[9] == Line("CTP 4 Gus · 8 –"))
+        #expect(folded[9] == Line("CTP 4 Gus · 8 –", kind: .closestToPin))
+        // A skins winner called "Ace" (or "CTP Carl") is a skins line all the same.
+        let named =
+            [Line("Skins", "2 on 5", style: .heading)] + ["Ace", "CTP Carl", "Bo", "Cy"].map { Line($0, "1") }
+            + [Line("Ace pot", "12", kind: .acePot)]
+        #expect(Line.fitted(named, capacity: 4).map(\.label) == ["Skins", "Ace", "+3 more", "Ace pot"])
         let cut = Line.fitted(lines, capacity: 7)
         #expect(cut.count == 7)
         #expect(

@@ -19,11 +19,17 @@ extension KioskState {
             case heading
             case entry
         }
+        /// Which game a line is of, for folding: never read from its words (a player may
+        /// well be called "Ace").
+        public enum Kind: Sendable, Equatable {
+            case skins, closestToPin, acePot
+        }
         public var label: String
         public var value: String
         public var style: Style
-        public init(_ label: String, _ value: String = "", style: Style = .entry) {
-            (self.label, self.value, self.style) = (label, value, style)
+        public var kind: Kind
+        public init(_ label: String, _ value: String = "", style: Style = .entry, kind: Kind = .skins) {
+            (self.label, self.value, self.style, self.kind) = (label, value, style, kind)
         }
     }
 
@@ -74,11 +80,13 @@ extension KioskState {
             }
         }
         for ctp in night.event.closestToPin {
-            lines.append(SideGamesLine("CTP \(ctp.hole)", ctp.winner.map(name) ?? "–"))
+            lines.append(SideGamesLine("CTP \(ctp.hole)", ctp.winner.map(name) ?? "–", kind: .closestToPin))
         }
         if let pot {
             let paid = pot.payouts.map { "\(name($0.player)) won \($0.amount)" }
-            lines.append(SideGamesLine(paid.isEmpty ? "Ace pot" : "Ace! " + paid.joined(separator: ", "), "\(pot.total)"))
+            lines.append(
+                SideGamesLine(
+                    paid.isEmpty ? "Ace pot" : "Ace! " + paid.joined(separator: ", "), "\(pot.total)", kind: .acePot))
         }
         return lines
     }
@@ -160,16 +168,16 @@ extension KioskState.SideGamesLine {
     public static func fitted(_ lines: [Self], capacity: Int) -> [Self] {
         guard lines.count > capacity else { return lines }
         var lines = lines
-        let ctp = lines.indices.filter { lines[$0].label.hasPrefix("CTP ") }
+        let ctp = lines.indices.filter { lines[$0].kind == .closestToPin }
         if ctp.count > 1 {
             let merged = "CTP " + ctp.map { lines[$0].label.dropFirst(4) + " " + lines[$0].value }.joined(separator: " · ")
-            lines[ctp[0]] = Self(merged)
+            lines[ctp[0]] = Self(merged, kind: .closestToPin)
             for index in ctp.dropFirst().reversed() { lines.remove(at: index) }
         }
         guard lines.count > capacity else { return lines }
         // The skins entries run from after the heading to the first line that is not one.
         let first = lines.first?.style == .heading ? 1 : 0
-        let end = lines[first...].firstIndex { $0.label.hasPrefix("CTP ") || $0.label.hasPrefix("Ace") } ?? lines.endIndex
+        let end = lines[first...].firstIndex { $0.kind != .skins } ?? lines.endIndex
         let cut = lines.count - capacity + 1
         guard end - first > cut else { return Array(lines.prefix(capacity)) }
         let keep = end - first - cut
