@@ -32,8 +32,14 @@ public struct Season: Sendable, Hashable, Codable {
     public var from: String
     public var to: String
     public var rule: Rule
+    /// Ranked by net to par (issue 37 item 2): each round less the player's handicap on its
+    /// course as it stood before it; a player without one counts gross, marked so.
+    public var net: Bool
 
-    public init(name: String, from: String, to: String, rule: Rule) throws(SeasonError) {
+    /// "points by place (10-8-6-5-4-3-2-1), net".
+    public var ruleDescription: String { rule.description + (net ? ", net" : "") }
+
+    public init(name: String, from: String, to: String, rule: Rule, net: Bool = false) throws(SeasonError) {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .emptyName }
         guard LeagueEvent.isDay(from), LeagueEvent.isDay(to) else { throw .badDay(LeagueEvent.isDay(from) ? to : from) }
@@ -50,6 +56,7 @@ public struct Season: Sendable, Hashable, Codable {
         self.from = from
         self.to = to
         self.rule = rule
+        self.net = net
     }
 
     public func contains(day: String) -> Bool { day >= from && day <= to }
@@ -81,30 +88,58 @@ public struct SeasonEvent: Sendable, Hashable {
         public var position: Int?
         public var toPar: Int
         public var finished: Bool
-        public init(player: UUID, name: String, position: Int?, toPar: Int, finished: Bool) {
+        /// The player's handicap on the event's course before it (`SeasonEvent.handicapped`).
+        public var handicap: Double?
+        public init(player: UUID, name: String, position: Int?, toPar: Int, finished: Bool, handicap: Double? = nil) {
             self.player = player
             self.name = name
             self.position = position
             self.toPar = toPar
             self.finished = finished
+            self.handicap = handicap
         }
+
+        /// Net to par: less the handicap; gross without one.
+        public var netToPar: Double { handicap.map { Handicap.net(toPar: toPar, handicap: $0) } ?? Double(toPar) }
     }
 
     public var id: UUID
     public var day: String
+    /// The course's identity, for handicaps (a round's course, a night's).
+    public var course: String
     public var results: [Result]
 
-    public init(id: UUID, day: String, results: [Result]) {
+    public init(id: UUID, day: String, course: String = "", results: [Result]) {
         self.id = id
         self.day = day
+        self.course = course
         self.results = results
+    }
+
+    /// `events` (any order, those before a season too: they make the handicaps) with each
+    /// finished player's handicap on the event's course as it stood before the event, from
+    /// their finished rounds there, newest first (`Handicap.value`). In day order.
+    public static func handicapped(_ events: [SeasonEvent]) -> [SeasonEvent] {
+        var history: [String: [Int]] = [:]
+        var out: [SeasonEvent] = []
+        for var event in events.sorted(by: { ($0.day, $0.id.uuidString) < ($1.day, $1.id.uuidString) }) {
+            func key(_ player: UUID) -> String { event.course + "\u{1F}" + player.uuidString }
+            event.results = event.results.map { result in
+                var result = result
+                result.handicap = Handicap.value(toPar: (history[key(result.player)] ?? []).reversed())
+                return result
+            }
+            for result in event.results where result.finished { history[key(result.player), default: []].append(result.toPar) }
+            out.append(event)
+        }
+        return out
     }
 
     /// An event from its standings: registered players only, ranked again among themselves
     /// (`guests` left out: a guest who wins a night takes no member's place in the season).
-    public init(id: UUID, day: String, standings: [Standing], guests: Set<UUID>) {
+    public init(id: UUID, day: String, course: String = "", standings: [Standing], guests: Set<UUID>) {
         self.init(
-            id: id, day: day,
+            id: id, day: day, course: course,
             results: StandingsEngine.rank(standings.filter { !guests.contains($0.participantID) }).rows.map {
                 Result(
                     player: $0.participantID, name: $0.name, position: $0.position, toPar: $0.toPar,
@@ -129,6 +164,8 @@ public struct SeasonTable: Sendable, Hashable {
         public var attended: Int
         /// Rounds the rule counted.
         public var counted: Int
+        /// Ranked by net, but some of the player's rounds counted gross (no handicap yet).
+        public var gross: Bool
 
         public var positionLabel: String { Standing.positionLabel(position, tied: tied) }
     }
@@ -144,16 +181,30 @@ public struct SeasonTable: Sendable, Hashable {
         self.events = events.count
         var names: [UUID: String] = [:]
         var attended: [UUID: Int] = [:]
-        var rounds: [UUID: [Int]] = [:]
+        var rounds: [UUID: [Double]] = [:]
         var points: [UUID: Double] = [:]
+        var gross: Set<UUID> = []
         for event in events.sorted(by: { ($0.day, $0.id.uuidString) < ($1.day, $1.id.uuidString) }) {
-            for result in event.results {
+            var results = event.results
+            if season.net {
+                // Each event ranked again by net to par (a DNF stays unranked).
+                let finished = results.filter(\.finished).sorted { $0.netToPar < $1.netToPar }
+                results = results.map { result in
+                    var result = result
+                    result.position = result.finished ? 1 + finished.filter { $0.netToPar < result.netToPar - 1e-9 }.count : nil
+                    return result
+                }
+            }
+            for result in results {
                 names[result.player] = result.name
                 attended[result.player, default: 0] += 1
-                if result.finished { rounds[result.player, default: []].append(result.toPar) }
+                if result.finished {
+                    rounds[result.player, default: []].append(season.net ? result.netToPar : Double(result.toPar))
+                }
+                if season.net, result.handicap == nil { gross.insert(result.player) }
             }
             if case .pointsByPlace(let table) = season.rule {
-                for (player, share) in Self.points(event.results, table: table) { points[player, default: 0] += share }
+                for (player, share) in Self.points(results, table: table) { points[player, default: 0] += share }
             }
         }
         var rows: [Row] = []
@@ -167,16 +218,17 @@ public struct SeasonTable: Sendable, Hashable {
                 counted = played.count
             case .bestRounds(let count):
                 counted = min(count, played.count)
-                value = played.count >= count ? Double(played.sorted().prefix(count).reduce(0, +)) : nil
+                value = played.count >= count ? played.sorted().prefix(count).reduce(0, +) : nil
             case .averageToPar(let minimum):
                 counted = played.count
-                value = played.count >= minimum ? Double(played.reduce(0, +)) / Double(played.count) : nil
+                value = played.count >= minimum ? played.reduce(0, +) / Double(played.count) : nil
             }
             rows.append(
                 Row(
                     player: player, name: name, position: value == nil ? nil : 0, tied: false, value: value ?? 0,
-                    valueText: value.map { Self.text($0, rule: season.rule) } ?? "\(counted) of \(Self.needed(season.rule))",
-                    attended: attended[player] ?? 0, counted: counted))
+                    valueText: value.map { Self.text($0, rule: season.rule, net: season.net) }
+                        ?? "\(counted) of \(Self.needed(season.rule))",
+                    attended: attended[player] ?? 0, counted: counted, gross: gross.contains(player)))
         }
         // Points: the most first; to par: the least first. Then by name, as the board does.
         let higherIsBetter = if case .pointsByPlace = season.rule { true } else { false }
@@ -223,14 +275,14 @@ public struct SeasonTable: Sendable, Hashable {
     }
 
     /// Points without needless decimals ("24", "7.5"); to par signed ("+3", "E", "-1.4").
-    static func text(_ value: Double, rule: Season.Rule) -> String {
+    static func text(_ value: Double, rule: Season.Rule, net: Bool = false) -> String {
         switch rule {
         case .pointsByPlace:
             return value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value)
-        case .bestRounds:
-            let whole = Int(value)
+        case .bestRounds where !net:
+            let whole = Int(value.rounded())
             return whole == 0 ? "E" : whole > 0 ? "+\(whole)" : "\(whole)"
-        case .averageToPar:
+        case .bestRounds, .averageToPar:
             let rounded = (value * 10).rounded() / 10
             return rounded == 0 ? "E" : String(format: rounded > 0 ? "+%.1f" : "%.1f", rounded)
         }

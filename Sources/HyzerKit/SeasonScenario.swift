@@ -10,6 +10,9 @@ public struct SeasonScenario: Sendable, Decodable {
         public var from: String
         public var to: String
         public var rule: RuleSpec
+        /// Rank by net to par: handicaps from each player's earlier events on the same course
+        /// in the file (before `from` too).
+        public var net: Bool?
     }
 
     /// Exactly one of the three.
@@ -53,7 +56,7 @@ public struct SeasonScenario: Sendable, Decodable {
         }
         let made: Season
         do throws(SeasonError) {
-            made = try Season(name: season.name, from: season.from, to: season.to, rule: rule)
+            made = try Season(name: season.name, from: season.from, to: season.to, rule: rule, net: season.net ?? false)
         } catch { throw .invalid("season: \(error)") }
         // A player is their name across events: the same id everywhere.
         var ids: [String: UUID] = [:]
@@ -100,16 +103,11 @@ public struct SeasonScenario: Sendable, Decodable {
                 scorecard: scorecard, participants: round.participants, finished: spec.finished ?? true)
             played.append(
                 SeasonEvent(
-                    id: eventID, day: spec.day, standings: standings.rows,
+                    id: eventID, day: spec.day, course: spec.course.name, standings: standings.rows,
                     guests: Set(round.participants.filter(\.isGuest).map(\.id))))
         }
-        let table = SeasonTable(season: made, events: played)
-        return SeasonScenarioResult(
-            season: made.name, rule: made.rule.description, events: table.events,
-            table: table.rows.map {
-                .init(
-                    position: $0.positionLabel, player: $0.name, value: $0.valueText, attended: $0.attended, counted: $0.counted)
-            })
+        let table = SeasonTable(season: made, events: made.net ? SeasonEvent.handicapped(played) : played)
+        return SeasonScenarioResult(table)
     }
 }
 
@@ -121,8 +119,11 @@ public struct SeasonScenarioResult: Sendable, Equatable, Codable {
         public var value: String
         public var attended: Int
         public var counted: Int
-        public init(position: String, player: String, value: String, attended: Int, counted: Int) {
-            (self.position, self.player, self.value, self.attended, self.counted) = (position, player, value, attended, counted)
+        /// Only on a net table, for a player some of whose rounds counted gross (no handicap yet).
+        public var gross: Bool?
+        public init(position: String, player: String, value: String, attended: Int, counted: Int, gross: Bool? = nil) {
+            (self.position, self.player, self.value, self.attended, self.counted, self.gross) =
+                (position, player, value, attended, counted, gross)
         }
     }
     public var season: String
@@ -132,6 +133,17 @@ public struct SeasonScenarioResult: Sendable, Equatable, Codable {
 
     public init(season: String, rule: String, events: Int, table: [Row]) {
         (self.season, self.rule, self.events, self.table) = (season, rule, events, table)
+    }
+
+    /// A computed table as the scenario output and `hyzer season standings --json` say it.
+    public init(_ table: SeasonTable) {
+        self.init(
+            season: table.season.name, rule: table.season.ruleDescription, events: table.events,
+            table: table.rows.map {
+                Row(
+                    position: $0.positionLabel, player: $0.name, value: $0.valueText, attended: $0.attended,
+                    counted: $0.counted, gross: $0.gross ? true : nil)
+            })
     }
 
     public func jsonData() throws -> Data {

@@ -35,7 +35,8 @@ extension StoreRead where Value == [SeasonEvent] {
                     let night = try Rows.leagueNight(event, db)
                     events.append(
                         SeasonEvent(
-                            id: event.id, day: event.day, standings: night.results.standings.standings.rows,
+                            id: event.id, day: event.day, course: event.courseID.uuidString,
+                            standings: night.results.standings.standings.rows,
                             guests: Set(night.participants.filter(\.isGuest).map(\.id))))
                     continue
                 }
@@ -45,7 +46,7 @@ extension StoreRead where Value == [SeasonEvent] {
                 guard day >= from, day <= to else { continue }
                 events.append(
                     SeasonEvent(
-                        id: id, day: day, standings: snapshot.standings.rows,
+                        id: id, day: day, course: round.courseID.uuidString, standings: snapshot.standings.rows,
                         guests: Set(round.participants.filter(\.isGuest).map(\.id))))
             }
             // A merged player's rounds are the player they were merged into (as history

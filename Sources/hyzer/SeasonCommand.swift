@@ -27,6 +27,8 @@ struct SeasonCommand: AsyncParsableCommand {
         @Option(help: "Points by place, comma-separated.") var points: String?
         @Option(help: "Rank by the sum of each player's best N rounds' to-par.") var best: Int?
         @Option(help: "Rank by average to-par, with at least this many rounds.") var average: Int?
+        @Flag(help: "Rank by net to par: each round less the player's handicap on its course before it.")
+        var net = false
         @Flag(help: "Print JSON.") var json = false
 
         func rule() throws -> Season.Rule {
@@ -49,25 +51,23 @@ struct SeasonCommand: AsyncParsableCommand {
             let season: Season
             do {
                 season = try Season(
-                    name: name, from: from ?? "\(year)-01-01", to: to ?? "\(year)-12-31", rule: try rule())
+                    name: name, from: from ?? "\(year)-01-01", to: to ?? "\(year)-12-31", rule: try rule(), net: net)
             } catch let error as SeasonError {
                 throw ValidationError("\(error)")
             }
             let db = try data.open()
-            let events = try await db.read(.seasonEvents(from: season.from, to: season.to))
-            let table = SeasonTable(season: season, events: events)
-            let rows = table.rows.map {
-                SeasonScenarioResult.Row(
-                    position: $0.positionLabel, player: $0.name, value: $0.valueText, attended: $0.attended,
-                    counted: $0.counted)
-            }
+            // Net: the handicaps come from every round before the season's end, not only its own.
+            let events =
+                net
+                ? SeasonEvent.handicapped(try await db.read(.seasonEvents(from: "1970-01-01", to: season.to)))
+                : try await db.read(.seasonEvents(from: season.from, to: season.to))
+            let result = SeasonScenarioResult(SeasonTable(season: season, events: events))
+            let rows = result.table
             if json {
-                let result = SeasonScenarioResult(
-                    season: season.name, rule: season.rule.description, events: table.events, table: rows)
                 print(String(decoding: try result.jsonData(), as: UTF8.self))
                 return
             }
-            print("\(season.name), \(season.from) to \(season.to): \(season.rule.description), \(table.events) events")
+            print("\(season.name), \(season.from) to \(season.to): \(result.rule), \(result.events) events")
             guard !rows.isEmpty else { return print("nobody has played an event in it yet") }
             let width = max(6, rows.map(\.player.count).max() ?? 6)
             for row in rows {
@@ -75,7 +75,8 @@ struct SeasonCommand: AsyncParsableCommand {
                     row.position.padding(toLength: 4, withPad: " ", startingAt: 0)
                         + row.player.padding(toLength: width, withPad: " ", startingAt: 0) + "  "
                         + row.value.padding(toLength: 7, withPad: " ", startingAt: 0)
-                        + "  \(row.attended) event\(row.attended == 1 ? "" : "s")")
+                        + "  \(row.attended) event\(row.attended == 1 ? "" : "s")"
+                        + (row.gross == true ? "  (gross: no handicap yet)" : ""))
             }
         }
     }

@@ -62,7 +62,7 @@ import Testing
         // courses, players, winners and dates.
         #expect(try await Self.history(second) == history)
         // And the same season tables, under each rule.
-        for rule in [["--points", "10,8,6,5,4,3,2,1"], ["--best", "20"], ["--average", "10"]] {
+        for rule in [["--points", "10,8,6,5,4,3,2,1"], ["--best", "20"], ["--average", "10"], ["--average", "10", "--net"]] {
             let range = ["season", "standings", "--from", "2016-01-01", "--to", "2026-12-31", "--json"] + rule
             let (a, b) = (try await Self.hyzer(range, first), try await Self.hyzer(range, second))
             #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
