@@ -71,6 +71,42 @@ import Testing
         }
     }
 
+    /// Imported rounds sync like everything else (issue 37 item 5): imported on one device in
+    /// a group, they reach another through a real server, the same rounds (the same ids).
+    @Test func importedRoundsReachAnotherDeviceThroughARealServer() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-udisc-sync-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (kiosk, phone, serverDir) = (
+            dir.appendingPathComponent("kiosk"), dir.appendingPathComponent("phone"), dir.appendingPathComponent("server")
+        )
+        let created = try await Binary.run("hyzer-server", ["group", "create", "Import League", "--data", serverDir.path])
+        let admin = try #require(created.stdout.split(separator: "\n").last.map(String.init))
+        let port = try freePort()
+        let log = dir.appendingPathComponent("server.log")
+        let server = try await Binary.start(
+            "hyzer-server", ["--data", serverDir.path, "--port", "\(port)", "--host", "127.0.0.1"], output: .file(log))
+        defer { server.kill() }
+        var up = false
+        for _ in 0..<300 where !up {
+            up = (try? String(contentsOf: log, encoding: .utf8))?.contains("listening") == true
+            if !up { try await Task.sleep(nanoseconds: 100_000_000) }
+        }
+        #expect(up, "the server did not start")
+        for (data, name) in [(kiosk, "Kiosk"), (phone, "Nate's phone")] {
+            #expect(try await Self.hyzer(["init"], data).status == 0)
+            let enrolled = try await Self.hyzer(
+                ["device", "enroll", "--server", "http://127.0.0.1:\(port)", "--group-token", admin, "--name", name], data)
+            #expect(enrolled.status == 0, "\(enrolled.stderr)")
+        }
+        let file = repositoryRoot.appendingPathComponent("Tests/Fixtures/udisc/newer.csv")
+        let imported = try await Self.hyzer(["import", "udisc", file.path, "--time-zone", "UTC"], kiosk)
+        #expect(imported.stdout.contains("synced with"), "\(imported.stdout)")
+        #expect(try await Self.hyzer(["sync"], phone).status == 0)
+        let here = try await Self.history(kiosk)
+        #expect(here.count == 2)
+        #expect(try await Self.history(phone) == here)
+    }
+
     @Test func theQuirkyFilesImportAndTheirBrokenRoundsAreNamed() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-udisc-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
