@@ -12,7 +12,7 @@ struct Hyzer: AsyncParsableCommand {
         subcommands: [
             Init.self, Demo.self, Standings.self, HistoryCommand.self, PlayerCommand.self, Device.self, Score.self, Voice.self,
             Sync.self, Knob.self, Discrepancies.self, Resolve.self, RoundCommand.self, EventCommand.self, CourseCommand.self,
-            DurabilityCheck.self, ImportCommand.self, ExportCommand.self, SeasonCommand.self,
+            DurabilityCheck.self, ImportCommand.self, ExportCommand.self, SeasonCommand.self, StatsCommand.self,
         ]
     )
 

@@ -127,6 +127,21 @@ import Testing
         let history = try await Self.history(dir)
         #expect(history.count == 4)
         #expect(Set(history.flatMap(\.players)) == ["Nate", "Mike", "Jake", "Sarah", "Priya"])
+        // The numbers the imported rounds make (issue 37 item 3): Nate's four finished rounds
+        // in date order, −1 (Maple Hill, 2019), −1 (Pine Hollow), −2 (Ridgeback's 21), +1 (Maple
+        // Hill, 2024), averaging −0.75. Maple Hill's two rounds: Sarah's −2 is the record; hole
+        // 5 (Mike's 4 and Nate's 4 against 3s, +0.4) is the hardest, hole 2 (Nate's 2, −0.2,
+        // level with hole 9 and first) the easiest.
+        let nate = try await Self.hyzer(["stats", "player", "Nate", "--json"], dir)
+        let player = try JSONSerialization.jsonObject(with: Data(nate.stdout.utf8)) as? [String: Any]
+        #expect(player?["rounds"] as? Int == 4 && player?["averageToPar"] as? Double == -0.8, "\(nate.stdout)")
+        #expect((player?["trend"] as? [Int]) == [-1, -1, -2, 1])
+        let maple = try await Self.hyzer(["stats", "course", "Maple Hill · Main", "--json"], dir)
+        let course = try JSONSerialization.jsonObject(with: Data(maple.stdout.utf8)) as? [String: Any]
+        let record = course?["record"] as? [String: Any]
+        #expect(record?["toPar"] as? Int == -2, "\(maple.stdout)")
+        #expect((record?["holders"] as? [[String: Any]])?.compactMap { $0["name"] as? String } == ["Sarah"])
+        #expect(course?["hardest"] as? Int == 5 && course?["easiest"] as? Int == 2)
         // Not a UDisc export: said, and nothing imported.
         let notes = dir.appendingPathComponent("notes.csv")
         try Data("name,score\nNate,3\n".utf8).write(to: notes)

@@ -1,0 +1,145 @@
+import ArgumentParser
+import Foundation
+import HyzerKit
+import HyzerStore
+
+/// `hyzer stats player|course`: a player's or a course's numbers over the history (issue 37
+/// item 3), computed from the completed rounds every time.
+struct StatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats", abstract: "A player's or a course's numbers over the history.",
+        subcommands: [PlayerStatsCommand.self, CourseStatsCommand.self])
+
+    static func signed(_ value: Int) -> String { value == 0 ? "E" : value > 0 ? "+\(value)" : "\(value)" }
+
+    struct PlayerStatsCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "player",
+            abstract: "Rounds, average to par, the best round on each course, birdies and aces, the last 10 rounds.",
+            discussion: """
+                With --json: {"player", "rounds", "averageToPar", "bests": [{"course", "toPar", "strokes", "round"}],
+                "birdies", "aces", "trend", "handicaps": {course: value}}. A DNF is no finished round; its holes count.
+                """)
+        @OptionGroup var data: DataOptions
+        @Argument(help: "Player id or name.") var player: String
+        @Flag(help: "Print JSON.") var json = false
+
+        struct View: Encodable {
+            struct Best: Encodable {
+                var course: String
+                var toPar: Int
+                var strokes: Int
+                var round: UUID
+            }
+            var player: String
+            var rounds: Int
+            var averageToPar: Double?
+            var bests: [Best]
+            var birdies: Int
+            var aces: Int
+            var trend: [Int]
+            var handicaps: [String: Double]
+        }
+
+        func run() async throws {
+            let db = try data.open()
+            let who = try DeviceLookup.player(player, in: try await db.read(.players))
+            let rounds = try await completedRounds(db)
+            let stats = PlayerStats(player: who.id, rounds: rounds)
+            // Each course's handicap (issue 37 item 2), from the finished rounds there, newest first.
+            var byCourse: [String: [Int]] = [:]
+            for snapshot in rounds {
+                guard let row = snapshot.standings.rows.first(where: { $0.participantID == who.id }), row.status != .dnf
+                else { continue }
+                byCourse[snapshot.course.name, default: []].append(row.toPar)
+            }
+            let handicaps = byCourse.compactMapValues { Handicap.value(toPar: $0) }
+            if json {
+                try printJSON(
+                    View(
+                        player: who.displayName, rounds: stats.rounds,
+                        averageToPar: stats.averageToPar.map { ($0 * 10).rounded() / 10 },
+                        bests: stats.bests.map {
+                            .init(course: $0.course, toPar: $0.toPar, strokes: $0.strokes, round: $0.roundID)
+                        },
+                        birdies: stats.birdies, aces: stats.aces, trend: stats.trend, handicaps: handicaps))
+                return
+            }
+            print("\(who.displayName): \(stats.rounds) finished round\(stats.rounds == 1 ? "" : "s")")
+            if let average = stats.averageToPar { print("  average \(Handicap.text((average * 10).rounded() / 10))") }
+            print("  \(stats.birdies) birdie\(stats.birdies == 1 ? "" : "s"), \(stats.aces) ace\(stats.aces == 1 ? "" : "s")")
+            for best in stats.bests {
+                let handicap = handicaps[best.course].map { " · handicap \(Handicap.text($0))" } ?? ""
+                print("  best on \(best.course): \(StatsCommand.signed(best.toPar)) (\(best.strokes))\(handicap)")
+            }
+            if !stats.trend.isEmpty {
+                print("  last \(stats.trend.count): " + stats.trend.map(StatsCommand.signed).joined(separator: " "))
+            }
+        }
+    }
+
+    struct CourseStatsCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "course",
+            abstract: "Each hole's average against par, the hardest and easiest hole, and the course record.",
+            discussion: """
+                With --json: {"course", "rounds", "holes": [{"hole", "par", "played", "averageToPar"}], "hardest",
+                "easiest", "record": {"toPar", "holders": [{"name", "round"}]}}.
+                """)
+        @OptionGroup var data: DataOptions
+        @Argument(help: "Course id or name.") var course: String
+        @Flag(help: "Print JSON.") var json = false
+
+        struct View: Encodable {
+            struct Hole: Encodable {
+                var hole: Int
+                var par: Int
+                var played: Int
+                var averageToPar: Double?
+            }
+            struct Holder: Encodable {
+                var name: String
+                var round: UUID
+            }
+            struct Record: Encodable {
+                var toPar: Int
+                var holders: [Holder]
+            }
+            var course: String
+            var rounds: Int
+            var holes: [Hole]
+            var hardest: Int?
+            var easiest: Int?
+            var record: Record?
+        }
+
+        func run() async throws {
+            let db = try data.open()
+            let which = try DeviceLookup.course(course, in: db)
+            let stats = CourseStats(course: which, rounds: try await completedRounds(db))
+            func hundredth(_ value: Double?) -> Double? { value.map { ($0 * 100).rounded() / 100 } }
+            if json {
+                try printJSON(
+                    View(
+                        course: which.name, rounds: stats.rounds,
+                        holes: stats.holes.map {
+                            .init(hole: $0.hole, par: $0.par, played: $0.played, averageToPar: hundredth($0.averageToPar))
+                        },
+                        hardest: stats.hardest, easiest: stats.easiest,
+                        record: stats.record.map { record in
+                            .init(toPar: record.toPar, holders: record.holders.map { .init(name: $0.name, round: $0.roundID) })
+                        }))
+                return
+            }
+            print("\(which.name): \(stats.rounds) completed round\(stats.rounds == 1 ? "" : "s")")
+            if let record = stats.record {
+                print("  record \(StatsCommand.signed(record.toPar)): " + record.holders.map(\.name).joined(separator: ", "))
+            }
+            if let hardest = stats.hardest, let easiest = stats.easiest { print("  hardest hole \(hardest), easiest \(easiest)") }
+            for hole in stats.holes {
+                let average = hole.averageToPar.map { String(format: "%+.2f", $0) } ?? "–"
+                print("  hole \(hole.hole) par \(hole.par): \(average) (\(hole.played) played)")
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@testable import HyzerKit
+
+/// Issue 37 item 3: a player's and a course's numbers, and the new bests a round sets, on three
+/// rounds worked by hand. A three-hole course, pars 3 4 3:
+///
+/// | round | Ann | Bo |
+/// | --- | --- | --- |
+/// | R1 (day 1) | 3 3 3 = −1 | 2 4 4 = E |
+/// | R2 (day 2) | 3 4 2 = −1 | 1 3 3 = −3 |
+/// | R3 (day 3) | 4 4 – (DNF) | 3 4 3 = E |
+@Suite struct StatsTests {
+    static func rounds() throws -> (Course, [RoundSnapshot], UUID, UUID) {
+        let course = try Course(name: "Tiny Three", pars: [3, 4, 3])
+        let ann = Participant(id: UUID(), name: "Ann", kind: .registered)
+        let bo = Participant(id: UUID(), name: "Bo", kind: .registered)
+        let cards: [([Int?], [Int?])] = [([3, 3, 3], [2, 4, 4]), ([3, 4, 2], [1, 3, 3]), ([4, 4, nil], [3, 4, 3])]
+        var snapshots: [RoundSnapshot] = []
+        for (day, card) in cards.enumerated() {
+            let date = Date(timeIntervalSince1970: Double(day + 1) * 86_400)
+            var round = Round(courseID: course.id, organizerID: ann.id, createdAt: date)
+            try round.add(ann)
+            try round.add(bo)
+            try round.takePars(of: course)
+            try round.start(at: date)
+            var events: [ScoreEvent] = []
+            for (player, values) in [(ann, card.0), (bo, card.1)] {
+                for (index, value) in values.enumerated() {
+                    guard let value else { continue }
+                    events.append(
+                        ScoreEvent(
+                            roundID: round.id, participantID: player.id, hole: index + 1, strokes: value, reportedBy: player.id,
+                            deviceID: "kiosk", createdAt: date))
+                }
+            }
+            try round.finish(at: date.addingTimeInterval(3_600))
+            snapshots.append(RoundSnapshot(round: round, course: course, events: events))
+        }
+        return (course, snapshots, ann.id, bo.id)
+    }
+
+    @Test func aPlayersNumbers() throws {
+        let (_, rounds, ann, bo) = try Self.rounds()
+        let a = PlayerStats(player: ann, rounds: rounds)
+        // R3 is a DNF: not a finished round, but its holes count.
+        #expect(a.rounds == 2 && a.averageToPar == -1.0)
+        #expect(a.bests.map(\.toPar) == [-1] && a.bests.first?.roundID == rounds[0].round.id, "the earliest of equals")
+        #expect(a.birdies == 2 && a.aces == 0)  // R1 hole 2, R2 hole 3
+        #expect(a.trend == [-1, -1])
+        let b = PlayerStats(player: bo, rounds: rounds)
+        #expect(b.rounds == 3 && b.averageToPar == -1.0)
+        #expect(b.bests.map(\.toPar) == [-3] && b.bests.first?.strokes == 7)
+        #expect(b.birdies == 2 && b.aces == 1)  // R1 hole 1, R2 hole 2; the ace on R2's 1 is no birdie
+        #expect(b.trend == [0, -3, 0])
+        #expect(PlayerStats(player: UUID(), rounds: rounds).averageToPar == nil)
+    }
+
+    /// Hole 1: 3 3 4 and 2 1 3 against par 3, −2 over 6; hole 2: 3 4 4 and 4 3 4 against 4, −2
+    /// over 6; hole 3: 3 2 and 4 3 3 against 3, 0 over 5. The record is Bo's −3.
+    @Test func aCoursesNumbers() throws {
+        let (course, rounds, _, bo) = try Self.rounds()
+        let stats = CourseStats(course: course, rounds: rounds)
+        #expect(stats.rounds == 3)
+        #expect(stats.holes.map(\.played) == [6, 6, 5])
+        let third: Double = -2.0 / 6
+        let averages: [Double?] = [third, third, 0]
+        #expect(stats.holes.map(\.averageToPar) == averages)
+        #expect(stats.hardest == 3 && stats.easiest == 1)
+        #expect(stats.record?.toPar == -3 && stats.record?.holders.map(\.name) == ["Bo"])
+        #expect(stats.record?.holders.first?.roundID == rounds[1].round.id)
+        _ = bo
+    }
+
+    /// R2 beats Bo's best (E) and the course record (Ann's −1); Ann's −1 only equals hers. R3
+    /// sets nothing. A first round sets no personal best.
+    @Test func aRoundsNewBests() throws {
+        let (_, rounds, ann, bo) = try Self.rounds()
+        let second = NewBests(round: rounds[1], earlier: [rounds[0]])
+        #expect(second.personalBests == [bo] && second.courseRecord)
+        #expect(!second.personalBests.contains(ann))
+        let third = NewBests(round: rounds[2], earlier: Array(rounds[0..<2]))
+        #expect(third.personalBests.isEmpty && !third.courseRecord)
+        let first = NewBests(round: rounds[0], earlier: [])
+        #expect(first.personalBests.isEmpty && !first.courseRecord)
+    }
+}
