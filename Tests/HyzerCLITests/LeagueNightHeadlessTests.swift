@@ -80,28 +80,15 @@ import Testing
     @Test func aLeagueNightFromCheckInToItsResultThroughARealServer() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-league-night-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (kiosk, phone, serverDir) = (
-            dir.appendingPathComponent("kiosk"), dir.appendingPathComponent("phone"), dir.appendingPathComponent("server")
-        )
+        let (kiosk, phone) = (dir.appendingPathComponent("kiosk"), dir.appendingPathComponent("phone"))
         func hyzer(_ args: [String], _ data: URL) async throws -> String {
             let run = try await Binary.run("hyzer", args + ["--data", data.path])
             #expect(run.status == 0, "hyzer \(args.joined(separator: " ")): \(run.stderr)")
             return run.stdout
         }
-        let created = try await Binary.run("hyzer-server", ["group", "create", "Thursday League", "--data", serverDir.path])
-        let admin = try #require(created.stdout.split(separator: "\n").last.map(String.init))
-        let port = try freePort()
-        let serverLog = dir.appendingPathComponent("server.log")
-        let server = try await Binary.start(
-            "hyzer-server", ["--data", serverDir.path, "--port", "\(port)", "--host", "127.0.0.1"], output: .file(serverLog))
-        defer { server.kill() }
-        let url = "http://127.0.0.1:\(port)"
-        var up = false
-        for _ in 0..<300 where !up {
-            up = (try? String(contentsOf: serverLog, encoding: .utf8))?.contains("listening") == true
-            if !up { try await Task.sleep(nanoseconds: 100_000_000) }
-        }
-        #expect(up, "the server did not start")
+        let server = try await GroupServer.start(group: "Thursday League", in: dir)
+        defer { server.process.kill() }
+        let (url, admin) = (server.url, server.admin)
 
         _ = try await hyzer(["init"], kiosk)
         for name in Self.names { _ = try await hyzer(["player", "add", name], kiosk) }

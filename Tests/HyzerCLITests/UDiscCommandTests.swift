@@ -76,26 +76,13 @@ import Testing
     @Test func importedRoundsReachAnotherDeviceThroughARealServer() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-udisc-sync-\(UUID())")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let (kiosk, phone, serverDir) = (
-            dir.appendingPathComponent("kiosk"), dir.appendingPathComponent("phone"), dir.appendingPathComponent("server")
-        )
-        let created = try await Binary.run("hyzer-server", ["group", "create", "Import League", "--data", serverDir.path])
-        let admin = try #require(created.stdout.split(separator: "\n").last.map(String.init))
-        let port = try freePort()
-        let log = dir.appendingPathComponent("server.log")
-        let server = try await Binary.start(
-            "hyzer-server", ["--data", serverDir.path, "--port", "\(port)", "--host", "127.0.0.1"], output: .file(log))
-        defer { server.kill() }
-        var up = false
-        for _ in 0..<300 where !up {
-            up = (try? String(contentsOf: log, encoding: .utf8))?.contains("listening") == true
-            if !up { try await Task.sleep(nanoseconds: 100_000_000) }
-        }
-        #expect(up, "the server did not start")
+        let (kiosk, phone) = (dir.appendingPathComponent("kiosk"), dir.appendingPathComponent("phone"))
+        let server = try await GroupServer.start(group: "Import League", in: dir)
+        defer { server.process.kill() }
         for (data, name) in [(kiosk, "Kiosk"), (phone, "Nate's phone")] {
             #expect(try await Self.hyzer(["init"], data).status == 0)
             let enrolled = try await Self.hyzer(
-                ["device", "enroll", "--server", "http://127.0.0.1:\(port)", "--group-token", admin, "--name", name], data)
+                ["device", "enroll", "--server", server.url, "--group-token", server.admin, "--name", name], data)
             #expect(enrolled.status == 0, "\(enrolled.stderr)")
         }
         let file = repositoryRoot.appendingPathComponent("Tests/Fixtures/udisc/newer.csv")
