@@ -12,6 +12,8 @@ public struct PlayerStats: Sendable, Hashable {
         public var toPar: Int
         public var strokes: Int
         public var date: Date
+        /// The player's handicap on this course now (`Handicap.value`); nil under its minimum.
+        public var handicap: Double?
     }
 
     /// Finished rounds.
@@ -47,13 +49,17 @@ public struct PlayerStats: Sendable, Hashable {
         rounds = finished.count
         averageToPar = finished.isEmpty ? nil : Double(finished.map(\.standing.toPar).reduce(0, +)) / Double(finished.count)
         var bests: [UUID: Best] = [:]
+        var byCourse: [UUID: [Int]] = [:]
         for (snapshot, standing, date) in finished {
             let course = snapshot.round.courseID
+            byCourse[course, default: []].append(standing.toPar)
             if let known = bests[course], known.toPar <= standing.toPar { continue }
             bests[course] = Best(
                 courseID: course, course: snapshot.course.name, roundID: snapshot.round.id, toPar: standing.toPar,
                 strokes: standing.strokes, date: date)
         }
+        // Oldest first above: the handicap reads the newest first.
+        for (course, toPars) in byCourse { bests[course]?.handicap = Handicap.value(toPar: toPars.reversed()) }
         self.bests = bests.values.sorted { $0.course.localizedCaseInsensitiveCompare($1.course) == .orderedAscending }
         self.birdies = birdies
         self.aces = aces

@@ -66,6 +66,19 @@ extension StoreRead where Value == HistoryPage {
     }
 }
 
+extension StoreRead where Value == [RoundSnapshot] {
+    /// Every completed round with scores, newest first (history's order), each whole, in one
+    /// read: what `hyzer export csv` writes and `hyzer stats` counts (issue 37).
+    public static var completedRounds: Self {
+        StoreRead { db in
+            // LIMIT -1: SQLite's "no limit", on history's own statement.
+            try Row.fetchAll(db, History.page(after: nil, limit: -1)).map { row in
+                try HyzerDatabase.snapshot(row["id"], db)
+            }
+        }
+    }
+}
+
 /// A completed round as the history list names it (FR59): its course, when, how many played.
 /// (Not the server's `RoundSummary`, a shared round's whole card.)
 public struct CompletedRound: Sendable, Hashable {

@@ -60,18 +60,9 @@ enum UDiscImportBenchmark {
         log("udisc-import: imported in \(round3(first.seconds)) s")
         let second = try await importAll()
         guard second.imported == 0 else { throw BenchError("the second import added \(second.imported)") }
-        // What `hyzer export csv` reads: every completed round, a page then a snapshot each.
+        // What `hyzer export csv` reads: every completed round, whole.
         let exportStart = nowNs()
-        var cursor: HistoryCursor?
-        var exported = 0
-        repeat {
-            let page = try await store.read(.historyPage(after: cursor, limit: 200))
-            for line in page.lines {
-                _ = try await store.read(.snapshot(round: line.roundID))
-                exported += 1
-            }
-            cursor = page.next
-        } while cursor != nil
+        let exported = try await store.read(.completedRounds).count
         let exportSeconds = Double(nowNs() - exportStart) / 1e9
         guard exported == rounds.count else { throw BenchError("exported \(exported) of \(rounds.count)") }
         log("udisc-import: \(rows) rows, \(rounds.count) rounds imported in \(round3(first.seconds)) s")

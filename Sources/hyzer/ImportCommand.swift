@@ -146,7 +146,7 @@ struct ExportCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             let zone = timeZone.flatMap(TimeZone.init(identifier:)) ?? .current
-            let rounds = try await completedRounds(db).reversed()
+            let rounds = try await db.read(.completedRounds).reversed()
             let holes = rounds.map(\.course.holeCount).max() ?? 18
             var text = UDisc.header(holes: holes).map(UDisc.csvField).joined(separator: ",") + "\n"
             for snapshot in rounds {
@@ -173,19 +173,4 @@ struct ExportCommand: AsyncParsableCommand {
             }
         }
     }
-}
-
-/// Every completed round with scores, newest first, as history lists them, each whole
-/// (`hyzer export csv`, `hyzer stats`).
-func completedRounds(_ db: HyzerDatabase) async throws -> [RoundSnapshot] {
-    var ids: [UUID] = []
-    var cursor: HistoryCursor?
-    repeat {
-        let page = try await db.read(.historyPage(after: cursor, limit: 200))
-        ids += page.lines.map(\.roundID)
-        cursor = page.next
-    } while cursor != nil
-    var rounds: [RoundSnapshot] = []
-    for id in ids { rounds.append(try await db.read(.snapshot(round: id))) }
-    return rounds
 }

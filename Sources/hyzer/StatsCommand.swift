@@ -44,16 +44,10 @@ struct StatsCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             let who = try DeviceLookup.player(player, in: try await db.read(.players))
-            let rounds = try await completedRounds(db)
-            let stats = PlayerStats(player: who.id, rounds: rounds)
-            // Each course's handicap (issue 37 item 2), from the finished rounds there, newest first.
-            var byCourse: [String: [Int]] = [:]
-            for snapshot in rounds {
-                guard let row = snapshot.standings.rows.first(where: { $0.participantID == who.id }), row.status != .dnf
-                else { continue }
-                byCourse[snapshot.course.name, default: []].append(row.toPar)
-            }
-            let handicaps = byCourse.compactMapValues { Handicap.value(toPar: $0) }
+            let stats = PlayerStats(player: who.id, rounds: try await db.read(.completedRounds))
+            // Each course's handicap (issue 37 item 2), under the course's name.
+            let handicaps = Dictionary(
+                stats.bests.compactMap { best in best.handicap.map { (best.course, $0) } }, uniquingKeysWith: { a, _ in a })
             if json {
                 try printJSON(
                     View(
@@ -69,7 +63,7 @@ struct StatsCommand: AsyncParsableCommand {
             if let average = stats.averageToPar { print("  average \(Handicap.text((average * 10).rounded() / 10))") }
             print("  \(stats.birdies) birdie\(stats.birdies == 1 ? "" : "s"), \(stats.aces) ace\(stats.aces == 1 ? "" : "s")")
             for best in stats.bests {
-                let handicap = handicaps[best.course].map { " · handicap \(Handicap.text($0))" } ?? ""
+                let handicap = best.handicap.map { " · handicap \(Handicap.text($0))" } ?? ""
                 print("  best on \(best.course): \(StatsCommand.signed(best.toPar)) (\(best.strokes))\(handicap)")
             }
             if !stats.trend.isEmpty {
@@ -116,7 +110,7 @@ struct StatsCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             let which = try DeviceLookup.course(course, in: db)
-            let stats = CourseStats(course: which, rounds: try await completedRounds(db))
+            let stats = CourseStats(course: which, rounds: try await db.read(.completedRounds))
             func hundredth(_ value: Double?) -> Double? { value.map { ($0 * 100).rounded() / 100 } }
             if json {
                 try printJSON(

@@ -52,6 +52,9 @@ import Testing
         let b = PlayerStats(player: bo, rounds: rounds)
         #expect(b.rounds == 3 && b.averageToPar == -1.0)
         #expect(b.bests.map(\.toPar) == [-3] && b.bests.first?.strokes == 7)
+        // Handicaps: Bo's three rounds, newest first E, −3, E: the best two average −1.5; Ann
+        // has two, too few.
+        #expect(b.bests.first?.handicap == -1.5 && a.bests.first?.handicap == nil)
         #expect(b.birdies == 2 && b.aces == 1)  // R1 hole 1, R2 hole 2; the ace on R2's 1 is no birdie
         #expect(b.trend == [0, -3, 0])
         #expect(PlayerStats(player: UUID(), rounds: rounds).averageToPar == nil)
