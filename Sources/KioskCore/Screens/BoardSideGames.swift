@@ -116,8 +116,16 @@ extension KioskState {
     }
 
     /// The board's layout: with a panel, the rows give it its room.
+    /// Called for every frame's rows: beside them the panel's room is a fixed width, so its
+    /// lines are worded only under them (portrait), where their count sets its height.
     public func boardLayout(_ layout: Layout) -> Layout {
-        let lines = boardSideGamesLines
+        guard boardSideGamesNight != nil else { return layout }
+        guard layout.boardAsideBeside else { return boardLayout(layout, lines: boardSideGamesLines) }
+        return layout.givingBoardAside(SideGamesPanelGeometry(layout).width)
+    }
+
+    /// The board's layout for a panel of `lines` (none: no panel).
+    func boardLayout(_ layout: Layout, lines: [SideGamesLine]) -> Layout {
         guard !lines.isEmpty else { return layout }
         let panel = SideGamesPanelGeometry(layout)
         return layout.givingBoardAside(layout.boardAsideBeside ? panel.width : panel.height(lines: lines.count))
@@ -126,7 +134,7 @@ extension KioskState {
     /// The panel's boxes on the board, or nil when it has none.
     public func sideGamesPanelBoxes(layout: Layout) -> SideGamesPanelBoxes? {
         let lines = boardSideGamesLines
-        guard !lines.isEmpty, let frame = boardLayout(layout).boardAsideRect else { return nil }
+        guard let frame = boardLayout(layout, lines: lines).boardAsideRect else { return nil }
         let panel = SideGamesPanelGeometry(layout)
         let columns = layout.boardAsideBeside ? 1 : 2
         let fitted = SideGamesLine.fitted(lines, capacity: columns * max(1, Int((frame.h - 2 * panel.pad) / panel.pitch)))
