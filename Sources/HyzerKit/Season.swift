@@ -188,7 +188,8 @@ public struct SeasonTable: Sendable, Hashable {
             var results = event.results
             if season.net {
                 // Each event ranked again by net to par (a DNF stays unranked).
-                let finished = results.filter(\.finished).sorted { $0.netToPar < $1.netToPar }
+                // Competition rank: 1 + how many finished ahead (the order needs no sort).
+                let finished = results.filter(\.finished)
                 results = results.map { result in
                     var result = result
                     result.position = result.finished ? 1 + finished.filter { $0.netToPar < result.netToPar - 1e-9 }.count : nil

@@ -85,8 +85,6 @@ public enum UDisc {
         var total: Int?
         /// The hole columns, hole 1 first.
         var holes: [Int]
-        /// "older" or "newer".
-        public var form: String
 
         /// The header of a UDisc export, or why it is not one.
         public static func read(_ fields: [String]) throws(Problem) -> Header {
@@ -96,8 +94,7 @@ public enum UDisc {
             else {
                 throw Problem(line: 1, reason: "not a UDisc export: the header has no PlayerName, CourseName and LayoutName")
             }
-            let start = column("startdate")
-            guard let date = start ?? column("date") else {
+            guard let date = column("startdate") ?? column("date") else {
                 throw Problem(line: 1, reason: "not a UDisc export: the header has neither Date nor StartDate")
             }
             var holes: [Int: Int] = [:]
@@ -114,20 +111,14 @@ public enum UDisc {
             }
             return Header(
                 player: player, course: course, layout: layout, date: date, end: column("enddate"), total: column("total"),
-                holes: (1...holes.count).map { holes[$0]! }, form: start == nil ? "older" : "newer")
+                holes: (1...holes.count).map { holes[$0]! })
         }
     }
 
     /// Reads an export's dates: "2024-05-14 1724" (UDisc's own), with a colon, with seconds,
-    /// ISO 8601's "T", or a day alone; in `timeZone` (the export says none).
-    public static func date(_ text: String, in timeZone: TimeZone) -> Date? {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return date(text, calendar: calendar)
-    }
-
-    /// `date(_:in:)` with a calendar made once: by hand, not with a `DateFormatter` (one
-    /// made for each row, trying six formats, took a second for ten years of rows).
+    /// ISO 8601's "T", or a day alone, in `calendar`'s time zone (the export says none).
+    /// By hand, with a calendar made once, not with a `DateFormatter` (one made for each
+    /// row, trying six formats, took a second for ten years of rows).
     static func date(_ text: String, calendar: Calendar) -> Date? {
         let u = Array(text.trimmingCharacters(in: .whitespaces).utf8)
         func number(_ range: Range<Int>) -> Int? {
@@ -192,13 +183,16 @@ public enum UDisc {
         course: String, layout: String, start: Date, end: Date?, pars: [Int], players: [(name: String, strokes: [Int?])],
         holes: Int, timeZone: TimeZone
     ) -> [[String]] {
+        // Once a round: every row of it says the same dates.
+        let startText = dateText(start, in: timeZone)
+        let endText = end.map { dateText($0, in: timeZone) } ?? ""
         func row(_ name: String, _ values: [Int?]) -> [String] {
             let played = values.compactMap { $0 }
             let total = played.reduce(0, +)
             let parPlayed = zip(values, pars).filter { $0.0 != nil }.map(\.1).reduce(0, +)
             let plus = total - parPlayed
             return [
-                name, course, layout, dateText(start, in: timeZone), end.map { dateText($0, in: timeZone) } ?? "",
+                name, course, layout, startText, endText,
                 "\(total)", name == parRow ? "" : plus == 0 ? "0" : plus > 0 ? "+\(plus)" : "\(plus)", "",
             ] + (0..<holes).map { $0 < values.count ? values[$0].map(String.init) ?? "" : "" }
         }
