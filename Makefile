@@ -42,7 +42,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APPLIANCE_KERNEL_HEADERS ?= linux-headers-6.1.0-50-amd64
 # Extra flags for the programs `make run` starts, e.g. DATA=--data=/tmp/hyzer
 DATA ?=
-BENCHMARKS ?= standings store history knob-latency knob-accuracy render render-instructions sync-latency name-entry paper-card udisc-import
+BENCHMARKS ?= standings store history knob-latency knob-accuracy render render-instructions sync-latency name-entry paper-card udisc-import season
 # A desktop session gets a window; a bare console gets the full-screen board through KMS.
 KIOSK_FLAGS ?= $(if $(or $(DISPLAY),$(WAYLAND_DISPLAY)),--windowed,)
 

@@ -17,6 +17,22 @@ public struct Season: Sendable, Hashable, Codable {
         /// The group's usual points table.
         public static let defaultPoints = [10, 8, 6, 5, 4, 3, 2, 1]
 
+        /// The rule from its three optional spellings (a scenario's `rule`, a season record's
+        /// fields, the CLI's options): exactly one of them is given.
+        public init(points: [Int]?, bestRounds: Int?, averageToPar: Int?) throws(SeasonError) {
+            switch (points, bestRounds, averageToPar) {
+            case (let table?, nil, nil): self = .pointsByPlace(table)
+            case (nil, let count?, nil): self = .bestRounds(count)
+            case (nil, nil, let minimum?): self = .averageToPar(minimumRounds: minimum)
+            default: throw .badRule("exactly one of points, bestRounds and averageToPar")
+            }
+        }
+
+        /// The rule's three optional spellings, the inverse of `init(points:bestRounds:averageToPar:)`.
+        public var points: [Int]? { if case .pointsByPlace(let table) = self { table } else { nil } }
+        public var bestRounds: Int? { if case .bestRounds(let count) = self { count } else { nil } }
+        public var averageToPar: Int? { if case .averageToPar(let minimum) = self { minimum } else { nil } }
+
         /// "points by place (10-8-6-5-4-3-2-1)", "best 8 rounds", "average to par (5 rounds at least)".
         public var description: String {
             switch self {
@@ -27,6 +43,8 @@ public struct Season: Sendable, Hashable, Codable {
         }
     }
 
+    /// A season set at the kiosk or the CLI is a synced record (protocol 4) under this id.
+    public var id: UUID
     public var name: String
     /// The first and last days, "2026-04-01", both in the season.
     public var from: String
@@ -39,19 +57,30 @@ public struct Season: Sendable, Hashable, Codable {
     /// "points by place (10-8-6-5-4-3-2-1), net".
     public var ruleDescription: String { rule.description + (net ? ", net" : "") }
 
-    public init(name: String, from: String, to: String, rule: Rule, net: Bool = false) throws(SeasonError) {
+    /// Longer names are refused: a name is the season page's title.
+    public static let maxNameLength = 60
+
+    public init(
+        id: UUID = UUID(), name: String, from: String, to: String, rule: Rule, net: Bool = false
+    ) throws(SeasonError) {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .emptyName }
+        guard trimmed.count <= Self.maxNameLength else { throw .longName(trimmed.count) }
         guard LeagueEvent.isDay(from), LeagueEvent.isDay(to) else { throw .badDay(LeagueEvent.isDay(from) ? to : from) }
         guard from <= to else { throw .backwards(from: from, to: to) }
         switch rule {
         case .pointsByPlace(let table):
-            guard !table.isEmpty, table.allSatisfy({ $0 >= 0 }) else { throw .badRule("a points table of places, none negative") }
+            guard (1...Self.maxPlaces).contains(table.count), table.allSatisfy({ (0...1000).contains($0) }) else {
+                throw .badRule("a points table of 1 to \(Self.maxPlaces) places, each 0 to 1000")
+            }
         case .bestRounds(let count):
-            guard count >= 1 else { throw .badRule("best rounds counts at least 1") }
+            guard (1...Self.maxRounds).contains(count) else { throw .badRule("best rounds between 1 and \(Self.maxRounds)") }
         case .averageToPar(let minimum):
-            guard minimum >= 1 else { throw .badRule("an average needs at least 1 round") }
+            guard (1...Self.maxRounds).contains(minimum) else {
+                throw .badRule("an average of at least 1 and at most \(Self.maxRounds) rounds")
+            }
         }
+        self.id = id
         self.name = trimmed
         self.from = from
         self.to = to
@@ -59,11 +88,23 @@ public struct Season: Sendable, Hashable, Codable {
         self.net = net
     }
 
+    /// Bounds that keep a record from elsewhere sane: no season has more places worth
+    /// points than a league night has players, or more rounds than a decade of weeks.
+    public static let maxPlaces = 100
+    public static let maxRounds = 520
+
     public func contains(day: String) -> Bool { day >= from && day <= to }
+
+    /// Of `seasons`, the one `day` falls in: the latest starting (a short season set inside
+    /// a long one is the one the group means), then the latest ending, then by id.
+    public static func current(_ seasons: [Season], on day: String) -> Season? {
+        seasons.filter { $0.contains(day: day) }.max { ($0.from, $0.to, $0.id.uuidString) < ($1.from, $1.to, $1.id.uuidString) }
+    }
 }
 
 public enum SeasonError: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyName
+    case longName(Int)
     case badDay(String)
     case backwards(from: String, to: String)
     case badRule(String)
@@ -71,6 +112,7 @@ public enum SeasonError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .emptyName: "a season needs a name"
+        case .longName(let n): "a season's name has at most \(Season.maxNameLength) characters, not \(n)"
         case .badDay(let day): "\"\(day)\" is not a day (2026-04-01, say)"
         case .backwards(let from, let to): "the season ends (\(to)) before it starts (\(from))"
         case .badRule(let why): "a season's rule needs \(why)"
@@ -105,6 +147,15 @@ public struct SeasonEvent: Sendable, Hashable {
 
     public var id: UUID
     public var day: String
+
+    /// `date`'s day in `timeZone`, as seasons and events write days ("2026-04-01").
+    public static func day(of date: Date, timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+    }
+
     /// The course's identity, for handicaps (a round's course, a night's).
     public var course: String
     public var results: [Result]
@@ -120,19 +171,29 @@ public struct SeasonEvent: Sendable, Hashable {
     /// finished player's handicap on the event's course as it stood before the event, from
     /// their finished rounds there, newest first (`Handicap.value`). In day order.
     public static func handicapped(_ events: [SeasonEvent]) -> [SeasonEvent] {
-        var history: [String: [Int]] = [:]
+        struct Key: Hashable {
+            var course: String
+            var player: UUID
+        }
+        var history: [Key: [Int]] = [:]
         var out: [SeasonEvent] = []
-        for var event in events.sorted(by: { ($0.day, $0.id.uuidString) < ($1.day, $1.id.uuidString) }) {
-            func key(_ player: UUID) -> String { event.course + "\u{1F}" + player.uuidString }
+        for var event in inPlayOrder(events) {
             event.results = event.results.map { result in
                 var result = result
-                result.handicap = Handicap.value(toPar: (history[key(result.player)] ?? []).reversed())
+                result.handicap = Handicap.value(toPar: (history[Key(course: event.course, player: result.player)] ?? []).reversed())
                 return result
             }
-            for result in event.results where result.finished { history[key(result.player), default: []].append(result.toPar) }
+            for result in event.results where result.finished {
+                history[Key(course: event.course, player: result.player), default: []].append(result.toPar)
+            }
             out.append(event)
         }
         return out
+    }
+
+    /// By day, then by id (the same order on every device); no id is made a string.
+    static func inPlayOrder(_ events: [SeasonEvent]) -> [SeasonEvent] {
+        events.sorted { $0.day != $1.day ? $0.day < $1.day : $0.id.precedes($1.id) }
     }
 
     /// An event from its standings: registered players only, ranked again among themselves
@@ -184,7 +245,7 @@ public struct SeasonTable: Sendable, Hashable {
         var rounds: [UUID: [Double]] = [:]
         var points: [UUID: Double] = [:]
         var gross: Set<UUID> = []
-        for event in events.sorted(by: { ($0.day, $0.id.uuidString) < ($1.day, $1.id.uuidString) }) {
+        for event in SeasonEvent.inPlayOrder(events) {
             var results = event.results
             if season.net {
                 // Each event ranked again by net to par (a DNF stays unranked).

@@ -47,15 +47,10 @@ public struct SeasonScenario: Sendable, Decodable {
     }
 
     public func evaluate() throws(ScenarioError) -> SeasonScenarioResult {
-        let rule: Season.Rule
-        switch (season.rule.points, season.rule.bestRounds, season.rule.averageToPar) {
-        case (let table?, nil, nil): rule = .pointsByPlace(table)
-        case (nil, let count?, nil): rule = .bestRounds(count)
-        case (nil, nil, let minimum?): rule = .averageToPar(minimumRounds: minimum)
-        default: throw .invalid("season.rule takes exactly one of points, bestRounds and averageToPar")
-        }
         let made: Season
         do throws(SeasonError) {
+            let rule = try Season.Rule(
+                points: season.rule.points, bestRounds: season.rule.bestRounds, averageToPar: season.rule.averageToPar)
             made = try Season(name: season.name, from: season.from, to: season.to, rule: rule, net: season.net ?? false)
         } catch { throw .invalid("season: \(error)") }
         // A player is their name across events: the same id everywhere.

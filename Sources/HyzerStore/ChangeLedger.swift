@@ -13,6 +13,8 @@ public enum ChangeKind: String, Sendable, Hashable, CaseIterable {
     case course, player, round, scoreEvent
     /// A league night (issue 36).
     case event
+    /// A season (issue 37).
+    case season
 }
 
 /// One version of one record.
@@ -39,6 +41,7 @@ public enum LocalChange: Sendable, Hashable {
     case player(Player, version: UUID, updatedAt: Double, retirement: PlayerRetirement?)
     case round(Round, version: UUID, updatedAt: Double)
     case event(LeagueEvent, version: UUID, updatedAt: Double)
+    case season(Season, version: UUID, updatedAt: Double, deleted: Bool)
     /// `seq` is local arrival order.
     case scoreEvent(ScoreEvent, seq: Int64)
 }
@@ -49,7 +52,7 @@ public struct LocalVersion: Sendable, Hashable {
     public var version: UUID
     /// Rounds only.
     public var status: RoundStatus?
-    /// Courses: this device has it as deleted. League nights: as discarded.
+    /// Courses, seasons: this device has it as deleted. League nights: as discarded.
     public var deleted = false
     /// Rounds and courses: how many times reopened or restored (issue 35).
     public var generation = 0
@@ -138,7 +141,7 @@ public struct ChangeLedger {
         case .course, .courseDeleted: 0
         case .player: 1
         case .round: 2
-        case .event: 3
+        case .event, .season: 3
         case .scoreEvent: 4
         }
     }
@@ -166,6 +169,8 @@ public struct ChangeLedger {
         case .event:
             guard let row = try LeagueEventRow.fetchOne(db, key: id) else { return nil }
             return .event(try Rows.leagueEvent(row), version: version, updatedAt: row.updatedAt)
+        case .season:
+            return try localSeasonChange(id, version)
         }
     }
 
@@ -230,6 +235,8 @@ public struct ChangeLedger {
             return try LeagueEventRow.fetchOne(db, key: id).map {
                 LocalVersion(updatedAt: $0.updatedAt, version: version, deleted: $0.discardedAt != nil)
             }
+        case .season:
+            return try localSeasonVersion(id, version)
         }
     }
 
@@ -384,7 +391,7 @@ public struct ChangeLedger {
 
     /// A record SQLite refuses (a constraint or trigger) is reported as `StoreError`, so
     /// the caller can skip that one record and keep the rest of the page.
-    private func refusing<T>(_ body: () throws -> T) throws -> T {
+    func refusing<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as DatabaseError {

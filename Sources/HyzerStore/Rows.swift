@@ -35,6 +35,7 @@ enum StoreColumn: String, ColumnExpression, CaseIterable {
     case kindOrder, localOrder, serverSeq, deletedAt, deviceName
     case generation, action, actions, removedAt, mergedInto, correction, retraction, startHole
     case day, rounds, skins, card, closestToPin, acePot, discardedAt, eventID
+    case fromDay, toDay, rule, points, count, net
 
     /// The SQL name: `roundID` → `round_id`. Worked out once, not at each use: the score
     /// events of a round are read column by column on every board refresh.

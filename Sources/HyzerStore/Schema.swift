@@ -135,6 +135,7 @@ enum Schema {
         registerUndo(&migrator)
         registerRetractions(&migrator)
         registerLeagueNights(&migrator)
+        registerSeasons(&migrator)
         return migrator
     }
 

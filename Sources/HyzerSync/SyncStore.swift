@@ -94,6 +94,7 @@ extension ChangeKind {
         case .round: self = .round
         case .scoreEvent: self = .scoreEvent
         case .event: self = .event
+        case .season: self = .season
         }
     }
 }
@@ -388,6 +389,10 @@ enum SyncStore {
             PendingRecord(record: .scoreEvent(ScoreEventRecord(event)), localOrder: seq)
         case .event(let event, let version, let updatedAt):
             PendingRecord(record: .event(EventRecord(event, version: version, updatedAt: updatedAt)), localOrder: 0)
+        case .season(let season, let version, let updatedAt, let deleted):
+            PendingRecord(
+                record: .season(SeasonRecord(season, version: version, updatedAt: updatedAt, deleted: deleted)),
+                localOrder: 0)
         }
     }
 
@@ -408,7 +413,7 @@ enum SyncStore {
                 case .course: ChangeStamp.courseLifecycle(deleted: local.deleted, generation: local.generation)
                 case .player: ChangeStamp.playerLifecycle(local.retirement)
                 case .scoreEvent: 0
-                case .event: ChangeStamp.eventLifecycle(discarded: local.deleted)
+                case .event, .season: ChangeStamp.eventLifecycle(discarded: local.deleted)
                 }
             let localStamp = ChangeStamp(lifecycle: lifecycle, updatedAt: local.updatedAt, version: local.version)
             if stamp <= localStamp {
@@ -451,6 +456,13 @@ enum SyncStore {
         case .event(let r):
             if let problem = r.problem() { throw StoreError.corruptRecord("league night \(r.id): \(problem)") }
             try ledger.saveRemote(validated(r.event, or: StoreError.leagueNight), updatedAt: r.updatedAt)
+            try ledger.setSynced(key)
+            result.referenceDataChanged = true
+        case .season(let r):
+            if let problem = r.problem() { throw StoreError.corruptRecord("season \(r.id): \(problem)") }
+            try ledger.saveRemote(
+                validated(r.season, or: { StoreError.refused("season \(r.id): \($0)") }), updatedAt: r.updatedAt,
+                deleted: r.deleted ?? false)
             try ledger.setSynced(key)
             result.referenceDataChanged = true
         }

@@ -7,7 +7,8 @@ import HyzerKit
 /// 1. A later lifecycle stage wins. Rounds: setup < active < awaitingFinalization <
 ///    completed; a round never moves back, so a late "active" copy can never undo a finish.
 ///    Courses: in use < deleted; an edit made offline never brings a deleted course back.
-///    Players: on the roster < removed < merged. League nights: open < discarded.
+///    Players: on the roster < removed < merged. League nights: open < discarded;
+///    seasons: kept < deleted.
 ///    Undo (issue 35, protocol 2) is a new generation above all of these: a reopened
 ///    round is `4·generation + stage`, a restored course `2·generation + deleted`. A
 ///    reopening outranks every copy of the finish it undid, and a restore the tombstone,
@@ -88,6 +89,10 @@ extension SyncRecord {
             ChangeStamp(
                 lifecycle: ChangeStamp.eventLifecycle(discarded: r.discarded ?? false), updatedAt: r.updatedAt, version: r.version
             )
+        // A deleted season stays deleted, the same way.
+        case .season(let r):
+            ChangeStamp(
+                lifecycle: ChangeStamp.eventLifecycle(discarded: r.deleted ?? false), updatedAt: r.updatedAt, version: r.version)
         }
     }
 }

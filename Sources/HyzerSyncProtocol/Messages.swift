@@ -11,8 +11,9 @@ import Foundation
 /// - 3 (issue 36): league nights, a new record kind (`event`). A device says its version
 ///   when it pulls (`protocol=3`); the server leaves kinds newer than that out of its
 ///   pages, and a device pushes events only to a server at 3.
+/// - 4 (issue 37): seasons, a new record kind (`season`), under the same rules as 3.
 public enum SyncProtocol {
-    public static let version = 3
+    public static let version = 4
     /// Every device request names its device; it must match the device's token.
     public static let deviceHeader = "X-Hyzer-Device"
     /// Limits the server enforces (and the client respects when batching).

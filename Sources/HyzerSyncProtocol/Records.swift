@@ -13,6 +13,8 @@ public enum RecordKind: String, Codable, Sendable, CaseIterable, Comparable {
     case course, player, round, scoreEvent
     /// Protocol 3 (issue 36): a league night, the rounds of its cards.
     case event
+    /// Protocol 4 (issue 37): a season, a date range and a scoring rule. It names nothing.
+    case season
 
     /// Dependencies first: a round names its course, a score event and a league night
     /// name rounds. Batches are sent in this order so a single push can carry a new
@@ -24,6 +26,7 @@ public enum RecordKind: String, Codable, Sendable, CaseIterable, Comparable {
         case .round: 2
         case .scoreEvent: 3
         case .event: 4
+        case .season: 5
         }
     }
 
@@ -34,6 +37,7 @@ public enum RecordKind: String, Codable, Sendable, CaseIterable, Comparable {
         switch self {
         case .course, .player, .round, .scoreEvent: 1
         case .event: 3
+        case .season: 4
         }
     }
 
@@ -315,6 +319,57 @@ public struct EventRecord: Codable, Sendable, Hashable {
     }
 }
 
+/// A season on the wire (protocol 4, issue 37): `Season` field for field, its rule in the
+/// three optional spellings of the scenario format (exactly one is given).
+public struct SeasonRecord: Codable, Sendable, Hashable {
+    public var id: UUID
+    public var version: UUID
+    public var updatedAt: Double
+    public var name: String
+    /// The first and last days, "2026-04-01", both in.
+    public var from: String
+    public var to: String
+    public var points: [Int]?
+    public var bestRounds: Int?
+    public var averageToPar: Int?
+    /// Absent unless ranked by net.
+    public var net: Bool?
+    /// Absent unless deleted, which is final (it outranks every other version).
+    public var deleted: Bool?
+
+    public init(_ season: Season, version: UUID, updatedAt: Double, deleted: Bool = false) {
+        id = season.id
+        self.version = version
+        self.updatedAt = updatedAt
+        name = season.name
+        from = season.from
+        to = season.to
+        points = season.rule.points
+        bestRounds = season.rule.bestRounds
+        averageToPar = season.rule.averageToPar
+        net = season.net ? true : nil
+        self.deleted = deleted ? true : nil
+    }
+
+    /// The domain value, or why the record is not one.
+    public func season() throws(SeasonError) -> Season {
+        try Season(
+            id: id, name: name, from: from, to: to,
+            rule: Season.Rule(points: points, bestRounds: bestRounds, averageToPar: averageToPar), net: net ?? false)
+    }
+
+    /// Shape checks that need no other record; nil when fine, else the reason.
+    public func problem() -> String? {
+        if SyncProtocol.hasControlCharacter(name) { return "a season's name cannot hold a control character" }
+        do {
+            _ = try season()
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+}
+
 /// A score event on the wire is the domain event itself, field for field and under the same
 /// names (its time as Unix seconds, see `UnixSeconds`): the record only adds what every
 /// record says about itself (`SyncRecordData`), and reads the event's fields as its own.
@@ -345,6 +400,7 @@ public enum SyncRecord: Sendable, Hashable {
     case round(RoundRecord)
     case scoreEvent(ScoreEventRecord)
     case event(EventRecord)
+    case season(SeasonRecord)
 
     /// The record inside, whichever kind it is: the one place that looks at the case.
     public var data: any SyncRecordData {
@@ -354,6 +410,7 @@ public enum SyncRecord: Sendable, Hashable {
         case .round(let r): r
         case .scoreEvent(let r): r
         case .event(let r): r
+        case .season(let r): r
         }
     }
 
@@ -378,6 +435,7 @@ extension CourseRecord: SyncRecordData { public static var kind: RecordKind { .c
 extension PlayerRecord: SyncRecordData { public static var kind: RecordKind { .player } }
 extension RoundRecord: SyncRecordData { public static var kind: RecordKind { .round } }
 extension EventRecord: SyncRecordData { public static var kind: RecordKind { .event } }
+extension SeasonRecord: SyncRecordData { public static var kind: RecordKind { .season } }
 
 extension ScoreEventRecord: SyncRecordData {
     public static var kind: RecordKind { .scoreEvent }
@@ -398,6 +456,7 @@ extension SyncRecord: Codable {
         case .round: self = .round(try c.decode(RoundRecord.self, forKey: .data))
         case .scoreEvent: self = .scoreEvent(try c.decode(ScoreEventRecord.self, forKey: .data))
         case .event: self = .event(try c.decode(EventRecord.self, forKey: .data))
+        case .season: self = .season(try c.decode(SeasonRecord.self, forKey: .data))
         }
     }
 

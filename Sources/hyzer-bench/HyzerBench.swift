@@ -22,7 +22,7 @@ struct HyzerBench: AsyncParsableCommand {
         subcommands: [
             Standings.self, Store.self, History.self, KnobLatency.self, KnobAccuracy.self, Render.self, SyncLatency.self,
             Soak.self, NameEntry.self, RenderInstructions.self, ServerLoad.self, SyncSim.self, PaperCard.self,
-            UDiscImport.self,
+            UDiscImport.self, SeasonTableBenchmark.self,
         ])
 
     /// `--log-level` is taken before the parser (it belongs to no one subcommand); the
@@ -122,6 +122,23 @@ struct HyzerBench: AsyncParsableCommand {
 
         func run() async throws {
             try await data.run("udisc-import") { try await UDiscImportBenchmark.run(in: $0, rows: rows) }
+        }
+    }
+
+    struct SeasonTableBenchmark: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "season",
+            abstract: "A season table over 5 years of weekly events of 20 players, recomputed as the kiosk asks for it.",
+            discussion: "Goal: at most 50 ms p99 (issue 37).")
+        @OptionGroup var data: DataOption
+        @Option(help: "Years of weekly events.") var years = 5
+        @Option(help: "Players at every event.") var players = 20
+        @Option(help: "Times the table is recomputed.") var iterations = 60
+
+        func run() async throws {
+            try await data.run("season") {
+                try await SeasonBenchmark.run(in: $0, years: years, players: players, iterations: iterations)
+            }
         }
     }
 

@@ -82,4 +82,34 @@ import Testing
         #expect(table.rows.prefix(2).allSatisfy { $0.positionLabel == "T1" })
         #expect(table.rows.count == 15)
     }
+
+    /// The kiosk's memo reads a round again when anything that could change its standings
+    /// changed: a correction after the finish (a new event, the round's row untouched) and a
+    /// new round both show in the next table, and a round nothing touched is not read again.
+    /// Negative control (by hand): with the key's `lastSeq` left out, the corrected round
+    /// kept Zed's win and this test failed.
+    @Test func theMemoReadsAgainWhatChangedAndOnlyThat() throws {
+        let s = try TempStore()
+        let course = try Course(name: "Other Nine", holeCount: 9)
+        try s.db.write(.saveCourse(course))
+        let ann = try Player(displayName: "Annie")
+        let zed = try Player(displayName: "Zed")
+        for p in [ann, zed] { try s.db.write(.savePlayer(p)) }
+        let first = try Self.round(s, course, day: "2026-11-20", [(.registered(ann), 3), (.registered(zed), 2)])
+        let season = try Season(name: "November", from: "2026-11-01", to: "2026-11-30", rule: .pointsByPlace([10, 8]))
+        let memo = SeasonEventMemo()
+        let before = try s.db.read(.seasonTable(season, timeZone: Self.utc, memo: memo))
+        #expect(before.rows.map(\.name) == ["Zed", "Annie"] && memo.count == 1)
+
+        _ = try s.db.write(
+            .correctFinishedScore(
+                ScoreEntry(roundID: first.id, participantID: zed.id, hole: 1, strokes: 5, reportedBy: zed.id),
+                authority: .commandLine))
+        _ = try Self.round(s, course, day: "2026-11-27", [(.registered(ann), 3), (.registered(zed), 2)])
+        let after = try s.db.read(.seasonTable(season, timeZone: Self.utc, memo: memo))
+        let fresh = try s.db.read(.seasonTable(season, timeZone: Self.utc))
+        #expect(after == fresh)
+        #expect(after.events == 2 && memo.count == 2)
+        #expect(after.rows.map(\.valueText) == ["18", "18"], "Annie won the corrected round, Zed the new one")
+    }
 }

@@ -42,7 +42,7 @@ struct OlderPeerTransport: SyncTransport {
         case .scoreEvent(var e):
             (e.correction, e.retraction) = (nil, nil)
             return .scoreEvent(e)
-        case .event:
+        case .event, .season:
             return record  // a v1 server never sends one: its pages never hold the kind
         }
     }

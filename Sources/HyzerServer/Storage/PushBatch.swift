@@ -201,6 +201,9 @@ struct PushBatch<Ledger: FeedLedger> {
             }
         case .event(let n):
             return try leagueNightProblem(n).map { "league night \(n.id): \($0)" }
+        // A season names no other record: its shape is all there is to check.
+        case .season(let s):
+            return s.problem().map { "season \(s.id): \($0)" }
         }
         return nil
     }
