@@ -60,6 +60,11 @@ public final class KioskSession {
     private var acePotsCarriedIn: [UUID: Int] = [:]
     /// The idle board's pot, read after the last completed round `after` (`loadData`).
     private var idleAcePot: (after: UUID?, pot: Int?)?
+    /// The season's events as last read (issue 37): a reload between rounds reads again only
+    /// the rounds something changed since, so the table is recomputed in milliseconds.
+    private let seasonMemo = SeasonEventMemo()
+    /// The season table the idle board last had, kept while rounds are played (`loadData`).
+    private var seasonTable: SeasonTable?
     static let storageCheckInterval: Millis = 5_000
     /// Gathers the status screen's facts when it asks; `buildKiosk` tells it the knob and display.
     public var statusGatherer: KioskStatusGatherer
@@ -180,6 +185,16 @@ public final class KioskSession {
             }
             data.idleAcePot = idleAcePot?.pot
         }
+        // The season's table shows only on the idle board: it is worked out again between
+        // rounds (a finish, a correction synced in, a season set up elsewhere), not on
+        // every score of a round in play.
+        if data.round == nil, data.leagueNight == nil {
+            let today = SeasonEvent.day(of: store.clock.date)
+            seasonTable = try Season.current(store.read(.seasons), on: today).map {
+                try store.read(.seasonTable($0, memo: seasonMemo))
+            }
+        }
+        data.season = seasonTable
         return data
     }
 

@@ -29,14 +29,18 @@ public struct KioskData: Sendable, Equatable {
     /// and for a group that has never had one): the idle board's foot says it, so the pot
     /// is in view between nights too (issue 36). Nil for an empty pot.
     public var idleAcePot: Int?
+    /// The table of the season today falls in (issue 37), when the group has set one up: the
+    /// idle board shows it between rounds. Read again only while no round is in play.
+    public var season: SeasonTable?
 
     public init(
         round: RoundSnapshot? = nil, lastCompleted: RoundSnapshot? = nil, courses: [Course] = [], players: [Player] = [],
         deviceID: String? = nil, otherRounds: [RoundSnapshot] = [], deletedCourses: [DeletedCourse] = [],
         leagueNight: LeagueNightSnapshot? = nil, lastNightPlayers: [UUID] = [], acePotCarriedIn: Int = 0,
-        idleAcePot: Int? = nil
+        idleAcePot: Int? = nil, season: SeasonTable? = nil
     ) {
         self.idleAcePot = idleAcePot
+        self.season = season
         self.acePotCarriedIn = acePotCarriedIn
         self.leagueNight = leagueNight
         self.lastNightPlayers = lastNightPlayers

@@ -190,19 +190,26 @@ public struct Layout: Sendable, Equatable {
 
     /// The leaders pinned while the board pages: the top 3 and everyone tied with them (a
     /// standing without a position, DNF, is never a leader).
-    public static func leaders(_ standings: [Standing]) -> Int {
-        guard standings.count > 3, let third = standings[2].position else { return min(3, standings.count) }
-        return standings.prefix { ($0.position ?? .max) <= third }.count
+    public static func leaders(_ standings: [Standing]) -> Int { leaders(positions: standings.map(\.position)) }
+
+    /// The same for any ranked rows, by their positions in order (nil: unranked).
+    static func leaders(positions: [Int?]) -> Int {
+        guard positions.count > 3, let third = positions[2] else { return min(3, positions.count) }
+        return positions.prefix { ($0 ?? .max) <= third }.count
     }
 
     /// Pages for `standings` in `slots` rows (nil: they all fit), the board's and the
     /// summary's rule: the leaders pinned, the rest rotating, one slot for the indicator.
     static func pages(_ standings: [Standing], slots: Int?, rowsPerPage: Int?) -> BoardPages {
-        let count = standings.count
+        pages(positions: standings.map(\.position), slots: slots, rowsPerPage: rowsPerPage)
+    }
+
+    static func pages(positions: [Int?], slots: Int?, rowsPerPage: Int?) -> BoardPages {
+        let count = positions.count
         guard let slots, slots < count else { return BoardPages(count: count, pinned: count, perPage: 0, pages: 1) }
         // One slot is the indicator's; what is left is shared by the pinned and the rotating rows.
         let room = max(1, slots - 1)
-        let pinned = min(Layout.leaders(standings), max(3, room / 2), room - 1)
+        let pinned = min(Layout.leaders(positions: positions), max(3, room / 2), room - 1)
         let fits = max(1, room - pinned)
         let perPage = min(fits, max(1, rowsPerPage ?? fits))
         let pages = (count - pinned + perPage - 1) / perPage

@@ -308,7 +308,7 @@ import Testing
                     #expect((boxes.more != nil) == pages.rotates, "\(what)")
                     #expect(boxes.rows.count == pages.pinned + pages.rotating(page: page).count, "\(what)")
                     #expect(boxes.metaY + boxes.metaHeight / 2 <= layout.footer.y, "\(what): the meta line under the footer")
-                    seen.formUnion(boxes.rows.map(\.standing.participantID))
+                    seen.formUnion(boxes.rows.map(\.line.id))
                     let area = Rect(x: boxes.card.x, y: boxes.top, w: boxes.card.w, h: layout.footer.y - boxes.top)
                     let all = boxes.rows.map(\.boxes) + (boxes.more.map { [$0] } ?? [])
                     Self.check(all, in: area, minimumRow: layout.summaryMinimumRowHeight, layout: layout, what)

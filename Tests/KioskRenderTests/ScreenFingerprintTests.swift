@@ -348,6 +348,33 @@ struct FingerprintWorld {
         state.handle(.pressed, now: now)
         shot("history-player", state)
 
+        // The season's table on the idle board (issue 37): the group over three weeks, by
+        // points, with no last round (so the table is the page at any time).
+        let weeks = (0..<3).map { week in
+            SeasonEvent(
+                id: Self.id(0x5E, week), day: "2026-10-0\(week + 1)", course: course.id.uuidString,
+                results: players.enumerated().map { index, player in
+                    let toPar = (index * 7 + week * 3) % 9 - 3
+                    return SeasonEvent.Result(
+                        player: player.id, name: player.displayName, position: nil, toPar: toPar, finished: true)
+                })
+        }.map { event in
+            // Each week ranked as its standings would: competition rank by to-par.
+            var ranked = event
+            ranked.results = event.results.map { result in
+                var result = result
+                result.position = 1 + event.results.filter { $0.toPar < result.toPar }.count
+                return result
+            }
+            return ranked
+        }
+        let season = try Season(
+            id: Self.id(0x5E, 99), name: "Autumn league", from: "2026-09-01", to: "2026-11-30",
+            rule: .pointsByPlace(Season.Rule.defaultPoints))
+        var seasonal = KioskData(courses: courses, players: players, deviceID: Self.deviceID)
+        seasonal.season = SeasonTable(season: season, events: weeks)
+        shot("season", self.state(seasonal), on: "board")
+
         // Undo (issue 35): the round reopenable, finished early by this kiosk with the
         // code, its "Reopen this round" row chosen; a hole being corrected; the questions.
         let early = Round(

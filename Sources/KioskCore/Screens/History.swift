@@ -460,7 +460,9 @@ extension Screen.History {
     /// deleted courses say it too).
     public static func dayAndMonth(_ date: Date) -> String {
         let parts = Calendar(identifier: .gregorian).dateComponents([.day, .month], from: date)
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        return "\(parts.day ?? 1) \(months[(parts.month ?? 1) - 1])"
+        return "\(parts.day ?? 1) \(monthNames[(parts.month ?? 1) - 1])"
     }
+
+    /// The months as every screen writes them (the history's dates, a season's range).
+    public static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }

@@ -95,13 +95,17 @@ extension KioskState {
     /// card stays up for hours on an idle kiosk, so nobody's page is more than a few
     /// intervals away, and no state is needed to follow it.
     public func summaryPage(at now: Millis) -> Int {
+        // On the idle board the summary shares its turns with the season's table.
+        if case .summary(let page)? = idlePage(at: now) { return page }
         guard let (snapshot, heading) = summaryOnShow else { return 0 }
         let pages = summaryPages(snapshot, heading: heading)
         return pages.rotates ? Int((now / settings.boardPageInterval) % Millis(pages.pages)) : 0
     }
 
-    /// When a paging summary turns its page next; nil when none is on show or it fits.
+    /// When a paging summary (or the idle board's turn to the season) turns its page next;
+    /// nil when none is on show or it fits.
     func summaryPageFlip(after now: Millis) -> Millis? {
+        if let flip = idlePageFlip(after: now) { return flip }
         guard let (snapshot, heading) = summaryOnShow, summaryPages(snapshot, heading: heading).rotates else {
             return nil
         }
@@ -117,12 +121,33 @@ extension KioskState {
 // MARK: Layout
 
 /// The summary card's geometry: its rows, their pages (the board's rule) and its QR code.
+/// One ranked row of a card of standings: a round's player, a season's. What the summary
+/// card's layout needs of it, already worded.
+public struct RankedLine: Sendable, Equatable {
+    public var id: UUID
+    /// Competition rank; nil for an unranked row (a DNF, a player short of the season's rounds).
+    public var position: Int?
+    public var positionLabel: String
+    public var name: String
+    /// Under-stated, beside the value: "31 strokes", "12 events".
+    public var detail: String
+    public var value: String
+    public var valueColor: RGB
+
+    public init(
+        id: UUID, position: Int?, positionLabel: String, name: String, detail: String, value: String, valueColor: RGB
+    ) {
+        (self.id, self.position, self.positionLabel, self.name) = (id, position, positionLabel, name)
+        (self.detail, self.value, self.valueColor) = (detail, value, valueColor)
+    }
+}
+
 extension Layout {
     /// The summary card's standings as boxes: rows share the room between the title block and
     /// the meta line, never under the minimums; past them, one page (`summaryPages`).
     public struct SummaryBoxes: Sendable, Equatable {
         public struct Row: Sendable, Equatable {
-            public var standing: Standing
+            public var line: RankedLine
             public var badge: Rect
             public var boxes: RowBoxes
         }
@@ -158,9 +183,14 @@ extension Layout {
     )
         -> BoardPages
     {
-        let (_, pitch, available) = summaryRoom(standings.count, heading: heading, qr: qr)
+        summaryPages(positions: standings.map(\.position), heading: heading, qr: qr, rowsPerPage: rowsPerPage)
+    }
+
+    /// The same for any ranked rows (the season page's), by their positions in order.
+    public func summaryPages(positions: [Int?], heading: Bool, qr: Bool = false, rowsPerPage: Int? = nil) -> BoardPages {
+        let (_, pitch, available) = summaryRoom(positions.count, heading: heading, qr: qr)
         let slots = max(1, Int(available / pitch))
-        return Layout.pages(standings, slots: slots, rowsPerPage: rowsPerPage)
+        return Layout.pages(positions: positions, slots: slots, rowsPerPage: rowsPerPage)
     }
 
     /// Where the summary's rows begin, their pitch, and the height they share.
@@ -196,6 +226,24 @@ extension Layout {
         _ standings: [Standing], heading: Bool, minus: String, page: Int = 0, qr: Bool = false,
         rowsPerPage: Int? = nil, guests: Set<UUID> = [], cards: [UUID: String] = [:]
     ) -> SummaryBoxes {
+        let lines = standings.map { standing in
+            // A guest is marked where the strokes are said (issue 14): "guest · 31 strokes";
+            // on a league night's card, the player's card too: "B · 31 strokes" (issue 36).
+            RankedLine(
+                id: standing.participantID, position: standing.position, positionLabel: standing.positionLabel,
+                name: standing.name,
+                detail: (cards[standing.participantID].map { "\($0) · " } ?? "")
+                    + (guests.contains(standing.participantID) ? "guest · " : "")
+                    + (standing.status == .dnf ? "DNF · \(standing.strokes) strokes" : "\(standing.strokes) strokes"),
+                value: ScoreFormat.toPar(standing.toPar, minus: minus), valueColor: Palette.toPar(standing.toPar))
+        }
+        return summaryBoxes(lines: lines, heading: heading, page: page, qr: qr, rowsPerPage: rowsPerPage)
+    }
+
+    /// The card's rows from any ranked lines: a round's standings, a season's table.
+    public func summaryBoxes(
+        lines standings: [RankedLine], heading: Bool, page: Int = 0, qr: Bool = false, rowsPerPage: Int? = nil
+    ) -> SummaryBoxes {
         let caption = Double(captionFont)
         let beside = qr && summaryQRBeside
         // Beside a QR code the card moves left and gives up what the code needs.
@@ -204,7 +252,7 @@ extension Layout {
         let metaH = caption * 2.4
         let count = standings.count
         let (top, pitch, _) = summaryRoom(count, heading: heading, qr: qr)
-        let pages = summaryPages(standings, heading: heading, qr: qr, rowsPerPage: rowsPerPage)
+        let pages = summaryPages(positions: standings.map(\.position), heading: heading, qr: qr, rowsPerPage: rowsPerPage)
         let onShow = Array(0..<pages.pinned) + Array(pages.rotating(page: page))
         let minimum = minimumTextSize
         // As on the board: in portrait the card's width, not the row, bounds the text.
@@ -224,33 +272,37 @@ extension Layout {
                 h: (rect.h * 0.7).rounded())
             let medal: RGB? =
                 standing.position == 1 ? Palette.accent : (standing.position ?? 99) <= 3 ? Palette.textPrimary : nil
-            let scoreW = Layout.textWidth("+12", size: scoreSize)
+            // As wide as "+12", or the widest value a season's table says ("-10.5", "137.5").
+            let scoreW = max(Layout.textWidth("+12", size: scoreSize), Layout.textWidth(standing.value, size: scoreSize))
             let score = Span(x: rect.maxX - pad - scoreW, w: scoreW)
-            // A guest is marked where the strokes are said (issue 14): "guest · 31 strokes";
-            // on a league night's card, the player's card too: "B · 31 strokes" (issue 36).
-            let strokesText =
-                (cards[standing.participantID].map { "\($0) · " } ?? "")
-                + (guests.contains(standing.participantID) ? "guest · " : "")
-                + (standing.status == .dnf ? "DNF · \(standing.strokes) strokes" : "\(standing.strokes) strokes")
-            // Right-aligned, so each row's own width keeps the column straight.
-            let strokesW = Layout.textWidth(strokesText, size: strokesSize)
-            let strokes = Span(x: score.x - pad - strokesW, w: strokesW)
+            let strokesText = standing.detail
             let nameX = badge.maxX + rect.h * 0.3
-            let texts = [
+            // Right-aligned, so each row's own width keeps the column straight. The name
+            // keeps half the room between the badge and the value at least: a long detail
+            // ("1 event · 1 of 2 rounds" on a narrow portrait card) is cut, never the name.
+            let room = max(0, score.x - pad - nameX)
+            let nameNeeds = min(room / 2, Layout.textWidth(standing.name, size: nameSize))
+            let strokesW = min(Layout.textWidth(strokesText, size: strokesSize), max(0, room - nameNeeds - pad))
+            let strokes = Span(x: score.x - pad - strokesW, w: strokesW)
+            var texts = [
                 TextBox(
                     standing.positionLabel, .title, size: positionSize, medal ?? Palette.textSecondary,
                     span: Span(x: badge.x, w: badge.w), midY: badge.midY, align: .center),
                 TextBox(
                     standing.name, .title, size: nameSize, Palette.textPrimary,
                     span: Span(x: nameX, w: max(0, strokes.x - pad - nameX)), midY: rect.midY, ellipsized: true),
-                TextBox(
-                    strokesText, .body, size: strokesSize, Palette.textSecondary, span: strokes, midY: rect.midY,
-                    align: .right),
-                TextBox(
-                    ScoreFormat.toPar(standing.toPar, minus: minus), .score, size: scoreSize,
-                    Palette.toPar(standing.toPar), span: score, midY: rect.midY, align: .right),
             ]
-            rows.append(.init(standing: standing, badge: badge, boxes: RowBoxes(frame: rect, texts: texts)))
+            if strokesW > 0 {
+                texts.append(
+                    TextBox(
+                        strokesText, .body, size: strokesSize, Palette.textSecondary, span: strokes, midY: rect.midY,
+                        align: .right, ellipsized: true))
+            }
+            texts.append(
+                TextBox(
+                    standing.value, .score, size: scoreSize, standing.valueColor, span: score, midY: rect.midY,
+                    align: .right))
+            rows.append(.init(line: standing, badge: badge, boxes: RowBoxes(frame: rect, texts: texts)))
         }
         var more: RowBoxes?
         if let indicator = pages.indicator(page: page) {

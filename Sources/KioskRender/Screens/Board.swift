@@ -8,6 +8,8 @@ extension Painter {
         guard let snapshot = state.round else {
             if let night = state.data.leagueNight, !night.inPlay {
                 paintNightResult(night)
+            } else if case .season(let page)? = state.idlePage(at: now), let table = state.idleSeason {
+                paintSeason(table, page: page, hint: idlePot + "Press to start a round · Hold for menu")
             } else if let last = state.data.lastCompleted {
                 paintSummary(last, hint: idlePot + "Press to start a round · Hold for menu", heading: "Last round")
             } else {

@@ -62,20 +62,7 @@ extension Painter {
             paint(code, in: qr.square)
             draw(qr.caption)
         }
-        for row in boxes.rows {
-            let rect = row.boxes.frame
-            canvas.fillRounded(rect, radius: rect.h * 0.25, Palette.elevated)
-            let position = row.standing.position
-            let medal: RGB? = position == 1 ? Palette.accent : (position ?? 99) <= 3 ? Palette.textPrimary : nil
-            if let medal {
-                canvas.strokeRounded(
-                    row.badge, radius: row.badge.h / 2, width: max(2, 3 * layout.scale), medal, inner: Palette.elevated)
-            }
-            for text in row.boxes.texts { draw(text) }
-        }
-        if let more = boxes.more {
-            for text in more.texts { draw(text) }
-        }
+        paintRankedRows(boxes)
         let (cardX, cardW, metaY, metaH) = (boxes.card.x, boxes.card.w, boxes.metaY, boxes.metaHeight)
         canvas.fill(Rect(x: cardX, y: metaY - metaH / 2, w: cardW, h: max(1, layout.scale)), Palette.tertiary)
         if let night {
@@ -102,5 +89,24 @@ extension Painter {
             meta.joined(separator: " · "), .body, size: layout.captionFont, Palette.textSecondary,
             x: centerX, midY: metaY + metaH * 0.15, align: .center, maxWidth: cardW)
         paintFooter(hint)
+    }
+
+    /// The card's rows, each with its place in a badge (a medal's ring for the first three),
+    /// and the page's indicator: a round's summary and a season's table alike.
+    func paintRankedRows(_ boxes: Layout.SummaryBoxes) {
+        for row in boxes.rows {
+            let rect = row.boxes.frame
+            canvas.fillRounded(rect, radius: rect.h * 0.25, Palette.elevated)
+            let position = row.line.position
+            let medal: RGB? = position == 1 ? Palette.accent : (position ?? 99) <= 3 ? Palette.textPrimary : nil
+            if let medal {
+                canvas.strokeRounded(
+                    row.badge, radius: row.badge.h / 2, width: max(2, 3 * layout.scale), medal, inner: Palette.elevated)
+            }
+            for text in row.boxes.texts { draw(text) }
+        }
+        if let more = boxes.more {
+            for text in more.texts { draw(text) }
+        }
     }
 }
