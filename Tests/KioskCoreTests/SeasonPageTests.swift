@@ -107,7 +107,10 @@ import Testing
     /// 30 players with the longest names at every panel size: each page's rows keep the
     /// layout check's rules, and every player is on one.
     @Test(arguments: LayoutCheckTests.sizes) func thirtyPlayersHoldTheLayout(size: (Int, Int)) throws {
-        for table in [try Self.table(players: 30, longNames: true), try Self.table(players: 30, rule: .averageToPar(minimumRounds: 2), short: 4)] {
+        for table in [
+            try Self.table(players: 30, longNames: true), try Self.table(players: 30, rule: .averageToPar(minimumRounds: 2), short: 4),
+            try Self.table(players: 12),
+        ] {
             let state = try Self.idleState(season: table, last: true, size: size)
             let layout = Layout(viewport: state.viewport)
             let lines = KioskState.seasonLines(table, minus: "−")
@@ -117,13 +120,14 @@ import Testing
                 let what = "season \(size.0)×\(size.1), page \(page + 1) of \(pages.pages)"
                 let boxes = layout.summaryBoxes(lines: lines, heading: true, page: page)
                 #expect(boxes.rowHeight >= layout.summaryMinimumRowHeight, "\(what)")
+                #expect((boxes.more == nil) == (boxes.rows.count == lines.count), "\(what): an indicator with everyone on show")
                 #expect(boxes.metaY + boxes.metaHeight / 2 <= layout.footer.y, "\(what)")
                 seen.formUnion(boxes.rows.map(\.line.id))
                 let area = Rect(x: boxes.card.x, y: boxes.top, w: boxes.card.w, h: layout.footer.y - boxes.top)
                 let all = boxes.rows.map(\.boxes) + (boxes.more.map { [$0] } ?? [])
                 LayoutCheckTests.check(all, in: area, minimumRow: layout.summaryMinimumRowHeight, layout: layout, what)
             }
-            #expect(seen.count == 30, "\(size): someone is on no page")
+            #expect(seen.count == table.rows.count, "\(size): someone is on no page")
         }
     }
 }
