@@ -10,6 +10,8 @@ What it shows, each as a check that fails loudly:
   4. A revoked link (`board-unlink`) and a device's own token get nothing: the page says the
      link is not valid, and the view token is refused by push and pull (401).
   5. The page goes out with the protective headers (CSP without inline script, no framing).
+  6. A league night of 30 in 8 cards is one section, ranked as the device ranks it.
+  7. Between rounds the page shows the season's table as the device computes it.
 
 Run by `make test` (make browser-test): python live_board.py --bin .build/debug
 With --screenshots DIR it also saves the board as a TV (1920x1080) and a phone (390x844)
@@ -17,9 +19,11 @@ would show it, for docs/screens.
 """
 
 import argparse
+import datetime
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -108,6 +112,12 @@ def main():
         # (leaders pinned, a page line, other rows a page later), on a phone it scrolls.
         league_night(world, driver, args.screenshots)
 
+        # 7. The season (issue 37): every round finished, six weeks of a league of 12
+        # imported from UDisc and a season set up around today, both on the device and
+        # synced. Between rounds the page shows the season's table, row for row as the
+        # device computes it (`hyzer season standings`).
+        season(world, driver, round_id, args.screenshots)
+
         # 4. The view token reads and nothing else; a revoked link stops working.
         for method, path in (("GET", "/v1/pull"), ("POST", "/v1/push"), ("GET", "/v1/devices")):
             code, _ = world.http(method, path, view_token, b"{}" if method == "POST" else None)
@@ -193,6 +203,41 @@ def league_night(world, driver, screenshots):
         driver.save_screenshot(os.path.join(screenshots, "board-league-night-phone.png"))
     driver.set_window_size(1920, 1080)
     print(f"live board: a league night of 30 in 8 cards, ranked as the device does, pages on a TV ({more}), scrolls on a phone")
+
+
+def season_rows(driver):
+    """[(position, name, value)] of the season section, hidden rows too."""
+    rows = driver.execute_script(
+        "return [...document.querySelectorAll('.season .row:not(.more)')].map(li =>"
+        " ['.position', '.name', '.to-par'].map(c => li.querySelector(c).textContent))")
+    return [tuple(r) for r in rows]
+
+
+def season(world, driver, round_id, screenshots):
+    shown = json.loads("\n".join(world.run("hyzer", "event", "show", "--json", data=world.device_data)))
+    for rid in [round_id] + [card["round"] for card in shown["cards"]]:
+        world.run("hyzer", "round", "finish", rid, data=world.device_data)
+    here = os.path.dirname(os.path.abspath(__file__))
+    export = os.path.join(world.work, "league.csv")
+    with open(export, "w") as f:
+        subprocess.run([sys.executable, os.path.join(here, "..", "Fixtures", "udisc", "league.py"), "12", "6"],
+                       stdout=f, check=True)
+    world.run("hyzer", "import", "udisc", export, data=world.device_data)
+    today = datetime.date.today()
+    world.run("hyzer", "season", "add", "Autumn league", "--from", str(today - datetime.timedelta(days=60)),
+              "--to", str(today + datetime.timedelta(days=60)), data=world.device_data)
+    table = json.loads("\n".join(world.run("hyzer", "season", "standings", "--json", data=world.device_data)))
+    want = [(r["position"], r["player"], r["value"]) for r in table["table"]]
+    check(len(want) >= 30, f"the season has {len(want)} players, not the night's 30 and the league's")
+    check(wait_for(lambda: season_rows(driver) == want, 10),
+          f"the season shows {season_rows(driver)[:4]}…, the device computes {want[:4]}…")
+    title = driver.execute_script("return document.querySelector('.season .course').textContent")
+    check(title == "Season · Autumn league", f"the season's title is {title!r}")
+    more = driver.execute_script("return document.querySelector('.season .more')?.textContent ?? ''")
+    check(more.endswith(f"of {len(want)}"), f"the 1080p board does not page the season: page line {more!r}")
+    if screenshots:
+        driver.save_screenshot(os.path.join(screenshots, "board-season-tv.png"))
+    print(f"live board: the season's table of {len(want)} players between rounds, as the device computes it ({more})")
 
 
 if __name__ == "__main__":

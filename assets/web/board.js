@@ -79,6 +79,28 @@ function nightSection(night, previous, rows) {
   return section;
 }
 
+// The season's table (issue 37), between rounds: each player's place, events and points or
+// to-par, as the server worded them ("gross" for a net season's player without a handicap).
+function seasonSection(season) {
+  const section = template.content.firstElementChild.cloneNode(true);
+  section.classList.add("season");
+  section.dataset.round = "season";
+  section.querySelector(".course").textContent = `${season.net ? "Season · net" : "Season"} · ${season.name}`;
+  section.querySelector(".meta").textContent =
+    `${season.rule} · ${season.events} ${season.events === 1 ? "event" : "events"} · ${season.from} to ${season.to}`;
+  const toPar = !season.rule.startsWith("points");
+  section.querySelector(".rows").append(...season.rows.map((r) => {
+    const events = `${r.attended} ${r.attended === 1 ? "event" : "events"}`;
+    return row({
+      position: r.position, name: r.name, guest: false,
+      progress: r.note ? `${events} · ${r.note}` : events,
+      toPar: r.value,
+      toParValue: toPar && r.value.startsWith("+") ? 1 : toPar && r.value.startsWith("-") ? -1 : 0,
+    });
+  }));
+  return section;
+}
+
 function meta(round) {
   if (round.status === "completed") return `final · par ${round.par}`;
   const played = Math.max(0, ...round.rows.map((r) => (r.progress.startsWith("thru ") ? Number(r.progress.slice(5)) : r.progress === "F" ? round.holes : 0)));
@@ -117,14 +139,15 @@ function render(board) {
     return section;
   });
   shown = next;
-  roundsEl.replaceChildren(...nights, ...sections);
+  const season = board.season ? [seasonSection(board.season)] : [];
+  roundsEl.replaceChildren(...nights, ...sections, ...season);
   fit(board);
   page();
   roundsEl.dataset.head = String(board.head);
-  document.getElementById("empty").hidden = board.rounds.length + nights.length > 0;
+  document.getElementById("empty").hidden = board.rounds.length + nights.length + season.length > 0;
 }
 
-// A wall TV: nobody can scroll it. A night longer than the screen pages as the kiosk's
+// A wall TV: nobody can scroll it. A night (or the season's table) longer than the screen pages as the kiosk's
 // board does: the leaders (the top 3 and everyone tied with them, at most half the room)
 // stay, the rest turn a page every PAGE_MS, and the last row says which places show. A
 // phone (upright, or narrower than a TV) scrolls instead.
@@ -141,15 +164,15 @@ function leaders(items) {
   return n;
 }
 function page() {
-  for (const section of roundsEl.querySelectorAll(".night")) {
+  for (const section of roundsEl.querySelectorAll(".night, .season")) {
     const list = section.querySelector(".rows");
     list.querySelector(".more")?.remove();
     const items = [...list.children];
     for (const li of items) li.hidden = false;
     if (!isWall() || items.length === 0) continue;
     // The side games take height only when they are under the rows (not beside them).
-    const sideBox = section.querySelector(".side").getBoundingClientRect();
-    const side = sideBox.top >= list.getBoundingClientRect().bottom - 1 ? sideBox.height : 0;
+    const sideBox = section.querySelector(".side")?.getBoundingClientRect();
+    const side = sideBox && sideBox.top >= list.getBoundingClientRect().bottom - 1 ? sideBox.height : 0;
     const top = list.getBoundingClientRect().top + window.scrollY;
     const rowH = items[0].getBoundingClientRect().height;
     const room = Math.floor((window.innerHeight - top - side - rowH * 0.5) / rowH);
@@ -179,7 +202,9 @@ window.addEventListener("resize", page);
 let lastBoard = null;
 function fit(board) {
   lastBoard = board;
-  const most = Math.max(1, ...board.rounds.map((r) => r.rows.length), ...(board.nights ?? []).map((n) => n.rows.length));
+  const most = Math.max(
+    1, ...board.rounds.map((r) => r.rows.length), ...(board.nights ?? []).map((n) => n.rows.length),
+    board.season?.rows.length ?? 0);
   // Each row is 1.6 lines, plus the page's title and each round's header (about 4 lines).
   const fitting = window.innerHeight / (most * 1.6 + 4);
   const readable = Math.max(20, Math.min(window.innerWidth, window.innerHeight) / 24);

@@ -13,8 +13,10 @@ struct BoardController<Storage: LiveBoardStorage> {
     let storage: Storage
     let hub: PokeHub
     let policy: LiveBoardPolicy
-    /// The heartbeat's time (a `ManualClock` in tests).
+    /// The heartbeat's time (a `ManualClock` in tests), and the day a season is looked up by.
     let clock: any HyzerClock
+    /// The season's table of each group's idle wall, kept while its feed has not moved.
+    let seasons = SeasonBoardCache()
 
     func addRoutes(to router: Router<ServerRequestContext>) {
         router.get("v1/groups/:group/board", use: board)
@@ -35,7 +37,24 @@ struct BoardController<Storage: LiveBoardStorage> {
         guard let source = try await storage.liveBoardSource(groupID: groupID) else {
             throw HTTPError(.notFound, message: "no group \(groupID)")
         }
-        return LiveBoard(source)
+        return try await withSeason(LiveBoard(source), groupID: groupID)
+    }
+
+    /// The board with the season's table (issue 37) when nothing is being played: the wall
+    /// shows who leads the season between rounds, as the kiosk's idle board does. Worked
+    /// out again only when the group's feed has moved (or the day has turned) since.
+    private func withSeason(_ board: LiveBoard, groupID: String) async throws -> LiveBoard {
+        let playing =
+            board.rounds.contains { $0.status != RoundStatus.completed.rawValue }
+            || (board.nights ?? []).contains { $0.status == "live" }
+        guard !playing else { return board }
+        var board = board
+        let day = SeasonEvent.day(of: clock.date)
+        let storage = self.storage
+        board.season = try await seasons.table(groupID: groupID, head: board.head, day: day) {
+            try await storage.seasonSource(groupID: groupID, day: day)?.table(timeZone: .current)
+        }
+        return board
     }
 
     @Sendable func board(_ request: Request, context: ServerRequestContext) async throws -> Response {
@@ -82,7 +101,7 @@ struct BoardController<Storage: LiveBoardStorage> {
                 // Tells EventSource-style clients how soon to come back after a drop.
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
                 guard let source = try await storage.liveBoardSource(groupID: groupID) else { throw CancellationError() }
-                var last = LiveBoard(source)
+                var last = try await withSeason(LiveBoard(source), groupID: groupID)
                 try await writer.write(send(last))
                 for await changed in ticks {
                     guard changed else {
@@ -90,12 +109,13 @@ struct BoardController<Storage: LiveBoardStorage> {
                         continue
                     }
                     guard let source = try await storage.liveBoardSource(groupID: groupID) else { break }
-                    let board = LiveBoard(source)
+                    let board = try await withSeason(LiveBoard(source), groupID: groupID)
                     // A commit that changes nothing on the board (a player renamed who is
                     // in no round on it) sends nothing.
-                    guard board.rounds != last.rounds || board.nights != last.nights || board.group != last.group else {
-                        continue
-                    }
+                    guard
+                        board.rounds != last.rounds || board.nights != last.nights || board.group != last.group
+                            || board.season != last.season
+                    else { continue }
                     last = board
                     try await writer.write(send(board))
                 }
@@ -122,4 +142,20 @@ public struct LiveBoardPolicy: Sendable {
     public var heartbeat: Duration
 
     public init(heartbeat: Duration = .seconds(15)) { self.heartbeat = heartbeat }
+}
+
+/// Each group's season table as last worked out, with the feed head and day it was worked
+/// out at: a board asked for again before anything is pushed (every phone watching the
+/// wall) reads nothing more.
+actor SeasonBoardCache {
+    private var entries: [String: (head: Int64, day: String, table: LiveBoard.SeasonTable?)] = [:]
+
+    func table(
+        groupID: String, head: Int64, day: String, compute: @Sendable () async throws -> LiveBoard.SeasonTable?
+    ) async throws -> LiveBoard.SeasonTable? {
+        if let known = entries[groupID], known.head == head, known.day == day { return known.table }
+        let table = try await compute()
+        entries[groupID] = (head, day, table)
+        return table
+    }
 }

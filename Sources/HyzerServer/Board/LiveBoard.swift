@@ -82,12 +82,16 @@ public struct LiveBoard: Codable, Sendable, Hashable {
     /// (not an empty list) when there is none, so a board without one is the same bytes as
     /// before league nights.
     public var nights: [Night]?
+    /// The season today falls in (issue 37), while nothing is being played; absent otherwise
+    /// and for a group without seasons.
+    public var season: SeasonTable?
 
-    public init(group: Group, head: Int64, rounds: [Round], nights: [Night]? = nil) {
+    public init(group: Group, head: Int64, rounds: [Round], nights: [Night]? = nil, season: SeasonTable? = nil) {
         self.group = group
         self.head = head
         self.rounds = rounds
         self.nights = nights
+        self.season = season
     }
 }
 

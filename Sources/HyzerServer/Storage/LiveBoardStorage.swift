@@ -25,4 +25,6 @@ public protocol LiveBoardStorage: Sendable {
     /// The records of one round of the group, whatever its status; nil when the group
     /// has no such round (yet).
     func roundSource(groupID: String, roundID: UUID) async throws -> LiveBoardSource?
+    /// The records of the season `day` falls in (issue 37): nil when the group has none.
+    func seasonSource(groupID: String, day: String) async throws -> SeasonBoardSource?
 }

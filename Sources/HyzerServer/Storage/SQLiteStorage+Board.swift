@@ -94,6 +94,34 @@ extension SQLiteStorage: LiveBoardStorage {
         try await pool.read { db in try Self.liveBoardSource(db, groupID: groupID) }
     }
 
+    public func seasonSource(groupID: String, day: String) async throws -> SeasonBoardSource? {
+        try await pool.read { db in
+            let decoder = SyncCoding.decoder()
+            func current(_ kind: RecordKind, _ filter: SQLExpression? = nil) throws -> [SyncRecord] {
+                var request = CurrentRecordRow.filter(
+                    CurrentRecordRow.Columns.groupID == groupID && CurrentRecordRow.Columns.kind == kind.rawValue)
+                if let filter { request = request.filter(filter) }
+                let seqs = try request.select(CurrentRecordRow.Columns.seq, as: Int64.self).fetchAll(db)
+                return try FeedEntry.filter(keys: seqs).fetchAll(db).compactMap {
+                    try? decoder.decode(SyncRecord.self, from: $0.payload)
+                }
+            }
+            let seasons = try current(.season).compactMap { if case .season(let s) = $0 { s } else { nil } }
+            guard let (season, since) = SeasonBoardSource.current(seasons, on: day) else { return nil }
+            var finished = CurrentRecordRow.filter(
+                CurrentRecordRow.Columns.groupID == groupID && CurrentRecordRow.Columns.kind == RecordKind.round.rawValue)
+                .filter(literal: "lifecycle % \(ChangeStamp.roundStages) = \(ChangeStamp.lifecycle(of: .completed))")
+            if let since { finished = finished.filter(CurrentRecordRow.Columns.updatedAt >= since) }
+            let seqs = try finished.select(CurrentRecordRow.Columns.seq, as: Int64.self).fetchAll(db)
+            guard var board = try Self.boardSource(db, groupID: groupID, roundSeqs: seqs) else { return nil }
+            let nights = try current(.event, CurrentRecordRow.Columns.lifecycle == ChangeStamp.eventLifecycle(discarded: false))
+                .compactMap { if case .event(let n) = $0 { n } else { nil } }
+            board.nights = LiveBoardSource.nights(showing: Set(board.rounds.map(\.id)), among: nights)
+            let players = try current(.player).compactMap { if case .player(let p) = $0 { p } else { nil } }
+            return SeasonBoardSource(season: season, board: board, players: players)
+        }
+    }
+
     /// How many finished rounds, newest first, are looked at for one with scores when no
     /// round is in play (a discarded round is a completed round without any).
     static let finishedRoundsLookedAt = 20

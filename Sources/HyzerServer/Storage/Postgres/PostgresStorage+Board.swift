@@ -91,6 +91,44 @@ extension PostgresStorage: LiveBoardStorage {
         }
     }
 
+    public func seasonSource(groupID: String, day: String) async throws -> SeasonBoardSource? {
+        let logger = self.logger
+        return try await transaction(readOnly: true) { connection in
+            let decoder = SyncCoding.decoder()
+            func current(_ kind: RecordKind) async throws -> [SyncRecord] {
+                var records: [SyncRecord] = []
+                for try await payload in try await connection.query(
+                    """
+                    SELECT ch.payload FROM current_records c JOIN changes ch ON ch.seq = c.seq
+                    WHERE c.group_id = \(groupID) AND c.kind = \(kind.rawValue)
+                    """, logger: logger
+                ).decode(Data.self) {
+                    if let record = try? decoder.decode(SyncRecord.self, from: payload) { records.append(record) }
+                }
+                return records
+            }
+            let seasons = try await current(.season).compactMap { if case .season(let s) = $0 { s } else { nil } }
+            guard let (season, since) = SeasonBoardSource.current(seasons, on: day) else { return nil }
+            var seqs: [Int64] = []
+            for try await seq in try await connection.query(
+                """
+                SELECT seq FROM current_records
+                WHERE group_id = \(groupID) AND kind = \(RecordKind.round.rawValue)
+                      AND lifecycle % \(ChangeStamp.roundStages) = \(ChangeStamp.lifecycle(of: .completed))
+                      AND updated_at >= \(since ?? -Double.greatestFiniteMagnitude)
+                """, logger: logger
+            ).decode(Int64.self) {
+                seqs.append(seq)
+            }
+            guard var board = try await Self.boardSource(connection, groupID: groupID, roundSeqs: seqs, logger: logger)
+            else { return nil }
+            let nights = try await current(.event).compactMap { if case .event(let n) = $0 { n } else { nil } }
+            board.nights = LiveBoardSource.nights(showing: Set(board.rounds.map(\.id)), among: nights)
+            let players = try await current(.player).compactMap { if case .player(let p) = $0 { p } else { nil } }
+            return SeasonBoardSource(season: season, board: board, players: players)
+        }
+    }
+
     public func liveBoardSource(groupID: String) async throws -> LiveBoardSource? {
         let logger = self.logger
         return try await transaction(readOnly: true) { connection in

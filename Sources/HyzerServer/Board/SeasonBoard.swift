@@ -1,0 +1,137 @@
+import Foundation
+import HyzerKit
+import HyzerSyncProtocol
+
+/// What the web board's season table (issue 37) is computed from, read in one transaction:
+/// the season today falls in, the group's finished rounds that can be in it (with their
+/// courses, events and the league nights they are cards of) and its players (for merges
+/// and today's names).
+public struct SeasonBoardSource: Sendable {
+    public var season: Season
+    /// Finished rounds (every one for a net season: handicaps need the rounds before it).
+    public var board: LiveBoardSource
+    public var players: [PlayerRecord]
+}
+
+extension LiveBoard {
+    /// The season's table as the web board shows it: the kiosk's numbers, worded alike.
+    public struct SeasonTable: Codable, Sendable, Hashable {
+        public struct Row: Codable, Sendable, Hashable {
+            public var position: String
+            public var name: String
+            /// Points, or to par ("+3", "-1.4"); "–" for a player the rule does not rank yet.
+            public var value: String
+            public var attended: Int
+            /// "2 of 5 rounds" for an unranked player; "gross" for one without a handicap
+            /// in a net season; empty otherwise.
+            public var note: String
+        }
+        public var name: String
+        public var from: String
+        public var to: String
+        /// "points by place (10-8-6-5-4-3-2-1)", with ", net" when it ranks by net.
+        public var rule: String
+        public var net: Bool
+        public var events: Int
+        public var rows: [Row]
+    }
+}
+
+extension SeasonBoardSource {
+    /// The season's events from the records, as a device reads them from its store
+    /// (`StoreRead.seasonEvents`): each league night one event of all its cards, each other
+    /// finished round with scores an event of one, on the day it started in `timeZone`;
+    /// guests left out; a merged player counted as whom they were merged into.
+    public func events(timeZone: TimeZone) -> [SeasonEvent] {
+        let source = board
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let cardsOfNights = Set(source.nights.flatMap(\.rounds))
+        var events: [SeasonEvent] = []
+        for record in source.rounds where record.status == .completed && !cardsOfNights.contains(record.id) {
+            guard let course = record.playedCourse(source.courses[record.courseID]),
+                let scores = source.events[record.id], !scores.isEmpty
+            else { continue }
+            let snapshot = RoundSnapshot(round: record.round, course: course, events: scores)
+            guard snapshot.hasScores else { continue }
+            let round = record.round
+            events.append(
+                SeasonEvent(
+                    id: round.id, day: SeasonEvent.day(of: round.startedAt ?? round.createdAt, timeZone: timeZone),
+                    course: round.courseID.uuidString, standings: snapshot.standings.rows,
+                    guests: Set(round.participants.filter(\.isGuest).map(\.id))))
+        }
+        for record in source.nights {
+            guard let event = try? record.event(), !event.discarded else { continue }
+            let cards = event.rounds.compactMap { id -> RoundSnapshot? in
+                guard let card = source.rounds.first(where: { $0.id == id }), card.status == .completed,
+                    let course = card.playedCourse(source.courses[card.courseID])
+                else { return nil }
+                return RoundSnapshot(round: card.round, course: course, events: source.events[id] ?? [])
+            }
+            // A night is in a season once all its cards are finished, as at the kiosk.
+            guard cards.count == event.rounds.count, cards.contains(where: \.hasScores) else { continue }
+            let night = LeagueNightSnapshot(event: event, cards: cards)
+            events.append(
+                SeasonEvent(
+                    id: event.id, day: event.day, course: event.courseID.uuidString,
+                    standings: night.results.standings.standings.rows,
+                    guests: Set(night.participants.filter(\.isGuest).map(\.id))))
+        }
+        var merged: [UUID: UUID] = [:]
+        var names: [UUID: String] = [:]
+        for player in players {
+            names[player.id] = player.displayName
+            if let into = player.mergedInto { merged[player.id] = into }
+        }
+        func canonical(_ id: UUID) -> UUID {
+            var id = id
+            var seen: Set<UUID> = []
+            while let next = merged[id], seen.insert(id).inserted { id = next }
+            return id
+        }
+        return events.map { event in
+            var event = event
+            event.results = event.results.map { result in
+                var result = result
+                result.player = canonical(result.player)
+                result.name = names[result.player] ?? result.name
+                return result
+            }
+            return event
+        }
+    }
+
+    /// The table, computed now.
+    public func table(timeZone: TimeZone) -> LiveBoard.SeasonTable {
+        let all = events(timeZone: timeZone)
+        let table = HyzerKit.SeasonTable(season: season, events: season.net ? SeasonEvent.handicapped(all) : all)
+        return LiveBoard.SeasonTable(
+            name: season.name, from: season.from, to: season.to, rule: season.ruleDescription, net: season.net,
+            events: table.events,
+            rows: table.rows.map { row in
+                LiveBoard.SeasonTable.Row(
+                    position: row.positionLabel, name: row.name, value: row.position == nil ? "–" : row.valueText,
+                    attended: row.attended,
+                    note: row.position == nil ? row.valueText + " rounds" : row.gross ? "gross" : "")
+            })
+    }
+}
+
+extension SeasonBoardSource {
+    /// The seasons' records, the one `day` falls in (nil: none, and nothing more to read),
+    /// and the earliest update a finished round in it can have: none for a net season
+    /// (every round makes the handicaps), else two days before its first (time zones).
+    static func current(_ records: [SeasonRecord], on day: String) -> (season: Season, since: Double?)? {
+        let seasons = records.filter { $0.deleted != true }.compactMap { try? $0.season() }
+        guard let season = Season.current(seasons, on: day) else { return nil }
+        guard !season.net else { return (season, nil) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let parts = season.from.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3,
+            let first = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+        else { return (season, nil) }
+        return (season, first.timeIntervalSince1970 - 2 * 86_400)
+    }
+}
