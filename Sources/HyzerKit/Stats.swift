@@ -164,3 +164,26 @@ public struct NewBests: Sendable, Hashable {
         courseRecord = record.map { r in finished.contains { $0.toPar < r } } ?? false
     }
 }
+
+extension NewBests {
+    /// The same from the group's events (`SeasonEvent`s: every finished round and night,
+    /// the members' results, the kiosk's memo keeps them read), leaving out `excluding` (the
+    /// round itself, or the night it is a card of): the personal bests and the record are
+    /// the members', since a guest has no history to beat.
+    public init(round: RoundSnapshot, history: [SeasonEvent], excluding: Set<UUID>) {
+        let course = round.round.courseID.uuidString
+        var bests: [UUID: Int] = [:]
+        var record: Int?
+        for event in history where event.course == course && !excluding.contains(event.id) {
+            for result in event.results where result.finished {
+                bests[result.player] = min(bests[result.player] ?? .max, result.toPar)
+                record = min(record ?? .max, result.toPar)
+            }
+        }
+        let guests = Set(round.round.participants.filter(\.isGuest).map(\.id))
+        let finished = round.standings.rows.filter { $0.status != .dnf && !guests.contains($0.participantID) }
+        personalBests = Set(
+            finished.filter { row in bests[row.participantID].map { row.toPar < $0 } ?? false }.map(\.participantID))
+        courseRecord = record.map { r in finished.contains { $0.toPar < r } } ?? false
+    }
+}

@@ -65,6 +65,8 @@ public final class KioskSession {
     private let seasonMemo = SeasonEventMemo()
     /// The season table the idle board last had, kept while rounds are played (`loadData`).
     private var seasonTable: SeasonTable?
+    /// What the last finished round set ("PB!"), with the standings it was worked out for.
+    private var newBests: (round: UUID, standings: [Standing], bests: NewBests)?
     static let storageCheckInterval: Millis = 5_000
     /// Gathers the status screen's facts when it asks; `buildKiosk` tells it the knob and display.
     public var statusGatherer: KioskStatusGatherer
@@ -195,6 +197,15 @@ public final class KioskSession {
             }
         }
         data.season = seasonTable
+        // The last round's personal bests: worked out once for it (again only if a
+        // correction changes its standings), against every other finished round.
+        if let last = data.lastCompleted {
+            let standings = last.standings.rows
+            if newBests?.round != last.round.id || newBests?.standings != standings {
+                newBests = (last.round.id, standings, try store.read(.newBests(of: last, memo: seasonMemo)))
+            }
+            data.newBests = newBests?.bests
+        }
         return data
     }
 

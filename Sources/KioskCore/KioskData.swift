@@ -32,15 +32,20 @@ public struct KioskData: Sendable, Equatable {
     /// The table of the season today falls in (issue 37), when the group has set one up: the
     /// idle board shows it between rounds. Read again only while no round is in play.
     public var season: SeasonTable?
+    /// What `lastCompleted` set (issue 37): its players' new personal bests on the course, and
+    /// whether it broke the course record. Its summary and the idle board's last round say
+    /// "PB!" (for that round only: the next round's summary is the next one's moment).
+    public var newBests: NewBests?
 
     public init(
         round: RoundSnapshot? = nil, lastCompleted: RoundSnapshot? = nil, courses: [Course] = [], players: [Player] = [],
         deviceID: String? = nil, otherRounds: [RoundSnapshot] = [], deletedCourses: [DeletedCourse] = [],
         leagueNight: LeagueNightSnapshot? = nil, lastNightPlayers: [UUID] = [], acePotCarriedIn: Int = 0,
-        idleAcePot: Int? = nil, season: SeasonTable? = nil
+        idleAcePot: Int? = nil, season: SeasonTable? = nil, newBests: NewBests? = nil
     ) {
         self.idleAcePot = idleAcePot
         self.season = season
+        self.newBests = newBests
         self.acePotCarriedIn = acePotCarriedIn
         self.leagueNight = leagueNight
         self.lastNightPlayers = lastNightPlayers

@@ -88,4 +88,26 @@ import Testing
         let first = NewBests(round: rounds[0], earlier: [])
         #expect(first.personalBests.isEmpty && !first.courseRecord)
     }
+
+    /// The same from the group's events (what the kiosk reads through its memo): the same
+    /// answers, the round's own event left out by its id, another course's rounds ignored.
+    @Test func aRoundsNewBestsFromTheGroupsEvents() throws {
+        let (course, rounds, ann, bo) = try Self.rounds()
+        func event(_ snapshot: RoundSnapshot, course: String? = nil) -> SeasonEvent {
+            SeasonEvent(
+                id: snapshot.round.id, day: "2026-01-0\(rounds.firstIndex(of: snapshot)! + 1)",
+                course: course ?? snapshot.round.courseID.uuidString, standings: snapshot.standings.rows, guests: [])
+        }
+        let history = rounds.map { event($0) }
+        let second = NewBests(round: rounds[1], history: Array(history[0..<2]), excluding: [rounds[1].round.id])
+        #expect(second.personalBests == [bo] && second.courseRecord)
+        // Without leaving its own event out, it would not beat itself: nothing new.
+        let itself = NewBests(round: rounds[1], history: Array(history[0..<2]), excluding: [])
+        #expect(itself.personalBests.isEmpty && !itself.courseRecord)
+        // R1 on another course is nothing to beat: R2 is a first round here.
+        let elsewhere = NewBests(
+            round: rounds[1], history: [event(rounds[0], course: UUID().uuidString)], excluding: [rounds[1].round.id])
+        #expect(elsewhere.personalBests.isEmpty && !elsewhere.courseRecord)
+        _ = (course, ann)
+    }
 }

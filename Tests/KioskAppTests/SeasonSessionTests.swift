@@ -56,3 +56,39 @@ import Testing
         #expect(after.rows.map(\.positionLabel) == ["T1", "T1"] && after.rows.map(\.valueText) == ["8", "8"])
     }
 }
+
+/// Issue 37's "PB!" through the real store: a round that beats a member's best on the
+/// course, and the course record, says so on its card; the next round that does not, does not.
+@Suite struct PersonalBestSessionTests {
+    @Test func aFinishedRoundsBestsAreWorkedOutFromTheStore() throws {
+        let store = try HyzerDatabase.inMemory()
+        let course = try Course(name: "Session Nine", holeCount: 9)
+        try store.write(.saveCourse(course))
+        let ann = try Player(displayName: "Ann")
+        let bo = try Player(displayName: "Bo")
+        for p in [ann, bo] { try store.write(.savePlayer(p)) }
+        func play(_ ann1: Int, _ bo1: Int) throws {
+            let round = try store.write(
+                .createRound(courseID: course.id, organizerID: ann.id, participants: [ann, bo].map(Participant.registered)))
+            _ = try store.write(.startRound(round.id))
+            for hole in 1...9 {
+                for (p, n) in [(ann, hole == 1 ? ann1 : 3), (bo, hole == 1 ? bo1 : 3)] {
+                    _ = try store.write(
+                        .recordScore(ScoreEntry(roundID: round.id, participantID: p.id, hole: hole, strokes: n, reportedBy: p.id)))
+                }
+            }
+            _ = try store.write(.finishRound(round.id))
+        }
+        try play(3, 4)  // Ann E, Bo +1: a first round, nothing to beat
+        let session = try KioskSession(store: store, viewport: Viewport(width: 800, height: 480), now: 0)
+        #expect(session.state.data.newBests?.personalBests == [])
+        try play(2, 5)  // Ann −1: her best and the record; Bo +2
+        session.reload(.external, now: 1_000)
+        #expect(session.state.data.newBests?.personalBests == [ann.id])
+        #expect(session.state.data.newBests?.courseRecord == true)
+        try play(3, 3)  // Bo E: his best, not the record (−1)
+        session.reload(.external, now: 2_000)
+        #expect(session.state.data.newBests?.personalBests == [bo.id])
+        #expect(session.state.data.newBests?.courseRecord == false)
+    }
+}

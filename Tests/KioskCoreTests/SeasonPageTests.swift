@@ -131,3 +131,34 @@ import Testing
         }
     }
 }
+
+/// Issue 37's "PB!": the last finished round's card marks its players' new personal bests,
+/// and only that round's card does.
+@Suite struct PersonalBestTests {
+    @Test func theLastRoundsCardSaysPBOnItsRows() throws {
+        var h = try Harness(players: 3)
+        for p in h.round!.participants { for hole in 1...9 { h.record(p.id, hole: hole, strokes: 3, resolution: false) } }
+        h.round!.markAllScored()
+        try h.round!.finish(at: h.clock.date)
+        h.completed = h.snapshot
+        h.round = nil
+        var data = h.data
+        let nate = h.players[0].id
+        data.newBests = NewBests(round: try #require(h.completed), history: [], excluding: [])
+        data.newBests?.personalBests = [nate]
+        var state = KioskState()
+        state.handle(.dataChanged(data, .remoteSync), now: 0)
+        let last = try #require(state.data.lastCompleted)
+        let bests = try #require(state.summaryBests(last))
+        let boxes = Layout(viewport: state.viewport).summaryBoxes(
+            state.summaryStandings(last), heading: true, minus: "-", bests: bests.personalBests)
+        let details = boxes.rows.map { row in row.boxes.texts.map(\.text).first { $0.contains("strokes") } ?? "" }
+        #expect(details.filter { $0.hasPrefix("PB! · ") }.count == 1)
+        let nateRow = try #require(boxes.rows.first { $0.line.id == nate })
+        #expect(nateRow.line.detail.hasPrefix("PB! · "))
+        // Another round's card (an older one in History, say) says nothing.
+        var older = last
+        older.round.id = UUID()
+        #expect(state.summaryBests(older) == nil)
+    }
+}

@@ -331,6 +331,14 @@ struct FingerprintWorld {
         let after = KioskData(lastCompleted: finished, courses: courses, players: players, deviceID: Self.deviceID)
         state.handle(.dataChanged(after, .localScore), now: now)
         shot("summary", state)
+        // The same round as a personal best for its winner and the course record (issue 37).
+        var best = after
+        best.newBests = NewBests(round: finished, history: [], excluding: [])
+        best.newBests?.personalBests = Set(finished.standings.rows.prefix(1).map(\.participantID))
+        best.newBests?.courseRecord = true
+        var pb = state
+        pb.handle(.dataChanged(best, .localScore), now: now)
+        shot("pb", pb, on: "summary")
 
         // The finished round in History: the list, the round, a player's holes.
         state = self.state(after)

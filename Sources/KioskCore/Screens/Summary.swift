@@ -59,6 +59,13 @@ extension KioskState {
     public func summaryStandings(_ snapshot: RoundSnapshot) -> [Standing] {
         summaryNight(snapshot.round.id)?.results.standings.standings.rows ?? snapshot.standings.rows
     }
+
+    /// What the round on a summary card set (issue 37, "PB!"): only the last finished
+    /// round's card says so, on the summary screen and on the idle board's last round.
+    public func summaryBests(_ snapshot: RoundSnapshot) -> NewBests? {
+        guard snapshot.round.id == data.lastCompleted?.round.id else { return nil }
+        return data.newBests
+    }
 }
 
 extension Screen.Summary: ScreenBehavior {
@@ -133,12 +140,15 @@ public struct RankedLine: Sendable, Equatable {
     public var detail: String
     public var value: String
     public var valueColor: RGB
+    /// The detail's colour: the accent for a moment worth seeing from the tee ("PB!").
+    public var detailColor: RGB
 
     public init(
-        id: UUID, position: Int?, positionLabel: String, name: String, detail: String, value: String, valueColor: RGB
+        id: UUID, position: Int?, positionLabel: String, name: String, detail: String, value: String, valueColor: RGB,
+        detailColor: RGB = Palette.textSecondary
     ) {
         (self.id, self.position, self.positionLabel, self.name) = (id, position, positionLabel, name)
-        (self.detail, self.value, self.valueColor) = (detail, value, valueColor)
+        (self.detail, self.value, self.valueColor, self.detailColor) = (detail, value, valueColor, detailColor)
     }
 }
 
@@ -224,18 +234,21 @@ extension Layout {
 
     public func summaryBoxes(
         _ standings: [Standing], heading: Bool, minus: String, page: Int = 0, qr: Bool = false,
-        rowsPerPage: Int? = nil, guests: Set<UUID> = [], cards: [UUID: String] = [:]
+        rowsPerPage: Int? = nil, guests: Set<UUID> = [], cards: [UUID: String] = [:], bests: Set<UUID> = []
     ) -> SummaryBoxes {
         let lines = standings.map { standing in
             // A guest is marked where the strokes are said (issue 14): "guest · 31 strokes";
-            // on a league night's card, the player's card too: "B · 31 strokes" (issue 36).
+            // on a league night's card, the player's card too: "B · 31 strokes" (issue 36);
+            // a new personal best first of all: "PB! · 29 strokes" (issue 37).
             RankedLine(
                 id: standing.participantID, position: standing.position, positionLabel: standing.positionLabel,
                 name: standing.name,
-                detail: (cards[standing.participantID].map { "\($0) · " } ?? "")
+                detail: (bests.contains(standing.participantID) ? "PB! · " : "")
+                    + (cards[standing.participantID].map { "\($0) · " } ?? "")
                     + (guests.contains(standing.participantID) ? "guest · " : "")
                     + (standing.status == .dnf ? "DNF · \(standing.strokes) strokes" : "\(standing.strokes) strokes"),
-                value: ScoreFormat.toPar(standing.toPar, minus: minus), valueColor: Palette.toPar(standing.toPar))
+                value: ScoreFormat.toPar(standing.toPar, minus: minus), valueColor: Palette.toPar(standing.toPar),
+                detailColor: bests.contains(standing.participantID) ? Palette.accent : Palette.textSecondary)
         }
         return summaryBoxes(lines: lines, heading: heading, page: page, qr: qr, rowsPerPage: rowsPerPage)
     }
@@ -295,7 +308,7 @@ extension Layout {
             if strokesW > 0 {
                 texts.append(
                     TextBox(
-                        strokesText, .body, size: strokesSize, Palette.textSecondary, span: strokes, midY: rect.midY,
+                        strokesText, .body, size: strokesSize, standing.detailColor, span: strokes, midY: rect.midY,
                         align: .right, ellipsized: true))
             }
             texts.append(

@@ -34,12 +34,16 @@ extension Painter {
         }
         // Only the summary screen has a link (`summaryLinkOnShow`), never the board's last round.
         let code = state.summaryLinkOnShow.flatMap(canvas.qrCode)
+        // What the round set (issue 37): "PB!" on its rows, "Course record!" over its meta line.
+        let bests = state.summaryBests(snapshot)
+        let record = bests?.courseRecord == true ? "Course record! · " : ""
         let players = night?.cards.map(\.round) ?? [snapshot.round]
         let boxes = layout.summaryBoxes(
             state.summaryStandings(snapshot), heading: heading != nil, minus: Self.minus, page: state.summaryPage(at: now),
             qr: code != nil, rowsPerPage: state.settings.boardRowsPerPage,
             guests: Set(players.flatMap(\.participants).filter(\.isGuest).map(\.id)),
-            cards: night?.results.standings.card.mapValues(CardDraw.letter) ?? [:])
+            cards: night?.results.standings.card.mapValues(CardDraw.letter) ?? [:],
+            bests: bests?.personalBests ?? [])
         // Centred over the card, which a QR code beside it moves off the middle.
         let centerX = boxes.card.x + boxes.card.w / 2
         let titleWidth = code == nil ? layout.width - 2 * layout.margin : boxes.card.w
@@ -72,7 +76,8 @@ extension Painter {
             let sides = KioskState.sideGamesSentence(night, pot: state.data.acePot)
             draw(
                 TextBox(
-                    sides.isEmpty ? "\(cards) \(cards == 1 ? "card" : "cards")" : sides, .body, size: layout.captionFont,
+                    record + (sides.isEmpty ? "\(cards) \(cards == 1 ? "card" : "cards")" : sides), .body,
+                    size: layout.captionFont,
                     Palette.textSecondary, span: Layout.Span(x: cardX, w: cardW), midY: metaY + metaH * 0.15,
                     align: .center, ellipsized: true))
             return paintFooter(hint)
@@ -86,7 +91,8 @@ extension Painter {
             meta.append("organized by \(organizer.name)")
         }
         canvas.text(
-            meta.joined(separator: " · "), .body, size: layout.captionFont, Palette.textSecondary,
+            record + meta.joined(separator: " · "), .body, size: layout.captionFont,
+            record.isEmpty ? Palette.textSecondary : Palette.accent,
             x: centerX, midY: metaY + metaH * 0.15, align: .center, maxWidth: cardW)
         paintFooter(hint)
     }
