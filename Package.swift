@@ -246,7 +246,7 @@ let package = Package(
             dependencies: ["HyzerSystem", "HyzerHarness", "HyzerStore", "HyzerKit"],
             path: "Tests/HyzerTestSupport"
         ),
-        .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit"]),
+        .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit", "HyzerTestSupport"]),
         .testTarget(
             name: "HyzerStoreTests",
             dependencies: ["HyzerStore", "HyzerKit", "HyzerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

@@ -28,13 +28,15 @@ public struct PlayerStats: Sendable, Hashable {
     /// The last 10 finished rounds' to-par, oldest first: the trend's line.
     public var trend: [Int]
 
-    /// `player`'s numbers from `rounds` (completed rounds; others are left out).
-    public init(player: UUID, rounds all: [RoundSnapshot]) {
+    /// `player`'s numbers from `rounds` (completed rounds; others are left out). `merged`:
+    /// the ids of players merged into them (issue 35), whose rounds are theirs.
+    public init(player: UUID, merged: Set<UUID> = [], rounds all: [RoundSnapshot]) {
         var finished: [(snapshot: RoundSnapshot, standing: Standing, date: Date)] = []
         var birdies = 0
         var aces = 0
+        let ids = merged.union([player])
         for snapshot in all where snapshot.round.status == .completed {
-            guard snapshot.round.participant(player) != nil else { continue }
+            guard let player = snapshot.round.participants.first(where: { ids.contains($0.id) })?.id else { continue }
             for hole in snapshot.course.holes {
                 guard let value = snapshot.scorecard.value(participant: player, hole: hole) else { continue }
                 if value == 1 { aces += 1 }

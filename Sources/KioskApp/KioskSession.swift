@@ -322,6 +322,13 @@ public final class KioskSession {
                 case .loadHistoryRound(let id):
                     let snapshot = try store.read(.snapshot(round: id))
                     state.handle(.historyRoundLoaded(snapshot, undo: try undoOffer(for: snapshot.round)), now: now)
+                case .loadStats(let subject):
+                    let page: Screen.Stats.Page =
+                        switch subject {
+                        case .player(let id): .player(try store.read(.playerStats(id)))
+                        case .course(let id): .course(try store.read(.courseStats(id)))
+                        }
+                    state.handle(.statsLoaded(subject, page), now: now)
                 case .saveScore(let roundID, let participantID, let hole, let strokes):
                     try store.write(.recordScore(entry(roundID, participantID, hole, strokes)))
                     wrote = true

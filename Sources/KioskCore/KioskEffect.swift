@@ -73,4 +73,6 @@ public enum KioskEffect: Sendable, Equatable {
     case loadHistory(after: HistoryCursor?)
     /// Read a completed round and send it back as `.historyRoundLoaded`.
     case loadHistoryRound(UUID)
+    /// Read a player's or a course's numbers and send them back as `.statsLoaded` (issue 37).
+    case loadStats(Screen.Stats.Subject)
 }

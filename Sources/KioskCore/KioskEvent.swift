@@ -45,6 +45,8 @@ public enum KioskEvent: Sendable, Equatable {
     case formRead([UUID: Double])
     /// A round read for `.loadHistoryRound`, with what may be undone in it (issue 35).
     case historyRoundLoaded(RoundSnapshot, undo: HistoryUndo = .none)
+    /// A page read for `.loadStats` (issue 37).
+    case statsLoaded(Screen.Stats.Subject, Screen.Stats.Page)
     /// A keyboard typed on a screen that takes typing (`Screen.takesTyping`).
     case typed(TypedKey)
     /// The bundled first names behind the name wheel, read and indexed off the main thread

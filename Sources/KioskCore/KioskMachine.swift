@@ -205,6 +205,8 @@ public struct KioskState: Sendable, Equatable {
             effects += Screen.History.loaded(page, after: after, in: &self)
         case .historyRoundLoaded(let snapshot, let undo):
             Screen.History.roundLoaded(snapshot, undo: undo, in: &self)
+        case .statsLoaded(let subject, let page):
+            Screen.Stats.loaded(subject, page, in: &self)
         case .formRead(let form):
             formRead(form)
         case .typed(let key):

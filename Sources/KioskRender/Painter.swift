@@ -48,6 +48,7 @@ struct Painter {
         case .checkIn(let checkIn): paint(checkIn)
         case .drawCards(let draw): paint(draw)
         case .sideGames(let games): paint(games)
+        case .stats(let stats): paint(stats)
         }
         // The status screen lists the storage fault among its facts; over its buttons it would only hide them.
         let statusFacts: Bool = if case .status = state.screen { true } else { false }

@@ -52,7 +52,7 @@ import Testing
         expect-screen board
         long-press
         expect-screen menu
-        turn 8                # Enter scores, Finish, Paper card, Start, Reduce motion, History, Join, Status, Courses
+        turn 9                # Enter scores, Finish, Paper card, Start, Reduce motion, History, Stats, Join, Status, Courses
         press
         expect-screen courses
         turn 99               # the last row: the deleted course
@@ -67,7 +67,7 @@ import Testing
         expect-screen courses
         long-press
         expect-screen menu
-        turn 9                # ... Status, Courses, Players
+        turn 10               # ... Status, Courses, Players
         press
         expect-screen players # Jake, Jakey, Mike, Nate
         snapshot players

@@ -30,7 +30,7 @@ import Testing
         long-press
         expect-screen menu
         turn 99
-        turn -8               # Start a new round (then Reduce motion, History, Join, Status, Courses, Players, League night, Back)
+        turn -9               # Start a new round (then Reduce motion, History, Stats, Join, Status, Courses, Players, League night, Back)
         press
         expect-screen setup-course
         press

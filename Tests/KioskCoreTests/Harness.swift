@@ -126,7 +126,7 @@ struct Harness {
             courses.removeAll { $0.id == id }
             publish(.localScore)
         case .buzz, .saveSettings, .refreshStatus, .startJoin, .requestInvite, .requestSummaryLink, .requestDeviceNames,
-            .requestPhoneName, .cancelPhoneName, .loadHistory, .loadHistoryRound, .reopenRound, .correctScore,
+            .requestPhoneName, .cancelPhoneName, .loadHistory, .loadHistoryRound, .loadStats, .reopenRound, .correctScore,
             .restoreCourse, .removePlayer, .mergePlayer, .readForm, .startLeagueNight, .setClosestToPin:
             // The undo writes (issue 35) are the store's; UndoScreenTests checks what is asked.
             // League nights (issue 36): LeagueNightKioskTests checks what is asked.

@@ -300,7 +300,7 @@ import Testing
         #expect(
             h.state.menuItems.map(\.title) == [
                 "Enter scores", "Finish round now", "Enter a paper card", "Start a new round",
-                "Reduce motion: off", "History", "Join a group", "Status", "Courses", "Players", "League night",
+                "Reduce motion: off", "History", "Stats", "Join a group", "Status", "Courses", "Players", "League night",
                 "Back to the board",
             ])
         h.send(.turned(4))

@@ -339,6 +339,21 @@ struct FingerprintWorld {
         var pb = state
         pb.handle(.dataChanged(best, .localScore), now: now)
         shot("pb", pb, on: "summary")
+        // The menu's Stats (issue 37): the list, the first player's page, its course's page.
+        var stats = self.state(after)
+        stats.handle(.longPressed, now: now)
+        try openMenuItem(.stats, &stats)
+        shot("stats", stats)
+        guard case .player(let first)? = Screen.Stats.subjects(in: stats.data).first?.subject else {
+            throw CancellationError()
+        }
+        #expect(stats.handle(.pressed, now: now) == [.loadStats(.player(first))])
+        stats.handle(.statsLoaded(.player(first), .player(PlayerStats(player: first, rounds: [finished]))), now: now)
+        shot("stats-player", stats)
+        stats.handle(.turned(3), now: now)
+        #expect(stats.handle(.pressed, now: now) == [.loadStats(.course(course.id))])
+        stats.handle(.statsLoaded(.course(course.id), .course(CourseStats(course: course, rounds: [finished]))), now: now)
+        shot("stats-course", stats)
 
         // The finished round in History: the list, the round, a player's holes.
         state = self.state(after)

@@ -27,6 +27,8 @@ public enum MenuItem: Sendable, Equatable {
     case leagueNight
     /// Tonight's side games, while a league night is on or just over (issue 36).
     case sideGames
+    /// A player's or a course's numbers (issue 37).
+    case stats
 
     public var title: String {
         switch self {
@@ -46,6 +48,7 @@ public enum MenuItem: Sendable, Equatable {
         case .players: "Players"
         case .leagueNight: "League night"
         case .sideGames: "Tonight's side games"
+        case .stats: "Stats"
         }
     }
 }
@@ -65,7 +68,8 @@ extension KioskState {
             // After finishing, so the entries before it keep their places.
             items.append(.paperCard)
         }
-        items += [.startRound, .reduceMotion(settings.reduceMotion), .history]
+        // Stats beside History: the group's numbers come from the same finished rounds.
+        items += [.startRound, .reduceMotion(settings.reduceMotion), .history, .stats]
         if isInNoGroup { items.append(.joinGroup) }
         items.append(.status)
         // After Status, so the entries before it keep their places for everyone who knows them.
@@ -111,6 +115,8 @@ extension Screen.Menu: ScreenBehavior {
             return state.guarded(.reduceMotion(!on), now: now)
         case .history:
             return Screen.History.open(in: &state)
+        case .stats:
+            Screen.Stats.open(in: &state)
         case .status:
             state.screen = .status(now: now)
             return [.refreshStatus]

@@ -57,6 +57,8 @@ public enum Screen: Sendable, Equatable {
     case drawCards(DrawCards)
     /// Tonight's skins, closest to the pin (its winners entered here), aces and ace pot.
     case sideGames(SideGames)
+    /// A player's or a course's numbers (issue 37).
+    case stats(Stats)
 
     /// The current screen's behaviour: the one place input is routed per screen.
     var behavior: any ScreenBehavior {
@@ -89,6 +91,7 @@ public enum Screen: Sendable, Equatable {
         case .checkIn(let screen): screen
         case .drawCards(let screen): screen
         case .sideGames(let screen): screen
+        case .stats(let screen): screen
         }
     }
 
