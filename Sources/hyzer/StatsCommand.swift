@@ -44,7 +44,7 @@ struct StatsCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             let who = try DeviceLookup.player(player, in: try await db.read(.players))
-            let stats = PlayerStats(player: who.id, rounds: try await db.read(.completedRounds))
+            let stats = try await db.read(.playerStats(who.id))
             // Each course's handicap (issue 37 item 2), under the course's name.
             let handicaps = Dictionary(
                 stats.bests.compactMap { best in best.handicap.map { (best.course, $0) } }, uniquingKeysWith: { a, _ in a })
@@ -110,7 +110,7 @@ struct StatsCommand: AsyncParsableCommand {
         func run() async throws {
             let db = try data.open()
             let which = try DeviceLookup.course(course, in: db)
-            let stats = CourseStats(course: which, rounds: try await db.read(.completedRounds))
+            let stats = try await db.read(.courseStats(which.id))
             func hundredth(_ value: Double?) -> Double? { value.map { ($0 * 100).rounded() / 100 } }
             if json {
                 try printJSON(

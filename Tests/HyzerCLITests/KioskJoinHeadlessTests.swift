@@ -14,12 +14,12 @@ import Testing
         let journey = try await HeadlessJourney.demo("join", players: 3, holesPlayed: 2)
         defer { journey.remove() }
         // With a round and no group: Enter scores, Finish round now, Enter a paper card, Start a
-        // new round, Reduce motion, History, Join a group, Status, Courses, Players, Back to the board.
+        // new round, Reduce motion, History, Stats, Join a group, Status, Courses, Players, Back to the board.
         let images = try await journey.play(
             """
             long-press
             expect-screen menu
-            turn 6
+            turn 7
             snapshot menu-join
             press
             expect-screen join
@@ -55,7 +55,7 @@ import Testing
         try """
         long-press
         expect-screen menu
-        turn 6                      # Join a group
+        turn 7                      # Join a group
         press
         expect-screen join
         wait-for join-waiting 30    # the server's answer: a code

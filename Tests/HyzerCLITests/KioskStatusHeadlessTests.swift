@@ -11,12 +11,12 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let initialized = try await Binary.run("hyzer", ["init", "--data", dir.path])
         #expect(initialized.status == 0, "\(initialized.stderr)")
-        // No round and no group: the menu is Start a new round, Reduce motion, History, Join a group,
-        // Status, Back to the board.
+        // No round and no group: the menu is Start a new round, Reduce motion, History, Stats, Join a
+        // group, Status, Back to the board.
         let script = """
             long-press
             expect-screen menu
-            turn 4
+            turn 5
             press
             expect-screen status
             wait 2100
