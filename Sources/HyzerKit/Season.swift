@@ -180,7 +180,8 @@ public struct SeasonEvent: Sendable, Hashable {
         for var event in inPlayOrder(events) {
             event.results = event.results.map { result in
                 var result = result
-                result.handicap = Handicap.value(toPar: (history[Key(course: event.course, player: result.player)] ?? []).reversed())
+                result.handicap = Handicap.value(
+                    toPar: (history[Key(course: event.course, player: result.player)] ?? []).reversed())
                 return result
             }
             for result in event.results where result.finished {

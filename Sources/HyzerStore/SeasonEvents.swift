@@ -135,8 +135,10 @@ extension StoreRead where Value == NewBests {
     /// kiosk that has the season's events read does not read them again).
     public static func newBests(of round: RoundSnapshot, memo: SeasonEventMemo? = nil) -> Self {
         StoreRead { db in
-            let history = try StoreRead<[SeasonEvent]>.seasonEvents(from: "1900-01-01", to: "2999-12-31", timeZone: .current, memo: memo)
-                .body(db)
+            let history = try StoreRead<[SeasonEvent]>.seasonEvents(
+                from: "1900-01-01", to: "2999-12-31", timeZone: .current, memo: memo
+            )
+            .body(db)
             var excluding: Set<UUID> = [round.round.id]
             if let card = try LeagueEventCardRow.fetchOne(db, key: round.round.id) { excluding.insert(card.eventID) }
             return NewBests(round: round, history: history, excluding: excluding)

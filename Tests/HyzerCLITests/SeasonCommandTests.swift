@@ -17,7 +17,9 @@ import Testing
         let file = repositoryRoot.appendingPathComponent("Tests/Fixtures/udisc/newer.csv").path
         _ = try await hyzer(["import", "udisc", file, "--time-zone", "UTC", "--no-sync"])
 
-        let add = try await hyzer(["season", "add", "Long run", "--from", "2019-01-01", "--to", "2026-12-31", "--best", "2", "--no-sync"])
+        let add = try await hyzer([
+            "season", "add", "Long run", "--from", "2019-01-01", "--to", "2026-12-31", "--best", "2", "--no-sync",
+        ])
         #expect(add.status == 0 && add.stdout.contains("Set up Long run: 2019-01-01 to 2026-12-31, best 2 rounds"), "\(add)")
         let change = try await hyzer(["season", "add", "long RUN", "--from", "2019-01-01", "--to", "2026-12-31", "--no-sync"])
         #expect(change.stdout.contains("Changed long RUN"), "\(change)")

@@ -23,7 +23,8 @@ import Testing
             records = [.course(CourseRecord(course, version: UUID(), updatedAt: 1))]
             for p in [ann, bo] { records.append(.player(PlayerRecord(p, version: UUID(), updatedAt: 1))) }
             // Cy is Ann under another name: merged into her.
-            records.append(.player(PlayerRecord(cy, version: UUID(), updatedAt: 1, retirement: PlayerRetirement(mergedInto: ann.id))))
+            records.append(
+                .player(PlayerRecord(cy, version: UUID(), updatedAt: 1, retirement: PlayerRetirement(mergedInto: ann.id))))
         }
 
         /// A finished round `daysAgo` days ago; each player's strokes on hole 1, par 3 on the rest.
@@ -86,7 +87,8 @@ import Testing
         let view = try await h.storage.createViewToken(groupID: g.groupID)
         try await h.test { client in
             let path = "/v1/groups/\(g.groupID)/board"
-            let idle = try decode(LiveBoard.self, try await client.execute(uri: path, method: .get, headers: headers(token: view)))
+            let idle = try decode(
+                LiveBoard.self, try await client.execute(uri: path, method: .get, headers: headers(token: view)))
             #expect(idle.season == table)
         }
         var playing = w
@@ -95,7 +97,8 @@ import Testing
         _ = try await h.storage.push(groupID: g.groupID, deviceID: g.device, records: playing.records)
         try await h.test { client in
             let path = "/v1/groups/\(g.groupID)/board"
-            let live = try decode(LiveBoard.self, try await client.execute(uri: path, method: .get, headers: headers(token: view)))
+            let live = try decode(
+                LiveBoard.self, try await client.execute(uri: path, method: .get, headers: headers(token: view)))
             #expect(live.season == nil && live.rounds.first?.status == "active")
         }
     }

@@ -12,7 +12,9 @@ import Testing
 /// only in a sane shape, a deletion is final, and a device at protocol 3 never gets one in
 /// a pull page.
 @Suite struct SeasonServerTests {
-    func season(_ name: String = "2026", at seconds: Double = 300, rule: Season.Rule = .pointsByPlace([10, 8, 6]))
+    func season(
+        _ name: String = "2026", at seconds: Double = 300, rule: Season.Rule = .pointsByPlace([10, 8, 6])
+    )
         throws -> SeasonRecord
     {
         SeasonRecord(

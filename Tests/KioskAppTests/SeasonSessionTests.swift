@@ -24,7 +24,8 @@ import Testing
             for hole in 1...9 {
                 for (p, n) in [(ann, hole == 1 ? strokes : 3), (bo, 3)] {
                     _ = try store.write(
-                        .recordScore(ScoreEntry(roundID: round.id, participantID: p.id, hole: hole, strokes: n, reportedBy: p.id)))
+                        .recordScore(ScoreEntry(roundID: round.id, participantID: p.id, hole: hole, strokes: n, reportedBy: p.id))
+                    )
                 }
             }
             return round
@@ -74,7 +75,8 @@ import Testing
             for hole in 1...9 {
                 for (p, n) in [(ann, hole == 1 ? ann1 : 3), (bo, hole == 1 ? bo1 : 3)] {
                     _ = try store.write(
-                        .recordScore(ScoreEntry(roundID: round.id, participantID: p.id, hole: hole, strokes: n, reportedBy: p.id)))
+                        .recordScore(ScoreEntry(roundID: round.id, participantID: p.id, hole: hole, strokes: n, reportedBy: p.id))
+                    )
                 }
             }
             _ = try store.write(.finishRound(round.id))

@@ -108,7 +108,8 @@ import Testing
     /// layout check's rules, and every player is on one.
     @Test(arguments: LayoutCheckTests.sizes) func thirtyPlayersHoldTheLayout(size: (Int, Int)) throws {
         for table in [
-            try Self.table(players: 30, longNames: true), try Self.table(players: 30, rule: .averageToPar(minimumRounds: 2), short: 4),
+            try Self.table(players: 30, longNames: true),
+            try Self.table(players: 30, rule: .averageToPar(minimumRounds: 2), short: 4),
             try Self.table(players: 12),
         ] {
             let state = try Self.idleState(season: table, last: true, size: size)

@@ -43,9 +43,10 @@ import Testing
         h.send(.statsLoaded(.course(course.id), .course(coursePage)))
         #expect(h.state.screen.name == "stats-course")
         let courseRows = Screen.Stats.rows(.course(coursePage), minus: "-")
-        #expect(courseRows.prefix(4).map(\.detail) == [
-            "3 finished", "-3 · Bo, 3 Jan", "hole 3 · par 3 · E on average", "hole 1 · par 3 · -0.3 on average",
-        ])
+        #expect(
+            courseRows.prefix(4).map(\.detail) == [
+                "3 finished", "-3 · Bo, 3 Jan", "hole 3 · par 3 · E on average", "hole 1 · par 3 · -0.3 on average",
+            ])
         #expect(courseRows.count == 4 + 3)
 
         // Back: the player it came from, the list (on the same player), the menu on Stats.

@@ -109,8 +109,9 @@ extension SQLiteStorage: LiveBoardStorage {
             let seasons = try current(.season).compactMap { if case .season(let s) = $0 { s } else { nil } }
             guard let (season, since) = SeasonBoardSource.current(seasons, on: day) else { return nil }
             var finished = CurrentRecordRow.filter(
-                CurrentRecordRow.Columns.groupID == groupID && CurrentRecordRow.Columns.kind == RecordKind.round.rawValue)
-                .filter(literal: "lifecycle % \(ChangeStamp.roundStages) = \(ChangeStamp.lifecycle(of: .completed))")
+                CurrentRecordRow.Columns.groupID == groupID && CurrentRecordRow.Columns.kind == RecordKind.round.rawValue
+            )
+            .filter(literal: "lifecycle % \(ChangeStamp.roundStages) = \(ChangeStamp.lifecycle(of: .completed))")
             if let since { finished = finished.filter(CurrentRecordRow.Columns.updatedAt >= since) }
             let seqs = try finished.select(CurrentRecordRow.Columns.seq, as: Int64.self).fetchAll(db)
             guard var board = try Self.boardSource(db, groupID: groupID, roundSeqs: seqs) else { return nil }

@@ -35,7 +35,8 @@ extension KioskState {
             if row.gross { detail.append("gross") }
             let value = row.position == nil ? "–" : row.valueText.replacingOccurrences(of: "-", with: minus)
             let color =
-                row.position == nil ? Palette.textSecondary
+                row.position == nil
+                ? Palette.textSecondary
                 : toPar ? Palette.toPar(Int(row.value.rounded())) : row.position == 1 ? Palette.accent : Palette.textPrimary
             return RankedLine(
                 id: row.player, position: row.position, positionLabel: row.positionLabel, name: row.name,

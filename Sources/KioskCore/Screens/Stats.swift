@@ -48,8 +48,12 @@ extension Screen {
         /// The list's rows: the roster by name, then the courses by name.
         public static func subjects(in data: KioskData) -> [(subject: Subject, title: String, detail: String)] {
             let byName = { (a: String, b: String) in a.localizedCaseInsensitiveCompare(b) == .orderedAscending }
-            return data.players.sorted { byName($0.displayName, $1.displayName) }.map { (.player($0.id), $0.displayName, "player") }
-                + data.courses.sorted { byName($0.name, $1.name) }.map { (.course($0.id), $0.name, "course · \($0.holeCount) holes") }
+            return data.players.sorted { byName($0.displayName, $1.displayName) }.map {
+                (.player($0.id), $0.displayName, "player")
+            }
+                + data.courses.sorted { byName($0.name, $1.name) }.map {
+                    (.course($0.id), $0.name, "course · \($0.holeCount) holes")
+                }
         }
 
         /// What a page says, row by row (the tests read these; the screen draws them).
@@ -66,7 +70,9 @@ extension Screen {
                         detail: "\(stats.rounds) finished" + (stats.averageToPar.map { " · average \(toPar($0))" } ?? "")),
                     Row(
                         title: "Birdies and aces",
-                        detail: "\(stats.birdies) \(stats.birdies == 1 ? "birdie" : "birdies") · \(stats.aces) \(stats.aces == 1 ? "ace" : "aces")"),
+                        detail:
+                            "\(stats.birdies) \(stats.birdies == 1 ? "birdie" : "birdies") · \(stats.aces) \(stats.aces == 1 ? "ace" : "aces")"
+                    ),
                 ]
                 if !stats.trend.isEmpty {
                     rows.append(
@@ -89,10 +95,15 @@ extension Screen {
                 var rows = [Row(title: "Rounds", detail: "\(stats.rounds) finished")]
                 if let record = stats.record {
                     let who = record.holders.map { "\($0.name), \(Screen.History.dayAndMonth($0.date))" }
-                    rows.append(Row(title: "Course record", detail: "\(ScoreFormat.toPar(record.toPar, minus: minus)) · " + who.joined(separator: "; ")))
+                    rows.append(
+                        Row(
+                            title: "Course record",
+                            detail: "\(ScoreFormat.toPar(record.toPar, minus: minus)) · " + who.joined(separator: "; ")))
                 }
                 func hole(_ n: Int?) -> String? {
-                    guard let n, let h = stats.holes.first(where: { $0.hole == n }), let average = h.averageToPar else { return nil }
+                    guard let n, let h = stats.holes.first(where: { $0.hole == n }), let average = h.averageToPar else {
+                        return nil
+                    }
                     return "hole \(n) · par \(h.par) · \(toPar(average)) on average"
                 }
                 if let hardest = hole(stats.hardest) { rows.append(Row(title: "Hardest", detail: hardest)) }
