@@ -33,39 +33,10 @@ extension Schema {
                     ) WITHOUT ROWID;
                     CREATE INDEX league_event_cards_by_event ON league_event_cards(event_id, card);
                     """)
-            // `sync_records.kind` gains 'event'. SQLite cannot widen a CHECK in place, and
-            // renaming a rebuilt table would make SQLite re-check every trigger that writes
-            // to `sync_records` while it does not exist: the rows step aside, the table is
-            // made again under its own name, and they come back. The triggers refer to it
-            // by name and so go on writing to the new one.
-            try db.execute(
-                sql: """
-                    CREATE TEMP TABLE sync_records_v9 AS SELECT kind, record_id, version, pending FROM sync_records;
-                    DROP TABLE sync_records;
-                    CREATE TABLE sync_records (
-                        kind TEXT NOT NULL CHECK (kind IN ('course', 'player', 'round', 'scoreEvent', 'event')),
-                        record_id BLOB NOT NULL,
-                        version BLOB NOT NULL CHECK (length(version) = 16),
-                        pending INTEGER NOT NULL DEFAULT 1 CHECK (pending IN (0, 1)),
-                        PRIMARY KEY (kind, record_id)
-                    ) WITHOUT ROWID;
-                    CREATE INDEX sync_records_pending ON sync_records(kind) WHERE pending = 1;
-                    INSERT INTO sync_records (kind, record_id, version, pending)
-                        SELECT kind, record_id, version, pending FROM temp.sync_records_v9;
-                    DROP TABLE temp.sync_records_v9;
-                    """)
+            // `sync_records.kind` gains 'event' (`rebuildSyncRecords` says how, and why so).
+            try rebuildSyncRecords(db, kinds: ["course", "player", "round", "scoreEvent", "event"], version: 9)
             // A new or changed night is a new version to push, whoever writes it.
-            for op in ["INSERT", "UPDATE"] {
-                try db.execute(
-                    sql: """
-                        CREATE TRIGGER sync_league_events_\(op.lowercased()) AFTER \(op) ON league_events
-                        BEGIN
-                            INSERT INTO sync_records (kind, record_id, version, pending)
-                            VALUES ('event', NEW.id, randomblob(16), 1)
-                            ON CONFLICT (kind, record_id) DO UPDATE SET version = excluded.version, pending = 1;
-                        END;
-                        """)
-            }
+            try createSyncTriggers(db, table: "league_events", kind: "event")
         }
     }
 }

@@ -121,4 +121,46 @@ extension Schema {
                 CREATE INDEX outbox_claim ON outbox(status, kind_order, local_order);
                 """)
     }
+
+    /// `sync_records` made again with its `kind` CHECK widened to `kinds` (v9, v10). SQLite
+    /// cannot widen a CHECK in place, and renaming a rebuilt table would make SQLite re-check
+    /// every trigger that writes to `sync_records` while it does not exist: the rows step
+    /// aside, the table is made again under its own name, and they come back. The triggers
+    /// refer to it by name and so go on writing to the new one. The SQL is the shipped
+    /// migrations' to the byte (SchemaFixtureTests holds it).
+    static func rebuildSyncRecords(_ db: Database, kinds: [String], version: Int) throws {
+        let aside = "sync_records_v\(version)"
+        try db.execute(
+            sql: """
+                CREATE TEMP TABLE \(aside) AS SELECT kind, record_id, version, pending FROM sync_records;
+                DROP TABLE sync_records;
+                CREATE TABLE sync_records (
+                    kind TEXT NOT NULL CHECK (kind IN (\(kinds.map { "'\($0)'" }.joined(separator: ", ")))),
+                    record_id BLOB NOT NULL,
+                    version BLOB NOT NULL CHECK (length(version) = 16),
+                    pending INTEGER NOT NULL DEFAULT 1 CHECK (pending IN (0, 1)),
+                    PRIMARY KEY (kind, record_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX sync_records_pending ON sync_records(kind) WHERE pending = 1;
+                INSERT INTO sync_records (kind, record_id, version, pending)
+                    SELECT kind, record_id, version, pending FROM temp.\(aside);
+                DROP TABLE temp.\(aside);
+                """)
+    }
+
+    /// A new or changed row of `table` is a new version of a `kind` record to push, whoever
+    /// writes it (v9's nights, v10's seasons).
+    static func createSyncTriggers(_ db: Database, table: String, kind: String) throws {
+        for op in ["INSERT", "UPDATE"] {
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER sync_\(table)_\(op.lowercased()) AFTER \(op) ON \(table)
+                    BEGIN
+                        INSERT INTO sync_records (kind, record_id, version, pending)
+                        VALUES ('\(kind)', NEW.id, randomblob(16), 1)
+                        ON CONFLICT (kind, record_id) DO UPDATE SET version = excluded.version, pending = 1;
+                    END;
+                    """)
+        }
+    }
 }

@@ -7,7 +7,8 @@ import Testing
 @testable import HyzerStore
 
 /// Issue 37's seasons in the store: a definition kept as one row (the table is computed),
-/// a change and a deletion each a new version to push, and the v10 migration losing nothing.
+/// a change and a deletion each a new version to push (the v10 migration is checked with
+/// v9's in `SyncRecordsRebuildTests`).
 @Suite struct SeasonStoreTests {
     static func season(_ name: String, _ from: String, _ to: String, _ rule: Season.Rule = .bestRounds(5)) throws -> Season {
         try Season(name: name, from: from, to: to, rule: rule)
@@ -51,33 +52,5 @@ import Testing
         }
         try s.db.domain.write { try $0.execute(sql: insert, arguments: [UUID(), "[3,2,1]", nil]) }
         #expect(try s.db.read(.seasons).map(\.rule) == [.pointsByPlace([3, 2, 1])])
-    }
-
-    /// v10 makes `sync_records` again: every row and its pending flag come through, and the
-    /// shipped triggers go on writing to the new table.
-    @Test func theV10MigrationKeepsEverySyncRecordAndItsFlag() throws {
-        let queue = try DatabaseQueue()
-        try Schema.domainMigrator.migrate(queue, upTo: "v9 league nights")
-        let course = try Course(name: "Test Nine", holeCount: 9)
-        try queue.write { db in
-            try db.execute(
-                sql: "INSERT INTO courses (id, name, updated_at) VALUES (?, 'Test Nine', 1)", arguments: [course.id])
-            try db.execute(
-                sql: "INSERT INTO players (id, display_name, aliases, updated_at) VALUES (?, 'Ann', '[]', 1)",
-                arguments: [UUID()])
-            try db.execute(sql: "UPDATE sync_records SET pending = 0 WHERE kind = 'course'")
-        }
-        let before = try queue.read { try Row.fetchAll($0, sql: "SELECT * FROM sync_records ORDER BY kind") }
-        try Schema.domainMigrator.migrate(queue)
-        let after = try queue.read { try Row.fetchAll($0, sql: "SELECT * FROM sync_records ORDER BY kind") }
-        #expect(before.count == 2)
-        #expect(after == before)
-        try queue.write { db in
-            try db.execute(sql: "UPDATE courses SET name = 'Renamed' WHERE id = ?", arguments: [course.id])
-        }
-        let pending = try queue.read {
-            try Bool.fetchOne($0, sql: "SELECT pending FROM sync_records WHERE kind = 'course'")
-        }
-        #expect(pending == true)
     }
 }

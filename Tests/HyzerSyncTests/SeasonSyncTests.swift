@@ -7,25 +7,6 @@ import HyzerSync
 import HyzerSyncProtocol
 import Testing
 
-/// A server that answers as one at `version` (before seasons, say): its pages and push
-/// answers carry that number.
-struct ProtocolTransport: SyncTransport {
-    let client: SyncClient
-    let version: Int
-
-    func push(_ records: [SyncRecord]) async throws(SyncClientError) -> PushResponse {
-        var answer = try await client.push(records)
-        answer.protocolVersion = version
-        return answer
-    }
-
-    func pull(after: Int64, limit: Int) async throws(SyncClientError) -> PullResponse {
-        var page = try await client.pull(after: after, limit: limit)
-        page.protocolVersion = version
-        return page
-    }
-}
-
 /// Issue 37 item 5 through a real server (loopback, SQLite files): a season set on one
 /// device reaches the others, a change and a deletion follow it, and a server older than
 /// seasons holds nothing else up.
@@ -65,7 +46,7 @@ struct ProtocolTransport: SyncTransport {
     /// to the protocol-3 server and the pending count was 0: this test failed.
     @Test func aServerOlderThanSeasonsGetsTheRestAndTheSeasonWaits() async throws {
         try await withGroup { group in
-            let older = try await group.device("Kiosk", transport: { ProtocolTransport(client: $0, version: 3) })
+            let older = try await group.device("Kiosk", transport: { OlderPeerTransport(client: $0, version: 3) })
             try await older.sync()
             let course = try #require(try await older.db.read(.courses).first)
             let player = try Player(displayName: "Ana")

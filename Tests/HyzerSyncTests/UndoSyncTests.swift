@@ -14,16 +14,20 @@ import Testing
 struct OlderPeerTransport: SyncTransport {
     let client: SyncClient
     var recordsToo = false
+    /// The protocol the older server says it speaks: nil for a v1 server, which says none
+    /// (and no reopen window); 3 for one before seasons, say.
+    var version: Int? = nil
 
     func push(_ records: [SyncRecord]) async throws(SyncClientError) -> PushResponse {
         var answer = try await client.push(records)
-        answer.protocolVersion = nil
+        answer.protocolVersion = version
         return answer
     }
 
     func pull(after: Int64, limit: Int) async throws(SyncClientError) -> PullResponse {
         var page = try await client.pull(after: after, limit: limit)
-        (page.protocolVersion, page.reopenWindow) = (nil, nil)
+        page.protocolVersion = version
+        if version == nil { page.reopenWindow = nil }
         if recordsToo { page.records = page.records.map { PulledRecord(seq: $0.seq, record: Self.asVersion1($0.record)) } }
         return page
     }

@@ -17,19 +17,7 @@ import Testing
         let ann = try Player(displayName: "Ann")
         let bo = try Player(displayName: "Bo")
         for p in [ann, bo] { try store.write(.savePlayer(p)) }
-        func play(annOnHole1 strokes: Int) throws -> Round {
-            let round = try store.write(
-                .createRound(courseID: course.id, organizerID: ann.id, participants: [ann, bo].map(Participant.registered)))
-            _ = try store.write(.startRound(round.id))
-            for hole in 1...9 {
-                for (p, n) in [(ann, hole == 1 ? strokes : 3), (bo, 3)] {
-                    _ = try store.write(
-                        .recordScore(ScoreEntry(roundID: round.id, participantID: p.id, hole: hole, strokes: n, reportedBy: p.id))
-                    )
-                }
-            }
-            return round
-        }
+        func play(annOnHole1 strokes: Int) throws -> Round { try playRound(store, course, [(ann, strokes), (bo, 3)]) }
         _ = try store.write(.finishRound(try play(annOnHole1: 2).id))
         let today = Date()
         _ = try store.write(
@@ -69,17 +57,7 @@ import Testing
         let bo = try Player(displayName: "Bo")
         for p in [ann, bo] { try store.write(.savePlayer(p)) }
         func play(_ ann1: Int, _ bo1: Int) throws {
-            let round = try store.write(
-                .createRound(courseID: course.id, organizerID: ann.id, participants: [ann, bo].map(Participant.registered)))
-            _ = try store.write(.startRound(round.id))
-            for hole in 1...9 {
-                for (p, n) in [(ann, hole == 1 ? ann1 : 3), (bo, hole == 1 ? bo1 : 3)] {
-                    _ = try store.write(
-                        .recordScore(ScoreEntry(roundID: round.id, participantID: p.id, hole: hole, strokes: n, reportedBy: p.id))
-                    )
-                }
-            }
-            _ = try store.write(.finishRound(round.id))
+            _ = try store.write(.finishRound(try playRound(store, course, [(ann, ann1), (bo, bo1)]).id))
         }
         try play(3, 4)  // Ann E, Bo +1: a first round, nothing to beat
         let session = try KioskSession(store: store, viewport: Viewport(width: 800, height: 480), now: 0)
@@ -93,4 +71,21 @@ import Testing
         #expect(session.state.data.newBests?.personalBests == [bo.id])
         #expect(session.state.data.newBests?.courseRecord == false)
     }
+}
+
+/// A round of `players` on a 9-hole `course`, every hole scored (each player's strokes on
+/// hole 1, par 3 on the rest), left in play.
+func playRound(_ store: HyzerDatabase, _ course: Course, _ players: [(Player, Int)]) throws -> Round {
+    let round = try store.write(
+        .createRound(courseID: course.id, organizerID: players[0].0.id, participants: players.map { .registered($0.0) }))
+    _ = try store.write(.startRound(round.id))
+    for hole in 1...9 {
+        for (p, first) in players {
+            _ = try store.write(
+                .recordScore(
+                    ScoreEntry(
+                        roundID: round.id, participantID: p.id, hole: hole, strokes: hole == 1 ? first : 3, reportedBy: p.id)))
+        }
+    }
+    return round
 }

@@ -31,12 +31,7 @@ import Testing
 
     static func idleState(season: SeasonTable?, last: Bool, size: (Int, Int) = (1280, 720)) throws -> KioskState {
         var h = try Harness(players: 4)
-        if last {
-            for p in h.round!.participants { for hole in 1...9 { h.record(p.id, hole: hole, strokes: 3, resolution: false) } }
-            h.round!.markAllScored()
-            try h.round!.finish(at: h.clock.date)
-            h.completed = h.snapshot
-        }
+        if last { try h.finishEveryHoleInPar() }
         h.round = nil
         var data = h.data
         data.season = season
@@ -138,10 +133,7 @@ import Testing
 @Suite struct PersonalBestTests {
     @Test func theLastRoundsCardSaysPBOnItsRows() throws {
         var h = try Harness(players: 3)
-        for p in h.round!.participants { for hole in 1...9 { h.record(p.id, hole: hole, strokes: 3, resolution: false) } }
-        h.round!.markAllScored()
-        try h.round!.finish(at: h.clock.date)
-        h.completed = h.snapshot
+        try h.finishEveryHoleInPar()
         h.round = nil
         var data = h.data
         let nate = h.players[0].id
@@ -161,5 +153,15 @@ import Testing
         var older = last
         older.round.id = UUID()
         #expect(state.summaryBests(older) == nil)
+    }
+}
+
+extension Harness {
+    /// The round played out, everyone 3 on every hole, and finished: the world's last round.
+    mutating func finishEveryHoleInPar() throws {
+        for p in round!.participants { for hole in 1...9 { record(p.id, hole: hole, strokes: 3, resolution: false) } }
+        round!.markAllScored()
+        try round!.finish(at: clock.date)
+        completed = snapshot
     }
 }
