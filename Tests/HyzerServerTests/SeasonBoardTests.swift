@@ -28,7 +28,8 @@ import Testing
         }
 
         /// A finished round `daysAgo` days ago; each player's strokes on hole 1, par 3 on the rest.
-        mutating func round(daysAgo: Double, _ players: [(Participant, Int)], finished: Bool = true) throws {
+        @discardableResult
+        mutating func round(daysAgo: Double, _ players: [(Participant, Int)], finished: Bool = true) throws -> UUID {
             let start = Date().addingTimeInterval(-daysAgo * 86_400)
             var round = Round(courseID: course.id, organizerID: players[0].0.id, createdAt: start)
             for (p, _) in players { try round.add(p) }
@@ -52,6 +53,7 @@ import Testing
                 try round.finish(at: start.addingTimeInterval(3_600))
                 records.append(.round(RoundRecord(round, version: UUID(), updatedAt: start.timeIntervalSince1970 + 3_600)))
             }
+            return round.id
         }
     }
 
@@ -101,5 +103,28 @@ import Testing
                 LiveBoard.self, try await client.execute(uri: path, method: .get, headers: headers(token: view)))
             #expect(live.season == nil && live.rounds.first?.status == "active")
         }
+    }
+
+    /// A league night counts once one of its cards is finished, every card ranked together,
+    /// as a device counts it: card A (Ann, 2 on hole 1) finished, card B (Bo, par) still in
+    /// play; one event, Ann 10 and Bo 8. Negative control (by hand): with the night's
+    /// unfinished cards not read, Bo was missing and this failed.
+    @Test(arguments: Backend.allCases) func aNightCountsWithAllItsCards(_ backend: Backend) async throws {
+        let h = try await Harness.make(backend)
+        let g = try await h.group()
+        var w = try World()
+        let cardA = try w.round(daysAgo: 1, [(.registered(w.ann), 2)])
+        let cardB = try w.round(daysAgo: 1, [(.registered(w.bo), 3)], finished: false)
+        let night = try LeagueEvent(
+            name: "Thursday league", courseID: w.course.id, day: Self.day(-1), rounds: [cardA, cardB], skins: .off,
+            createdAt: Date().addingTimeInterval(-86_400))
+        w.records.append(.event(EventRecord(night, version: UUID(), updatedAt: 10)))
+        let season = try Season(name: "This month", from: Self.day(-20), to: Self.day(20), rule: .pointsByPlace([10, 8]))
+        w.records.append(.season(SeasonRecord(season, version: UUID(), updatedAt: 5)))
+        let results = try await h.storage.push(groupID: g.groupID, deviceID: g.device, records: w.records).results
+        #expect(results.allSatisfy { $0.status == .created }, "\(results.filter { $0.status != .created })")
+        let table = try #require(try await h.storage.seasonSource(groupID: g.groupID, day: Self.day(0))).table(timeZone: .current)
+        #expect(table.events == 1)
+        #expect(table.rows.map(\.name) == ["Ann", "Bo"] && table.rows.map(\.value) == ["10", "8"])
     }
 }

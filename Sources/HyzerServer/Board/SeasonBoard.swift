@@ -64,13 +64,14 @@ extension SeasonBoardSource {
         for record in source.nights {
             guard let event = try? record.event(), !event.discarded else { continue }
             let cards = event.rounds.compactMap { id -> RoundSnapshot? in
-                guard let card = source.rounds.first(where: { $0.id == id }), card.status == .completed,
+                guard let card = source.rounds.first(where: { $0.id == id }),
                     let course = card.playedCourse(source.courses[card.courseID])
                 else { return nil }
                 return RoundSnapshot(round: card.round, course: course, events: source.events[id] ?? [])
             }
-            // A night is in a season once all its cards are finished, as at the kiosk.
-            guard cards.count == event.rounds.count, cards.contains(where: \.hasScores) else { continue }
+            // A night is in a season once one of its cards is finished with scores, all its
+            // cards ranked together, as a device counts it (`StoreRead.seasonEvents`).
+            guard cards.contains(where: { $0.round.status == .completed && $0.hasScores }) else { continue }
             let night = LeagueNightSnapshot(event: event, cards: cards)
             events.append(
                 SeasonEvent(

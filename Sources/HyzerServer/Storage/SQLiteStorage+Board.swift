@@ -113,11 +113,22 @@ extension SQLiteStorage: LiveBoardStorage {
             )
             .filter(literal: "lifecycle % \(ChangeStamp.roundStages) = \(ChangeStamp.lifecycle(of: .completed))")
             if let since { finished = finished.filter(CurrentRecordRow.Columns.updatedAt >= since) }
-            let seqs = try finished.select(CurrentRecordRow.Columns.seq, as: Int64.self).fetchAll(db)
+            var seqs = try finished.select(CurrentRecordRow.Columns.seq, as: Int64.self).fetchAll(db)
+            let shown = try finished.select(CurrentRecordRow.Columns.recordID, as: UUID.self).fetchAll(db)
+            let allNights = try current(
+                .event, CurrentRecordRow.Columns.lifecycle == ChangeStamp.eventLifecycle(discarded: false)
+            ).compactMap { if case .event(let n) = $0 { n } else { nil } }
+            let nights = LiveBoardSource.nights(showing: Set(shown), among: allNights)
+            // A night's cards not finished yet are ranked with it, as on a device.
+            let cards = Set(nights.flatMap(\.rounds)).subtracting(shown)
+            if !cards.isEmpty {
+                seqs += try CurrentRecordRow.filter(
+                    CurrentRecordRow.Columns.groupID == groupID && CurrentRecordRow.Columns.kind == RecordKind.round.rawValue
+                        && cards.contains(CurrentRecordRow.Columns.recordID)
+                ).select(CurrentRecordRow.Columns.seq, as: Int64.self).fetchAll(db)
+            }
             guard var board = try Self.boardSource(db, groupID: groupID, roundSeqs: seqs) else { return nil }
-            let nights = try current(.event, CurrentRecordRow.Columns.lifecycle == ChangeStamp.eventLifecycle(discarded: false))
-                .compactMap { if case .event(let n) = $0 { n } else { nil } }
-            board.nights = LiveBoardSource.nights(showing: Set(board.rounds.map(\.id)), among: nights)
+            board.nights = nights
             let players = try current(.player).compactMap { if case .player(let p) = $0 { p } else { nil } }
             return SeasonBoardSource(season: season, board: board, players: players)
         }

@@ -110,20 +110,35 @@ extension PostgresStorage: LiveBoardStorage {
             let seasons = try await current(.season).compactMap { if case .season(let s) = $0 { s } else { nil } }
             guard let (season, since) = SeasonBoardSource.current(seasons, on: day) else { return nil }
             var seqs: [Int64] = []
-            for try await seq in try await connection.query(
+            var shown: Set<UUID> = []
+            for try await (seq, id) in try await connection.query(
                 """
-                SELECT seq FROM current_records
+                SELECT seq, record_id FROM current_records
                 WHERE group_id = \(groupID) AND kind = \(RecordKind.round.rawValue)
                       AND lifecycle % \(ChangeStamp.roundStages) = \(ChangeStamp.lifecycle(of: .completed))
                       AND updated_at >= \(since ?? -Double.greatestFiniteMagnitude)
                 """, logger: logger
-            ).decode(Int64.self) {
+            ).decode((Int64, UUID).self) {
                 seqs.append(seq)
+                shown.insert(id)
+            }
+            let allNights = try await current(.event).compactMap { if case .event(let n) = $0 { n } else { nil } }
+            let nights = LiveBoardSource.nights(showing: shown, among: allNights)
+            // A night's cards not finished yet are ranked with it, as on a device.
+            let cards = Array(Set(nights.flatMap(\.rounds)).subtracting(shown))
+            if !cards.isEmpty {
+                for try await seq in try await connection.query(
+                    """
+                    SELECT seq FROM current_records
+                    WHERE group_id = \(groupID) AND kind = \(RecordKind.round.rawValue) AND record_id = ANY(\(cards))
+                    """, logger: logger
+                ).decode(Int64.self) {
+                    seqs.append(seq)
+                }
             }
             guard var board = try await Self.boardSource(connection, groupID: groupID, roundSeqs: seqs, logger: logger)
             else { return nil }
-            let nights = try await current(.event).compactMap { if case .event(let n) = $0 { n } else { nil } }
-            board.nights = LiveBoardSource.nights(showing: Set(board.rounds.map(\.id)), among: nights)
+            board.nights = nights
             let players = try await current(.player).compactMap { if case .player(let p) = $0 { p } else { nil } }
             return SeasonBoardSource(season: season, board: board, players: players)
         }
