@@ -77,10 +77,7 @@ import Testing
             #expect(!feed.records.contains { $0.record.kind == .event })
 
             // The server is updated: the same store, a device at protocol 3 again.
-            let updated = TestDevice(
-                name: "Kiosk", dir: older.dir, db: older.db, link: older.link, options: SyncEngine.Options())
-            try await updated.sync()
-            try await updated.sync()
+            let updated = try await older.afterTheServerUpdate()
             #expect(try await updated.db.read(.pendingSyncCount) == 0)
             let after = try await group.server.storage.pull(groupID: group.groupID, after: 0, limit: 1000)
             #expect(after.records.contains { $0.record.kind == .event && $0.record.id == event.id })

@@ -189,3 +189,15 @@ func withGroup(_ body: (TestGroup) async throws -> Void) async throws {
     }
     await group.shutdown()
 }
+
+extension TestDevice {
+    /// The same device after its group server was updated: the same store and link, syncing
+    /// at this build's protocol. Two syncs: the first hears the new protocol, the second sends
+    /// what waited for it.
+    func afterTheServerUpdate() async throws -> TestDevice {
+        let updated = TestDevice(name: name, dir: dir, db: db, link: link, options: SyncEngine.Options())
+        try await updated.sync()
+        try await updated.sync()
+        return updated
+    }
+}

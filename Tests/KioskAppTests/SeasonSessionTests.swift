@@ -11,12 +11,7 @@ import Testing
 /// every score), and read again once the board is idle, with the new round in it.
 @Suite struct SeasonSessionTests {
     @Test func theIdleBoardHasTheSeasonAndARoundInPlayLeavesItAlone() throws {
-        let store = try HyzerDatabase.inMemory()
-        let course = try Course(name: "Session Nine", holeCount: 9)
-        try store.write(.saveCourse(course))
-        let ann = try Player(displayName: "Ann")
-        let bo = try Player(displayName: "Bo")
-        for p in [ann, bo] { try store.write(.savePlayer(p)) }
+        let (store, course, ann, bo) = try annAndBo()
         func play(annOnHole1 strokes: Int) throws -> Round { try playRound(store, course, [(ann, strokes), (bo, 3)]) }
         _ = try store.write(.finishRound(try play(annOnHole1: 2).id))
         let today = Date()
@@ -50,12 +45,7 @@ import Testing
 /// course, and the course record, says so on its card; the next round that does not, does not.
 @Suite struct PersonalBestSessionTests {
     @Test func aFinishedRoundsBestsAreWorkedOutFromTheStore() throws {
-        let store = try HyzerDatabase.inMemory()
-        let course = try Course(name: "Session Nine", holeCount: 9)
-        try store.write(.saveCourse(course))
-        let ann = try Player(displayName: "Ann")
-        let bo = try Player(displayName: "Bo")
-        for p in [ann, bo] { try store.write(.savePlayer(p)) }
+        let (store, course, ann, bo) = try annAndBo()
         func play(_ ann1: Int, _ bo1: Int) throws {
             _ = try store.write(.finishRound(try playRound(store, course, [(ann, ann1), (bo, bo1)]).id))
         }
@@ -88,4 +78,15 @@ func playRound(_ store: HyzerDatabase, _ course: Course, _ players: [(Player, In
         }
     }
     return round
+}
+
+/// A store with a 9-hole course and two players, Ann and Bo.
+func annAndBo() throws -> (HyzerDatabase, Course, Player, Player) {
+    let store = try HyzerDatabase.inMemory()
+    let course = try Course(name: "Session Nine", holeCount: 9)
+    try store.write(.saveCourse(course))
+    let ann = try Player(displayName: "Ann")
+    let bo = try Player(displayName: "Bo")
+    for p in [ann, bo] { try store.write(.savePlayer(p)) }
+    return (store, course, ann, bo)
 }
