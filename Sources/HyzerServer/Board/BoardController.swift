@@ -37,13 +37,13 @@ struct BoardController<Storage: LiveBoardStorage> {
         guard let source = try await storage.liveBoardSource(groupID: groupID) else {
             throw HTTPError(.notFound, message: "no group \(groupID)")
         }
-        return try await withSeason(LiveBoard(source), groupID: groupID)
+        return await withSeason(LiveBoard(source), groupID: groupID)
     }
 
     /// The board with the season's table (issue 37) when nothing is being played: the wall
     /// shows who leads the season between rounds, as the kiosk's idle board does. Worked
     /// out again only when the group's feed has moved (or the day has turned) since.
-    private func withSeason(_ board: LiveBoard, groupID: String) async throws -> LiveBoard {
+    private func withSeason(_ board: LiveBoard, groupID: String) async -> LiveBoard {
         let playing =
             board.rounds.contains { $0.status != RoundStatus.completed.rawValue }
             || (board.nights ?? []).contains { $0.status == "live" }
@@ -51,11 +51,19 @@ struct BoardController<Storage: LiveBoardStorage> {
         var board = board
         let day = SeasonEvent.day(of: clock.date)
         let storage = self.storage
-        board.season = try await seasons.table(groupID: groupID, head: board.head, day: day) {
-            try await storage.seasonSource(groupID: groupID, day: day)?.table(timeZone: .current)
+        do {
+            board.season = try await seasons.table(groupID: groupID, head: board.head, day: day) {
+                try await storage.seasonSource(groupID: groupID, day: day)?.table(timeZone: .current)
+            }
+        } catch {
+            // The season is the wall's extra: a failed read of it leaves the rounds on show.
+            Self.logger.warning(
+                "season table not read", metadata: ["group": "\(groupID)", "error": "\(error)"])
         }
         return board
     }
+
+    private static var logger: Logger { Logger(label: "hyzer.server.board") }
 
     @Sendable func board(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let groupID = try await viewer(context)
@@ -101,7 +109,7 @@ struct BoardController<Storage: LiveBoardStorage> {
                 // Tells EventSource-style clients how soon to come back after a drop.
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
                 guard let source = try await storage.liveBoardSource(groupID: groupID) else { throw CancellationError() }
-                var last = try await withSeason(LiveBoard(source), groupID: groupID)
+                var last = await withSeason(LiveBoard(source), groupID: groupID)
                 try await writer.write(send(last))
                 for await changed in ticks {
                     guard changed else {
@@ -109,7 +117,7 @@ struct BoardController<Storage: LiveBoardStorage> {
                         continue
                     }
                     guard let source = try await storage.liveBoardSource(groupID: groupID) else { break }
-                    let board = try await withSeason(LiveBoard(source), groupID: groupID)
+                    let board = await withSeason(LiveBoard(source), groupID: groupID)
                     // A commit that changes nothing on the board (a player renamed who is
                     // in no round on it) sends nothing.
                     guard
