@@ -156,6 +156,15 @@ public struct SeasonEvent: Sendable, Hashable {
         return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
     }
 
+    /// The instant `day` ("2026-04-01") begins in `timeZone`; nil for no such day.
+    public static func start(of day: String, timeZone: TimeZone) -> Date? {
+        guard LeagueEvent.isDay(day) else { return nil }
+        let parts = day.split(separator: "-").compactMap { Int($0) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
+    }
+
     /// The course's identity, for handicaps (a round's course, a night's).
     public var course: String
     public var results: [Result]
@@ -207,6 +216,38 @@ public struct SeasonEvent: Sendable, Hashable {
                     player: $0.participantID, name: $0.name, position: $0.position, toPar: $0.toPar,
                     finished: $0.status != .dnf)
             })
+    }
+
+    /// A round that is no league night's card: an event of one, on the day it started in
+    /// `timeZone`. A device's store and the group server's board make them alike.
+    public init(round snapshot: RoundSnapshot, timeZone: TimeZone) {
+        let round = snapshot.round
+        self.init(
+            id: round.id, day: Self.day(of: round.startedAt ?? round.createdAt, timeZone: timeZone),
+            course: round.courseID.uuidString, standings: snapshot.standings.rows,
+            guests: Set(round.participants.filter(\.isGuest).map(\.id)))
+    }
+
+    /// A league night: one event, every card's players ranked together, on the night's day.
+    public init(night: LeagueNightSnapshot) {
+        self.init(
+            id: night.event.id, day: night.event.day, course: night.event.courseID.uuidString,
+            standings: night.results.standings.standings.rows, guests: Set(night.participants.filter(\.isGuest).map(\.id)))
+    }
+
+    /// `events` as the group counts them: a merged player's results are the player they were
+    /// merged into (as history counts them), under that player's name now (`names`).
+    public static func counted(_ events: [SeasonEvent], merges: PlayerMerges, names: [UUID: String]) -> [SeasonEvent] {
+        events.map { event in
+            var event = event
+            event.results = event.results.map { result in
+                var result = result
+                result.player = merges.canonical(result.player)
+                result.name = names[result.player] ?? result.name
+                return result
+            }
+            return event
+        }
     }
 }
 
@@ -342,12 +383,8 @@ public struct SeasonTable: Sendable, Hashable {
         switch rule {
         case .pointsByPlace:
             return value == value.rounded() ? "\(Int(value))" : String(format: "%.1f", value)
-        case .bestRounds where !net:
-            let whole = Int(value.rounded())
-            return whole == 0 ? "E" : whole > 0 ? "+\(whole)" : "\(whole)"
-        case .bestRounds, .averageToPar:
-            let rounded = (value * 10).rounded() / 10
-            return rounded == 0 ? "E" : String(format: rounded > 0 ? "+%.1f" : "%.1f", rounded)
+        case .bestRounds where !net: return ScoreFormat.toPar(Int(value.rounded()))
+        case .bestRounds, .averageToPar: return ScoreFormat.toPar(tenths: value)
         }
     }
 }

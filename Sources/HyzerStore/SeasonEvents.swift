@@ -44,11 +44,9 @@ extension StoreRead where Value == [SeasonEvent] {
         StoreRead { db in
             // Rounds by their start, a day wider each way than the range (time zones), then
             // by their exact day.
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = timeZone
-            formatter.dateFormat = "yyyy-MM-dd"
-            guard let first = formatter.date(from: from), let last = formatter.date(from: to) else {
+            guard let first = SeasonEvent.start(of: from, timeZone: timeZone),
+                let last = SeasonEvent.start(of: to, timeZone: timeZone)
+            else {
                 throw StoreError.refused("\(from) to \(to) is not a range of days")
             }
             let rows = try Row.fetchAll(
@@ -73,43 +71,18 @@ extension StoreRead where Value == [SeasonEvent] {
                     // A card not finished yet has no key here: the night is read again once it is.
                     let key = SeasonEventMemo.Key(
                         updatedAt: nightRow.updatedAt, lastSeq: 0, cards: night.rounds.map { keys[$0]?.lastSeq ?? -1 })
-                    let read = {
-                        let snapshot = try Rows.leagueNight(night, db)
-                        return SeasonEvent(
-                            id: night.id, day: night.day, course: night.courseID.uuidString,
-                            standings: snapshot.results.standings.standings.rows,
-                            guests: Set(snapshot.participants.filter(\.isGuest).map(\.id)))
-                    }
+                    let read = { SeasonEvent(night: try Rows.leagueNight(night, db)) }
                     events.append(try memo?.event(night.id, key: key, read: read) ?? read())
                     continue
                 }
-                let read = {
-                    let snapshot = try HyzerDatabase.snapshot(id, db)
-                    let round = snapshot.round
-                    return SeasonEvent(
-                        id: id, day: formatter.string(from: round.startedAt ?? round.createdAt),
-                        course: round.courseID.uuidString, standings: snapshot.standings.rows,
-                        guests: Set(round.participants.filter(\.isGuest).map(\.id)))
-                }
+                let read = { SeasonEvent(round: try HyzerDatabase.snapshot(id, db), timeZone: timeZone) }
                 let event = try keys[id].flatMap { key in try memo?.event(id, key: key, read: read) } ?? read()
                 guard event.day >= from, event.day <= to else { continue }
                 events.append(event)
             }
-            // A merged player's rounds are the player they were merged into (as history
-            // counts them), under that player's name.
-            let merges = try Rows.playerMerges(db)
             var names: [UUID: String] = [:]
             for row in try PlayerRow.fetchAll(db) { names[row.id] = row.displayName }
-            return events.map { event in
-                var event = event
-                event.results = event.results.map { result in
-                    var result = result
-                    result.player = merges.canonical(result.player)
-                    result.name = names[result.player] ?? result.name
-                    return result
-                }
-                return event
-            }
+            return SeasonEvent.counted(events, merges: try Rows.playerMerges(db), names: names)
         }
     }
 }

@@ -44,63 +44,30 @@ extension SeasonBoardSource {
     /// guests left out; a merged player counted as whom they were merged into.
     public func events(timeZone: TimeZone) -> [SeasonEvent] {
         let source = board
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
+        func snapshot(_ id: UUID) -> RoundSnapshot? {
+            guard let record = source.rounds.first(where: { $0.id == id }),
+                let course = record.playedCourse(source.courses[record.courseID])
+            else { return nil }
+            return RoundSnapshot(round: record.round, course: course, events: source.events[id] ?? [])
+        }
         let cardsOfNights = Set(source.nights.flatMap(\.rounds))
         var events: [SeasonEvent] = []
         for record in source.rounds where record.status == .completed && !cardsOfNights.contains(record.id) {
-            guard let course = record.playedCourse(source.courses[record.courseID]),
-                let scores = source.events[record.id], !scores.isEmpty
-            else { continue }
-            let snapshot = RoundSnapshot(round: record.round, course: course, events: scores)
-            guard snapshot.hasScores else { continue }
-            let round = record.round
-            events.append(
-                SeasonEvent(
-                    id: round.id, day: SeasonEvent.day(of: round.startedAt ?? round.createdAt, timeZone: timeZone),
-                    course: round.courseID.uuidString, standings: snapshot.standings.rows,
-                    guests: Set(round.participants.filter(\.isGuest).map(\.id))))
+            guard let round = snapshot(record.id), round.hasScores else { continue }
+            events.append(SeasonEvent(round: round, timeZone: timeZone))
         }
         for record in source.nights {
             guard let event = try? record.event(), !event.discarded else { continue }
-            let cards = event.rounds.compactMap { id -> RoundSnapshot? in
-                guard let card = source.rounds.first(where: { $0.id == id }),
-                    let course = card.playedCourse(source.courses[card.courseID])
-                else { return nil }
-                return RoundSnapshot(round: card.round, course: course, events: source.events[id] ?? [])
-            }
+            let cards = event.rounds.compactMap(snapshot)
             // A night is in a season once one of its cards is finished with scores, all its
             // cards ranked together, as a device counts it (`StoreRead.seasonEvents`).
             guard cards.contains(where: { $0.round.status == .completed && $0.hasScores }) else { continue }
-            let night = LeagueNightSnapshot(event: event, cards: cards)
-            events.append(
-                SeasonEvent(
-                    id: event.id, day: event.day, course: event.courseID.uuidString,
-                    standings: night.results.standings.standings.rows,
-                    guests: Set(night.participants.filter(\.isGuest).map(\.id))))
+            events.append(SeasonEvent(night: LeagueNightSnapshot(event: event, cards: cards)))
         }
-        var merged: [UUID: UUID] = [:]
-        var names: [UUID: String] = [:]
-        for player in players {
-            names[player.id] = player.displayName
-            if let into = player.mergedInto { merged[player.id] = into }
-        }
-        func canonical(_ id: UUID) -> UUID {
-            var id = id
-            var seen: Set<UUID> = []
-            while let next = merged[id], seen.insert(id).inserted { id = next }
-            return id
-        }
-        return events.map { event in
-            var event = event
-            event.results = event.results.map { result in
-                var result = result
-                result.player = canonical(result.player)
-                result.name = names[result.player] ?? result.name
-                return result
-            }
-            return event
-        }
+        let merges = PlayerMerges(
+            Dictionary(players.compactMap { p in p.mergedInto.map { (p.id, $0) } }, uniquingKeysWith: { a, _ in a }))
+        let names = Dictionary(players.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
+        return SeasonEvent.counted(events, merges: merges, names: names)
     }
 
     /// The table, computed now.
@@ -127,12 +94,9 @@ extension SeasonBoardSource {
         let seasons = records.filter { $0.deleted != true }.compactMap { try? $0.season() }
         guard let season = Season.current(seasons, on: day) else { return nil }
         guard !season.net else { return (season, nil) }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = season.from.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3,
-            let first = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2]))
-        else { return (season, nil) }
+        guard let first = SeasonEvent.start(of: season.from, timeZone: TimeZone(identifier: "UTC")!) else {
+            return (season, nil)
+        }
         return (season, first.timeIntervalSince1970 - 2 * 86_400)
     }
 }
