@@ -1,8 +1,16 @@
+import Foundation
+
 /// How scores read everywhere: always a sign and a number, never colour alone (NFR18).
 public enum ScoreFormat {
     /// "E", "+2", "-1". `minus` lets the board use a typographic minus (U+2212).
     public static func toPar(_ value: Int, minus: String = "-") -> String {
         value == 0 ? "E" : (value > 0 ? "+\(value)" : "\(minus)\(-value)")
+    }
+
+    /// To a tenth: "E", "+2.5", "-1.4" (an average, a handicap, a net score).
+    public static func toPar(tenths value: Double, minus: String = "-") -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == 0 ? "E" : (rounded > 0 ? "+" : minus) + String(format: "%.1f", abs(rounded))
     }
 
     /// "thru 7", "F" when finished, "DNF".

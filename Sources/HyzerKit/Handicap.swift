@@ -28,7 +28,5 @@ public enum Handicap {
     }
 
     /// "+2.5", "E", "-1.0" (the screens put their own minus in).
-    public static func text(_ value: Double) -> String {
-        value == 0 ? "E" : String(format: value > 0 ? "+%.1f" : "%.1f", value)
-    }
+    public static func text(_ value: Double) -> String { ScoreFormat.toPar(tenths: value) }
 }

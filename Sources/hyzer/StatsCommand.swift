@@ -10,8 +10,6 @@ struct StatsCommand: AsyncParsableCommand {
         commandName: "stats", abstract: "A player's or a course's numbers over the history.",
         subcommands: [PlayerStatsCommand.self, CourseStatsCommand.self])
 
-    static func signed(_ value: Int) -> String { value == 0 ? "E" : value > 0 ? "+\(value)" : "\(value)" }
-
     struct PlayerStatsCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "player",
@@ -64,10 +62,10 @@ struct StatsCommand: AsyncParsableCommand {
             print("  \(stats.birdies) birdie\(stats.birdies == 1 ? "" : "s"), \(stats.aces) ace\(stats.aces == 1 ? "" : "s")")
             for best in stats.bests {
                 let handicap = best.handicap.map { " · handicap \(Handicap.text($0))" } ?? ""
-                print("  best on \(best.course): \(StatsCommand.signed(best.toPar)) (\(best.strokes))\(handicap)")
+                print("  best on \(best.course): \(ScoreFormat.toPar(best.toPar)) (\(best.strokes))\(handicap)")
             }
             if !stats.trend.isEmpty {
-                print("  last \(stats.trend.count): " + stats.trend.map(StatsCommand.signed).joined(separator: " "))
+                print("  last \(stats.trend.count): " + stats.trend.map { ScoreFormat.toPar($0) }.joined(separator: " "))
             }
         }
     }
@@ -127,7 +125,7 @@ struct StatsCommand: AsyncParsableCommand {
             }
             print("\(which.name): \(stats.rounds) completed round\(stats.rounds == 1 ? "" : "s")")
             if let record = stats.record {
-                print("  record \(StatsCommand.signed(record.toPar)): " + record.holders.map(\.name).joined(separator: ", "))
+                print("  record \(ScoreFormat.toPar(record.toPar)): " + record.holders.map(\.name).joined(separator: ", "))
             }
             if let hardest = stats.hardest, let easiest = stats.easiest { print("  hardest hole \(hardest), easiest \(easiest)") }
             for hole in stats.holes {

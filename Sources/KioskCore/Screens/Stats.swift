@@ -58,10 +58,7 @@ extension Screen {
 
         /// What a page says, row by row (the tests read these; the screen draws them).
         public static func rows(_ page: Page, minus: String) -> [Row] {
-            func toPar(_ value: Double) -> String {
-                let rounded = (value * 10).rounded() / 10
-                return rounded == 0 ? "E" : (rounded > 0 ? "+" : minus) + String(format: "%.1f", abs(rounded))
-            }
+            func toPar(_ value: Double) -> String { ScoreFormat.toPar(tenths: value, minus: minus) }
             switch page {
             case .player(let stats):
                 var rows = [
