@@ -16,11 +16,14 @@ extension KioskState {
         case season(page: Int)
     }
 
-    /// The current season's table when the idle board may show it: no round in play and no
-    /// league night's result on the board, and someone has played an event in it.
+    /// The board with no round in play and no league night's result on it: the idle board,
+    /// which shows the last round's summary and the season's table.
+    var isIdleBoard: Bool { screen == .board && round == nil && data.leagueNight == nil }
+
+    /// The current season's table when the idle board may show it: someone has played an
+    /// event in it.
     public var idleSeason: SeasonTable? {
-        guard screen == .board, round == nil, data.leagueNight == nil, let season = data.season, !season.rows.isEmpty
-        else { return nil }
+        guard isIdleBoard, let season = data.season, !season.rows.isEmpty else { return nil }
         return season
     }
 
@@ -77,7 +80,7 @@ extension KioskState {
     /// The idle board's pages of the last round's summary and of the season's table; nil
     /// when the board is not idle.
     private var idlePageCounts: (summaries: Int, seasons: Int)? {
-        guard screen == .board, round == nil, data.leagueNight == nil else { return nil }
+        guard isIdleBoard else { return nil }
         return (
             data.lastCompleted.map { summaryPages($0, heading: true).pages } ?? 0,
             idleSeason.map { seasonPages($0).pages } ?? 0

@@ -86,7 +86,7 @@ extension KioskState {
         switch screen {
         case .summary(let summary): return summarySnapshot(summary.roundID).map { ($0, false) }
         // A league night's last card: the board shows the night's result instead (issue 36).
-        case .board where round == nil && data.leagueNight == nil: return data.lastCompleted.map { ($0, true) }
+        case .board where isIdleBoard: return data.lastCompleted.map { ($0, true) }
         default: return nil
         }
     }
