@@ -66,7 +66,9 @@ public final class KioskSession {
     /// The season table the idle board last had, kept while rounds are played (`loadData`).
     private var seasonTable: SeasonTable?
     /// What the last finished round set ("PB!"), with the standings it was worked out for.
-    private var newBests: (round: UUID, standings: [Standing], bests: NewBests)?
+    /// The round is the key with its events' count: events are append-only, so a correction
+    /// (or a late score) moves the count, and a reopening moves the round.
+    private var newBests: (round: Round, events: Int, bests: NewBests)?
     static let storageCheckInterval: Millis = 5_000
     /// Gathers the status screen's facts when it asks; `buildKiosk` tells it the knob and display.
     public var statusGatherer: KioskStatusGatherer
@@ -198,11 +200,11 @@ public final class KioskSession {
         }
         data.season = seasonTable
         // The last round's personal bests: worked out once for it (again only if a
-        // correction changes its standings), against every other finished round.
+        // correction or a reopening changes it), against every other finished round. Not
+        // ranked again on every reload: a score during a round reloads too.
         if let last = data.lastCompleted {
-            let standings = last.standings.rows
-            if newBests?.round != last.round.id || newBests?.standings != standings {
-                newBests = (last.round.id, standings, try store.read(.newBests(of: last, memo: seasonMemo)))
+            if newBests?.round != last.round || newBests?.events != last.events.count {
+                newBests = (last.round, last.events.count, try store.read(.newBests(of: last, memo: seasonMemo)))
             }
             data.newBests = newBests?.bests
         }
