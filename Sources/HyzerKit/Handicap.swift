@@ -29,4 +29,15 @@ public enum Handicap {
 
     /// "+2.5", "E", "-1.0" (the screens put their own minus in).
     public static func text(_ value: Double) -> String { ScoreFormat.toPar(tenths: value) }
+
+    /// A league night's row ranked by net (issue 37), in tenths: gross to par less the
+    /// handicap. While the player still has holes to play, the handicap counts in proportion
+    /// to the holes played (a +9.0 player 6 holes into 18 is given +3.0), so the board
+    /// compares like with like mid-round; a finished round takes it whole. A DNF is not
+    /// given one (it is not ranked).
+    public static func netTenths(toPar: Int, handicap: Double, thru: Int, holes: Int, playing: Bool) -> Int {
+        let whole = (handicap * 10).rounded()
+        let given = playing && holes > 0 ? (whole * Double(min(thru, holes)) / Double(holes)).rounded() : whole
+        return toPar * 10 - Int(given)
+    }
 }

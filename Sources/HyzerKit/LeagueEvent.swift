@@ -54,6 +54,9 @@ public struct LeagueEvent: Sendable, Hashable, Identifiable {
     public var createdAt: Date
     /// Discarded by the organizer: off every list and board; its rounds stay rounds.
     public var discarded: Bool
+    /// Ranked by net (issue 37 item 2): each player's to par less their handicap on the
+    /// course before tonight; a player without one is ranked gross and marked so.
+    public var net: Bool
 
     public static let maxNameLength = 60
     /// A card's letter is one of A–Z.
@@ -62,7 +65,8 @@ public struct LeagueEvent: Sendable, Hashable, Identifiable {
 
     public init(
         id: UUID = UUID(), name: String, courseID: UUID, day: String, rounds: [UUID], skins: SkinsGame = .off,
-        closestToPin: [ClosestToPin] = [], acePot: AcePotEntry? = nil, createdAt: Date, discarded: Bool = false
+        closestToPin: [ClosestToPin] = [], acePot: AcePotEntry? = nil, createdAt: Date, discarded: Bool = false,
+        net: Bool = false
     ) throws(LeagueEventError) {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty, trimmed.count <= Self.maxNameLength else { throw .badName }
@@ -87,6 +91,7 @@ public struct LeagueEvent: Sendable, Hashable, Identifiable {
         self.acePot = acePot
         self.createdAt = createdAt
         self.discarded = discarded
+        self.net = net
     }
 
     /// The order nights were played in: by day, then as made; the id settles a tie the
@@ -178,8 +183,10 @@ public struct EventResults: Sendable, Hashable {
     /// Every card's round is completed.
     public var finished: Bool
 
-    /// `cards`: the event's rounds this device has, each with its scorecard.
-    public init(event: LeagueEvent, cards: [(round: Round, scorecard: Scorecard)]) {
+    /// `cards`: the event's rounds this device has, each with its scorecard. `handicaps`:
+    /// on a night ranked by net, the players' handicaps on its course before tonight
+    /// (`SeasonEvent.handicaps`); a player without one is ranked gross.
+    public init(event: LeagueEvent, cards: [(round: Round, scorecard: Scorecard)], handicaps: [UUID: Double] = [:]) {
         let byRound = Dictionary(cards.map { ($0.round.id, $0) }, uniquingKeysWith: { a, _ in a })
         var perCard: [Standings] = []
         var cardOf: [UUID: Int] = [:]
@@ -188,8 +195,16 @@ public struct EventResults: Sendable, Hashable {
         var aces: [Ace] = []
         for (index, roundID) in event.rounds.enumerated() {
             guard let card = byRound[roundID] else { continue }
-            let standings = StandingsEngine.standings(
+            var standings = StandingsEngine.standings(
                 scorecard: card.scorecard, participants: card.round.participants, finished: card.round.status == .completed)
+            if event.net {
+                for (row, standing) in standings.rows.enumerated() where standing.status != .dnf {
+                    guard let handicap = handicaps[standing.participantID] else { continue }
+                    standings.rows[row].netTenths = Handicap.netTenths(
+                        toPar: standing.toPar, handicap: handicap, thru: standing.thru, holes: card.scorecard.holeCount,
+                        playing: standing.status == .playing)
+                }
+            }
             perCard.append(standings)
             cardIndices.append(index)
             players.append(card.round.participants.map(\.id))
@@ -258,17 +273,25 @@ extension AcePot {
 public struct LeagueNightSnapshot: Sendable, Equatable {
     public var event: LeagueEvent
     public var cards: [RoundSnapshot]
+    /// On a night ranked by net: each player's handicap on its course before tonight.
+    public let handicaps: [UUID: Double]
     public let results: EventResults
 
-    public init(event: LeagueEvent, cards: [RoundSnapshot]) {
+    public init(event: LeagueEvent, cards: [RoundSnapshot], handicaps: [UUID: Double] = [:]) {
         self.event = event
         self.cards = cards
-        results = EventResults(event: event, cards: cards.map { ($0.round, $0.scorecard) })
+        self.handicaps = handicaps
+        results = EventResults(event: event, cards: cards.map { ($0.round, $0.scorecard) }, handicaps: handicaps)
+    }
+
+    /// The same night given its players' handicaps (a night ranked by net).
+    public func handicapped(_ handicaps: [UUID: Double]) -> LeagueNightSnapshot {
+        LeagueNightSnapshot(event: event, cards: cards, handicaps: handicaps)
     }
 
     /// Equal when the stored facts are equal (the results are derived from them).
     public static func == (a: LeagueNightSnapshot, b: LeagueNightSnapshot) -> Bool {
-        a.event == b.event && a.cards == b.cards
+        a.event == b.event && a.cards == b.cards && a.handicaps == b.handicaps
     }
 
     /// The card's letter and round for a participant, if they play tonight.

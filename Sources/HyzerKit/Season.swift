@@ -201,17 +201,40 @@ public struct SeasonEvent: Sendable, Hashable {
         return out
     }
 
+    /// Each of `players`' handicap on `course` before `day`, from their finished rounds there
+    /// on earlier days in `history` (counted: merges applied), newest first; a player with
+    /// too few has none. What a league night ranked by net gives its players (issue 37).
+    public static func handicaps(
+        of players: Set<UUID>, course: String, before day: String, history: [SeasonEvent]
+    )
+        -> [UUID: Double]
+    {
+        var rounds: [UUID: [Int]] = [:]
+        for event in inPlayOrder(history) where event.course == course && event.day < day {
+            for result in event.results where result.finished && players.contains(result.player) {
+                rounds[result.player, default: []].append(result.toPar)
+            }
+        }
+        return rounds.compactMapValues { Handicap.value(toPar: $0.reversed()) }
+    }
+
     /// By day, then by id (the same order on every device); no id is made a string.
     static func inPlayOrder(_ events: [SeasonEvent]) -> [SeasonEvent] {
         events.sorted { $0.day != $1.day ? $0.day < $1.day : $0.id.precedes($1.id) }
     }
 
     /// An event from its standings: registered players only, ranked again among themselves
-    /// (`guests` left out: a guest who wins a night takes no member's place in the season).
+    /// (`guests` left out: a guest who wins a night takes no member's place in the season),
+    /// by gross: a night ranked by net counts in a season as the season's rule says.
     public init(id: UUID, day: String, course: String = "", standings: [Standing], guests: Set<UUID>) {
+        let members = standings.filter { !guests.contains($0.participantID) }.map { row in
+            var row = row
+            row.netTenths = nil
+            return row
+        }
         self.init(
             id: id, day: day, course: course,
-            results: StandingsEngine.rank(standings.filter { !guests.contains($0.participantID) }).rows.map {
+            results: StandingsEngine.rank(members).rows.map {
                 Result(
                     player: $0.participantID, name: $0.name, position: $0.position, toPar: $0.toPar,
                     finished: $0.status != .dnf)

@@ -23,6 +23,21 @@ public struct Standing: Sendable, Hashable, Codable {
     /// Holes with a value.
     public var thru: Int
     public var status: StandingStatus
+    /// On a league night ranked by net (issue 37): the net to par in tenths, gross less the
+    /// handicap (in proportion to the holes played while the round goes on: `NetScore`).
+    /// Nil on a gross board, and for a player without a handicap (ranked gross, marked).
+    public var netTenths: Int? = nil
+
+    /// What the row is ranked by, in tenths: the net to par, else the gross.
+    public var rankingTenths: Int { netTenths ?? toPar * 10 }
+
+    /// The row's score as the board says it: "+3", or net to a tenth ("+1.5").
+    public func scoreText(minus: String = "-") -> String {
+        netTenths.map { ScoreFormat.toPar(tenths: Double($0) / 10, minus: minus) } ?? ScoreFormat.toPar(toPar, minus: minus)
+    }
+
+    /// The sign of the score shown, for its colour (under par, even, over).
+    public var scoreSign: Int { rankingTenths.signum() }
 
     /// "T2", "1", or "–" for DNF.
     public var positionLabel: String { Self.positionLabel(position, tied: tied) }
@@ -116,8 +131,9 @@ public struct StandingsEngine: Sendable {
     }
 
     /// Ranks rows already totalled (one round's, or every card's of a league night: issue
-    /// 36) by the rules of `standings`: DNF last, competition ranking by to par, and inside
-    /// a tie more holes played first, then name, then id, so every device shows one order.
+    /// 36) by the rules of `standings`: DNF last, competition ranking by to par (net to
+    /// par on a night ranked by net: `rankingTenths`), and inside a tie more holes played
+    /// first, then name, then id, so every device shows one order.
     public static func rank(_ rows: [Standing]) -> Standings {
         var ranked: [Standing] = []
         var dnf: [Standing] = []
@@ -130,7 +146,7 @@ public struct StandingsEngine: Sendable {
         var folded: [UUID: String] = [:]
         for row in rows { folded[row.participantID] = row.name.lowercased() }
         let displayOrder: (Standing, Standing) -> Bool = { a, b in
-            if a.toPar != b.toPar { return a.toPar < b.toPar }
+            if a.rankingTenths != b.rankingTenths { return a.rankingTenths < b.rankingTenths }
             if a.thru != b.thru { return a.thru > b.thru }
             let an = folded[a.participantID]!
             let bn = folded[b.participantID]!
@@ -143,7 +159,7 @@ public struct StandingsEngine: Sendable {
         var index = 0
         while index < ranked.count {
             var end = index
-            while end + 1 < ranked.count && ranked[end + 1].toPar == ranked[index].toPar { end += 1 }
+            while end + 1 < ranked.count && ranked[end + 1].rankingTenths == ranked[index].rankingTenths { end += 1 }
             for k in index...end {
                 ranked[k].position = index + 1
                 ranked[k].tied = end > index

@@ -73,7 +73,9 @@ public func buildRouter(
     deviceAuthorization.addDeviceRoutes(to: router.group("v1"))
     let invites = InviteController(storage: storage, lifetime: deviceCodes.lifetime)
     invites.addOpenRoutes(to: router.group("v1"))
-    let summaries = SummaryController(storage: storage)
+    // One cache of net nights' handicaps for the board and the summary pages.
+    let handicaps = NightHandicapCache()
+    let summaries = SummaryController(storage: storage, handicaps: handicaps)
     summaries.addOpenRoutes(to: router.group("v1"))
     let names = NameRequestController(storage: storage)
     names.addOpenRoutes(to: router.group("v1"))
@@ -86,7 +88,7 @@ public func buildRouter(
     LiveController(storage: storage, hub: hub).addRoutes(to: authenticated)
     operations.addMetricsRoute(to: authenticated, hub: hub)
     // The board takes view tokens only, looked up by its own routes (never by AuthMiddleware).
-    BoardController(storage: storage, hub: hub, policy: liveBoard, clock: clock).addRoutes(to: router)
+    BoardController(storage: storage, hub: hub, policy: liveBoard, clock: clock, handicaps: handicaps).addRoutes(to: router)
     pages.addRoutes(to: router)
     ServerRoutes.addMethodNotAllowed(to: router, metricsServed: operations.servesMetrics)
     return router

@@ -77,9 +77,10 @@ struct SyncController<Storage: SyncStorage> {
             try await storage.pull(as: claim, after: page.after, limit: page.limit)
         }
         // A kind newer than the device's protocol would stop its decoder (an older device
-        // has no case for it): left out of its page. `next` still moves past it, so the
-        // device never asks for it again, and `hasMore` is unchanged.
-        response.records.removeAll { $0.record.kind.sinceProtocol > page.protocol }
+        // has no case for it), and a night ranked by net would be read as gross: left out
+        // of its page. `next` still moves past it, so the device never asks for it again,
+        // and `hasMore` is unchanged.
+        response.records.removeAll { $0.record.sinceProtocol > page.protocol }
         return try JSONBody.response(response)
     }
 

@@ -100,22 +100,43 @@ public struct ChangeLedger {
                 """)
     }
 
-    /// `holding`: kinds the caller is not sending yet (the server has not said it takes
-    /// them), left out of the count.
-    public func pendingCount(holding: Set<ChangeKind> = []) throws -> Int {
+    /// What the caller is not sending yet, because the server has not said it takes it:
+    /// whole kinds, and league nights ranked by net (issue 37: a server before protocol 5
+    /// would keep such a night without its `net`).
+    public struct Holding: Sendable, Equatable {
+        public var kinds: Set<ChangeKind>
+        public var netNights: Bool
+
+        public init(kinds: Set<ChangeKind> = [], netNights: Bool = false) {
+            self.kinds = kinds
+            self.netNights = netNights
+        }
+    }
+
+    /// `holding`: what the caller is not sending yet, left out of the count.
+    public func pendingCount(holding: Holding = Holding()) throws -> Int {
         try Self.pending(holding: holding).fetchCount(db) + PendingEventRow.fetchCount(db)
     }
 
-    /// Tracked records not acknowledged in their current version, but for `holding`'s kinds.
-    private static func pending(holding: Set<ChangeKind>) -> QueryInterfaceRequest<ChangeRow> {
-        ChangeRow.filter(ChangeRow.Columns.pending == true && !holding.map(\.rawValue).contains(ChangeRow.Columns.kind))
+    /// Tracked records not acknowledged in their current version, but for what is held.
+    private static func pending(holding: Holding) -> QueryInterfaceRequest<ChangeRow> {
+        var request = ChangeRow.filter(
+            ChangeRow.Columns.pending == true && !holding.kinds.map(\.rawValue).contains(ChangeRow.Columns.kind))
+        if holding.netNights {
+            request = request.filter(
+                literal: """
+                    NOT (kind = \(ChangeKind.event.rawValue)
+                         AND record_id IN (SELECT id FROM league_events WHERE net))
+                    """)
+        }
+        return request
     }
 
     /// The pending records in the order they must be sent: courses, players, rounds,
     /// league nights, then score events by arrival; at most `limit`. A tracked course that
     /// was deleted since has nothing to send, and stops being tracked. Kinds in `holding`
     /// stay pending, unsent.
-    public func pendingChanges(limit: Int, holding: Set<ChangeKind> = []) throws -> [LocalChange] {
+    public func pendingChanges(limit: Int, holding: Holding = Holding()) throws -> [LocalChange] {
         var result: [LocalChange] = []
         var vanished: [ChangeRow] = []
         for row in try Self.pending(holding: holding).fetchAll(db) {

@@ -22,6 +22,8 @@ struct LeagueEventRow: StoreRecord {
     var createdAt: Double
     var updatedAt: Double
     var discardedAt: Double?
+    /// Ranked by net (v11).
+    var net: Bool
 }
 
 struct LeagueEventCardRow: StoreRecord {
@@ -44,7 +46,7 @@ extension Rows {
             return try LeagueEvent(
                 id: row.id, name: row.name, courseID: row.courseID, day: row.day, rounds: rounds, skins: skins,
                 closestToPin: ctp, acePot: pot, createdAt: Date(timeIntervalSince1970: row.createdAt),
-                discarded: row.discardedAt != nil)
+                discarded: row.discardedAt != nil, net: row.net)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -67,7 +69,7 @@ extension Rows {
             skins: event.skins.rawValue, closestToPin: try json(event.closestToPin), acePot: try event.acePot.map(json),
             createdAt: seconds(event.createdAt), updatedAt: updatedAt,
             discardedAt: event.discarded
-                ? (try LeagueEventRow.fetchOne(db, key: event.id)?.discardedAt ?? updatedAt) : nil)
+                ? (try LeagueEventRow.fetchOne(db, key: event.id)?.discardedAt ?? updatedAt) : nil, net: event.net)
         try row.save(db)
         let cards = LeagueEventCardRow.filter(LeagueEventCardRow.Columns.eventID == event.id)
         let known = try cards.fetchAll(db)
@@ -132,7 +134,8 @@ extension StoreWrite where Value == LeagueEvent {
     /// the local day of the write. A player on two cards is refused.
     public static func createLeagueNight(
         name: String, courseID: UUID, organizerID: UUID, cards: [LeagueNightCard], skins: LeagueEvent.SkinsGame,
-        closestToPin: [Int] = [], acePot: LeagueEvent.AcePotEntry? = nil, day: String? = nil, at date: Date? = nil
+        closestToPin: [Int] = [], acePot: LeagueEvent.AcePotEntry? = nil, net: Bool = false, day: String? = nil,
+        at date: Date? = nil
     ) -> Self {
         StoreWrite { db, context in
             let date = date ?? context.now
@@ -160,7 +163,7 @@ extension StoreWrite where Value == LeagueEvent {
                 event = try LeagueEvent(
                     name: name, courseID: courseID, day: day ?? LeagueEvent.day(of: date), rounds: rounds, skins: skins,
                     closestToPin: closestToPin.map { LeagueEvent.ClosestToPin(hole: $0) }, acePot: acePot,
-                    createdAt: date)
+                    createdAt: date, net: net)
             } catch { throw StoreError.leagueNight(error) }
             try Rows.save(event, at: Rows.seconds(date), db)
             return event

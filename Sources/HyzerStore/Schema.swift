@@ -136,6 +136,7 @@ enum Schema {
         registerRetractions(&migrator)
         registerLeagueNights(&migrator)
         registerSeasons(&migrator)
+        registerNetNights(&migrator)
         return migrator
     }
 

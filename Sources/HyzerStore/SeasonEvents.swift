@@ -118,3 +118,27 @@ extension StoreRead where Value == NewBests {
         }
     }
 }
+
+extension StoreRead where Value == [UUID: Double] {
+    /// A league night's handicaps (issue 37): on a night ranked by net, each registered
+    /// player's on its course from their finished rounds there on earlier days (a merged
+    /// player's rounds counted as theirs); none for a gross night, a guest, or a player
+    /// with too few rounds. Read once a night: only earlier days' rounds count.
+    public static func nightHandicaps(_ night: LeagueNightSnapshot, memo: SeasonEventMemo? = nil) -> Self {
+        StoreRead { db in
+            guard night.event.net else { return [:] }
+            let history = try StoreRead<[SeasonEvent]>.seasonEvents(
+                from: "1900-01-01", to: night.event.day, timeZone: .current, memo: memo
+            )
+            .body(db)
+            let merges = try Rows.playerMerges(db)
+            let players = night.participants.filter { !$0.isGuest }.map(\.id)
+            let handicaps = SeasonEvent.handicaps(
+                of: Set(players.map(merges.canonical)), course: night.event.courseID.uuidString, before: night.event.day,
+                history: history)
+            var out: [UUID: Double] = [:]
+            for player in players { out[player] = handicaps[merges.canonical(player)] }
+            return out
+        }
+    }
+}

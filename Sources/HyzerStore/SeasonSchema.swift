@@ -29,4 +29,18 @@ extension Schema {
             try createSyncTriggers(db, table: "seasons", kind: "season")
         }
     }
+
+    /// Issue 37's second: a league night ranked by net. The column is 0 for every night
+    /// there is (adding it fires no trigger, so nothing is pushed again). The cursor goes
+    /// back to 0 once, as in v7: a device before protocol 5 was not sent the nights ranked
+    /// by net (`SyncRecord.sinceProtocol`) while its cursor moved past them, and now pulls
+    /// the feed again to get them (applying a record it holds changes nothing).
+    static func registerNetNights(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration(
+            "v11 net league nights",
+            sql: """
+                ALTER TABLE league_events ADD COLUMN net INTEGER NOT NULL DEFAULT 0 CHECK (net IN (0, 1));
+                UPDATE meta SET value = '0' WHERE key = 'sync_cursor';
+                """)
+    }
 }

@@ -199,9 +199,13 @@ extension ChangeLedger {
     /// Kinds newer than what the group server last said it speaks (issue 36): an older
     /// server refuses a whole push over one record of a kind it has no case for, so these
     /// wait, pending, until it is updated. Before the first answer nothing new is sent.
-    func heldKinds() throws -> Set<ChangeKind> {
+    /// League nights ranked by net wait for protocol 5 (`SyncRecord.sinceProtocol`): a
+    /// server before it would keep them gross.
+    func heldKinds() throws -> ChangeLedger.Holding {
         let version = Int(try cursorValue("server_protocol") ?? "") ?? 1
-        return Set(RecordKind.allCases.filter { $0.sinceProtocol > version }.map(ChangeKind.init))
+        return ChangeLedger.Holding(
+            kinds: Set(RecordKind.allCases.filter { $0.sinceProtocol > version }.map(ChangeKind.init)),
+            netNights: version < SyncRecord.netNightProtocol)
     }
 }
 

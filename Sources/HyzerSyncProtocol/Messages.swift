@@ -12,8 +12,11 @@ import Foundation
 ///   when it pulls (`protocol=3`); the server leaves kinds newer than that out of its
 ///   pages, and a device pushes events only to a server at 3.
 /// - 4 (issue 37): seasons, a new record kind (`season`), under the same rules as 3.
+/// - 5 (issue 37): a league night ranked by net (`event`'s `net`): such a night is left
+///   out of the pages of a device below 5 and pushed only to a server at 5
+///   (`SyncRecord.sinceProtocol`).
 public enum SyncProtocol {
-    public static let version = 4
+    public static let version = 5
     /// Every device request names its device; it must match the device's token.
     public static let deviceHeader = "X-Hyzer-Device"
     /// Limits the server enforces (and the client respects when batching).

@@ -283,6 +283,8 @@ public struct EventRecord: Codable, Sendable, Hashable {
     public var createdAt: Double
     /// Absent unless discarded, which is final (it outranks every other version).
     public var discarded: Bool?
+    /// Protocol 5 (issue 37): absent unless the night is ranked by net.
+    public var net: Bool?
 
     public init(_ event: LeagueEvent, version: UUID, updatedAt: Double) {
         id = event.id
@@ -297,6 +299,7 @@ public struct EventRecord: Codable, Sendable, Hashable {
         acePot = event.acePot
         createdAt = event.createdAt.timeIntervalSince1970
         discarded = event.discarded ? true : nil
+        net = event.net ? true : nil
     }
 
     /// The domain value, or why the record is not one.
@@ -304,7 +307,7 @@ public struct EventRecord: Codable, Sendable, Hashable {
         try LeagueEvent(
             id: id, name: name, courseID: courseID, day: day, rounds: rounds, skins: skins,
             closestToPin: closestToPin, acePot: acePot, createdAt: Date(timeIntervalSince1970: createdAt),
-            discarded: discarded ?? false)
+            discarded: discarded ?? false, net: net ?? false)
     }
 
     /// Shape checks that need no other record; nil when fine, else the reason.
@@ -415,6 +418,18 @@ public enum SyncRecord: Sendable, Hashable {
     }
 
     public var kind: RecordKind { type(of: data).kind }
+    /// The protocol a device must speak to read this record as it is: its kind's, or 5 for
+    /// a league night ranked by net (issue 37). A device at 3 or 4 would read that night
+    /// as gross, and an edit it made (a CTP winner) would send it back without `net`: so
+    /// the server leaves it out of such a device's pages, and a device pushes it only to a
+    /// server at 5, which keeps the field.
+    public var sinceProtocol: Int {
+        if case .event(let night) = self, night.net == true { return Self.netNightProtocol }
+        return kind.sinceProtocol
+    }
+
+    /// The protocol that brought league nights ranked by net.
+    public static let netNightProtocol = 5
     public var id: UUID { data.id }
     /// The idempotency key of this statement: the event id for (immutable) events, the
     /// change id for mutable records.

@@ -58,6 +58,9 @@ public final class KioskSession {
     private var lastStorageCheck: Millis = 0
     /// What the ace pot held before a league night, by night (`loadData`).
     private var acePotsCarriedIn: [UUID: Int] = [:]
+    /// A night ranked by net: its players' handicaps, read once a night (only earlier days'
+    /// rounds make them, and those do not change while it is played).
+    private var nightHandicaps: (night: UUID, handicaps: [UUID: Double])?
     /// The idle board's pot, read after the last completed round `after` (`loadData`).
     private var idleAcePot: (after: UUID?, pot: Int?)?
     /// The season's events as last read (issue 37): a reload between rounds reads again only
@@ -172,6 +175,12 @@ public final class KioskSession {
     /// and a night in play or just finished is on the board instead.
     private func loadData() throws -> KioskData {
         var data = try Self.load(store)
+        if let snapshot = data.leagueNight, snapshot.event.net {
+            if nightHandicaps?.night != snapshot.event.id {
+                nightHandicaps = (snapshot.event.id, try store.read(.nightHandicaps(snapshot, memo: seasonMemo)))
+            }
+            data.leagueNight = snapshot.handicapped(nightHandicaps?.handicaps ?? [:])
+        }
         if let night = data.leagueNight?.event {
             idleAcePot = nil
             if night.acePot != nil {
@@ -315,7 +324,7 @@ public final class KioskSession {
                             name: "League night", courseID: plan.courseID,
                             organizerID: plan.cards[0].participants[0].id,
                             cards: plan.cards.map { LeagueNightCard(participants: $0.participants, startHole: $0.startHole) },
-                            skins: plan.skins, closestToPin: plan.closestToPin, acePot: plan.acePot))
+                            skins: plan.skins, closestToPin: plan.closestToPin, acePot: plan.acePot, net: plan.net))
                     _ = try store.write(.startLeagueNight(night.id))
                     wrote = true
                 case .setClosestToPin(let eventID, let hole, let winner):

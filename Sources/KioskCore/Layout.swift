@@ -78,6 +78,9 @@ public struct Layout: Sendable, Equatable {
     /// What the board's rows give up for a panel beside them (landscape: a width) or under
     /// them (portrait: a height): a league night's side games (issue 36). Zero elsewhere.
     public internal(set) var boardAside = 0.0
+    /// The board's score column holds net to a tenth ("+12.5"), on a league night ranked by
+    /// net (issue 37); whole strokes elsewhere.
+    public internal(set) var boardScoreTenths = false
 
     public init(viewport: Viewport) {
         width = Double(viewport.width)

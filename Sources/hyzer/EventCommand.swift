@@ -48,6 +48,11 @@ struct EventCommand: AsyncParsableCommand {
             help: "Who is in the ace pot: \"all\" (the default with --ace-pot) or names, comma-separated.")
         var acePotPlayers = "all"
         @Option(help: "The day it is played, YYYY-MM-DD (default: today).") var day: String?
+        @Flag(
+            help: ArgumentHelp(
+                "Rank by net: each player's to par less their handicap on the course before tonight.",
+                discussion: "A player with fewer than 3 finished rounds on the course has none, and is ranked gross."))
+        var net = false
         @Flag(name: .customLong("no-start"), help: "Leave the cards in setup (players can still be swapped).")
         var noStart = false
         @Flag(name: .customLong("no-sync"), help: "Only save locally.") var noSync = false
@@ -90,7 +95,7 @@ struct EventCommand: AsyncParsableCommand {
                 event = try await db.write(
                     .createLeagueNight(
                         name: name, courseID: course.id, organizerID: organizer.id, cards: cards, skins: skins,
-                        closestToPin: try parsedHoles(ctp, "--ctp"), acePot: pot, day: day))
+                        closestToPin: try parsedHoles(ctp, "--ctp"), acePot: pot, net: net, day: day))
                 if !noStart { _ = try await db.write(.startLeagueNight(event.id)) }
             } catch let failure as CommandFailure {
                 throw failure
@@ -266,7 +271,8 @@ struct EventCommand: AsyncParsableCommand {
             throw CommandFailure(
                 message: "league night \(text) is not in \(db.files.path); run `hyzer sync` if another device made it")
         }
-        return night
+        // A night ranked by net, with its players' handicaps as the kiosk ranks it.
+        return night.event.net ? night.handicapped(try await db.read(.nightHandicaps(night))) : night
     }
 
     static func participant(_ name: String, in night: LeagueNightSnapshot) throws -> Participant {
@@ -302,6 +308,10 @@ struct EventView: Encodable {
         var card: String
         var toPar: Int
         var thru: String
+        /// On a night ranked by net: the handicap given and the net to par ("+1.5"); both
+        /// absent for a player without a handicap (ranked gross).
+        var handicap: Double?
+        var net: String?
     }
 
     struct SkinsGame: Encodable {
@@ -322,6 +332,8 @@ struct EventView: Encodable {
     var name: String
     var day: String
     var finished: Bool
+    /// Ranked by net (issue 37).
+    var rankedByNet: Bool
     var cards: [Card]
     var standings: [Row]
     var skins: [SkinsGame]
@@ -336,6 +348,7 @@ struct EventView: Encodable {
         name = event.name
         day = event.day
         finished = night.results.finished
+        rankedByNet = event.net
         cards = night.cards.map { card in
             Card(
                 letter: event.letter(of: card.round.id) ?? "?", round: card.round.id, startHole: card.round.startHole,
@@ -345,7 +358,9 @@ struct EventView: Encodable {
             Row(
                 position: row.positionLabel, name: row.name,
                 card: night.results.standings.card[row.participantID].map(CardDraw.letter) ?? "?", toPar: row.toPar,
-                thru: row.status == .dnf ? "DNF" : row.status == .finished ? "F" : "\(row.thru)")
+                thru: row.status == .dnf ? "DNF" : row.status == .finished ? "F" : "\(row.thru)",
+                handicap: row.netTenths == nil ? nil : night.handicaps[row.participantID],
+                net: row.netTenths == nil ? nil : row.scoreText())
         }
         skins = night.results.skinsGames.map { card, game in
             SkinsGame(
@@ -359,16 +374,27 @@ struct EventView: Encodable {
     }
 
     var text: String {
-        var lines = ["\(name) · \(day) · \(cards.count) card\(cards.count == 1 ? "" : "s")\(finished ? " · final" : "")"]
+        var lines = [
+            "\(name) · \(day) · \(cards.count) card\(cards.count == 1 ? "" : "s")\(finished ? " · final" : "")"
+                + (rankedByNet ? " · ranked by net" : "")
+        ]
         for card in cards {
             lines.append("  \(card.letter) from hole \(card.startHole): \(card.players.joined(separator: ", "))")
         }
         lines.append("Standings")
         for row in standings {
-            let toPar = row.toPar == 0 ? "E" : row.toPar > 0 ? "+\(row.toPar)" : "\(row.toPar)"
-            lines.append(
-                "  \(row.position.padding(toLength: 4, withPad: " ", startingAt: 0))\(row.name.padding(toLength: 16, withPad: " ", startingAt: 0))\(row.card)  \(toPar.padding(toLength: 4, withPad: " ", startingAt: 0))thru \(row.thru)"
-            )
+            let toPar = ScoreFormat.toPar(row.toPar)
+            // Net first on a night ranked by net, the gross and the handicap after it.
+            let score =
+                !rankedByNet
+                ? toPar.padding(toLength: 4, withPad: " ", startingAt: 0)
+                : (row.net ?? toPar).padding(toLength: 6, withPad: " ", startingAt: 0)
+            var line =
+                "  \(row.position.padding(toLength: 4, withPad: " ", startingAt: 0))\(row.name.padding(toLength: 16, withPad: " ", startingAt: 0))\(row.card)  \(score)thru \(row.thru)"
+            if rankedByNet, row.thru != "DNF" {
+                line += row.handicap.map { "  (\(toPar) gross, handicap \(Handicap.text($0)))" } ?? "  (gross: no handicap yet)"
+            }
+            lines.append(line)
         }
         for game in skins {
             let won = game.won.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.key) \($0.value)" }

@@ -33,11 +33,13 @@ function row(r, previous) {
   const name = document.createElement("span");
   name.className = "name";
   name.textContent = r.name;
-  if (r.guest) {
-    const guest = document.createElement("span");
-    guest.className = "guest";
-    guest.textContent = "guest";
-    name.append(guest);
+  // On a night ranked by net (issue 37), a player without a handicap is ranked gross.
+  for (const [on, text] of [[r.guest, "guest"], [r.rankedGross, "gross"]]) {
+    if (!on) continue;
+    const tag = document.createElement("span");
+    tag.className = "guest";
+    tag.textContent = text;
+    name.append(tag);
   }
   const progress = document.createElement("span");
   progress.className = "progress";
@@ -45,6 +47,7 @@ function row(r, previous) {
   const toPar = document.createElement("span");
   toPar.className = "to-par" + (r.toParValue < 0 ? " under" : r.toParValue > 0 ? " over" : "");
   toPar.textContent = r.toPar;
+  if (r.gross !== undefined) toPar.title = `${r.gross} gross, handicap ${r.handicap}`;
   li.dataset.key = key;
   if (r.card !== undefined) {
     const card = document.createElement("span");
@@ -63,6 +66,14 @@ function nightSection(night, previous, rows) {
   const section = nightTemplate.content.firstElementChild.cloneNode(true);
   section.dataset.round = night.id;
   section.querySelector(".course").textContent = `${night.name} · ${night.course}`;
+  if (night.net) {
+    // Ranked by net (issue 37): said in the header, so nobody mistakes it for gross.
+    section.classList.add("net");
+    const tag = document.createElement("span");
+    tag.className = "net-tag";
+    tag.textContent = "net";
+    section.querySelector(".course").append(tag);
+  }
   const cards = night.cards.map((c) => `${c.letter} ${c.progress}`).join(" · ");
   section.querySelector(".meta").textContent =
     `${night.status === "final" ? "final" : `${night.cards.length} cards`} · par ${night.par} · ${cards}`;

@@ -59,7 +59,7 @@ function view(s) {
   }
   const players = n.rows.length;
   const meta = [`${players} ${players === 1 ? "player" : "players"}`, `${n.cards.length} ${n.cards.length === 1 ? "card" : "cards"}`,
-    `${n.holes} holes`, `par ${n.par}`];
+    `${n.holes} holes`, `par ${n.par}`, ...(n.net ? ["ranked by net"] : [])];
   return {
     title: n.name, date: `${dayDate(n.day)} · ${n.course}`, rows: n.rows, meta: meta.join(" · "), live: n.status === "live",
     liveNote: "Cards are still out: the night's standings so far.",
@@ -72,8 +72,12 @@ function medal(position) {
   return ["2", "3", "T2", "T3"].includes(position) ? "podium" : "";
 }
 
+// On a night ranked by net (issue 37) the value is net; the gross and the handicap go
+// with the strokes, and a player without a handicap is said to be ranked gross.
 function strokesText(row) {
-  return row.progress === "DNF" ? `DNF · ${row.strokes} strokes` : `${row.strokes} strokes`;
+  const strokes = row.progress === "DNF" ? `DNF · ${row.strokes} strokes` : `${row.strokes} strokes`;
+  if (row.gross !== undefined) return `${strokes} · ${row.gross} gross, handicap ${row.handicap}`;
+  return row.rankedGross ? `gross · ${strokes}` : strokes;
 }
 
 function render(s) {

@@ -17,6 +17,8 @@ struct BoardController<Storage: LiveBoardStorage> {
     let clock: any HyzerClock
     /// The season's table of each group's idle wall, kept while its feed has not moved.
     let seasons = SeasonBoardCache()
+    /// Each league night ranked by net: its players' handicaps, read once a night.
+    let handicaps: NightHandicapCache
 
     func addRoutes(to router: Router<ServerRequestContext>) {
         router.get("v1/groups/:group/board", use: board)
@@ -37,6 +39,13 @@ struct BoardController<Storage: LiveBoardStorage> {
         guard let source = try await storage.liveBoardSource(groupID: groupID) else {
             throw HTTPError(.notFound, message: "no group \(groupID)")
         }
+        return try await board(source, groupID: groupID)
+    }
+
+    /// The board of `source`: its nights ranked by net with their handicaps, and the
+    /// season's table when nothing is being played.
+    private func board(_ source: LiveBoardSource, groupID: String) async throws -> LiveBoard {
+        let source = try await handicaps.filling(source, groupID: groupID, storage: storage)
         return await withSeason(LiveBoard(source), groupID: groupID)
     }
 
@@ -109,7 +118,7 @@ struct BoardController<Storage: LiveBoardStorage> {
                 // Tells EventSource-style clients how soon to come back after a drop.
                 try await writer.write(ByteBuffer(string: "retry: 2000\n\n"))
                 guard let source = try await storage.liveBoardSource(groupID: groupID) else { throw CancellationError() }
-                var last = await withSeason(LiveBoard(source), groupID: groupID)
+                var last = try await board(source, groupID: groupID)
                 try await writer.write(send(last))
                 for await changed in ticks {
                     guard changed else {
@@ -117,7 +126,7 @@ struct BoardController<Storage: LiveBoardStorage> {
                         continue
                     }
                     guard let source = try await storage.liveBoardSource(groupID: groupID) else { break }
-                    let board = await withSeason(LiveBoard(source), groupID: groupID)
+                    let board = try await board(source, groupID: groupID)
                     // A commit that changes nothing on the board (a player renamed who is
                     // in no round on it) sends nothing.
                     guard

@@ -19,7 +19,8 @@ public struct LiveBoard: Codable, Sendable, Hashable {
         public var position: String
         public var name: String
         public var guest: Bool
-        /// "E", "+3", "-2" (DNF rows keep the to-par of the holes they played).
+        /// "E", "+3", "-2" (DNF rows keep the to-par of the holes they played). On a night
+        /// ranked by net, the net to a tenth ("+1.5") for a player with a handicap.
         public var toPar: String
         /// The sign alone, for the page's colour (never colour alone: the text says it too).
         public var toParValue: Int
@@ -28,6 +29,12 @@ public struct LiveBoard: Codable, Sendable, Hashable {
         public var strokes: Int
         /// On a league night's board (issue 36): the player's card, "A". Absent otherwise.
         public var card: String?
+        /// On a night ranked by net (issue 37): the gross to par ("+3") beside the net one,
+        /// and the handicap given ("+1.5"); absent for a player ranked gross, and elsewhere.
+        public var gross: String?
+        public var handicap: String?
+        /// On a night ranked by net: true for a player ranked gross (no handicap yet).
+        public var rankedGross: Bool?
     }
 
     /// A league night (issue 36): every card's players ranked together, and the side games.
@@ -47,6 +54,8 @@ public struct LiveBoard: Codable, Sendable, Hashable {
         public var par: Int
         /// "live" while a card is played, else "final".
         public var status: String
+        /// Ranked by net (issue 37): the page says "net" in its header. Absent when gross.
+        public var net: Bool?
         public var cards: [Card]
         public var rows: [Row]
         /// One line a skins game: "Skins: Bo 2, Ann 1 · hole 4 is worth 2".
@@ -107,6 +116,8 @@ public struct LiveBoardSource: Sendable {
     public var events: [UUID: [ScoreEvent]]
     /// League nights whose cards are among `rounds` (all their cards are then in `rounds`).
     public var nights: [EventRecord]
+    /// A night ranked by net: its players' handicaps, by night (`NightHandicapCache`).
+    public var handicaps: [UUID: [UUID: Double]] = [:]
 
     public init(
         group: GroupInfo, head: Int64, rounds: [RoundRecord], courses: [UUID: CourseRecord], events: [UUID: [ScoreEvent]],
@@ -163,10 +174,18 @@ extension LiveBoard {
             rows: standings.rows.map { Self.row($0, guest: guests.contains($0.participantID)) })
     }
 
-    static func row(_ row: Standing, guest: Bool, card: String? = nil) -> Row {
-        Row(
-            position: row.positionLabel, name: row.name, guest: guest, toPar: ScoreFormat.toPar(row.toPar),
-            toParValue: row.toPar, progress: ScoreFormat.progress(row), strokes: row.strokes, card: card)
+    /// `net`: on a night ranked by net (`netNight`), the player's handicap, if they have one.
+    static func row(
+        _ row: Standing, guest: Bool, card: String? = nil, net handicap: Double? = nil, netNight: Bool = false
+    )
+        -> Row
+    {
+        let netted = row.netTenths != nil
+        return Row(
+            position: row.positionLabel, name: row.name, guest: guest, toPar: row.scoreText(),
+            toParValue: netted ? row.scoreSign : row.toPar, progress: ScoreFormat.progress(row), strokes: row.strokes, card: card,
+            gross: netted ? ScoreFormat.toPar(row.toPar) : nil, handicap: netted ? handicap.map(Handicap.text) : nil,
+            rankedGross: netNight && !netted && row.status != .dnf ? true : nil)
     }
 
     /// One line a skins game; per card, only the cards where something was won or carried,
@@ -194,13 +213,13 @@ extension LiveBoard {
             cards.append(RoundSnapshot(round: card.round, course: course, events: source.events[id] ?? []))
         }
         guard let course = cards.first?.course else { return nil }
-        let night = LeagueNightSnapshot(event: event, cards: cards)
+        let night = LeagueNightSnapshot(event: event, cards: cards, handicaps: source.handicaps[event.id] ?? [:])
         let names = night.names
         let guests = Set(night.participants.filter(\.isGuest).map(\.id))
         let results = night.results
         return Night(
             id: event.id, name: event.name, day: event.day, course: course.name, holes: course.holeCount,
-            par: course.totalPar, status: night.inPlay ? "live" : "final",
+            par: course.totalPar, status: night.inPlay ? "live" : "final", net: event.net ? true : nil,
             cards: cards.map { card in
                 let status = card.round.status
                 return Night.Card(
@@ -210,7 +229,8 @@ extension LiveBoard {
             rows: results.standings.standings.rows.map { row in
                 Self.row(
                     row, guest: guests.contains(row.participantID),
-                    card: results.standings.card[row.participantID].map(CardDraw.letter))
+                    card: results.standings.card[row.participantID].map(CardDraw.letter),
+                    net: event.net ? night.handicaps[row.participantID] : nil, netNight: event.net)
             },
             skins: Self.skinsLines(results) { names[$0] ?? "?" },
             closestToPin: event.closestToPin.map { ctp in

@@ -5,9 +5,10 @@ import HyzerSyncProtocol
 /// What the web board's season table (issue 37) is computed from, read in one transaction:
 /// the season today falls in, the group's finished rounds that can be in it (with their
 /// courses, events and the league nights they are cards of) and its players (for merges
-/// and today's names).
+/// and today's names). Without a season: the group's whole history, which a league night
+/// ranked by net takes its players' handicaps from.
 public struct SeasonBoardSource: Sendable {
-    public var season: Season
+    public var season: Season?
     /// Finished rounds (every one for a net season: handicaps need the rounds before it).
     public var board: LiveBoardSource
     public var players: [PlayerRecord]
@@ -64,14 +65,19 @@ extension SeasonBoardSource {
             guard cards.contains(where: { $0.round.status == .completed && $0.hasScores }) else { continue }
             events.append(SeasonEvent(night: LeagueNightSnapshot(event: event, cards: cards)))
         }
-        let merges = PlayerMerges(
-            Dictionary(players.compactMap { p in p.mergedInto.map { (p.id, $0) } }, uniquingKeysWith: { a, _ in a }))
         let names = Dictionary(players.map { ($0.id, $0.displayName) }, uniquingKeysWith: { a, _ in a })
         return SeasonEvent.counted(events, merges: merges, names: names)
     }
 
-    /// The table, computed now.
-    public func table(timeZone: TimeZone) -> LiveBoard.SeasonTable {
+    /// Who each merged player was merged into, from the players' records.
+    var merges: PlayerMerges {
+        PlayerMerges(
+            Dictionary(players.compactMap { p in p.mergedInto.map { (p.id, $0) } }, uniquingKeysWith: { a, _ in a }))
+    }
+
+    /// The table, computed now; nil without a season.
+    public func table(timeZone: TimeZone) -> LiveBoard.SeasonTable? {
+        guard let season else { return nil }
         let all = events(timeZone: timeZone)
         let table = HyzerKit.SeasonTable(season: season, events: season.net ? SeasonEvent.handicapped(all) : all)
         return LiveBoard.SeasonTable(
@@ -87,6 +93,20 @@ extension SeasonBoardSource {
 }
 
 extension SeasonBoardSource {
+    /// A league night's handicaps (issue 37), as a device works them out
+    /// (`StoreRead.nightHandicaps`): each registered player's on its course from their
+    /// finished rounds there on earlier days, a merged player's counted as theirs. This
+    /// source is the group's whole history (no season).
+    public func handicaps(for night: LeagueNightSnapshot, timeZone: TimeZone) -> [UUID: Double] {
+        let members = night.participants.filter { !$0.isGuest }.map(\.id)
+        let handicaps = SeasonEvent.handicaps(
+            of: Set(members.map(merges.canonical)), course: night.event.courseID.uuidString, before: night.event.day,
+            history: events(timeZone: timeZone))
+        var out: [UUID: Double] = [:]
+        for player in members { out[player] = handicaps[merges.canonical(player)] }
+        return out
+    }
+
     /// The seasons' records, the one `day` falls in (nil: none, and nothing more to read),
     /// and the earliest update a finished round in it can have: none for a net season
     /// (every round makes the handicaps), else two days before its first (time zones).

@@ -11,6 +11,8 @@ import Logging
 /// group's board links.
 struct SummaryController<Storage: LiveBoardStorage> {
     let storage: Storage
+    /// A night ranked by net is summed up with its players' handicaps, as on its board.
+    let handicaps: NightHandicapCache
     /// Seconds the page waits before asking again for a round that has not arrived yet.
     static var retryAfter: Int { 3 }
 
@@ -54,7 +56,8 @@ struct SummaryController<Storage: LiveBoardStorage> {
             response.headers[.retryAfter] = String(Self.retryAfter)
             return response
         }
-        guard let summary = RoundSummary(source, roundID: roundID) else {
+        let filled = try await handicaps.filling(source, groupID: groupID, storage: storage)
+        guard let summary = RoundSummary(filled, roundID: roundID) else {
             throw HTTPError(.unprocessableContent, message: "this round's course cannot be read on the server")
         }
         return try JSONBody.uncached(summary)

@@ -26,5 +26,6 @@ public protocol LiveBoardStorage: Sendable {
     /// has no such round (yet).
     func roundSource(groupID: String, roundID: UUID) async throws -> LiveBoardSource?
     /// The records of the season `day` falls in (issue 37): nil when the group has none.
-    func seasonSource(groupID: String, day: String) async throws -> SeasonBoardSource?
+    /// With no day: no season, and every finished round (a net night's handicaps).
+    func seasonSource(groupID: String, day: String?) async throws -> SeasonBoardSource?
 }

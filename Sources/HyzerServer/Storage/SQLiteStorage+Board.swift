@@ -94,7 +94,7 @@ extension SQLiteStorage: LiveBoardStorage {
         try await pool.read { db in try Self.liveBoardSource(db, groupID: groupID) }
     }
 
-    public func seasonSource(groupID: String, day: String) async throws -> SeasonBoardSource? {
+    public func seasonSource(groupID: String, day: String?) async throws -> SeasonBoardSource? {
         try await pool.read { db in
             let decoder = SyncCoding.decoder()
             func current(_ kind: RecordKind, _ filter: SQLExpression? = nil) throws -> [SyncRecord] {
@@ -106,8 +106,12 @@ extension SQLiteStorage: LiveBoardStorage {
                     try? decoder.decode(SyncRecord.self, from: $0.payload)
                 }
             }
-            let seasons = try current(.season).compactMap { if case .season(let s) = $0 { s } else { nil } }
-            guard let (season, since) = SeasonBoardSource.current(seasons, on: day) else { return nil }
+            var (season, since): (Season?, Double?) = (nil, nil)
+            if let day {
+                let seasons = try current(.season).compactMap { if case .season(let s) = $0 { s } else { nil } }
+                guard let found = SeasonBoardSource.current(seasons, on: day) else { return nil }
+                (season, since) = found
+            }
             var finished = CurrentRecordRow.filter(
                 CurrentRecordRow.Columns.groupID == groupID && CurrentRecordRow.Columns.kind == RecordKind.round.rawValue
             )

@@ -131,9 +131,13 @@ extension KioskState {
         // Guests are marked at the end of the name column (issue 14): "Marcus … guest".
         let players = (data.leagueNight?.cards.map(\.round) ?? []) + [data.round?.round].compactMap { $0 }
         let guests = Set(players.flatMap(\.participants).filter(\.isGuest).map(\.id))
-        // A league night's rows say their card (issue 36): "B", or "guest · B".
-        func tag(_ id: UUID) -> String? {
-            let parts = [guests.contains(id) ? "guest" : nil, leaderboard.cards[id]].compactMap { $0 }
+        // A league night's rows say their card (issue 36): "B", or "guest · B"; on a night
+        // ranked by net, a player without a handicap is marked as ranked gross (issue 37).
+        let net = data.leagueNight?.event.net == true
+        func tag(_ standing: Standing) -> String? {
+            let id = standing.participantID
+            let gross = net && standing.netTenths == nil && standing.status != .dnf
+            let parts = [gross ? "gross" : nil, guests.contains(id) ? "guest" : nil, leaderboard.cards[id]].compactMap { $0 }
             return parts.isEmpty ? nil : parts.joined(separator: " · ")
         }
         var rows: [BoardBoxes.Row] = []
@@ -149,7 +153,7 @@ extension KioskState {
             let rect = layout.boardRow(
                 slot: min(max(shown, rotating ? Double(pages.pinned) : 0), indicatorSlot), rows: standings.count)
             let mid = rect.midY
-            let label = tag(standing.participantID)
+            let label = tag(standing)
             let tagWidth = label.map { Layout.textWidth($0, size: geometry.captionSize) } ?? 0
             var nameSpan = columns.name
             if label != nil { nameSpan.w = max(0, nameSpan.w - tagWidth - Double(geometry.captionSize)) }
@@ -164,8 +168,8 @@ extension KioskState {
                     ScoreFormat.progress(standing), .body, size: geometry.captionSize, Palette.textSecondary,
                     span: columns.progress, midY: mid, align: .center),
                 TextBox(
-                    ScoreFormat.toPar(standing.toPar, minus: minus), .score, size: geometry.scoreSize,
-                    Palette.toPar(standing.toPar), span: columns.toPar, midY: mid, align: .right),
+                    standing.scoreText(minus: minus), .score, size: geometry.scoreSize,
+                    Palette.toPar(standing.scoreSign), span: columns.toPar, midY: mid, align: .right),
             ]
             if let label {
                 texts.append(
@@ -208,6 +212,8 @@ extension KioskState {
             public var boxes: RowBoxes
         }
         public var cells: [Cell]
+        /// "net", after the cells, on a night ranked by net (issue 37): nobody mistakes it.
+        public var net: TextBox? = nil
     }
 
     public func courseNowBoxes(layout: Layout) -> CourseNowBoxes? {
@@ -218,8 +224,17 @@ extension KioskState {
         guard rounds.count > 1 else { return nil }
         let header = layout.header
         // The sync badge keeps the right third of the header.
-        let span = Layout.Span(x: layout.margin, w: layout.width * 0.64 - layout.margin)
+        var span = Layout.Span(x: layout.margin, w: layout.width * 0.64 - layout.margin)
         let gap = layout.margin / 2
+        // A night ranked by net says so at the cells' end, in the accent.
+        var netTag: TextBox?
+        if night?.net == true {
+            let size = max(layout.minimumTextSize, Layout.fontSize(header.h * 0.36))
+            let w = Layout.textWidth("net", size: size)
+            span.w -= w + gap
+            netTag = TextBox(
+                "net", .title, size: size, Palette.accent, span: Layout.Span(x: span.maxX + gap, w: w), midY: header.midY)
+        }
         let pad = gap / 2
         // Inside a cell, clear of its outline.
         let inner = gap
@@ -263,7 +278,8 @@ extension KioskState {
                     midY: frame.midY, align: .right),
             ]
             let front = data.round?.round.id ?? rounds[0].round.id
-            return CourseNowBoxes(cells: [.init(roundID: front, lit: true, boxes: RowBoxes(frame: frame, texts: texts))])
+            return CourseNowBoxes(
+                cells: [.init(roundID: front, lit: true, boxes: RowBoxes(frame: frame, texts: texts))], net: netTag)
         }
         let cellW = (span.w - gap * Double(perLine - 1)) / Double(perLine)
         let top = header.midY - (Double(lines) * frameH + Double(lines - 1) * pad) / 2
@@ -286,7 +302,7 @@ extension KioskState {
             ]
             return CourseNowBoxes.Cell(roundID: snapshot.round.id, lit: lit, boxes: RowBoxes(frame: frame, texts: texts))
         }
-        return CourseNowBoxes(cells: cells)
+        return CourseNowBoxes(cells: cells, net: netTag)
     }
 }
 
@@ -400,7 +416,7 @@ extension Layout {
         let gap = h * 0.25
         let position = Span(x: area.x + gap, w: Layout.textWidth("T100", size: nameSize))
         let arrow = Span(x: position.maxX + h * 0.1, w: h * 0.3)
-        let toParW = Layout.textWidth("+12", size: scoreSize)
+        let toParW = Layout.textWidth(boardScoreTenths ? "+12.5" : "+12", size: scoreSize)
         let toPar = Span(x: area.maxX - h * 0.3 - toParW, w: toParW)
         let progressW = Layout.textWidth("thru 18", size: captionSize)
         let progress = Span(x: toPar.x - gap - progressW, w: progressW)

@@ -119,6 +119,9 @@ extension KioskState {
     /// Called for every frame's rows: beside them the panel's room is a fixed width, so its
     /// lines are worded only under them (portrait), where their count sets its height.
     public func boardLayout(_ layout: Layout) -> Layout {
+        var layout = layout
+        // A night ranked by net shows tenths (issue 37).
+        layout.boardScoreTenths = data.leagueNight?.event.net == true
         guard boardSideGamesNight != nil else { return layout }
         guard layout.boardAsideBeside else { return boardLayout(layout, lines: boardSideGamesLines) }
         return layout.givingBoardAside(SideGamesPanelGeometry(layout).width)

@@ -6,8 +6,8 @@ extension Screen {
     /// rows are "Same as last week" (when there was a last week: one press checks them all
     /// in), the registered players (a press checks one in or out), the walk-up guests added
     /// so far, "Draw the cards", the course, the skins game, the closest-to-the-pin holes, the
-    /// ace pot's buy-in and who is in it, and "Add a guest". `checkedIn` is in the order they
-    /// came.
+    /// ace pot's buy-in and who is in it, gross or net (issue 37), and "Add a guest".
+    /// `checkedIn` is in the order they came.
     public struct CheckIn: Sendable, Equatable {
         public var checkedIn: [UUID]
         public var guests: [Participant]
@@ -28,11 +28,13 @@ extension Screen {
         public var closestToPinCursor: Int
         /// Choosing who is in the ace pot: the cursor over the players here.
         public var pickingAcePot: Int?
+        /// Ranked by net (issue 37): each player's to par less their handicap on the course.
+        public var net: Bool
 
         public init(
             checkedIn: [UUID] = [], guests: [Participant] = [], courseID: UUID? = nil, skins: LeagueEvent.SkinsGame = .field,
             closestToPin: [Int] = [], acePot: Int = 1, acePotOut: Set<UUID> = [], cursor: Int = 0,
-            settingClosestToPin: Bool = false, closestToPinCursor: Int = 0, pickingAcePot: Int? = nil
+            settingClosestToPin: Bool = false, closestToPinCursor: Int = 0, pickingAcePot: Int? = nil, net: Bool = false
         ) {
             self.checkedIn = checkedIn
             self.guests = guests
@@ -45,6 +47,7 @@ extension Screen {
             self.settingClosestToPin = settingClosestToPin
             self.closestToPinCursor = closestToPinCursor
             self.pickingAcePot = pickingAcePot
+            self.net = net
         }
 
         public enum Row: Sendable, Equatable {
@@ -58,6 +61,8 @@ extension Screen {
             case acePot
             /// Who is in the ace pot, while there is one tonight.
             case acePotPlayers
+            /// Gross or net.
+            case ranking
             case addGuest
         }
 
@@ -70,7 +75,7 @@ extension Screen {
             let lastWeek = data.lastNightPlayers.filter(registered.contains)
             return (lastWeek.isEmpty ? [] : [.sameAsLastWeek(lastWeek)]) + data.players.map { .player($0) }
                 + guests.map { .guest($0) } + [.draw, .course(course(in: data)), .skins, .closestToPin, .acePot]
-                + (acePot > 0 ? [.acePotPlayers] : []) + [.addGuest]
+                + (acePot > 0 ? [.acePotPlayers] : []) + [.ranking, .addGuest]
         }
 
         /// The course tonight: the one chosen, else the first.
@@ -96,6 +101,13 @@ extension Screen {
             case .field: "Skins: the whole field"
             case .card: "Skins: each card"
             }
+        }
+
+        /// The ranking row: what the night is ranked by, and what a press does.
+        public static func rankingTexts(net: Bool) -> (title: String, detail: String) {
+            net
+                ? ("Ranked by net", "less each player's handicap here · press for gross")
+                : ("Ranked by gross", "press to rank by net (handicaps)")
         }
 
         var movedTo: (Int) -> Screen {
@@ -210,6 +222,8 @@ extension Screen.CheckIn: ScreenBehavior {
         case .acePotPlayers:
             guard !checkedIn.isEmpty else { return state.refuse("Check in the players first", now: now) }
             checkIn.pickingAcePot = 0
+        case .ranking:
+            checkIn.net.toggle()
         case .addGuest:
             state.screen = .nameEntry(Screen.NameEntry(.checkInGuest(from: self), in: state))
             return []

@@ -63,7 +63,7 @@ extension Screen {
             return LeagueNightPlan(
                 courseID: course.id,
                 cards: zip(cards, holes).map { LeagueNightPlan.Card(participants: $0, startHole: $1) },
-                skins: checkIn.skins, closestToPin: checkIn.closestToPin,
+                skins: checkIn.skins, closestToPin: checkIn.closestToPin, net: checkIn.net,
                 acePot: checkIn.acePot > 0
                     ? LeagueEvent.AcePotEntry(
                         buyIn: checkIn.acePot, players: everyone.map(\.id).filter { !checkIn.acePotOut.contains($0) }) : nil)
@@ -97,6 +97,7 @@ public struct LeagueNightPlan: Sendable, Equatable {
     public var cards: [Card]
     public var skins: LeagueEvent.SkinsGame
     public var closestToPin: [Int]
+    public var net: Bool
     public var acePot: LeagueEvent.AcePotEntry?
 }
 
@@ -303,6 +304,7 @@ extension Screen.DrawCards {
         let holes = Self.startHoles(cards: cards.count, course: course)
         let players = cards.map(\.count).reduce(0, +)
         var side: [String] = []
+        if checkIn.net { side.append("net") }
         if checkIn.skins != .off { side.append(checkIn.skins == .field ? "skins: field" : "skins: each card") }
         if !checkIn.closestToPin.isEmpty { side.append("CTP " + checkIn.closestToPin.map(String.init).joined(separator: ", ")) }
         if checkIn.acePot > 0 {

@@ -234,20 +234,23 @@ extension Layout {
 
     public func summaryBoxes(
         _ standings: [Standing], heading: Bool, minus: String, page: Int = 0, qr: Bool = false,
-        rowsPerPage: Int? = nil, guests: Set<UUID> = [], cards: [UUID: String] = [:], bests: Set<UUID> = []
+        rowsPerPage: Int? = nil, guests: Set<UUID> = [], cards: [UUID: String] = [:], bests: Set<UUID> = [],
+        net: Bool = false
     ) -> SummaryBoxes {
         let lines = standings.map { standing in
             // A guest is marked where the strokes are said (issue 14): "guest · 31 strokes";
             // on a league night's card, the player's card too: "B · 31 strokes" (issue 36);
-            // a new personal best first of all: "PB! · 29 strokes" (issue 37).
+            // a new personal best first of all: "PB! · 29 strokes" (issue 37); on a night ranked
+            // by net, a player without a handicap: "gross · 31 strokes".
             RankedLine(
                 id: standing.participantID, position: standing.position, positionLabel: standing.positionLabel,
                 name: standing.name,
                 detail: (bests.contains(standing.participantID) ? "PB! · " : "")
                     + (cards[standing.participantID].map { "\($0) · " } ?? "")
                     + (guests.contains(standing.participantID) ? "guest · " : "")
+                    + (net && standing.netTenths == nil && standing.status != .dnf ? "gross · " : "")
                     + (standing.status == .dnf ? "DNF · \(standing.strokes) strokes" : "\(standing.strokes) strokes"),
-                value: ScoreFormat.toPar(standing.toPar, minus: minus), valueColor: Palette.toPar(standing.toPar),
+                value: standing.scoreText(minus: minus), valueColor: Palette.toPar(standing.scoreSign),
                 detailColor: bests.contains(standing.participantID) ? Palette.accent : Palette.textSecondary)
         }
         return summaryBoxes(lines: lines, heading: heading, page: page, qr: qr, rowsPerPage: rowsPerPage)

@@ -31,6 +31,7 @@ extension Painter {
                 }
                 for text in cell.boxes.texts { draw(text) }
             }
+            if let net = panel.net { draw(net) }
         } else {
             paintHeader(course: course, snapshot: snapshot, allIn: allIn)
         }
@@ -47,7 +48,8 @@ extension Painter {
     private func paintNightResult(_ night: LeagueNightSnapshot) {
         let header = layout.header
         let winners = night.results.standings.standings.rows.filter { $0.position == 1 }.map(\.name)
-        let title = "\(night.event.name) · \(night.results.finished ? "final" : "so far")"
+        let title =
+            "\(night.event.name) · \(night.results.finished ? "final" : "so far")" + (night.event.net ? " · net" : "")
         canvas.text(
             title, .title, size: layout.headerFont, Palette.textPrimary, x: layout.margin, midY: header.midY,
             maxWidth: layout.width * 0.5)
@@ -70,7 +72,10 @@ extension Painter {
         canvas.text(
             course.name, .title, size: layout.headerFont, Palette.textPrimary, x: layout.margin,
             midY: header.midY, maxWidth: layout.width * 0.45)
-        let progress = allIn ? "All \(course.holeCount) holes scored" : "Hole \(snapshot.currentHole) of \(course.holeCount)"
+        // A night ranked by net says so (issue 37), where the eye reads how far it is.
+        let progress =
+            (allIn ? "All \(course.holeCount) holes scored" : "Hole \(snapshot.currentHole) of \(course.holeCount)")
+            + (state.data.leagueNight?.event.net == true ? " · net" : "")
         let nameWidth = min(canvas.measure(course.name, .title, size: layout.headerFont), layout.width * 0.45)
         canvas.text(
             progress, .body, size: Layout.fontSize(Double(layout.headerFont) * 0.7), Palette.accent,

@@ -57,6 +57,9 @@ extension Painter {
                 return ListItem(
                     title: out == 0 ? "In the ace pot: everyone here" : "In the ace pot: \(here.count - out) of \(here.count)",
                     detail: "press to choose")
+            case .ranking:
+                let texts = Screen.CheckIn.rankingTexts(net: checkIn.net)
+                return ListItem(title: texts.title, detail: texts.detail)
             case .addGuest:
                 return ListItem(title: "Add a guest", detail: "tonight only", isAction: true)
             }

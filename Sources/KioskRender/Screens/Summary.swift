@@ -27,7 +27,9 @@ extension Painter {
             day.timeZone = TimeZone(identifier: "UTC")
             day.dateFormat = "yyyy-MM-dd"
             formatter.timeZone = day.timeZone
-            dateLine = (day.date(from: night.event.day).map(formatter.string) ?? night.event.day) + " · " + course.name
+            dateLine =
+                (day.date(from: night.event.day).map(formatter.string) ?? night.event.day) + " · " + course.name
+                + (night.event.net ? " · ranked by net" : "")
         } else {
             dateLine = formatter.string(
                 from: snapshot.round.completedAt ?? snapshot.round.startedAt ?? snapshot.round.createdAt)
@@ -43,7 +45,7 @@ extension Painter {
             qr: code != nil, rowsPerPage: state.settings.boardRowsPerPage,
             guests: Set(players.flatMap(\.participants).filter(\.isGuest).map(\.id)),
             cards: night?.results.standings.card.mapValues(CardDraw.letter) ?? [:],
-            bests: bests?.personalBests ?? [])
+            bests: bests?.personalBests ?? [], net: night?.event.net == true)
         // Centred over the card, which a QR code beside it moves off the middle.
         let centerX = boxes.card.x + boxes.card.w / 2
         let titleWidth = code == nil ? layout.width - 2 * layout.margin : boxes.card.w

@@ -91,7 +91,7 @@ extension PostgresStorage: LiveBoardStorage {
         }
     }
 
-    public func seasonSource(groupID: String, day: String) async throws -> SeasonBoardSource? {
+    public func seasonSource(groupID: String, day: String?) async throws -> SeasonBoardSource? {
         let logger = self.logger
         return try await transaction(readOnly: true) { connection in
             let decoder = SyncCoding.decoder()
@@ -107,8 +107,12 @@ extension PostgresStorage: LiveBoardStorage {
                 }
                 return records
             }
-            let seasons = try await current(.season).compactMap { if case .season(let s) = $0 { s } else { nil } }
-            guard let (season, since) = SeasonBoardSource.current(seasons, on: day) else { return nil }
+            var (season, since): (Season?, Double?) = (nil, nil)
+            if let day {
+                let seasons = try await current(.season).compactMap { if case .season(let s) = $0 { s } else { nil } }
+                guard let found = SeasonBoardSource.current(seasons, on: day) else { return nil }
+                (season, since) = found
+            }
             var seqs: [Int64] = []
             var shown: Set<UUID> = []
             for try await (seq, id) in try await connection.query(
