@@ -19,6 +19,8 @@ import Testing
             var card: String
             var toPar: Int
             var thru: String
+            var handicap: Double?
+            var net: String?
         }
         struct Skins: Decodable {
             var game: String
@@ -37,6 +39,7 @@ import Testing
         var aces: [String]
         var acePot: Int
         var finished: Bool
+        var rankedByNet: Bool
     }
 
     static func hyzer(_ args: [String], _ dir: URL) async throws -> (status: Int32, stdout: String, stderr: String) {
@@ -94,6 +97,53 @@ import Testing
         #expect(text.stdout.contains("Skins (A): Bo 2, Ann 1"))
         #expect(text.stdout.contains("Closest to the pin, hole 3: Cy"))
         #expect(try await hyzer(["event", "list"]).stdout.contains(eventID))
+    }
+
+    /// Issue 37: `--net`. Three October rounds on Riverside Nine (par 27) come in from a
+    /// UDisc export: Ann +4 each (handicap +4.0), Bo E each (handicap E); Cy has none. The
+    /// night, every hole played: Ann 30 (+3 gross, net −1.0), Bo 28 (+1, net +1.0), Cy 29
+    /// (+2, ranked gross). Net: Ann, Bo, Cy; gross it would be Bo, Cy, Ann.
+    @Test func aNightRankedByNetTakesEachPlayersHandicap() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-event-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func hyzer(_ args: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+            try await Self.hyzer(args, dir)
+        }
+        #expect(try await hyzer(["init"]).status == 0)
+        for name in ["Ann", "Bo", "Cy"] { #expect(try await hyzer(["player", "add", name]).status == 0) }
+        let holes = (1...9).map { "Hole\($0)" }.joined(separator: ",")
+        var csv = "PlayerName,CourseName,LayoutName,Date,Total,+/-,\(holes)\n"
+        for day in ["2026-10-01", "2026-10-08", "2026-10-15"] {
+            csv += "Par,Riverside Nine,Main,\(day) 1800,27,,3,3,3,3,3,3,3,3,3\n"
+            csv += "Ann,Riverside Nine,Main,\(day) 1800,31,+4,7,3,3,3,3,3,3,3,3\n"
+            csv += "Bo,Riverside Nine,Main,\(day) 1800,27,E,3,3,3,3,3,3,3,3,3\n"
+        }
+        let file = dir.appendingPathComponent("october.csv")
+        try csv.write(to: file, atomically: true, encoding: .utf8)
+        let imported = try await hyzer(["import", "udisc", file.path, "--no-sync"])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        let made = try await hyzer([
+            "event", "create", "Net night", "--course", "Riverside Nine", "--card", "Ann,Bo,Cy", "--net", "--day",
+            "2026-11-26", "--no-sync",
+        ])
+        #expect(made.status == 0, "\(made.stderr)")
+        let first = try JSONDecoder().decode(View.self, from: Data(try await hyzer(["event", "show", "--json"]).stdout.utf8))
+        let round = first.cards[0].round.uuidString
+        for hole in 1...9 {
+            for (who, first) in [("Ann", 6), ("Bo", 4), ("Cy", 5)] {
+                let scored = try await hyzer(["score", round, who, "\(hole)", "\(hole == 1 ? first : 3)", "--no-sync"])
+                #expect(scored.status == 0, "\(scored.stderr)")
+            }
+        }
+        let view = try JSONDecoder().decode(View.self, from: Data(try await hyzer(["event", "show", "--json"]).stdout.utf8))
+        #expect(view.rankedByNet)
+        #expect(view.standings.map(\.name) == ["Ann", "Bo", "Cy"])
+        #expect(view.standings.map(\.toPar) == [3, 1, 2])
+        #expect(view.standings.map(\.net) == ["-1.0", "+1.0", nil])
+        #expect(view.standings.map(\.handicap) == [4.0, 0.0, nil])
+        let text = try await hyzer(["event", "show"]).stdout
+        #expect(text.contains("ranked by net"))
+        #expect(text.contains("(+3 gross, handicap +4.0)") && text.contains("(gross: no handicap yet)"), "\(text)")
     }
 
     @Test func aDrawIsBalancedOrRandomAndTheSameSeedDrawsTheSameCards() async throws {

@@ -12,7 +12,7 @@ import Testing
 /// later, and a server older than league nights holds nothing else up.
 @Suite(.serialized) struct LeagueNightSyncTests {
     /// Three cards of three guests on the first seeded 18-hole course, from holes 1, 7, 13.
-    static func makeNight(on device: TestDevice) throws -> LeagueEvent {
+    static func makeNight(on device: TestDevice, net: Bool = false) throws -> LeagueEvent {
         let course = try #require(try device.db.read(.courses).first { $0.holeCount == 18 })
         let cards = try (0..<3).map { card in
             LeagueNightCard(
@@ -22,8 +22,32 @@ import Testing
         let event = try device.db.write(
             .createLeagueNight(
                 name: "Thursday league", courseID: course.id, organizerID: cards[0].participants[0].id, cards: cards,
-                skins: .card, closestToPin: [7]))
+                skins: .card, closestToPin: [7], net: net))
         return try device.db.write(.startLeagueNight(event.id))
+    }
+
+    /// Issue 37's protocol 5: a night ranked by net waits on the device while its server is
+    /// at 4 (which would keep it gross), its cards going at once; once the server says 5
+    /// it goes, and a second device has it ranked by net.
+    /// Negative control (by hand): with `netNights` never held, the night went to the
+    /// protocol-4 server and the pending count was 0: this test failed.
+    @Test func aNightRankedByNetWaitsForAServerThatKeepsIt() async throws {
+        try await withGroup { group in
+            let older = try await group.device("Kiosk", transport: { OlderPeerTransport(client: $0, version: 4) })
+            try await older.sync()
+            let event = try Self.makeNight(on: older, net: true)
+            #expect(try await older.sync().rejected.isEmpty)
+            #expect(try await older.db.read(.pendingSyncCount) == 1)
+            let feed = try await group.server.storage.pull(groupID: group.groupID, after: 0, limit: 1000)
+            #expect(feed.records.filter { $0.record.kind == .round }.count == 3, "the cards went")
+            #expect(!feed.records.contains { $0.record.kind == .event })
+
+            let updated = try await older.afterTheServerUpdate()
+            #expect(try await updated.db.read(.pendingSyncCount) == 0)
+            let phone = try await group.device("Phone")
+            try await phone.sync()
+            #expect(try await phone.db.read(.leagueNight(id: event.id))?.event.net == true)
+        }
     }
 
     @Test func aNightMadeOnOneDeviceReachesTheOthersWithItsCardsAndWhatIsEnteredLater() async throws {

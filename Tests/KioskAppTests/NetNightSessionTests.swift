@@ -56,4 +56,44 @@ import Testing
         #expect(boxes.rows.map { $0.boxes.texts[3].text } == ["−1.0", "+1.0", "+2"])
         #expect(boxes.rows[2].boxes.texts.last?.text == "gross · guest · A", "Cy is ranked gross, and says so")
     }
+
+    /// From the knob: check-in's "Ranked by gross" row pressed to net, the cards drawn and
+    /// started; the night stored is ranked by net and its board says so in its header.
+    @Test func checkInRanksTheNightByNetFromTheKnob() throws {
+        let (store, course, ann, bo) = try annAndBo()
+        for _ in 0..<3 { _ = try store.write(.finishRound(try playRound(store, course, [(ann, 7), (bo, 3)]).id)) }
+        let knob = try Knob(store)
+        let session = knob.session
+        knob.open(.leagueNight)
+        guard case .checkIn(let checkIn) = session.state.screen else {
+            Issue.record("not on check-in: \(session.state.screen)")
+            return
+        }
+        let rows = checkIn.rows(in: session.state.data)
+        // Everyone in (the first rows are the players: there was no night last week).
+        for _ in [ann, bo] {
+            knob.send(.pressed)
+            knob.send(.turned(1))
+        }
+        let ranking = try #require(rows.firstIndex(of: .ranking))
+        knob.send(.turned(ranking - 2))
+        knob.send(.pressed)
+        knob.send(.turned(try #require(rows.firstIndex(of: .draw)) - ranking))
+        knob.send(.pressed)
+        guard case .drawCards(let draw) = session.state.screen, draw.cards != nil else {
+            Issue.record("no draw: \(session.state.screen)")
+            return
+        }
+        #expect(draw.texts(in: session.state.data).subtitle.contains("net"))
+        knob.send(.pressed)  // Start the night
+        let night = try #require(session.state.data.leagueNight)
+        #expect(night.event.net)
+        #expect(try store.read(.leagueNights()).first?.net == true)
+        // The three rounds were played today: only earlier days' rounds make a handicap, so
+        // tonight everyone is ranked gross.
+        #expect(night.handicaps == [:])
+        // One card: its header reads "Hole 1 of 9 · net" (KioskRender), and the rows' score
+        // column is sized for a tenth.
+        #expect(session.state.boardLayout(Layout(viewport: session.state.viewport)).boardScoreTenths)
+    }
 }

@@ -167,6 +167,14 @@ import Testing
         #expect(club.checkIn?.acePotOut == [club.players[0].id])
         club.send(.longPressed)
         #expect(club.state.screen.name == "check-in")
+        // Gross by default; a press ranks the night by net (issue 37), a second goes back.
+        club.turn { $0 == .ranking }
+        #expect(club.checkIn?.net == false)
+        club.send(.pressed)
+        #expect(club.checkIn?.net == true)
+        club.send(.pressed)
+        club.send(.pressed)
+        #expect(club.checkIn?.net == true)
         // A guest typed on the wheel's keyboard is checked in.
         club.turn { $0 == .addGuest }
         club.send(.pressed)
@@ -182,8 +190,9 @@ import Testing
         #expect(club.draw?.cards?.flatMap { $0 }.map(\.name).sorted() == ["Ann", "Cy", "Hal", "Sam"])
         let subtitle = club.draw?.texts(in: club.state.data).subtitle ?? ""
         #expect(subtitle.contains("CTP 3, 7") && subtitle.contains("ace pot 2 · 3 in"), "\(subtitle)")
+        #expect(subtitle.contains(" · net · "), "\(subtitle)")
         let plan = try #require(club.draw?.plan(in: club.state.data))
-        #expect(plan.closestToPin == [3, 7])
+        #expect(plan.closestToPin == [3, 7] && plan.net)
         #expect(plan.acePot?.players.count == 3 && plan.acePot?.players.contains(club.players[0].id) == false)
         // Back keeps everyone checked in.
         club.send(.longPressed)
