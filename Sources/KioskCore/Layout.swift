@@ -78,9 +78,10 @@ public struct Layout: Sendable, Equatable {
     /// What the board's rows give up for a panel beside them (landscape: a width) or under
     /// them (portrait: a height): a league night's side games (issue 36). Zero elsewhere.
     public internal(set) var boardAside = 0.0
-    /// The board's score column holds net to a tenth ("+12.5"), on a league night ranked by
-    /// net (issue 37); whole strokes elsewhere.
-    public internal(set) var boardScoreTenths = false
+    /// The widest score the board's column holds: "+12" (whole strokes), or on a league
+    /// night ranked by net (issue 37) the widest net on the board, "-3.8" say: sized to
+    /// what is there, so a narrow portrait panel gives its names all it can.
+    public internal(set) var boardScoreSample = "+12"
 
     public init(viewport: Viewport) {
         width = Double(viewport.width)

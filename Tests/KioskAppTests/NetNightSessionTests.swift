@@ -55,6 +55,8 @@ import Testing
         let boxes = session.state.boardBoxes(layout: Layout(viewport: session.state.viewport), now: 1_000, minus: "−")
         #expect(boxes.rows.map { $0.boxes.texts[3].text } == ["−1.0", "+1.0", "+2"])
         #expect(boxes.rows[2].boxes.texts.last?.text == "gross · guest · A", "Cy is ranked gross, and says so")
+        // The score column is as wide as the widest net there ("-1.0"), not "+12".
+        #expect(session.state.boardLayout(Layout(viewport: session.state.viewport)).boardScoreSample.count == 4)
     }
 
     /// From the knob: check-in's "Ranked by gross" row pressed to net, the cards drawn and
@@ -92,8 +94,7 @@ import Testing
         // The three rounds were played today: only earlier days' rounds make a handicap, so
         // tonight everyone is ranked gross.
         #expect(night.handicaps == [:])
-        // One card: its header reads "Hole 1 of 9 · net" (KioskRender), and the rows' score
-        // column is sized for a tenth.
-        #expect(session.state.boardLayout(Layout(viewport: session.state.viewport)).boardScoreTenths)
+        // Nobody netted: the score column is as wide as ever ("+12").
+        #expect(session.state.boardLayout(Layout(viewport: session.state.viewport)).boardScoreSample == "+12")
     }
 }

@@ -677,4 +677,39 @@ import Testing
             Self.check(rows, in: layout.listArea, minimumRow: Layout.touchTarget, layout: layout, "chooser \(what)")
         }
     }
+
+    /// Issue 37: a league night ranked by net says "net" at the panel's end, in the header,
+    /// clear of the cells and of the sync badge's room, with 2, 3 and 8 cards.
+    @Test(arguments: sizes)
+    func aNetNightsTagStaysInTheHeaderBesideTheCells(size: (Int, Int)) throws {
+        let state = try Self.state(players: 2, size: size)
+        let layout = Layout(viewport: state.viewport)
+        let front = try #require(state.data.round)
+        for count in [2, 3, 8] {
+            let others = (1..<count).map { i in
+                var round = front.round
+                round.id = UUID()
+                return RoundSnapshot(round: round, course: front.course, events: [])
+            }
+            let night = try LeagueEvent(
+                name: "Net league", courseID: front.course.id, day: "2026-11-29",
+                rounds: [front.round.id] + others.map(\.round.id), createdAt: Date(), net: true)
+            var many = state
+            many.handle(
+                .dataChanged(
+                    KioskData(
+                        round: front, courses: [front.course], players: [], otherRounds: others,
+                        leagueNight: LeagueNightSnapshot(event: night, cards: [front] + others)), .remoteSync),
+                now: 2_000)
+            let what = "net tag \(size.0)×\(size.1), \(count) cards"
+            let panel = try #require(many.courseNowBoxes(layout: layout), "\(what)")
+            let tag = try #require(panel.net, "\(what): no net tag")
+            #expect(tag.text == "net")
+            Self.check([RowBoxes(frame: layout.header, texts: [tag])], in: layout.header, minimumRow: 0, layout: layout, what)
+            #expect(tag.frame.maxX <= layout.width * 0.64 + 0.5, "\(what): into the sync badge's room")
+            for cell in panel.cells {
+                #expect(cell.boxes.frame.maxX <= tag.frame.x, "\(what): over a cell")
+            }
+        }
+    }
 }

@@ -226,14 +226,15 @@ extension KioskState {
         // The sync badge keeps the right third of the header.
         var span = Layout.Span(x: layout.margin, w: layout.width * 0.64 - layout.margin)
         let gap = layout.margin / 2
-        // A night ranked by net says so at the cells' end, in the accent.
-        var netTag: TextBox?
-        if night?.net == true {
-            let size = max(layout.minimumTextSize, Layout.fontSize(header.h * 0.36))
-            let w = Layout.textWidth("net", size: size)
-            span.w -= w + gap
-            netTag = TextBox(
-                "net", .title, size: size, Palette.accent, span: Layout.Span(x: span.maxX + gap, w: w), midY: header.midY)
+        // A night ranked by net says so at the cells' end, in the accent: room for it at
+        // the cells' largest size, drawn at the size they come to (`netTag`).
+        let netRoom = night?.net == true ? Layout.textWidth("net", size: max(layout.minimumTextSize, Layout.fontSize(header.h * 0.36))) : 0
+        if netRoom > 0 { span.w -= netRoom + gap }
+        func netTag(size: Int) -> TextBox? {
+            guard netRoom > 0 else { return nil }
+            return TextBox(
+                "net", .title, size: size, Palette.accent,
+                span: Layout.Span(x: span.maxX + gap, w: Layout.textWidth("net", size: size)), midY: header.midY)
         }
         let pad = gap / 2
         // Inside a cell, clear of its outline.
@@ -279,7 +280,7 @@ extension KioskState {
             ]
             let front = data.round?.round.id ?? rounds[0].round.id
             return CourseNowBoxes(
-                cells: [.init(roundID: front, lit: true, boxes: RowBoxes(frame: frame, texts: texts))], net: netTag)
+                cells: [.init(roundID: front, lit: true, boxes: RowBoxes(frame: frame, texts: texts))], net: netTag(size: size))
         }
         let cellW = (span.w - gap * Double(perLine - 1)) / Double(perLine)
         let top = header.midY - (Double(lines) * frameH + Double(lines - 1) * pad) / 2
@@ -302,7 +303,7 @@ extension KioskState {
             ]
             return CourseNowBoxes.Cell(roundID: snapshot.round.id, lit: lit, boxes: RowBoxes(frame: frame, texts: texts))
         }
-        return CourseNowBoxes(cells: cells, net: netTag)
+        return CourseNowBoxes(cells: cells, net: netTag(size: size))
     }
 }
 
@@ -416,7 +417,7 @@ extension Layout {
         let gap = h * 0.25
         let position = Span(x: area.x + gap, w: Layout.textWidth("T100", size: nameSize))
         let arrow = Span(x: position.maxX + h * 0.1, w: h * 0.3)
-        let toParW = Layout.textWidth(boardScoreTenths ? "+12.5" : "+12", size: scoreSize)
+        let toParW = Layout.textWidth(boardScoreSample, size: scoreSize)
         let toPar = Span(x: area.maxX - h * 0.3 - toParW, w: toParW)
         let progressW = Layout.textWidth("thru 18", size: captionSize)
         let progress = Span(x: toPar.x - gap - progressW, w: progressW)

@@ -120,8 +120,11 @@ extension KioskState {
     /// lines are worded only under them (portrait), where their count sets its height.
     public func boardLayout(_ layout: Layout) -> Layout {
         var layout = layout
-        // A night ranked by net shows tenths (issue 37).
-        layout.boardScoreTenths = data.leagueNight?.event.net == true
+        // A night ranked by net shows tenths (issue 37): the column as wide as the widest.
+        if data.leagueNight?.event.net == true {
+            let texts = leaderboard.rows.map { $0.scoreText() } + [layout.boardScoreSample]
+            layout.boardScoreSample = texts.max { $0.count < $1.count } ?? layout.boardScoreSample
+        }
         guard boardSideGamesNight != nil else { return layout }
         guard layout.boardAsideBeside else { return boardLayout(layout, lines: boardSideGamesLines) }
         return layout.givingBoardAside(SideGamesPanelGeometry(layout).width)
