@@ -12,6 +12,7 @@ What it shows, each as a check that fails loudly:
   5. The page goes out with the protective headers (CSP without inline script, no framing).
   6. A league night of 30 in 8 cards is one section, ranked as the device ranks it.
   7. Between rounds the page shows the season's table as the device computes it.
+  8. A league night ranked by net says so in its header and ranks as the device does.
 
 Run by `make test` (make browser-test): python live_board.py --bin .build/debug
 With --screenshots DIR it also saves the board as a TV (1920x1080) and a phone (390x844)
@@ -117,6 +118,11 @@ def main():
         # synced. Between rounds the page shows the season's table, row for row as the
         # device computes it (`hyzer season standings`).
         season(world, driver, round_id, args.screenshots)
+
+        # 8. A league night ranked by net (issue 37): the league's 12 drawn into cards on
+        # its course, three holes played on each. The page says "net" in the night's header
+        # and ranks it as the device does (`hyzer event show`), net to a tenth.
+        net_night(world, driver, args.screenshots)
 
         # 4. The view token reads and nothing else; a revoked link stops working.
         for method, path in (("GET", "/v1/pull"), ("POST", "/v1/push"), ("GET", "/v1/devices")):
@@ -238,6 +244,42 @@ def season(world, driver, round_id, screenshots):
     if screenshots:
         driver.save_screenshot(os.path.join(screenshots, "board-season-tv.png"))
     print(f"live board: the season's table of {len(want)} players between rounds, as the device computes it ({more})")
+
+
+def net_night(world, driver, screenshots):
+    names = ",".join(f"Player {i:02d}" for i in range(1, 13))
+    event = world.run("hyzer", "event", "create", "Net league", "--course", "Ridgeback · Championship", "--players",
+                      names, "--draw", "random", "--seed", "37", "--net", data=world.device_data)[-1]
+    shown = json.loads("\n".join(world.run("hyzer", "event", "show", event, "--json", data=world.device_data)))
+    for card in shown["cards"]:
+        for index, player in enumerate(card["players"]):
+            for k in range(3):
+                world.run("hyzer", "score", card["round"], player, str((card["startHole"] - 1 + k) % 18 + 1),
+                          str(2 + (index + k) % 3), "--no-sync", data=world.device_data)
+    world.run("hyzer", "sync", data=world.device_data)
+    shown = json.loads("\n".join(world.run("hyzer", "event", "show", event, "--json", data=world.device_data)))
+    check(shown["rankedByNet"], "the device's night is not ranked by net")
+    netted = [r for r in shown["standings"] if r.get("net")]
+    check(len(netted) == 12, f"{len(netted)} of the 12 have a handicap from the six weeks before")
+    want = [(r["position"], r["card"], r["name"], f"thru {r['thru']}", r["net"]) for r in shown["standings"]]
+
+    def rows():
+        found = driver.execute_script(
+            "return [...document.querySelectorAll('.night.net .row:not(.more)')].map(li =>"
+            " ['.position', '.card', '.name', '.progress', '.to-par'].map(c => li.querySelector(c).textContent))")
+        return [tuple(r) for r in found]
+
+    check(wait_for(lambda: rows() == want, 10), f"the net night shows {rows()[:4]}…, the device computes {want[:4]}…")
+    tag = driver.execute_script("return document.querySelector('.night.net .course .net-tag')?.textContent ?? ''")
+    check(tag == "net", f"the night's header says {tag!r}, not \"net\"")
+    first = shown["standings"][0]
+    title = driver.execute_script("return document.querySelector('.night.net .row .to-par').title")
+    gross = "E" if first["toPar"] == 0 else f"{first['toPar']:+d}"
+    check(title.startswith(f"{gross} gross, handicap "), f"the leader's net says {title!r} of how it was made")
+    if screenshots:
+        time.sleep(1.5)  # past the rows' "changed" flash
+        driver.save_screenshot(os.path.join(screenshots, "board-net-night-tv.png"))
+    print(f"live board: a league night of 12 ranked by net, \"net\" in its header, as the device ranks it")
 
 
 if __name__ == "__main__":
