@@ -228,7 +228,8 @@ extension KioskState {
         let gap = layout.margin / 2
         // A night ranked by net says so at the cells' end, in the accent: room for it at
         // the cells' largest size, drawn at the size they come to (`netTag`).
-        let netRoom = night?.net == true ? Layout.textWidth("net", size: max(layout.minimumTextSize, Layout.fontSize(header.h * 0.36))) : 0
+        let largest = max(layout.minimumTextSize, Layout.fontSize(header.h * 0.36))
+        let netRoom = night?.net == true ? Layout.textWidth("net", size: largest) : 0
         if netRoom > 0 { span.w -= netRoom + gap }
         func netTag(size: Int) -> TextBox? {
             guard netRoom > 0 else { return nil }
