@@ -244,7 +244,7 @@ extension KioskState {
         // (a portrait header is tall and narrow): a cell holds "thru 18" whole and at least
         // three letters of the course; never under the minimum text size.
         let minimum = layout.minimumTextSize
-        var size = max(minimum, Layout.fontSize(header.h * 0.36))
+        var size = largest
         var perLine = 1
         var frameH = 0.0
         while true {
@@ -265,7 +265,7 @@ extension KioskState {
             let low = thrus.min() ?? 0
             let high = thrus.max() ?? 0
             let thru = low == high ? "thru \(low)" : "thru \(low)–\(high)"
-            var size = max(minimum, Layout.fontSize(header.h * 0.36))
+            var size = largest
             while size > minimum, Layout.textWidth(letters + thru, size: size) + 4 * inner > span.w { size -= 2 }
             let frameH = Double(size) * Layout.lineHeight + gap
             let frame = Rect(x: span.x, y: header.midY - frameH / 2, w: span.w, h: frameH)
