@@ -9,14 +9,16 @@ struct Voice: AsyncParsableCommand {
         abstract: "Record the scores in a transcript like \"Mike 3, Jake 4\" on the current hole, then sync if enrolled.")
 
     @OptionGroup var options: ScoreWriteOptions
-    @Argument(help: "What was said, e.g. \"Mike 3, Jake four\".") var transcript: String
+    @Argument(help: "What was said, e.g. \"Mike 3, Jake four, Sarah birdie\".") var transcript: String
     @Option(help: "Hole (default: the first hole someone still lacks a score on).") var hole: Int?
 
     func run() async throws {
         let (db, round) = try options.open()
         let snapshot = try await db.read(.snapshot(round: round.id))
         let hole = self.hole ?? snapshot.currentHole
-        let result = VoiceParser.parse(transcript, candidates: snapshot.voiceCandidates)
+        // The hole's par (as this round plays it), so "Mike birdie" means par − 1 here.
+        let result = VoiceParser.parse(
+            transcript, candidates: snapshot.voiceCandidates, par: snapshot.course.par(of: hole))
         let unresolved: [String]
         switch result {
         case .success: unresolved = []
