@@ -34,7 +34,7 @@ SWIFT ?= swift
 #   named when last checked) when apt cannot tell even after an update
 APT_PACKAGES := pkg-config libsqlite3-dev sqlite3 postgresql libgpiod-dev gpiod libsdl2-dev libsdl2-ttf-dev libdrm-dev zlib1g-dev libqrencode-dev zbar-tools openssl \
 	libfontconfig1-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core fonts-noto-color-emoji \
-	xvfb xauth xdotool imagemagick chromium chromium-driver pebble caddy libnss3-tools python3-venv dpkg-dev lintian systemd valgrind stress-ng \
+	xvfb xauth xdotool imagemagick chromium chromium-driver pebble caddy libnss3-tools python3-venv nodejs dpkg-dev lintian systemd valgrind stress-ng \
 	qemu-system-x86 qemu-utils debootstrap e2fsprogs \
 	mmdebstrap debian-archive-keyring binutils-aarch64-linux-gnu qemu-system-arm qemu-user-static shellcheck \
 	$(if $(filter amd64,$(shell dpkg --print-architecture 2>/dev/null)),linux-headers-amd64 linux-source-6.1,)
