@@ -165,6 +165,7 @@ browser-test: deps $(BROWSER_VENV)/bin/python
 	$(BROWSER_VENV)/bin/python Tests/Browser/phone.py --bin "$$($(SWIFT) build --show-bin-path)"
 	$(BROWSER_VENV)/bin/python Tests/Browser/summary.py --bin "$$($(SWIFT) build --show-bin-path)"
 	$(BROWSER_VENV)/bin/python Tests/Browser/phone_name.py --bin "$$($(SWIFT) build --show-bin-path)"
+	$(BROWSER_VENV)/bin/python Tests/Browser/phone_voice.py --bin "$$($(SWIFT) build --show-bin-path)"
 
 # schemathesis (from PyPI, in a venv) with every check against docs/openapi.yaml and a real
 # hyzer-server, each operation with the token it takes (Tests/Api/fuzz_api.py): once on
@@ -324,3 +325,4 @@ screens: deps
 	$(BROWSER_VENV)/bin/python Tests/Browser/phone.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web
 	$(BROWSER_VENV)/bin/python Tests/Browser/summary.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web
 	$(BROWSER_VENV)/bin/python Tests/Browser/phone_name.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web
+	$(BROWSER_VENV)/bin/python Tests/Browser/phone_voice.py --bin "$$($(SWIFT) build --show-bin-path)" --screenshots docs/screens/web

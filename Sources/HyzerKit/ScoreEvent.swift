@@ -40,12 +40,29 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
     /// what a device older than protocol 2, which ignores the field, shows: the cell's
     /// value after the undo, or the withdrawn value when the undo leaves the cell empty.
     public var retraction: Bool?
+    /// How the score was entered, when not by hand (issue 38): `voice` for one spoken at a
+    /// phone and confirmed on its overlay, so every device credits it "by voice, Nate's
+    /// phone". Absent otherwise, so other events' bytes are as before; an older device or
+    /// server ignores it and the score counts the same.
+    public var input: Input?
+
+    /// A string on the wire, not a closed enum, as `Authority`: a value a newer device
+    /// invents is kept, not refused.
+    public struct Input: RawRepresentable, Sendable, Hashable, Codable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+
+        /// Spoken, parsed, and confirmed (FR21–FR29).
+        public static let voice = Input(rawValue: "voice")
+        /// At most this long: a word, not a message.
+        public static let maxLength = 20
+    }
 
     public init(
         id: UUID = UUID(), roundID: UUID, participantID: UUID, hole: Int, strokes: Int,
         supersedes: [UUID] = [], reportedBy: UUID, deviceID: String,
         createdAt: Date, isResolution: Bool = false, deviceName: String? = nil, correction: Authority? = nil,
-        retraction: Bool = false
+        retraction: Bool = false, input: Input? = nil
     ) {
         self.id = id
         self.roundID = roundID
@@ -60,6 +77,7 @@ public struct ScoreEvent: Sendable, Hashable, Codable, Identifiable {
         self.deviceName = deviceName
         self.correction = correction
         self.retraction = retraction ? true : nil
+        self.input = input
     }
 
     public var isCorrection: Bool { correction != nil }
@@ -116,6 +134,7 @@ public enum ScoringError: Error, Equatable, Sendable, CustomStringConvertible {
     case resolutionWithoutTargets
     case retractionWithoutTargets
     case retractionNotAStatement
+    case badInput(String)
 
     public var description: String {
         switch self {
@@ -135,6 +154,8 @@ public enum ScoringError: Error, Equatable, Sendable, CustomStringConvertible {
         case .resolutionWithoutTargets: "a resolution must supersede the events it resolves"
         case .retractionWithoutTargets: "a retraction must name the events it withdraws in supersedes"
         case .retractionNotAStatement: "a retraction withdraws a score; it cannot also be a resolution or a correction"
+        case .badInput(let input):
+            "an event's input is a word of 1 to \(ScoreEvent.Input.maxLength) letters, such as \"voice\", not \"\(input)\""
         }
     }
 }
@@ -171,6 +192,11 @@ extension ScoreEvent {
             guard !trimmed.isEmpty, deviceName.count <= ScoreEvent.maxDeviceNameLength else {
                 throw .badDeviceName(deviceName.count)
             }
+        }
+        if let input {
+            guard (1...Input.maxLength).contains(input.rawValue.count),
+                input.rawValue.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) })
+            else { throw .badInput(input.rawValue) }
         }
         guard !supersedes.contains(id) else { throw .selfSupersession }
         if isResolution && supersedes.isEmpty { throw .resolutionWithoutTargets }

@@ -35,7 +35,7 @@ enum StoreColumn: String, ColumnExpression, CaseIterable {
     case kindOrder, localOrder, serverSeq, deletedAt, deviceName
     case generation, action, actions, removedAt, mergedInto, correction, retraction, startHole
     case day, rounds, skins, card, closestToPin, acePot, discardedAt, eventID
-    case fromDay, toDay, rule, points, count, net
+    case fromDay, toDay, rule, points, count, net, input
 
     /// The SQL name: `roundID` → `round_id`. Worked out once, not at each use: the score
     /// events of a round are read column by column on every board refresh.
@@ -154,6 +154,8 @@ struct ScoreEventRow: StoreRecord {
     var correction: String?
     /// v8: a retraction (issue 35's undo toast).
     var retraction: Bool
+    /// v12: how it was entered, when not by hand ("voice", issue 38).
+    var input: String?
 }
 
 /// `sync_records`: the change-tracking row of a course, player or round (score events
@@ -196,7 +198,7 @@ extension ScoreEventRow {
         [
             Columns.seq, Columns.id, Columns.roundID, Columns.participantID, Columns.hole, Columns.strokes,
             Columns.supersedes, Columns.reportedBy, Columns.deviceID, Columns.createdAt, Columns.isResolution,
-            Columns.deviceName, Columns.correction, Columns.retraction,
+            Columns.deviceName, Columns.correction, Columns.retraction, Columns.input,
         ]
     }
 
@@ -220,6 +222,7 @@ extension ScoreEventRow {
         deviceName = row[11]
         correction = row[12]
         retraction = row[13]
+        input = row[14]
     }
 }
 
@@ -256,7 +259,7 @@ enum Rows {
             reportedBy: row.reportedBy, deviceID: row.deviceID,
             createdAt: Date(timeIntervalSince1970: row.createdAt), isResolution: row.isResolution,
             deviceName: row.deviceName, correction: row.correction.map(Authority.init(rawValue:)),
-            retraction: row.retraction)
+            retraction: row.retraction, input: row.input.map(ScoreEvent.Input.init(rawValue:)))
     }
 
     static func insert(_ event: ScoreEvent, _ db: Database) throws {
@@ -264,7 +267,8 @@ enum Rows {
             seq: nil, id: event.id, roundID: event.roundID, participantID: event.participantID, hole: event.hole,
             strokes: event.strokes, supersedes: pack(event.supersedes), reportedBy: event.reportedBy,
             deviceID: event.deviceID, createdAt: seconds(event.createdAt), isResolution: event.isResolution,
-            deviceName: event.deviceName, correction: event.correction?.rawValue, retraction: event.isRetraction
+            deviceName: event.deviceName, correction: event.correction?.rawValue, retraction: event.isRetraction,
+            input: event.input?.rawValue
         ).insert(db)
     }
 
@@ -281,7 +285,7 @@ enum Rows {
         let request = SQLRequest<Row>(
             sql: """
                 SELECT id, participant_id, hole, strokes, supersedes, reported_by, device_id, created_at, is_resolution,
-                    device_name, correction, retraction
+                    device_name, correction, retraction, input
                 FROM score_events WHERE round_id = ? ORDER BY seq
                 """, arguments: [round], cached: true)
         return try Row.fetchCursor(db, request).map { row in
@@ -289,7 +293,8 @@ enum Rows {
                 id: row[0], roundID: round, participantID: row[1], hole: row[2], strokes: row[3],
                 supersedes: Rows.unpack(row[4]), reportedBy: row[5], deviceID: row[6],
                 createdAt: Date(timeIntervalSince1970: row[7]), isResolution: row[8], deviceName: row[9],
-                correction: (row[10] as String?).map(Authority.init(rawValue:)), retraction: row[11])
+                correction: (row[10] as String?).map(Authority.init(rawValue:)), retraction: row[11],
+                input: (row[12] as String?).map(ScoreEvent.Input.init(rawValue:)))
         }.reduce(into: []) { $0.append($1) }
     }
 

@@ -137,6 +137,7 @@ enum Schema {
         registerLeagueNights(&migrator)
         registerSeasons(&migrator)
         registerNetNights(&migrator)
+        registerScoreInput(&migrator)
         return migrator
     }
 

@@ -12,9 +12,12 @@ public struct ScoreEntry: Sendable, Hashable {
     public var reportedBy: UUID
     /// This device's name, when it has one (the name it enrolled in its group with).
     public var deviceName: String?
+    /// How it was entered, when not by hand ("voice", issue 38).
+    public var input: ScoreEvent.Input?
 
     public init(
-        roundID: UUID, participantID: UUID, hole: Int, strokes: Int, reportedBy: UUID, deviceName: String? = nil
+        roundID: UUID, participantID: UUID, hole: Int, strokes: Int, reportedBy: UUID, deviceName: String? = nil,
+        input: ScoreEvent.Input? = nil
     ) {
         self.roundID = roundID
         self.participantID = participantID
@@ -22,6 +25,7 @@ public struct ScoreEntry: Sendable, Hashable {
         self.strokes = strokes
         self.reportedBy = reportedBy
         self.deviceName = deviceName
+        self.input = input
     }
 }
 
@@ -78,7 +82,7 @@ extension StoreWrite where Value == RecordedScore {
                 roundID: round.id, participantID: entry.participantID, hole: entry.hole, strokes: entry.strokes,
                 supersedes: before.supersedable, reportedBy: entry.reportedBy, deviceID: context.deviceID,
                 createdAt: date ?? context.now, isResolution: resolution, deviceName: entry.deviceName,
-                correction: correction)
+                correction: correction, input: entry.input)
             try Rows.insertChecked(event, in: round, course: course, cell: existing, db)
             let after = CellResolution.resolve(event.cell, events: existing + [event])
             if round.status == .active, try Rows.allCellsScored(round, course: course, db) {

@@ -61,15 +61,19 @@ extension KioskState {
     /// kiosk's own; "from Nate's phone" for another device's, with the person when known and
     /// not already in the device's name ("from the club tablet, by Jake"); "scored by Jake"
     /// when only the person is known. The player's own statement from their own unnamed
-    /// device says nothing more than the score.
+    /// device says nothing more than the score. A score spoken at a phone (issue 38) says
+    /// so first: "by voice, Nate's phone".
     public func attribution(of event: ScoreEvent, for participant: UUID) -> String? {
         if event.deviceID == data.deviceID { return "at the kiosk" }
         if event.deviceID == UDisc.importDeviceID { return "imported from UDisc" }
         let person = reporter(of: event).flatMap { event.reportedBy == participant ? nil : $0 }
+        let voice = event.input == .voice
         guard let device = event.deviceName ?? deviceNames[event.deviceID] else {
-            return person.map { "scored by \($0)" }
+            return person.map { voice ? "by voice, by \($0)" : "scored by \($0)" } ?? (voice ? "by voice" : nil)
         }
-        guard let person, !device.localizedCaseInsensitiveContains(person) else { return "from \(device)" }
-        return "from \(device), by \(person)"
+        guard let person, !device.localizedCaseInsensitiveContains(person) else {
+            return voice ? "by voice, \(device)" : "from \(device)"
+        }
+        return voice ? "by voice, \(device), by \(person)" : "from \(device), by \(person)"
     }
 }

@@ -67,8 +67,15 @@ import Testing
     /// And after v11 (issue 37: a league night ranked by net), captured when v11 was written.
     @Test func domainSchemaAfterV11IsTheShippedOne() throws {
         let queue = try DatabaseQueue()
-        try Schema.domainMigrator.migrate(queue)
+        try Schema.domainMigrator.migrate(queue, upTo: "v11 net league nights")
         #expect(try SchemaDump.of(queue) == SchemaDump.shipped("domain-v11"))
+    }
+
+    /// And after v12 (issue 38: how a score was entered), captured when v12 was written.
+    @Test func domainSchemaAfterV12IsTheShippedOne() throws {
+        let queue = try DatabaseQueue()
+        try Schema.domainMigrator.migrate(queue)
+        #expect(try SchemaDump.of(queue) == SchemaDump.shipped("domain-v12"))
     }
 
     @Test func operationalSchemaIsTheShippedOne() throws {

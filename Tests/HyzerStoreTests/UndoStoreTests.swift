@@ -241,6 +241,6 @@ import Testing
         #expect(cursor == "0")
         #expect(generation == 0)
         #expect(actions == "[]")
-        #expect(try SchemaDump.of(queue) == SchemaDump.shipped("domain-v11"))
+        #expect(try SchemaDump.of(queue) == SchemaDump.shipped("domain-v12"))
     }
 }

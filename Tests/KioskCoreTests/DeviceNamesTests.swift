@@ -61,4 +61,23 @@ import Testing
         let statements = Screen.Resolve(cell: cell, value: 2, origin: .menu).statements(in: h.state)
         #expect(Set(statements.map(\.device)) == ["Nate's phone", "this kiosk"])
     }
+
+    /// Issue 38: a score spoken at a phone and confirmed there says so first: "by voice,
+    /// Nate's phone" (the name it carries), and "by voice" from a device nobody has named.
+    /// Negative control (by hand): with `input` left out of the attribution, the row said
+    /// "from Nate's phone" and this failed.
+    @Test func aVoiceScoreSaysItWasSpoken() throws {
+        var h = try Harness()
+        h.events.append(
+            ScoreEvent(
+                roundID: h.round!.id, participantID: h.id(1), hole: 1, strokes: 3, reportedBy: h.id(1),
+                deviceID: "phone-7", createdAt: h.clock.date, deviceName: "Nate's phone", input: .voice))
+        h.events.append(
+            ScoreEvent(
+                roundID: h.round!.id, participantID: h.id(2), hole: 1, strokes: 4, reportedBy: h.id(2),
+                deviceID: "phone-9", createdAt: h.clock.date, input: .voice))
+        h.publish(.remoteSync)
+        #expect(Self.scoredBy(h, row: 1).contains("· by voice, Nate's phone"), "\(Self.scoredBy(h, row: 1))")
+        #expect(Self.scoredBy(h, row: 2).contains { $0.hasSuffix("· by voice") }, "\(Self.scoredBy(h, row: 2))")
+    }
 }

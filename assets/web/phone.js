@@ -10,6 +10,10 @@
 
 import { uuid } from "/web/ids.js";
 import { cellKey, holeOrder, scorecard, standings, supersedable, toPar } from "/web/rules.js";
+import { startVoice, voiceSupport } from "/web/phone-voice.js";
+
+// Whether this browser can score by voice here (issue 38), and if not, why: asked once.
+const voice = voiceSupport();
 
 const creds = JSON.parse(localStorage.getItem("hyzer.phone") ?? "null");
 const app = document.getElementById("app");
@@ -59,6 +63,7 @@ function newer(a, b) {
 const state = {
   rounds: new Map(),
   courses: new Map(),
+  players: new Map(), // the group's players: their aliases are what voice may hear for them
   events: new Map(), // round id -> [event]
   outbox: 0,
   round: localStorage.getItem("hyzer.phone.round"),
@@ -74,6 +79,7 @@ async function load() {
     const records = await request(tx.objectStore("records").getAll());
     state.rounds = new Map(records.filter((r) => r.kind === "round").map((r) => [r.data.id, r.data]));
     state.courses = new Map(records.filter((r) => r.kind === "course").map((r) => [r.data.id, r.data]));
+    state.players = new Map(records.filter((r) => r.kind === "player").map((r) => [r.data.id.toLowerCase(), r.data]));
     state.events = new Map();
     for (const e of await request(tx.objectStore("events").getAll())) {
       if (!state.events.has(e.roundID)) state.events.set(e.roundID, []);
@@ -187,36 +193,51 @@ async function sync() {
 // ---- Entering a score --------------------------------------------------------------
 
 async function save(round, participant, hole, strokes) {
-  const cell = scorecard(state.events.get(round.id) ?? []).get(cellKey(participant, hole));
-  if (cell && cell.value === strokes && !cell.disputed) return; // nothing to say
+  await saveScores(round, hole, [{ participantID: participant, strokes }]);
+}
+
+// Several scores of one hole at once (a voice overlay's, issue 38, with `input` "voice"),
+// in one transaction: all of them wait in the outbox, or none.
+async function saveScores(round, hole, scores, input = null) {
+  const cells = scorecard(state.events.get(round.id) ?? []);
   // The player this phone claimed at join (a registered participant's id is the player's),
   // else one of the same name.
   const me = round.participants.find((p) => creds.playerID && p.id.toUpperCase() === creds.playerID.toUpperCase()) ??
     round.participants.find((p) => p.name.toLowerCase() === creds.name.toLowerCase());
-  const event = {
-    id: uuid(),
-    roundID: round.id,
-    participantID: participant,
-    hole,
-    strokes,
-    // A correction supersedes what the phone saw in the cell (its current leaves, and an
-    // undo's retraction, which a device older than retractions counts as a score).
-    supersedes: supersedable(cell),
-    // The person when the phone's owner plays in this round; otherwise nobody in particular
-    // (the all-zero id), and the score is credited to the phone by its name (issue 14).
-    reportedBy: me?.id ?? "00000000-0000-0000-0000-000000000000",
-    deviceID: creds.deviceID,
-    deviceName: `${creds.name}'s phone`,
-    createdAt: Date.now() / 1000,
-    isResolution: false,
-  };
+  const events = [];
+  for (const { participantID, strokes } of scores) {
+    const cell = cells.get(cellKey(participantID, hole));
+    if (cell && cell.value === strokes && !cell.disputed) continue; // nothing to say
+    events.push({
+      id: uuid(),
+      roundID: round.id,
+      participantID,
+      hole,
+      strokes,
+      // A correction supersedes what the phone saw in the cell (its current leaves, and an
+      // undo's retraction, which a device older than retractions counts as a score).
+      supersedes: supersedable(cell),
+      // The person when the phone's owner plays in this round; otherwise nobody in particular
+      // (the all-zero id), and the score is credited to the phone by its name (issue 14).
+      reportedBy: me?.id ?? "00000000-0000-0000-0000-000000000000",
+      deviceID: creds.deviceID,
+      deviceName: `${creds.name}'s phone`,
+      createdAt: Date.now() / 1000,
+      isResolution: false,
+      // How it was entered, when not by hand: every device says "by voice, Nate's phone".
+      ...(input ? { input } : {}),
+    });
+  }
+  if (events.length === 0) return;
   // Saved before anything else happens: the outbox and the phone's own copy, together.
   await transaction(["events", "outbox"], "readwrite", (tx) => {
-    tx.objectStore("events").put(event);
-    tx.objectStore("outbox").put({ id: event.id, record: { kind: "scoreEvent", data: event } });
+    for (const event of events) {
+      tx.objectStore("events").put(event);
+      tx.objectStore("outbox").put({ id: event.id, record: { kind: "scoreEvent", data: event } });
+    }
   });
   await load();
-  render(participant);
+  render(events.map((e) => e.participantID));
   sync();
 }
 
@@ -243,6 +264,7 @@ function attribution(cell) {
   if (holders.length === 0) return null;
   const latest = holders.reduce((a, b) => (b.createdAt > a.createdAt ? b : a));
   const device = latest.deviceID === creds.deviceID ? `${creds.name}'s phone` : latest.deviceName;
+  if (latest.input === "voice") return device ? `by voice, ${device}` : "by voice";
   return device ? `from ${device}` : null;
 }
 
@@ -263,6 +285,7 @@ function signature() {
   return JSON.stringify([events, rounds, state.courses.size, state.outbox, state.round, state.hole, state.picker, state.expanded, state.sync]);
 }
 
+// `justSaved`: the participants whose score was saved just now (their rows flash).
 function render(justSaved = null) {
   const now = signature();
   if (now === drawn && justSaved === null) return;
@@ -319,7 +342,7 @@ function render(justSaved = null) {
     const cell = cells.get(cellKey(p.id, hole));
     const value = cell?.value ?? null;
     const open = state.picker?.participant === p.id;
-    const item = el("li", { class: "player" + (justSaved === p.id ? " saved" : ""), "data-participant": p.id },
+    const item = el("li", { class: "player" + (justSaved?.includes(p.id) ? " saved" : ""), "data-participant": p.id },
       el("button", { class: "row", onclick: () => ((state.picker = open ? null : { participant: p.id, strokes: value ?? pars[hole - 1] }), render()) },
         el("span", { class: "name" }, p.name, p.kind === "guest" ? el("span", { class: "guest" }, "guest") : null),
         el("span", { class: "value mono" + (value == null ? " none" : "") + (cell?.disputed ? " disputed" : "") }, value == null ? "–" : String(value))));
@@ -343,7 +366,25 @@ function render(justSaved = null) {
         onclick: () => ((state.round = r.id), localStorage.setItem("hyzer.phone.round", r.id), (state.hole = null), render()),
       }, state.courses.get(r.courseID)?.name ?? "round")))
     : el("p", { class: "course" }, course.name);
-  app.replaceChildren(...[pill, board, badge, pickRound, nav, card].filter((n) => n !== null));
+  // Voice (issue 38): a button under the hole, or one line saying why there is none.
+  const speak = voice.available
+    ? el("button", { class: "speak", id: "speak", "aria-label": `say the scores for hole ${hole}`, onclick: () => startVoice({
+        hole, par: pars[hole - 1],
+        players: round.participants.map((p) => ({ id: p.id, name: p.name, aliases: state.players.get(p.id.toLowerCase())?.aliases ?? [] })),
+        commit: (scores) => saveScores(round, hole, scores, "voice"),
+      }) }, micIcon(), "Say the scores")
+    : el("p", { class: "note", id: "voice-note", role: "note" }, voice.why);
+  app.replaceChildren(...[pill, board, badge, pickRound, nav, speak, card].filter((n) => n !== null));
+}
+
+// A microphone, drawn (an emoji is a box where the phone's fonts lack it).
+function micIcon() {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("aria-hidden", "true");
+  svg.innerHTML = '<rect x="9" y="3" width="6" height="11" rx="3" fill="currentColor"/>' +
+    '<path d="M6 11a6 6 0 0 0 12 0M12 17v4M9 21h6" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round"/>';
+  return svg;
 }
 
 // ---- Start -------------------------------------------------------------------------

@@ -10,8 +10,10 @@ const scope = new URL(self.registration.scope).pathname;
 const FONTS = ["/web/fonts/Quicksand-Bold.ttf", "/web/fonts/Quicksand-Medium.ttf", "/web/fonts/JetBrainsMono-Bold.ttf"];
 const KEPT = {
   "/phone/": {
-    cache: "hyzer-phone-v3",
-    shell: ["/phone/", "/phone/manifest.webmanifest", "/web/phone.js", "/web/ids.js", "/web/rules.js", "/web/phone.css",
+    cache: "hyzer-phone-v4",
+    // The voice parser too (issue 38): a score spoken with no signal is parsed here.
+    shell: ["/phone/", "/phone/manifest.webmanifest", "/web/phone.js", "/web/ids.js", "/web/rules.js", "/web/phone-voice.js",
+      "/web/voice.js", "/web/phone.css",
       "/web/common.css", "/web/icon-192.png", ...FONTS],
     // Every page under the scope is the one scorecard page.
     page: "/phone/",
