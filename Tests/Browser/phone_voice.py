@@ -21,7 +21,8 @@ the page's own code (phone-voice.js, voice.js) is what runs.
        a player; every tap starts the 1.5 s again; saved as corrected (FR26, FR27).
     3. Nothing understood (`nomatch`): Try again listens again, and an explicit Save saves (FR28).
     4. A network error, then Cancel: nothing saved.
-    5. Cancel on the overlay: nothing saved.
+    5. Cancel on the overlay: nothing saved. With no signal, a spoken score ("Jake double",
+       par words from the hole's par) waits in the outbox and goes once the signal is back.
     6. The kiosk holds each voice score exactly once; on-device recognition says "on this
        phone", the service otherwise; a browser with no recognizer has no button and says why.
 
@@ -352,6 +353,20 @@ def journey(world, chain, args, drivers, root):
     click(phone, "#voice-cancel")
     time.sleep(2.0)
     check(card_values(phone).get(b) == "–", f"a cancelled score was saved: {card_values(phone)}")
+
+    # 5b. No signal (on-device recognition): the score is parsed here and waits in the
+    # outbox; back online it goes, once.
+    phone.set_network_conditions(offline=True, latency=0, download_throughput=0, upload_throughput=0)
+    speak(phone)
+    say(phone, f"{b} double")
+    check(overlay_entries(phone) == [[b, "5", False]], f"offline, the overlay shows {overlay_entries(phone)}")
+    click(phone, "#voice-save")
+    check(wait_for(lambda: "1 waiting to send" in text_of(phone, "#sync"), 10),
+          f"offline the phone says {text_of(phone, '#sync')!r}")
+    check(card_values(phone).get(b) == "5", f"offline the card shows {card_values(phone)}")
+    phone.delete_network_conditions()
+    check(wait_for(lambda: text_of(phone, "#sync") == "synced", 20), f"back online the phone says {text_of(phone, '#sync')!r}")
+    expected[(b, hole)] = 5
 
     # 6. The kiosk holds each voice score exactly once, marked voice, from Nate's phone.
     ids = {n: i for n, i in phone.execute_script(
