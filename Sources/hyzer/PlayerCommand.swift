@@ -6,7 +6,7 @@ import HyzerStore
 struct PlayerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "player", abstract: "Register players (they appear in the kiosk's round setup).",
-        subcommands: [Add.self, List.self, Rename.self, Remove.self, Merge.self])
+        subcommands: [Add.self, List.self, Rename.self, Aliases.self, Remove.self, Merge.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Register a player. Prints the new player's id last.")
@@ -82,6 +82,43 @@ struct PlayerCommand: AsyncParsableCommand {
 
     /// Issue 14 item 5: a registered player renamed, everywhere from now on (the change
     /// syncs like any edit). Rounds already played keep the name they were played under.
+    /// Issue 38: what voice may hear for a player is set after the fact too ("S-Dog" for
+    /// Sarah, once the group hears how the phones mishear her). It syncs with the player, so
+    /// every phone's page listens for it.
+    struct Aliases: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set what voice recognition may hear for a registered player (none: clears them).")
+        @OptionGroup var data: DataOptions
+        @Argument(help: "The player's id or name (case does not matter).") var player: String
+        @Argument(help: "The aliases, each one argument (\"S-Dog\").") var aliases: [String] = []
+
+        func run() async throws {
+            // A name's length at most: an alias is a name as a recognizer writes it.
+            if let long = aliases.first(where: { $0.count > Player.maxNameLength }) {
+                throw CommandFailure(
+                    message: "an alias has at most \(Player.maxNameLength) characters, not \(long.count): \"\(long.prefix(20))…\""
+                )
+            }
+            let db = try data.open()
+            let current = try DeviceLookup.player(player, in: try await db.read(.players))
+            let changed: Player
+            do {
+                changed = try Player(id: current.id, displayName: current.displayName, aliases: aliases)
+            } catch {
+                throw CommandFailure(error)
+            }
+            guard changed.aliases != current.aliases else {
+                print("\(current.displayName) already has those aliases")
+                return
+            }
+            try await db.write(.savePlayer(changed))
+            print(
+                changed.aliases.isEmpty
+                    ? "\(current.displayName) has no aliases now"
+                    : "\(current.displayName) may be heard as \(changed.aliases.joined(separator: ", "))")
+        }
+    }
+
     struct Rename: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Rename a registered player (named by id or by name). Rounds already played keep the old name.")

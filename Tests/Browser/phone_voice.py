@@ -13,6 +13,8 @@ the page's own code (phone-voice.js, voice.js) is what runs.
   lan:    http://clubhouse.test:PORT (plain http, not a secure context): no microphone button,
           and one line says voice needs the https address.
   public: https://scores.test:PORT through Caddy with pebble's certificate (as phone.py):
+    0. Sarah's alias "S-Dog" is set on her player record at the kiosk (`hyzer player aliases`)
+       and syncs to the phone.
     1. "Nate 3, Jake four": the overlay shows both (NFR7: measured from the final result),
        saves by itself 1.5 s later (FR25), the phone credits "by voice, Nate's phone", and
        the kiosk's store has each score once, marked voice (NFR1: measured from the final
@@ -231,6 +233,9 @@ def lan(world, drivers):
 def public(world, chain, args, drivers):
     root = chain.root_pem
     world.start_group("Saturday Skins", "Clubhouse kiosk", players=4, server=chain.base, ca=root)
+    # What the phones mishear Sarah as, on her player record: it syncs, and the page listens for it.
+    world.run("hyzer", "player", "aliases", "Sarah", "S-Dog", data=world.device_data)
+    world.run("hyzer", "sync", data=world.device_data)
     kiosk_log = open(os.path.join(world.work, "kiosk.log"), "w")
     kiosk = subprocess.Popen([os.path.join(world.bin, "hyzer-kiosk"), "--data", world.device_data, "--headless",
                               "--size", "800x480", "--run-for", "600"], stdout=kiosk_log, stderr=kiosk_log)
@@ -297,6 +302,19 @@ def journey(world, chain, args, drivers, root):
         expected[(b, hole)] = 4
         kiosk_s.append(max(until_kiosk(a, hole, 3, began), until_kiosk(b, hole, 4, began)))
         click(phone, "button[aria-label='next hole']")
+
+    # 1b. An alias from the player's record, and a par word by the hole's par; Save at once.
+    hole = hole_on_screen(phone)
+    par = int(text_of(phone, "#hole .par").split()[1])
+    speak(phone)
+    say(phone, "S-Dog 2, Nate par")
+    check(overlay_entries(phone) == [["Sarah", "2", False], ["Nate", str(par), False]],
+          f"\"S-Dog 2, Nate par\" on a par {par} shows {overlay_entries(phone)}")
+    click(phone, "#voice-save")
+    check(wait_for(lambda: card_values(phone).get("Sarah") == "2", 3), f"the card shows {card_values(phone)}")
+    expected[("Sarah", hole)] = 2
+    expected[("Nate", hole)] = par
+    click(phone, "button[aria-label='next hole']")
 
     # 2. A partial, corrected: every tap starts the 1.5 s again.
     hole = hole_on_screen(phone)

@@ -67,4 +67,34 @@ import Testing
         }
         #expect(try await list() == after, "nothing was saved by the refused renames")
     }
+
+    /// Issue 38: `hyzer player aliases` sets what voice may hear for a player after the
+    /// fact, replaces the list, clears it with none, and refuses an alias longer than a name
+    /// (nothing saved).
+    @Test func aliasesAreSetReplacedClearedAndALongOneRefused() async throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-player-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func hyzer(_ args: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+            let run = try await Binary.run("hyzer", args + ["--data", dir.path])
+            return (run.status, run.stdout, run.stderr)
+        }
+        func aliases() async throws -> [String] {
+            let listed = try JSONDecoder().decode(
+                [Listed].self, from: Data(try await hyzer(["player", "list", "--json"]).stdout.utf8))
+            return try #require(listed.first { $0.name == "Sarah" }).aliases
+        }
+        #expect(try await hyzer(["init"]).status == 0)
+        #expect(try await hyzer(["player", "add", "Sarah"]).status == 0)
+        let set = try await hyzer(["player", "aliases", "sarah", "S-Dog", "Sara B"])
+        #expect(set.status == 0 && set.stdout.contains("may be heard as S-Dog, Sara B"), "\(set.stderr)")
+        #expect(try await aliases() == ["S-Dog", "Sara B"])
+        #expect(try await hyzer(["player", "aliases", "Sarah", "Sassy"]).status == 0)
+        #expect(try await aliases() == ["Sassy"])
+        let long = try await hyzer(["player", "aliases", "Sarah", String(repeating: "x", count: 41)])
+        #expect(long.status != 0 && long.stderr.contains("at most 40 characters"), "\(long.stderr)")
+        #expect(try await aliases() == ["Sassy"], "a refused alias saves nothing")
+        #expect(try await hyzer(["player", "aliases", "Sarah"]).stdout.contains("no aliases now"))
+        #expect(try await aliases() == [])
+        #expect(try await hyzer(["player", "aliases", "Nobody", "X"]).status != 0)
+    }
 }
