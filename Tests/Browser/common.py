@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -19,6 +20,7 @@ import urllib.request
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
+import acme
 from acme import free_port, reexec_with_hosts  # noqa: F401 (reexec: every test's first step)
 
 
@@ -165,3 +167,44 @@ def cli_standings(world, round_id, data=None):
     return rows
 
 
+def over_each_origin(name, args, run, short_lived=False, extra_logs=()):
+    """Runs `run(kind, world, chain, drivers)` twice, each on a World of its own: over the
+    LAN's plain http ("lan", chain None), then over https on the public name through Caddy
+    with pebble's certificate ("public", chain a started acme.PublicName); `args.only` keeps
+    one. `run` returns what to say after "NAME (KIND): ok". On a failure: its reason, the
+    chain's log, the tail of each of `extra_logs` (file names in the world's directory) and
+    the server's; returns the exit status."""
+    for kind in ("lan", "public"):
+        if args.only and args.only != kind:
+            continue
+        work = tempfile.mkdtemp(prefix=f"hyzer-{name.replace(' ', '-')}-{kind}-")
+        world = World(os.path.abspath(args.bin), work)
+        chain = None
+        drivers = []
+        try:
+            if kind == "public":
+                # Caddy in front of the server's port (the server starts with the group).
+                chain = acme.PublicName(work, PUBLIC_NAME, world.port, short_lived=short_lived)
+                began = time.monotonic()
+                chain.start()
+                print(f"{name} (public): pebble issued {PUBLIC_NAME}'s certificate through Caddy in "
+                      f"{time.monotonic() - began:.1f} s")
+            said = run(kind, world, chain, drivers)
+            print(f"{name} ({kind}): ok{f' ({said})' if said else ''}")
+        except Fail as failure:
+            if chain:
+                print(chain.log_tail(), file=sys.stderr)
+            for log in extra_logs:
+                path = os.path.join(work, log)
+                if os.path.exists(path):
+                    print(f"--- {log} (last 20 lines)", file=sys.stderr)
+                    print("".join(open(path).readlines()[-20:]), file=sys.stderr)
+            return world.report(f"{name} ({kind})", failure)
+        finally:
+            for driver in drivers:
+                driver.quit()
+            if chain:
+                chain.stop()
+            world.stop_server()
+            shutil.rmtree(work, ignore_errors=True)
+    return 0

@@ -37,17 +37,15 @@ With --screenshots DIR it also saves the scorecard for docs/screens.
 import argparse
 import json
 import os
-import shutil
 import sqlite3
 import sys
-import tempfile
 import time
 
 from selenium.webdriver.common.by import By
 
 import acme
-from common import (LAN_NAME, PUBLIC_NAME, Fail, World, board_rows, check, chromium, cli_standings, reexec_with_hosts,
-                    summary_rows, wait_for)
+from common import (LAN_NAME, PUBLIC_NAME, board_rows, check, chromium, cli_standings, over_each_origin,
+                    reexec_with_hosts, summary_rows, wait_for)
 
 
 def phone_board(driver):
@@ -394,38 +392,15 @@ def main():
     status = reexec_with_hosts([LAN_NAME, PUBLIC_NAME])
     if status is not None:
         return status
-    for kind in ("lan", "public"):
-        if args.only and args.only != kind:
-            continue
-        work = tempfile.mkdtemp(prefix=f"hyzer-phone-{kind}-")
-        world = World(os.path.abspath(args.bin), work)
-        chain = None
-        drivers = []
-        try:
-            if kind == "public":
-                # Caddy in front of the server's port (the server starts with the group).
-                chain = acme.PublicName(work, PUBLIC_NAME, world.port, short_lived=True)
-                began = time.monotonic()
-                chain.start()
-                print(f"phone (public): pebble issued {PUBLIC_NAME}'s certificate through Caddy in "
-                      f"{time.monotonic() - began:.1f} s")
-            journey(world, kind, args, chain, drivers)
-            print(f"phone ({kind}): ok (joined from {chain.base if chain else world.base} with a single-use invite, "
-                  "kiosk's standings, live board within 1 s, offline outbox, each score once in the kiosk's store, "
-                  "names kept over a restart, revoked like any device"
-                  + ("; installable, summary offline, certificate renewed with no push lost)" if chain else ")"))
-        except Fail as failure:
-            if chain:
-                print(chain.log_tail(), file=sys.stderr)
-            return world.report(f"phone ({kind})", failure)
-        finally:
-            for driver in drivers:
-                driver.quit()
-            if chain:
-                chain.stop()
-            world.stop_server()
-            shutil.rmtree(work, ignore_errors=True)
-    return 0
+
+    def run(kind, world, chain, drivers):
+        journey(world, kind, args, chain, drivers)
+        return (f"joined from {chain.base if chain else world.base} with a single-use invite, "
+                "kiosk's standings, live board within 1 s, offline outbox, each score once in the kiosk's store, "
+                "names kept over a restart, revoked like any device"
+                + ("; installable, summary offline, certificate renewed with no push lost" if chain else ""))
+
+    return over_each_origin("phone", args, run, short_lived=True)
 
 
 if __name__ == "__main__":

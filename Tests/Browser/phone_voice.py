@@ -35,18 +35,16 @@ With --screenshots DIR it saves the overlay for docs/phones.md.
 import argparse
 import json
 import os
-import shutil
 import sqlite3
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 from selenium.webdriver.common.by import By
 
 import acme
-from common import LAN_NAME, PUBLIC_NAME, Fail, World, check, chromium, reexec_with_hosts, wait_for
+from common import LAN_NAME, PUBLIC_NAME, check, chromium, over_each_origin, reexec_with_hosts, wait_for
 
 # The stand-in recognizer. Its configuration is the origin's localStorage "test.voice":
 # {"api": false} is a browser without the API (Firefox); {"local": false} one whose
@@ -436,35 +434,15 @@ def main():
     status = reexec_with_hosts([LAN_NAME, PUBLIC_NAME])
     if status is not None:
         return status
-    for kind in ("lan", "public"):
-        if args.only and args.only != kind:
-            continue
-        work = tempfile.mkdtemp(prefix=f"hyzer-voice-{kind}-")
-        world = World(os.path.abspath(args.bin), work)
-        chain = None
-        drivers = []
-        try:
-            if kind == "public":
-                chain = acme.PublicName(work, PUBLIC_NAME, world.port)
-                chain.start()
-                public(world, chain, args, drivers)
-            else:
-                lan(world, drivers)
-            print(f"phone voice ({kind}): ok")
-        except Fail as failure:
-            log = os.path.join(work, "kiosk.log")
-            if os.path.exists(log):
-                print("--- kiosk log (last 20 lines)", file=sys.stderr)
-                print("".join(open(log).readlines()[-20:]), file=sys.stderr)
-            return world.report(f"phone voice ({kind})", failure)
-        finally:
-            for driver in drivers:
-                driver.quit()
-            if chain:
-                chain.stop()
-            world.stop_server()
-            shutil.rmtree(work, ignore_errors=True)
-    return 0
+
+    def run(kind, world, chain, drivers):
+        if chain:
+            public(world, chain, args, drivers)
+        else:
+            lan(world, drivers)
+        return ""
+
+    return over_each_origin("phone voice", args, run, extra_logs=["kiosk.log"])
 
 
 if __name__ == "__main__":

@@ -222,16 +222,7 @@ import Testing
         let (a, b, c, d) = (UUID(), UUID(), UUID(), UUID())
         let course = UUID()
         func card(_ players: [(UUID, String)], _ scores: [(UUID, Int, Int)], done: Bool) -> (Round, Scorecard) {
-            let round = Round(
-                courseID: course, organizerID: players[0].0,
-                participants: players.map { Participant(id: $0.0, name: $0.1, kind: .guest) },
-                status: done ? .completed : .active, createdAt: Date(), pars: [3, 3, 3])
-            let events = scores.map {
-                ScoreEvent(
-                    roundID: round.id, participantID: $0.0, hole: $0.1, strokes: $0.2, reportedBy: $0.0, deviceID: "k",
-                    createdAt: Date())
-            }
-            return (round, Scorecard(pars: [3, 3, 3], participantIDs: players.map(\.0), events: events))
+            NetNightTests.card(players, scores, done: done, course: course, kind: .guest)
         }
         let cardA = card(
             [(a, "A1"), (b, "B1")], [(a, 1, 3), (b, 1, 3), (a, 2, 2), (b, 2, 3), (a, 3, 4), (b, 3, 3)], done: true)

@@ -7,15 +7,17 @@ import Testing
 /// par less their handicap on the course, worked by hand (docs/requirements.md, "A night
 /// ranked by net").
 @Suite struct NetNightTests {
-    /// One card on a par-3 three-hole course; `scores` are (player, hole, strokes).
+    /// One card on a par-3 three-hole course; `scores` are (player, hole, strokes). League
+    /// night's tests make theirs here too (of guests).
     static func card(
-        _ players: [(UUID, String)], _ scores: [(UUID, Int, Int)], done: Bool, course: UUID
+        _ players: [(UUID, String)], _ scores: [(UUID, Int, Int)], done: Bool, course: UUID,
+        kind: Participant.Kind = .registered
     )
         -> (Round, Scorecard)
     {
         let round = Round(
             courseID: course, organizerID: players[0].0,
-            participants: players.map { Participant(id: $0.0, name: $0.1, kind: .registered) },
+            participants: players.map { Participant(id: $0.0, name: $0.1, kind: kind) },
             status: done ? .completed : .active, createdAt: Date(), pars: [3, 3, 3])
         let events = scores.map {
             ScoreEvent(

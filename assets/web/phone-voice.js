@@ -14,6 +14,7 @@
 // http: browsers give no microphone there), there is no button, and one line says why.
 
 import { parseVoice } from "/web/voice.js";
+import { el } from "/web/dom.js";
 
 // The seeds' auto-commit: 1.5 s, from the overlay's appearance and again from each correction.
 export const AUTO_COMMIT_MS = 1500;
@@ -49,18 +50,6 @@ function onDevice(lang) {
 // What the tests and the benchmark read: when each final result came and when its overlay
 // showed (performance.now(), ms), and what each commit saved.
 const timings = (globalThis.hyzerVoice = { timings: [], commits: [] });
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
 
 // One voice session at a time: listening, then confirming (or failed), then gone.
 let session = null;

@@ -9,6 +9,7 @@
 // by the devices' rules (rules.js), so they work offline too.
 
 import { uuid } from "/web/ids.js";
+import { el } from "/web/dom.js";
 import { cellKey, holeOrder, scorecard, standings, supersedable, toPar } from "/web/rules.js";
 import { startVoice, voiceSupport } from "/web/phone-voice.js";
 
@@ -242,18 +243,6 @@ async function saveScores(round, hole, scores, input = null) {
 }
 
 // ---- Drawing -----------------------------------------------------------------------
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
 
 // Where a hole's score came from, as the kiosk's hole card says it (KioskCore/DeviceNames.swift):
 // "from Nate's phone" for this phone's own scores, and the name every other device's score

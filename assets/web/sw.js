@@ -12,7 +12,7 @@ const KEPT = {
   "/phone/": {
     cache: "hyzer-phone-v4",
     // The voice parser too (issue 38): a score spoken with no signal is parsed here.
-    shell: ["/phone/", "/phone/manifest.webmanifest", "/web/phone.js", "/web/ids.js", "/web/rules.js", "/web/phone-voice.js",
+    shell: ["/phone/", "/phone/manifest.webmanifest", "/web/phone.js", "/web/ids.js", "/web/rules.js", "/web/phone-voice.js", "/web/dom.js",
       "/web/voice.js", "/web/phone.css",
       "/web/common.css", "/web/icon-192.png", ...FONTS],
     // Every page under the scope is the one scorecard page.
