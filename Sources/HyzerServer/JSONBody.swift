@@ -33,9 +33,18 @@ enum JSONBody {
             throw HTTPError(.contentTooLarge, message: "request body is over the \(limit)-byte limit")
         }
         guard buffer.readableBytes > 0 else { throw HTTPError(.badRequest, message: "empty request body; JSON expected") }
+        let data = Data(buffer.readableBytesView)
         do {
-            return try SyncCoding.decoder().decode(T.self, from: Data(buffer.readableBytesView))
+            return try SyncCoding.decoder().decode(T.self, from: data)
         } catch let error as DecodingError {
+            // Foundation's decoder reports an integer too large for its field as data that
+            // is not JSON at all, with no path: said as what it is when the body parses.
+            if case .dataCorrupted(let c) = error, c.codingPath.isEmpty,
+                (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) != nil
+            {
+                throw HTTPError(
+                    .badRequest, message: "malformed JSON body: a number is too large for its field (integers fit in 64 bits)")
+            }
             throw HTTPError(.badRequest, message: "malformed JSON body: \(describe(error))")
         } catch {
             throw HTTPError(.badRequest, message: "malformed JSON body")

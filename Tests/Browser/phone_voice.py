@@ -45,6 +45,7 @@ from selenium.webdriver.common.by import By
 
 import acme
 from common import LAN_NAME, PUBLIC_NAME, check, chromium, over_each_origin, reexec_with_hosts, wait_for
+from phone import card_credits, card_values
 
 # The stand-in recognizer. Its configuration is the origin's localStorage "test.voice":
 # {"api": false} is a browser without the API (Firefox); {"local": false} one whose
@@ -134,20 +135,6 @@ STANDIN = r"""
   window.webkitSpeechRecognition = StandInRecognition;
 })();
 """
-
-
-def card_values(driver):
-    rows = driver.execute_script(
-        "return [...document.querySelectorAll('#card .player')].map(li =>"
-        " [li.querySelector('.name').firstChild.textContent, li.querySelector('.value').innerText])")
-    return dict(rows)
-
-
-def card_credits(driver):
-    rows = driver.execute_script(
-        "return [...document.querySelectorAll('#card .player')].map(li =>"
-        " [li.querySelector('.name').firstChild.textContent, li.querySelector('.by')?.innerText ?? null])")
-    return dict(rows)
 
 
 def text_of(driver, selector):

@@ -216,6 +216,15 @@ import Testing
                 #expect(r.status == .badRequest)
                 #expect(errorMessage(r).contains("malformed"))
             }
+            // A number too large for its field is JSON all the same: said as what it is (the
+            // decoder alone calls it "not valid JSON").
+            let course =
+                #"{"id": "\#(UUID())", "version": "\#(UUID())", "updatedAt": 1, "name": "Pine", "pars": [3, 3, 3], "generation": 23745662949465276416}"#
+            let overflow = #"{"deviceID": "\#(g.device)", "records": [{"kind": "course", "data": \#(course)}]}"#
+            try await client.execute(uri: "/v1/push", method: .post, headers: device, body: ByteBuffer(string: overflow)) { r in
+                #expect(r.status == .badRequest)
+                #expect(errorMessage(r).contains("too large for its field"), "\(errorMessage(r))")
+            }
             try await client.execute(
                 uri: "/v1/push", method: .post, headers: device, body: ByteBuffer(string: #"{"records": []}"#)
             ) { r in
