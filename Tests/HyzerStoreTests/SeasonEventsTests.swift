@@ -113,3 +113,44 @@ import Testing
         #expect(after.rows.map(\.valueText) == ["18", "18"], "Annie won the corrected round, Zed the new one")
     }
 }
+
+/// Issue 37: a league night ranked by net takes each member's handicap on its course from
+/// their finished rounds there on earlier days, as the store holds them: a merged player's
+/// rounds count for whom they became; a member with too few has none; a guest has none; a
+/// gross night reads nothing.
+@Suite struct NightHandicapStoreTests {
+    @Test func aNetNightsHandicapsComeFromTheStore() throws {
+        let s = try TempStore()
+        let course = try Course(name: "Net Nine", holeCount: 9)
+        try s.db.write(.saveCourse(course))
+        let (ann, zed, zedZ) = (try Player(displayName: "Ann"), try Player(displayName: "Zed"), try Player(displayName: "Zed Z"))
+        for p in [ann, zed, zedZ] { try s.db.write(.savePlayer(p)) }
+        // Zed +2, +4, +2 (he became Zed Z since): handicap +2.0. Ann only twice: none. A round
+        // on another course, and one on the night's own day, do not count.
+        for (day, zedOn1, annOn1) in [("2026-10-01", 5, 3), ("2026-10-08", 7, 4), ("2026-10-15", 5, nil)] {
+            var players: [(Participant, Int)] = [(.registered(zed), zedOn1)]
+            if let annOn1 { players.append((.registered(ann), annOn1)) }
+            _ = try SeasonEventsTests.round(s, course, day: day, players)
+        }
+        let other = try Course(name: "Other Nine", holeCount: 9)
+        try s.db.write(.saveCourse(other))
+        _ = try SeasonEventsTests.round(s, other, day: "2026-10-22", [(.registered(ann), 3)])
+        _ = try SeasonEventsTests.round(s, course, day: "2026-11-26", [(.registered(ann), 3)])
+        _ = try s.db.write(.mergePlayer(id: zed.id, into: zedZ.id, by: ActionContext(authority: .commandLine)))
+
+        let sam = Participant(id: UUID(), name: "Sam", kind: .guest)
+        func night(net: Bool) throws -> LeagueNightSnapshot {
+            let made = try s.db.write(
+                .createLeagueNight(
+                    name: net ? "Net" : "Gross", courseID: course.id, organizerID: ann.id,
+                    cards: [LeagueNightCard(participants: [.registered(ann), .registered(zedZ), sam], startHole: 1)],
+                    skins: .off, net: net, day: "2026-11-26"))
+            return try #require(try s.db.read(.leagueNight(id: made.id)))
+        }
+        let net = try night(net: true)
+        #expect(try s.db.read(.nightHandicaps(net)) == [zedZ.id: 2.0])
+        // Through the kiosk's memo, the same.
+        #expect(try s.db.read(.nightHandicaps(net, memo: SeasonEventMemo())) == [zedZ.id: 2.0])
+        #expect(try s.db.read(.nightHandicaps(try night(net: false))) == [:])
+    }
+}
