@@ -61,8 +61,10 @@ export async function startVoice(context) {
   if (session) return;
   // The phone's own language: its recognizer knows how its owner says names and numbers.
   const lang = navigator.language || "en-US";
-  const local = await onDevice(lang);
-  session = { context, lang, local, phase: "listening", interim: "", heard: "", entries: [], unresolved: [], editing: null, picking: null, timer: null, due: 0, paused: false };
+  // Taken at once, before the question below is answered: a second tap meanwhile starts nothing.
+  const s = (session = { context, lang, local: false, phase: "starting", interim: "", heard: "", entries: [], unresolved: [], editing: null, picking: null, timer: null, due: 0, paused: false });
+  s.local = await onDevice(lang);
+  if (session !== s) return;
   listen();
 }
 
