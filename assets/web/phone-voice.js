@@ -250,7 +250,9 @@ function draw() {
   } else {
     body = confirmBody(s, where);
   }
-  const overlay = el("div", { class: "voice", id: "voice", role: "dialog", "aria-modal": "true", "aria-label": "Voice scores", "data-phase": s.phase },
+  // `data-due`: when it saves itself (performance.now(), ms), for a test to read.
+  const overlay = el("div", { class: "voice", id: "voice", role: "dialog", "aria-modal": "true", "aria-label": "Voice scores", "data-phase": s.phase,
+    "data-due": s.phase === "confirm" && s.timer ? String(Math.round(s.due)) : null },
     el("div", { class: "voice-panel" }, ...body));
   // Pauses the timer while a screen reader or keyboard is on an entry (the seeds' VoiceOver
   // rule); a finger's tap is not focus-visible, and restarts it instead (`touched`).
