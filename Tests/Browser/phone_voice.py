@@ -103,10 +103,14 @@ STANDIN = r"""
       this._fire("speechstart");
     }
   }
+  // A SpeechRecognitionResultList: one result, or (given an array) one a phrase, as a
+  // recognizer may split a sentence.
   const result = (text, isFinal) => {
-    const alternative = { transcript: text, confidence: 0.9 };
-    const one = Object.assign([alternative], { isFinal, item: (i) => [alternative][i] });
-    return Object.assign([one], { item: (i) => [one][i] });
+    const list = (Array.isArray(text) ? text : [text]).map((t) => {
+      const alternative = { transcript: t, confidence: 0.9 };
+      return Object.assign([alternative], { isFinal, item: (i) => [alternative][i] });
+    });
+    return Object.assign(list, { item: (i) => list[i] });
   };
   log.say = (text, isFinal) => {
     const r = log.current;
@@ -292,7 +296,7 @@ def journey(world, chain, args, drivers, root):
     hole = hole_on_screen(phone)
     par = int(text_of(phone, "#hole .par").split()[1])
     speak(phone)
-    say(phone, "S-Dog 2, Nate par")
+    say(phone, ["S-Dog 2", "Nate par"])  # in two results, as a recognizer may give them
     check(overlay_entries(phone) == [["Sarah", "2", False], ["Nate", str(par), False]],
           f"\"S-Dog 2, Nate par\" on a par {par} shows {overlay_entries(phone)}")
     click(phone, "#voice-save")

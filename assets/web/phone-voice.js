@@ -82,12 +82,14 @@ function listen() {
   s.final = false;
   rec.onresult = (event) => {
     if (session !== s || s.phase !== "listening") return;
-    let text = "";
+    // Every result so far, in order (a recognizer may split one sentence into several).
+    const parts = [];
     let final = true;
     for (let i = 0; i < event.results.length; i++) {
-      text += event.results[i][0].transcript;
+      parts.push(event.results[i][0].transcript);
       if (!event.results[i].isFinal) final = false;
     }
+    const text = parts.join(" ").replace(/\s+/g, " ");
     if (!final) {
       s.interim = text;
       draw();
