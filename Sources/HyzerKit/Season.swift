@@ -218,6 +218,22 @@ public struct SeasonEvent: Sendable, Hashable {
         return rounds.compactMapValues { Handicap.value(toPar: $0.reversed()) }
     }
 
+    /// A league night's handicaps (issue 37), by participant: each registered player's on
+    /// the night's course before its day, a merged player's rounds counted as whom they
+    /// became (`history` counted with the same `merges`); a guest has none. The kiosk's
+    /// store and the server's board both ask this.
+    public static func handicaps(
+        of night: LeagueEvent, players: [Participant], merges: PlayerMerges, history: [SeasonEvent]
+    ) -> [UUID: Double] {
+        let members = players.filter { !$0.isGuest }.map(\.id)
+        let handicaps = Self.handicaps(
+            of: Set(members.map(merges.canonical)), course: night.courseID.uuidString, before: night.day,
+            history: history)
+        var out: [UUID: Double] = [:]
+        for player in members { out[player] = handicaps[merges.canonical(player)] }
+        return out
+    }
+
     /// By day, then by id (the same order on every device); no id is made a string.
     static func inPlayOrder(_ events: [SeasonEvent]) -> [SeasonEvent] {
         events.sorted { $0.day != $1.day ? $0.day < $1.day : $0.id.precedes($1.id) }

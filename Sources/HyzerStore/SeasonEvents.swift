@@ -131,14 +131,8 @@ extension StoreRead where Value == [UUID: Double] {
                 from: "1900-01-01", to: night.event.day, timeZone: .current, memo: memo
             )
             .body(db)
-            let merges = try Rows.playerMerges(db)
-            let players = night.participants.filter { !$0.isGuest }.map(\.id)
-            let handicaps = SeasonEvent.handicaps(
-                of: Set(players.map(merges.canonical)), course: night.event.courseID.uuidString, before: night.event.day,
-                history: history)
-            var out: [UUID: Double] = [:]
-            for player in players { out[player] = handicaps[merges.canonical(player)] }
-            return out
+            return SeasonEvent.handicaps(
+                of: night.event, players: night.participants, merges: try Rows.playerMerges(db), history: history)
         }
     }
 }

@@ -20,16 +20,11 @@ actor NightHandicapCache {
                 continue
             }
             guard let event = try? record.event() else { continue }
-            let cards = event.rounds.compactMap { id in
-                source.rounds.first { $0.id == id }.flatMap { card in
-                    card.playedCourse(source.courses[card.courseID]).map {
-                        RoundSnapshot(round: card.round, course: $0, events: [])
-                    }
-                }
-            }
-            let night = LeagueNightSnapshot(event: event, cards: cards)
+            // Who plays tonight: the cards' participants (the source has every card's round).
+            let cards = Set(event.rounds)
+            let players = source.rounds.filter { cards.contains($0.id) }.flatMap(\.participants)
             let history = try await storage.seasonSource(groupID: groupID, day: nil)
-            let handicaps = history?.handicaps(for: night, timeZone: .current) ?? [:]
+            let handicaps = history?.handicaps(for: event, players: players, timeZone: .current) ?? [:]
             entries[groupID, default: [:]][record.id] = handicaps
             source.handicaps[record.id] = handicaps
         }

@@ -97,14 +97,8 @@ extension SeasonBoardSource {
     /// (`StoreRead.nightHandicaps`): each registered player's on its course from their
     /// finished rounds there on earlier days, a merged player's counted as theirs. This
     /// source is the group's whole history (no season).
-    public func handicaps(for night: LeagueNightSnapshot, timeZone: TimeZone) -> [UUID: Double] {
-        let members = night.participants.filter { !$0.isGuest }.map(\.id)
-        let handicaps = SeasonEvent.handicaps(
-            of: Set(members.map(merges.canonical)), course: night.event.courseID.uuidString, before: night.event.day,
-            history: events(timeZone: timeZone))
-        var out: [UUID: Double] = [:]
-        for player in members { out[player] = handicaps[merges.canonical(player)] }
-        return out
+    public func handicaps(for night: LeagueEvent, players: [Participant], timeZone: TimeZone) -> [UUID: Double] {
+        SeasonEvent.handicaps(of: night, players: players, merges: merges, history: events(timeZone: timeZone))
     }
 
     /// The seasons' records, the one `day` falls in (nil: none, and nothing more to read),
