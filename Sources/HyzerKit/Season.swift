@@ -150,10 +150,7 @@ public struct SeasonEvent: Sendable, Hashable {
 
     /// `date`'s day in `timeZone`, as seasons and events write days ("2026-04-01").
     public static func day(of date: Date, timeZone: TimeZone = .current) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let c = calendar.dateComponents([.year, .month, .day], from: date)
-        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+        LeagueEvent.day(of: date, in: timeZone)
     }
 
     /// The instant `day` ("2026-04-01") begins in `timeZone`; nil for no such day.
