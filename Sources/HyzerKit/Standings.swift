@@ -24,7 +24,8 @@ public struct Standing: Sendable, Hashable, Codable {
     public var thru: Int
     public var status: StandingStatus
     /// On a league night ranked by net (issue 37): the net to par in tenths, gross less the
-    /// handicap (in proportion to the holes played while the round goes on: `NetScore`).
+    /// handicap (in proportion to the holes played while the round goes on:
+    /// `Handicap.netTenths`).
     /// Nil on a gross board, and for a player without a handicap (ranked gross, marked).
     public var netTenths: Int? = nil
 
@@ -38,6 +39,10 @@ public struct Standing: Sendable, Hashable, Codable {
 
     /// The sign of the score shown, for its colour (under par, even, over).
     public var scoreSign: Int { rankingTenths.signum() }
+
+    /// On a night ranked by net (`net`), a row every board marks "gross": ranked by its
+    /// gross to par for want of a handicap (a DNF is not ranked at all).
+    public func rankedGross(net: Bool) -> Bool { net && netTenths == nil && status != .dnf }
 
     /// "T2", "1", or "–" for DNF.
     public var positionLabel: String { Self.positionLabel(position, tied: tied) }

@@ -185,7 +185,7 @@ extension LiveBoard {
             position: row.positionLabel, name: row.name, guest: guest, toPar: row.scoreText(),
             toParValue: netted ? row.scoreSign : row.toPar, progress: ScoreFormat.progress(row), strokes: row.strokes, card: card,
             gross: netted ? ScoreFormat.toPar(row.toPar) : nil, handicap: netted ? handicap.map(Handicap.text) : nil,
-            rankedGross: netNight && !netted && row.status != .dnf ? true : nil)
+            rankedGross: row.rankedGross(net: netNight) ? true : nil)
     }
 
     /// One line a skins game; per card, only the cards where something was won or carried,

@@ -136,8 +136,9 @@ extension KioskState {
         let net = data.leagueNight?.event.net == true
         func tag(_ standing: Standing) -> String? {
             let id = standing.participantID
-            let gross = net && standing.netTenths == nil && standing.status != .dnf
-            let parts = [gross ? "gross" : nil, guests.contains(id) ? "guest" : nil, leaderboard.cards[id]].compactMap { $0 }
+            let parts = [
+                standing.rankedGross(net: net) ? "gross" : nil, guests.contains(id) ? "guest" : nil, leaderboard.cards[id],
+            ].compactMap { $0 }
             return parts.isEmpty ? nil : parts.joined(separator: " · ")
         }
         var rows: [BoardBoxes.Row] = []

@@ -248,7 +248,7 @@ extension Layout {
                 detail: (bests.contains(standing.participantID) ? "PB! · " : "")
                     + (cards[standing.participantID].map { "\($0) · " } ?? "")
                     + (guests.contains(standing.participantID) ? "guest · " : "")
-                    + (net && standing.netTenths == nil && standing.status != .dnf ? "gross · " : "")
+                    + (standing.rankedGross(net: net) ? "gross · " : "")
                     + (standing.status == .dnf ? "DNF · \(standing.strokes) strokes" : "\(standing.strokes) strokes"),
                 value: standing.scoreText(minus: minus), valueColor: Palette.toPar(standing.scoreSign),
                 detailColor: bests.contains(standing.participantID) ? Palette.accent : Palette.textSecondary)
