@@ -180,7 +180,7 @@ extension StoreWrite where Value == [PendingRecord] {
     /// by arrival). Kinds the server has not said it takes stay pending, unsent.
     public static func pendingSyncRecords(limit: Int = .max) -> Self {
         .changeLedger { ledger in
-            try ledger.pendingChanges(limit: limit, holding: ledger.heldKinds()).map(SyncStore.pendingRecord)
+            try ledger.pendingChanges(limit: limit, holding: ledger.holding()).map(SyncStore.pendingRecord)
         }
     }
 }
@@ -192,7 +192,7 @@ extension StoreRead where Value == Int {
 
     /// How many of them a push would send now: what the loop decides on, so a night held
     /// back for an older server never keeps it pushing nothing.
-    static var sendableSyncCount: Self { .changeLedger { try $0.pendingCount(holding: $0.heldKinds()) } }
+    static var sendableSyncCount: Self { .changeLedger { try $0.pendingCount(holding: $0.holding()) } }
 }
 
 extension ChangeLedger {
@@ -201,7 +201,7 @@ extension ChangeLedger {
     /// wait, pending, until it is updated. Before the first answer nothing new is sent.
     /// League nights ranked by net wait for protocol 5 (`SyncRecord.sinceProtocol`): a
     /// server before it would keep them gross.
-    func heldKinds() throws -> ChangeLedger.Holding {
+    func holding() throws -> ChangeLedger.Holding {
         let version = Int(try cursorValue("server_protocol") ?? "") ?? 1
         return ChangeLedger.Holding(
             kinds: Set(RecordKind.allCases.filter { $0.sinceProtocol > version }.map(ChangeKind.init)),

@@ -318,7 +318,7 @@ public final class KioskSession {
                 case .startLeagueNight(let plan):
                     // Offline-first: made here whatever the server is. A server older than
                     // protocol 3 gets the cards now and the night once it is updated
-                    // (held back, `ChangeLedger.heldKinds`).
+                    // (held back, `ChangeLedger.holding`).
                     let night = try store.write(
                         .createLeagueNight(
                             name: "League night", courseID: plan.courseID,

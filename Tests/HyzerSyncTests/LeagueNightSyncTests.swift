@@ -85,7 +85,7 @@ import Testing
 
     /// A server that has not said it speaks protocol 3 would refuse a whole push over one
     /// `event` record: the night waits on the device, and its cards and scores go.
-    /// Negative control (by hand): with `heldKinds` returning no kinds, the night went out
+    /// Negative control (by hand): with `holding` returning no kinds, the night went out
     /// at once (this server is new enough to take it; an older one would have refused the
     /// whole push) and this test failed.
     @Test func aServerOlderThanLeagueNightsGetsTheCardsAndTheNightWaits() async throws {
