@@ -110,23 +110,23 @@ public final class Display {
                 throw RenderError(message: Display.noDisplayMessage("KMS: \(error.description)"))
             }
         }
+        // SIGTERM and SIGINT belong to the kiosk's service group (graceful shutdown);
+        // SDL would otherwise take them over and turn them into a quit event.
+        var hints = [MediaLibraries.Hint(name: SDL_HINT_NO_SIGNAL_HANDLERS, value: "1")]
         // Over SDL_VIDEODRIVER too (a plain hint loses to the environment): these modes
         // draw without SDL's display drivers whatever the environment asks for.
         switch mode {
-        case .headless: SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "dummy", SDL_HINT_OVERRIDE)
+        case .headless: hints.append(.init(name: SDL_HINT_VIDEODRIVER, value: "dummy", override: true))
         // SDL's dummy video with its evdev input: keys, wheels and touches without a window.
-        case .kms: SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, "evdev", SDL_HINT_OVERRIDE)
+        case .kms: hints.append(.init(name: SDL_HINT_VIDEODRIVER, value: "evdev", override: true))
         // A window draws with SDL's software renderer into the window's own surface (X11's
         // shared-memory image): no GL library is loaded, as on the console (see
         // `windowRenderer`). The hint keeps SDL from backing that surface with a GL texture.
-        case .window: SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, "0")
+        case .window: hints.append(.init(name: SDL_HINT_FRAMEBUFFER_ACCELERATION, value: "0"))
         }
-        // SIGTERM and SIGINT belong to the kiosk's service group (graceful shutdown);
-        // SDL would otherwise take them over and turn them into a quit event.
-        SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1")
         // SDL and SDL_ttf for as long as this display lives (released after `deinit`, or
-        // when this initializer throws).
-        libraries = try MediaLibraries()
+        // when this initializer throws), the hints set under the libraries' lock.
+        libraries = try MediaLibraries(hints: hints)
         wakeEventType = SDL_RegisterEvents(1)
         let sdlDriver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "none"
         videoDriver = if case .kms = mode { "KMS" } else { sdlDriver }
