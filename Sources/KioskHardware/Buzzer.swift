@@ -100,7 +100,11 @@ public struct BuzzerStats: Sendable, Hashable {
 }
 
 /// Decides when the buzzer line goes on and off. Pure: the caller passes the time and applies
-/// the level changes handed to `drive`, in order.
+/// the level changes handed to `drive`, in order, each `drive` returning when the line changed
+/// on the caller's clock (`now` for a caller on virtual time). Widths and gaps count from
+/// that instant, not from `now`: a thread preempted between reading its clock and driving the
+/// line would otherwise leave a gap shorter than `minGapNs` by the delay (16 µs once on CI's
+/// loaded machine).
 ///
 /// Ticks: if the buzzer is idle the tick starts now; if a pulse or its gap is in progress, one
 /// tick is queued to start when the gap ends and any further ticks fold into it. So a fast spin
@@ -145,7 +149,7 @@ public struct BuzzerScheduler: Sendable {
         }
     }
 
-    public mutating func request(_ pattern: BuzzerPattern, now: UInt64, drive: (Bool) -> Void) {
+    public mutating func request(_ pattern: BuzzerPattern, now: UInt64, drive: (Bool) -> UInt64) {
         advance(now: now, drive: drive)
         if pattern == .tick {
             requestTick(now: now, drive: drive)
@@ -164,7 +168,7 @@ public struct BuzzerScheduler: Sendable {
         advance(now: now, drive: drive)
     }
 
-    private mutating func requestTick(now: UInt64, drive: (Bool) -> Void) {
+    private mutating func requestTick(now: UInt64, drive: (Bool) -> UInt64) {
         if case .idle = phase {
             // advance() starts queued pulses whenever idle, so idle means nothing is queued.
             start(Queued(pulse: timing.pulses(for: .tick)[0], pattern: .tick, startsPattern: true), now: now, drive: drive)
@@ -186,7 +190,7 @@ public struct BuzzerScheduler: Sendable {
 
     /// Applies every change due by `now`. When the caller is late, the off-gap is measured from
     /// the actual off time and each pulse keeps its full width, so lateness never merges pulses.
-    public mutating func advance(now: UInt64, drive: (Bool) -> Void) {
+    public mutating func advance(now: UInt64, drive: (Bool) -> UInt64) {
         while true {
             switch phase {
             case .idle:
@@ -194,8 +198,8 @@ public struct BuzzerScheduler: Sendable {
                 start(queue.removeFirst(), now: now, drive: drive)
             case .on(let until, let gapAfter, _):
                 guard now >= until else { return }
-                drive(false)
-                phase = .gap(untilNs: now + max(gapAfter, timing.minGapNs))
+                let off = max(now, drive(false))
+                phase = .gap(untilNs: off + max(gapAfter, timing.minGapNs))
             case .gap(let until):
                 guard now >= until else { return }
                 phase = .idle
@@ -204,15 +208,15 @@ public struct BuzzerScheduler: Sendable {
     }
 
     /// Drops everything and leaves the line off.
-    public mutating func silence(drive: (Bool) -> Void) {
+    public mutating func silence(drive: (Bool) -> UInt64) {
         queue.removeAll()
-        if isOn { drive(false) }
+        if isOn { _ = drive(false) }
         phase = .idle
     }
 
-    private mutating func start(_ item: Queued, now: UInt64, drive: (Bool) -> Void) {
-        drive(true)
-        phase = .on(untilNs: now + item.pulse.widthNs, gapAfterNs: item.pulse.gapAfterNs, pattern: item.pattern)
+    private mutating func start(_ item: Queued, now: UInt64, drive: (Bool) -> UInt64) {
+        let on = max(now, drive(true))
+        phase = .on(untilNs: on + item.pulse.widthNs, gapAfterNs: item.pulse.gapAfterNs, pattern: item.pattern)
     }
 }
 
@@ -253,13 +257,13 @@ public final class Buzzer: Sendable {
         lock.withLock(wakingWaiters: true) { state in
             guard !state.retired else { return }
             let now = nowNs ?? clock.uptimeNanoseconds
-            state.scheduler.request(pattern, now: now) { line.drive($0) }
+            state.scheduler.request(pattern, now: now) { driveLine($0, virtualNow: nowNs) }
         }
     }
 
     /// Applies changes due by `nowNs`; for virtual time, where no timer thread runs.
     public func advance(nowNs: UInt64) {
-        lock.withLock { $0.scheduler.advance(now: nowNs) { line.drive($0) } }
+        lock.withLock { $0.scheduler.advance(now: nowNs) { driveLine($0, virtualNow: nowNs) } }
     }
 
     public var nextDeadlineNs: UInt64? { lock.withLock { $0.scheduler.nextDeadlineNs } }
@@ -268,7 +272,7 @@ public final class Buzzer: Sendable {
 
     /// Drops queued pulses and switches the line off.
     public func silence() {
-        lock.withLock(wakingWaiters: true) { $0.scheduler.silence { line.drive($0) } }
+        lock.withLock(wakingWaiters: true) { $0.scheduler.silence { driveLine($0) } }
     }
 
     /// Starts the thread that ends pulses and starts queued ones on time. Needs a real monotonic
@@ -300,9 +304,17 @@ public final class Buzzer: Sendable {
         }
         lock.wait { state -> ConditionLock<State>.Step<Void> in
             guard !state.timerRunning else { return .sleep }
-            state.scheduler.silence { line.drive($0) }
+            state.scheduler.silence { driveLine($0) }
             return .done(())
         }
+    }
+
+    /// Sets the line and says when: on virtual time, the instant given; else the buzzer's clock,
+    /// read after the change, so the scheduler's widths and gaps count from no earlier than
+    /// the edge itself.
+    private func driveLine(_ on: Bool, virtualNow: UInt64? = nil) -> UInt64 {
+        line.drive(on)
+        return virtualNow ?? clock.uptimeNanoseconds
     }
 
     private func timerLoop() {
@@ -311,7 +323,7 @@ public final class Buzzer: Sendable {
             while let deadline = state.scheduler.nextDeadlineNs {
                 let now = clock.uptimeNanoseconds
                 guard now >= deadline else { return .sleepUntil(nanoseconds: deadline) }
-                state.scheduler.advance(now: now) { line.drive($0) }
+                state.scheduler.advance(now: now) { driveLine($0) }
             }
             return .sleep
         }

@@ -14,7 +14,10 @@ struct BuzzerTests {
         mutating func request(_ pattern: BuzzerPattern, at t: UInt64) {
             advance(to: t)
             var out: [Bool] = []
-            scheduler.request(pattern, now: t) { out.append($0) }
+            scheduler.request(pattern, now: t) {
+                out.append($0)
+                return t
+            }
             changes += out.map { RecordingOutputLine.Change(on: $0, atNs: t) }
         }
 
@@ -22,7 +25,10 @@ struct BuzzerTests {
         mutating func advance(to t: UInt64) {
             while let deadline = scheduler.nextDeadlineNs, deadline <= t {
                 var out: [Bool] = []
-                scheduler.advance(now: deadline) { out.append($0) }
+                scheduler.advance(now: deadline) {
+                    out.append($0)
+                    return deadline
+                }
                 changes += out.map { RecordingOutputLine.Change(on: $0, atNs: deadline) }
             }
         }
@@ -120,8 +126,11 @@ struct BuzzerTests {
         let timing = BuzzerTiming()
         var scheduler = BuzzerScheduler(timing: timing)
         var changes: [RecordingOutputLine.Change] = []
-        func at(_ t: UInt64, _ body: (inout BuzzerScheduler, (Bool) -> Void) -> Void) {
-            body(&scheduler) { changes.append(.init(on: $0, atNs: t)) }
+        func at(_ t: UInt64, _ body: (inout BuzzerScheduler, (Bool) -> UInt64) -> Void) {
+            body(&scheduler) {
+                changes.append(.init(on: $0, atNs: t))
+                return t
+            }
         }
         at(0) { s, d in s.request(.limit, now: 0, drive: d) }
         // The timer thread oversleeps by 40 ms past the first pulse's end.
@@ -132,6 +141,31 @@ struct BuzzerTests {
         at(115 * ms) { s, d in s.advance(now: 115 * ms, drive: d) }
         at(200 * ms) { s, d in s.advance(now: 200 * ms, drive: d) }
         #expect(changes.suffix(2) == [.init(on: true, atNs: 115 * ms), .init(on: false, atNs: 200 * ms)])
+    }
+
+    /// The thread that read the clock is preempted before it switches the line off, so each
+    /// off edge comes 2 ms after the `now` it passed: the gap counts from the edge itself, and
+    /// the line's own record never shows a gap short of `minGapNs` (CI once recorded one 16 µs
+    /// short when the gap counted from `now`). Counted from `now`, this gap would be 6 ms.
+    @Test func gapsCountFromWhenTheLineWentOff() {
+        let timing = BuzzerTiming()
+        var scheduler = BuzzerScheduler(timing: timing)
+        var changes: [RecordingOutputLine.Change] = []
+        let late = 2 * ms
+        func drive(_ on: Bool, now: UInt64) -> UInt64 {
+            let at = on ? now : now + late
+            changes.append(.init(on: on, atNs: at))
+            return at
+        }
+        scheduler.request(.tick, now: 0) { drive($0, now: 0) }
+        scheduler.request(.tick, now: 1 * ms) { drive($0, now: 1 * ms) }  // queued
+        while let deadline = scheduler.nextDeadlineNs {
+            scheduler.advance(now: deadline) { drive($0, now: deadline) }
+        }
+        let ps = pulses(changes)
+        #expect(ps.count == 2)
+        #expect(ps.allSatisfy { $0.end! - $0.start == timing.tickNs + late })
+        #expect(ps[1].start - ps[0].end! == timing.minGapNs)
     }
 
     @Test func configurablePulseWidths() {
@@ -146,9 +180,18 @@ struct BuzzerTests {
     @Test func silenceTurnsTheLineOffAndDropsTheQueue() {
         var scheduler = BuzzerScheduler()
         var levels: [Bool] = []
-        scheduler.request(.error, now: 0) { levels.append($0) }
-        scheduler.silence { levels.append($0) }
-        scheduler.advance(now: 10_000 * ms) { levels.append($0) }
+        scheduler.request(.error, now: 0) {
+            levels.append($0)
+            return 0
+        }
+        scheduler.silence {
+            levels.append($0)
+            return 0
+        }
+        scheduler.advance(now: 10_000 * ms) {
+            levels.append($0)
+            return 10_000 * ms
+        }
         #expect(levels == [true, false])
         #expect(scheduler.nextDeadlineNs == nil)
     }
