@@ -88,6 +88,10 @@ lint:
 	$(SWIFT) format lint --strict --parallel --recursive $(LINT_PATHS)
 	shellcheck -x -P SCRIPTDIR -S warning $(SHELL_SCRIPTS)
 	.ci/check-requirement-ids
+	@! grep -rnE --include='*.swift' '(^|[^A-Za-z.])Process\(\)' Sources Tests || { \
+	echo "lint: Foundation's Process (above) crashes a process with about 1,350 descriptors open" \
+	"(Swift 6.3.1, swift-corelibs-foundation #5472; CI at stop 49): run children with swift-subprocess" \
+	"(HyzerHarness's Binary) or HyzerTestSupport's Command"; false; }
 
 # The packaging and cross-building scripts, checked by shellcheck (warnings fail): they run as
 # root over chroots and mounts, where an unquoted path or an unset variable does real harm.

@@ -121,6 +121,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
             ]
         ),
         // The deterministic simulation of sync under faults: the real engine and the real
@@ -240,13 +241,13 @@ let package = Package(
         ),
         // What only the tests share: the repository's root, scratch volumes, test
         // certificates, a notify socket, a Prometheus text reader, work kept off the pool,
-        // a started round in a store.
+        // children run synchronously (Command), a started round in a store.
         .target(
             name: "HyzerTestSupport",
             dependencies: ["HyzerSystem", "HyzerHarness", "HyzerStore", "HyzerKit"],
             path: "Tests/HyzerTestSupport"
         ),
-        .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit", "HyzerTestSupport"]),
+        .testTarget(name: "HyzerKitTests", dependencies: ["HyzerKit", "HyzerTestSupport", "HyzerHarness"]),
         .testTarget(
             name: "HyzerStoreTests",
             dependencies: ["HyzerStore", "HyzerKit", "HyzerTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

@@ -1,4 +1,5 @@
 import Foundation
+import HyzerHarness
 import HyzerTestSupport
 import Testing
 
@@ -168,7 +169,7 @@ import Testing
             Issue.record("node is not installed, so assets/web/voice.js cannot be checked: install nodejs: make deps")
             return
         }
-        let run = try await offThePool { try Self.run(node, [Self.runner.path, Self.fixtureFile.path]) }
+        let run = try await Binary.run(executable: node, [Self.runner.path, Self.fixtureFile.path])
         guard run.status == 0 else {
             Issue.record("run-js.mjs exited \(run.status): \(run.stderr)")
             return
@@ -206,19 +207,5 @@ import Testing
             }
         }
         return nil
-    }
-
-    static func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        let (output, errors) = (Pipe(), Pipe())
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
     }
 }

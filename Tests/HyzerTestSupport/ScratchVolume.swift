@@ -145,72 +145,37 @@ public final class ScratchVolume {
     }
 
     private static func mount(_ arguments: [String]) throws {
-        let process = Process()
-        let errors = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/bin/mount")
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: said, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw MountError(arguments: arguments, message: message.isEmpty ? "exit \(process.terminationStatus)" : message)
+        let (status, said) = try Command.run("/bin/mount", arguments)
+        guard status == 0 else {
+            let message = said.trimmingCharacters(in: .whitespacesAndNewlines)
+            throw MountError(arguments: arguments, message: message.isEmpty ? "exit \(status)" : message)
         }
     }
 
     private static func run(_ path: String, _ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        try Command.run(path, arguments).status
     }
 
     private static func output(_ path: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        let pipe = Pipe()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try Command.run(path, arguments).said.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 
 /// Another process holding a database's write lock: the `sqlite3` shell inside
 /// `BEGIN EXCLUSIVE`, until `release()`.
 public final class LockHolder {
-    let process = Process()
-    let input = Pipe()
-    let output = Pipe()
+    let shell: Command
 
     public init(_ path: String) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        process.arguments = [path]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data("BEGIN EXCLUSIVE;\nSELECT 'locked';\n".utf8))
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("locked") {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw POSIXError(.EIO) }  // sqlite3 exited
-            seen += chunk
-        }
+        shell = try Command("/usr/bin/sqlite3", [path], input: true)
+        shell.write("BEGIN EXCLUSIVE;\nSELECT 'locked';\n")
+        guard shell.read(until: "locked") else { throw POSIXError(.EIO) }  // sqlite3 exited
     }
 
     public func release() {
-        input.fileHandleForWriting.write(Data("ROLLBACK;\n.quit\n".utf8))
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
+        shell.write("ROLLBACK;\n.quit\n")
+        shell.wait()
     }
 
-    deinit { if process.isRunning { release() } }
+    deinit { if shell.isRunning { release() } }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HyzerKit
 import Logging
 import PostgresNIO
+import Subprocess
 
 /// The epoch, backup and restore on PostgreSQL: pg_dump and pg_restore, with the epoch rule
 /// of SQLite (a restored database gets a new epoch, so every device re-pulls and re-pushes
@@ -132,32 +133,31 @@ extension PostgresStorage {
     }
 
     /// Runs a PostgreSQL client program to its end; its error output becomes the message.
-    /// Nothing blocks a thread of Swift concurrency's pool: the error output goes to a
-    /// file, and the exit is awaited through the termination handler.
+    /// Through swift-subprocess, which awaits the child without blocking a thread of Swift
+    /// concurrency's pool. Not Foundation's `Process`: in Swift 6.3.1 its `run()` reads past
+    /// glibc's readdir buffer once about 1,350 descriptors are open (a server hosting many
+    /// groups holds that many connections) and crashes the process (swift-corelibs-foundation
+    /// #5472; it crashed CI's test process at stop 49).
     static func run(_ program: String, _ arguments: [String], environment: [String: String]) async throws {
-        let errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-\(program)-\(UUID().uuidString).err")
-        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
-            throw StorageError.invalid("cannot write \(errorFile.path) to run \(program)")
-        }
-        defer { try? FileManager.default.removeItem(at: errorFile) }
-        let errors = try FileHandle(forWritingTo: errorFile)
-        defer { try? errors.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        let (finished, done) = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in done.finish() }
-        do { try process.run() } catch {
+        let status: TerminationStatus
+        let said: String?
+        do {
+            let result = try await Subprocess.run(
+                .name(program), arguments: Arguments(arguments),
+                environment: .inherit.updating(
+                    Dictionary(uniqueKeysWithValues: environment.map { (Environment.Key(stringLiteral: $0.key), $0.value) })),
+                output: .discarded, error: .string(limit: 64 * 1024))
+            (status, said) = (result.terminationStatus, result.standardError)
+        } catch {
             throw StorageError.invalid("cannot run \(program) (install the postgresql-client package): \(error)")
         }
-        for await _ in finished {}
-        guard process.terminationStatus == 0 else {
-            let output = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-            let message = output.trimmingCharacters(in: .whitespacesAndNewlines)
-            throw StorageError.invalid("\(program) failed (exit \(process.terminationStatus)): \(message)")
+        switch status {
+        case .exited(0): return
+        case .exited(let code):
+            let message = (said ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            throw StorageError.invalid("\(program) failed (exit \(code)): \(message)")
+        case .signaled(let signal):
+            throw StorageError.invalid("\(program) was killed by signal \(signal)")
         }
     }
 }
