@@ -176,6 +176,27 @@ import Testing
         await serving.close()
     }
 
+    /// A file that is not a backup is refused with pg_restore's own words and its exit
+    /// status, and the database keeps what it had (the restore is one transaction).
+    @Test func aFileThatIsNotABackupIsRefusedAndNothingIsLost() async throws {
+        let location = try await ThrowawayPostgres.shared.freshDatabase()
+        let storage = try await PostgresStorage.open(location)
+        let (group, _) = try await storage.createGroup(name: "League")
+        let f = try Fixture()
+        _ = try await storage.push(groupID: group.id, deviceID: "phone", records: f.setupRecords)
+        let notABackup = FileManager.default.temporaryDirectory.appendingPathComponent("hyzer-pg-\(UUID().uuidString).dump")
+        defer { try? FileManager.default.removeItem(at: notABackup) }
+        try Data("PlayerName,CourseName\n".utf8).write(to: notABackup)
+        do {
+            _ = try await PostgresStorage.restore(backup: notABackup, into: location)
+            Issue.record("a CSV file was restored as a backup")
+        } catch {
+            #expect("\(error)".contains("pg_restore failed (exit 1): pg_restore: error:"), "\(error)")
+        }
+        #expect(try await storage.head(groupID: group.id) == 2)
+        await storage.close()
+    }
+
     /// A restore keeps what was revoked since the backup (SQLite's rule). Negative
     /// control: the same backup restored into a database that never revoked anything still
     /// grants the token.
