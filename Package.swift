@@ -24,7 +24,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         // Group server and sync (issue 5).
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Without hummingbird's ConfigurationSupport trait (swift-configuration's readers, which
+        // nothing here uses). hummingbird-websocket asks for hummingbird with no traits, and
+        // sid's SwiftPM 6.2.3, which cross-builds the kiosk, merges the two requests in a
+        // random order and then fails to find swift-configuration's product (hummingbird
+        // issue 769): with the trait off in both, there is nothing to find.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
