@@ -80,8 +80,6 @@ struct PlayerCommand: AsyncParsableCommand {
         }
     }
 
-    /// Issue 14 item 5: a registered player renamed, everywhere from now on (the change
-    /// syncs like any edit). Rounds already played keep the name they were played under.
     /// Issue 38: what voice may hear for a player is set after the fact too ("S-Dog" for
     /// Sarah, once the group hears how the phones mishear her). It syncs with the player, so
     /// every phone's page listens for it.
@@ -119,6 +117,8 @@ struct PlayerCommand: AsyncParsableCommand {
         }
     }
 
+    /// Issue 14 item 5: a registered player renamed, everywhere from now on (the change
+    /// syncs like any edit). Rounds already played keep the name they were played under.
     struct Rename: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Rename a registered player (named by id or by name). Rounds already played keep the old name.")

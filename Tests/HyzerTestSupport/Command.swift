@@ -88,12 +88,8 @@ public final class Command {
     /// Reads what the child prints until `text` has appeared; false if it ended first.
     public func read(until text: String) -> Bool {
         var seen: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
         while !String(decoding: seen, as: UTF8.self).contains(text) {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
-            if count < 0, Glibc.errno == EINTR { continue }
-            guard count > 0 else { return false }
-            seen += chunk[..<count]
+            guard readSome(into: &seen) else { return false }
         }
         return true
     }
@@ -101,14 +97,20 @@ public final class Command {
     /// Everything the child prints from now until it closes its output.
     public func readToEnd() -> String {
         var seen: [UInt8] = []
+        while readSome(into: &seen) {}
+        return String(decoding: seen, as: UTF8.self)
+    }
+
+    /// Appends what one read of the child's output gives; false at its end.
+    private func readSome(into seen: inout [UInt8]) -> Bool {
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(output, $0.baseAddress, $0.count) }
             if count < 0, Glibc.errno == EINTR { continue }
-            guard count > 0 else { break }
+            guard count > 0 else { return false }
             seen += chunk[..<count]
+            return true
         }
-        return String(decoding: seen, as: UTF8.self)
     }
 
     /// Waits for the child to end (once) and returns its status.

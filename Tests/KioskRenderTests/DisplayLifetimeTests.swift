@@ -37,7 +37,7 @@ import Testing
         return try display.capture().rgb
     }
 
-    static func display() throws -> Display {
+    static func display(size: Viewport = size) throws -> Display {
         let assets = try #require(HyzerPaths.assetsDirectory(), "cannot find assets/")
         let display = try Display(mode: .headless, size: size, fontsDirectory: assets.appendingPathComponent("fonts"))
         display.fontFallback = false
@@ -84,14 +84,12 @@ import Testing
     /// crashed in `strcmp` on a freed hint's name, the registers CI printed at stop 49. With
     /// them set under the lock, 10 runs of 10 passed.
     @Test func theLibrariesStoppingWhileOtherDisplaysOpen() throws {
-        let assets = try #require(HyzerPaths.assetsDirectory(), "cannot find assets/")
-        let fonts = assets.appendingPathComponent("fonts")
         let opened = Mutex(0)
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
             for _ in 0..<2_000 {
                 do {
-                    _ = try Display(mode: .headless, size: Viewport(width: 2, height: 2), fontsDirectory: fonts)
+                    _ = try Self.display(size: Viewport(width: 2, height: 2))
                     opened.withLock { $0 += 1 }
                 } catch {
                     failures.withLock { $0.append("worker \(worker): \(error)") }
